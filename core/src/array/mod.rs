@@ -1,0 +1,322 @@
+//! Arrays: one module per physical layout of the columnar format, the
+//! [`Array`] trait they share, the type-erased [`ArrayRef`] and [`RecordBatch`].
+//!
+//! Every array is a cheap-to-clone view: its buffers are [`crate::buffer`]
+//! types that either borrow caller memory for `'a` or share an allocation from
+//! `A`. `slice` never copies nor allocates (nested layouts keep an offset into
+//! their children instead of re-slicing them).
+//!
+//! Construction follows the usual pattern: `try_new` checks everything
+//! ([`ValidationLevel::Full`]), `new_unchecked` is `unsafe` and checks nothing,
+//! builders (`*Builder`) append values through the allocator `A`.
+
+mod boolean;
+mod byte_view;
+mod bytes;
+mod dictionary;
+mod equal;
+mod fixed_size_binary;
+mod fixed_size_list;
+mod list;
+mod list_view;
+mod map;
+mod null;
+mod primitive;
+mod record_batch;
+mod run_end;
+mod structs;
+mod union;
+
+pub use boolean::{BooleanArray, BooleanBuilder};
+pub use byte_view::{
+    BinaryViewArray, ByteView, ByteViewType, GenericByteViewArray, GenericByteViewBuilder,
+    StringViewArray,
+};
+pub use bytes::{
+    BinaryArray, ByteArrayType, GenericByteArray, GenericByteBuilder, LargeBinaryArray,
+    LargeStringArray, StringArray,
+};
+pub use dictionary::DictionaryArray;
+pub use fixed_size_binary::FixedSizeBinaryArray;
+pub use fixed_size_list::FixedSizeListArray;
+pub use list::{GenericListArray, LargeListArray, ListArray};
+pub use list_view::{GenericListViewArray, LargeListViewArray, ListViewArray};
+pub use map::MapArray;
+pub use null::NullArray;
+pub use primitive::{PrimitiveArray, PrimitiveBuilder};
+pub use record_batch::RecordBatch;
+pub use run_end::RunArray;
+pub use structs::StructArray;
+pub use union::UnionArray;
+
+use core::fmt;
+
+use allocator_api2::alloc::Allocator;
+use derive_where::derive_where;
+
+use crate::buffer::NullBuffer;
+use crate::datatypes::DataType;
+use crate::error::{Error, Result};
+use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
+
+/// How much of an array's invariants to check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum ValidationLevel {
+    /// Check nothing (callers vouch for the data; reached only through `unsafe`).
+    None,
+    /// O(1) per buffer: the data type fits the layout, buffer sizes cover the
+    /// length and offset, child lengths; no data value is read except the
+    /// first and last offsets.
+    Cheap,
+    /// Everything, O(n): offsets, UTF-8, views, list-view ranges, union type
+    /// ids and offsets, run ends, dictionary indices, null counts, recursively.
+    #[default]
+    Full,
+}
+
+/// What every array layout provides.
+///
+/// Lengths and indices are in slots (logical elements). Indices out of range
+/// never panic: `is_valid` returns `false`, value accessors return `None` or
+/// an error.
+pub trait Array<'a, A: Allocator>: Clone + fmt::Debug {
+    /// The logical type.
+    fn data_type(&self) -> &DataType<'a, A>;
+
+    /// Number of slots.
+    fn len(&self) -> usize;
+
+    /// `true` when there are no slots.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The validity bitmap, if the array has one (bit `i` = slot `i` of this view).
+    fn nulls(&self) -> Option<&NullBuffer<'a, A>>;
+
+    /// Number of null slots according to the validity bitmap ("Null count").
+    /// Layouts without a bitmap (unions, run-end encoded) report 0, the Null
+    /// layout reports its length.
+    fn null_count(&self) -> usize {
+        self.nulls().map_or(0, |n| n.null_count())
+    }
+
+    /// `true` when slot `i` exists and is not null per the validity bitmap.
+    fn is_valid(&self, i: usize) -> bool {
+        i < self.len() && self.nulls().is_none_or(|n| n.is_valid(i))
+    }
+
+    /// `true` when slot `i` is null or does not exist.
+    fn is_null(&self, i: usize) -> bool {
+        !self.is_valid(i)
+    }
+
+    /// A zero-copy view of `len` slots from slot `offset` (no allocation).
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] when `offset + len > self.len()`.
+    fn slice(&self, offset: usize, len: usize) -> Result<Self>;
+
+    /// Checks the array's invariants at `level` (recursively for children).
+    ///
+    /// # Errors
+    /// The [`Error`] variant of the first rule violated.
+    fn validate(&self, level: ValidationLevel) -> Result<()>;
+
+    /// Wraps the array in the type-erased [`ArrayRef`].
+    fn into_array_ref(self) -> ArrayRef<'a, A>;
+}
+
+/// Checks that a slice `offset..offset + len` fits in `total` slots.
+#[inline]
+pub(crate) fn check_slice(offset: usize, len: usize, total: usize) -> Result<()> {
+    match offset.checked_add(len) {
+        Some(end) if end <= total => Ok(()),
+        _ => Err(Error::OutOfBounds),
+    }
+}
+
+/// Checks a validity bitmap against an array length (always), and its null
+/// count against the bits (at [`ValidationLevel::Full`]).
+pub(crate) fn validate_nulls<A: Allocator>(
+    nulls: Option<&NullBuffer<'_, A>>,
+    len: usize,
+    level: ValidationLevel,
+) -> Result<()> {
+    let Some(n) = nulls else { return Ok(()) };
+    if level == ValidationLevel::None {
+        return Ok(());
+    }
+    if n.len() != len {
+        return Err(Error::ValidityTooSmall);
+    }
+    if level == ValidationLevel::Full && n.null_count() != n.len() - n.inner().count_set_bits() {
+        return Err(Error::NullCountMismatch);
+    }
+    Ok(())
+}
+
+/// A type-erased array: one variant per physical layout (primitive layouts
+/// per native type; the logical type is in [`ArrayRef::data_type`]).
+///
+/// This is how children, record batch columns and IPC readers hold arrays of
+/// any type, without trait objects. Match on it to reach the typed array.
+#[derive_where(Clone, Debug)]
+#[non_exhaustive]
+pub enum ArrayRef<'a, A: Allocator> {
+    /// [`DataType::Null`].
+    Null(NullArray<'a, A>),
+    /// [`DataType::Boolean`].
+    Boolean(BooleanArray<'a, A>),
+    /// Int8.
+    Int8(PrimitiveArray<'a, i8, A>),
+    /// Int16.
+    Int16(PrimitiveArray<'a, i16, A>),
+    /// Int32, Date32, Time32, Decimal32, Interval(YearMonth).
+    Int32(PrimitiveArray<'a, i32, A>),
+    /// Int64, Date64, Time64, Timestamp, Duration, Decimal64.
+    Int64(PrimitiveArray<'a, i64, A>),
+    /// UInt8.
+    UInt8(PrimitiveArray<'a, u8, A>),
+    /// UInt16.
+    UInt16(PrimitiveArray<'a, u16, A>),
+    /// UInt32.
+    UInt32(PrimitiveArray<'a, u32, A>),
+    /// UInt64.
+    UInt64(PrimitiveArray<'a, u64, A>),
+    /// Float16.
+    Float16(PrimitiveArray<'a, f16, A>),
+    /// Float32.
+    Float32(PrimitiveArray<'a, f32, A>),
+    /// Float64.
+    Float64(PrimitiveArray<'a, f64, A>),
+    /// Decimal128.
+    Int128(PrimitiveArray<'a, i128, A>),
+    /// Decimal256.
+    Int256(PrimitiveArray<'a, i256, A>),
+    /// Interval(DayTime).
+    IntervalDayTime(PrimitiveArray<'a, IntervalDayTime, A>),
+    /// Interval(MonthDayNano).
+    IntervalMonthDayNano(PrimitiveArray<'a, IntervalMonthDayNano, A>),
+    /// FixedSizeBinary.
+    FixedSizeBinary(FixedSizeBinaryArray<'a, A>),
+    /// Binary.
+    Binary(BinaryArray<'a, A>),
+    /// LargeBinary.
+    LargeBinary(LargeBinaryArray<'a, A>),
+    /// Utf8.
+    Utf8(StringArray<'a, A>),
+    /// LargeUtf8.
+    LargeUtf8(LargeStringArray<'a, A>),
+    /// BinaryView.
+    BinaryView(BinaryViewArray<'a, A>),
+    /// Utf8View.
+    Utf8View(StringViewArray<'a, A>),
+    /// List.
+    List(ListArray<'a, A>),
+    /// LargeList.
+    LargeList(LargeListArray<'a, A>),
+    /// ListView.
+    ListView(ListViewArray<'a, A>),
+    /// LargeListView.
+    LargeListView(LargeListViewArray<'a, A>),
+    /// FixedSizeList.
+    FixedSizeList(FixedSizeListArray<'a, A>),
+    /// Struct.
+    Struct(StructArray<'a, A>),
+    /// Map.
+    Map(MapArray<'a, A>),
+    /// Sparse or dense union.
+    Union(UnionArray<'a, A>),
+    /// Dictionary encoded.
+    Dictionary(DictionaryArray<'a, A>),
+    /// Run-end encoded.
+    RunEndEncoded(RunArray<'a, A>),
+}
+
+/// Calls `$body` with `$a` bound to the typed array of any variant.
+macro_rules! dispatch {
+    ($self:expr, $a:ident => $body:expr) => {
+        match $self {
+            ArrayRef::Null($a) => $body,
+            ArrayRef::Boolean($a) => $body,
+            ArrayRef::Int8($a) => $body,
+            ArrayRef::Int16($a) => $body,
+            ArrayRef::Int32($a) => $body,
+            ArrayRef::Int64($a) => $body,
+            ArrayRef::UInt8($a) => $body,
+            ArrayRef::UInt16($a) => $body,
+            ArrayRef::UInt32($a) => $body,
+            ArrayRef::UInt64($a) => $body,
+            ArrayRef::Float16($a) => $body,
+            ArrayRef::Float32($a) => $body,
+            ArrayRef::Float64($a) => $body,
+            ArrayRef::Int128($a) => $body,
+            ArrayRef::Int256($a) => $body,
+            ArrayRef::IntervalDayTime($a) => $body,
+            ArrayRef::IntervalMonthDayNano($a) => $body,
+            ArrayRef::FixedSizeBinary($a) => $body,
+            ArrayRef::Binary($a) => $body,
+            ArrayRef::LargeBinary($a) => $body,
+            ArrayRef::Utf8($a) => $body,
+            ArrayRef::LargeUtf8($a) => $body,
+            ArrayRef::BinaryView($a) => $body,
+            ArrayRef::Utf8View($a) => $body,
+            ArrayRef::List($a) => $body,
+            ArrayRef::LargeList($a) => $body,
+            ArrayRef::ListView($a) => $body,
+            ArrayRef::LargeListView($a) => $body,
+            ArrayRef::FixedSizeList($a) => $body,
+            ArrayRef::Struct($a) => $body,
+            ArrayRef::Map($a) => $body,
+            ArrayRef::Union($a) => $body,
+            ArrayRef::Dictionary($a) => $body,
+            ArrayRef::RunEndEncoded($a) => $body,
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use dispatch;
+
+impl<'a, A: Allocator> Array<'a, A> for ArrayRef<'a, A> {
+    fn data_type(&self) -> &DataType<'a, A> {
+        dispatch!(self, a => a.data_type())
+    }
+
+    fn len(&self) -> usize {
+        dispatch!(self, a => a.len())
+    }
+
+    fn nulls(&self) -> Option<&NullBuffer<'a, A>> {
+        dispatch!(self, a => a.nulls())
+    }
+
+    fn null_count(&self) -> usize {
+        dispatch!(self, a => a.null_count())
+    }
+
+    fn is_valid(&self, i: usize) -> bool {
+        dispatch!(self, a => a.is_valid(i))
+    }
+
+    fn slice(&self, offset: usize, len: usize) -> Result<Self> {
+        dispatch!(self, a => a.slice(offset, len).map(Array::into_array_ref))
+    }
+
+    fn validate(&self, level: ValidationLevel) -> Result<()> {
+        dispatch!(self, a => a.validate(level))
+    }
+
+    fn into_array_ref(self) -> ArrayRef<'a, A> {
+        self
+    }
+}
+
+/// Logical equality: same data type, length, validity, and equal values in
+/// valid slots, whatever the physical representation (offsets, slicing,
+/// dictionary or run-end encoding, views vs. offsets are all looked through).
+impl<A: Allocator> PartialEq for ArrayRef<'_, A> {
+    fn eq(&self, other: &Self) -> bool {
+        equal::logical_eq(self, other)
+    }
+}

@@ -1,0 +1,164 @@
+//! Memory: aligned owned buffers, borrowed views, typed views, bitmaps, offsets.
+//!
+//! Implements "Physical Memory Layout → Buffer Alignment and Padding" of the
+//! Arrow columnar format: buffers made here start on 64-byte boundaries and
+//! their capacity is padded to a multiple of 64 bytes with zeroes.
+//!
+//! | type | what |
+//! |---|---|
+//! | [`SharedSlice`], [`SharedBox`], [`SharedStr`] | borrowed-or-shared immutable memory (the ownership primitive) |
+//! | [`MutableBuffer`] | growable aligned bytes that builders write into |
+//! | [`Buffer`] | immutable bytes, borrowed or shared; zero-copy `slice` |
+//! | [`ScalarBuffer`] | a [`Buffer`] known to hold aligned `T`s |
+//! | [`BooleanBuffer`], [`NullBuffer`] | bit-packed values and validity bitmaps (LSB bit order) |
+//! | [`OffsetBuffer`] | monotonic i32/i64 offsets of variable-size layouts |
+
+mod bitmap;
+mod mutable;
+mod offsets;
+mod scalar;
+mod shared;
+
+pub use bitmap::{BooleanBuffer, BooleanBufferBuilder, NullBuffer, NullBufferBuilder};
+pub use mutable::MutableBuffer;
+pub use offsets::{OffsetBuffer, OffsetSize};
+pub use scalar::ScalarBuffer;
+pub use shared::{SharedBox, SharedSlice, SharedStr, ALIGNMENT};
+
+use core::fmt;
+
+use allocator_api2::alloc::Allocator;
+
+use crate::error::{Error, Result};
+use crate::native::NativeType;
+
+/// What to do with a borrowed byte region that is not aligned for its element type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Misaligned {
+    /// Refuse it with [`Error::Misaligned`].
+    Refuse,
+    /// Copy it into a new 64-byte aligned allocation.
+    Copy,
+}
+
+/// Immutable bytes, either borrowed from the caller for `'a` or shared in an
+/// allocation from `A` (64-byte aligned, zero padded to 64 bytes).
+///
+/// Cloning and slicing never copy. Bytes are in native endianness.
+#[derive_where::derive_where(Clone, PartialEq, Eq, Hash)]
+pub struct Buffer<'a, A: Allocator>(SharedSlice<'a, u8, A>);
+
+impl<'a, A: Allocator> Buffer<'a, A> {
+    /// The empty buffer (no allocation).
+    pub const fn empty() -> Self {
+        Buffer(SharedSlice::empty())
+    }
+
+    /// A view of caller bytes; no allocation, no copy.
+    pub const fn from_slice_ref(bytes: &'a [u8]) -> Self {
+        Buffer(SharedSlice::borrowed(bytes))
+    }
+
+    /// A view of caller values as bytes; no allocation, no copy.
+    pub fn from_typed_ref<T: NativeType>(values: &'a [T]) -> Self {
+        Buffer(SharedSlice::borrowed(bytemuck::cast_slice(values)))
+    }
+
+    pub(crate) fn from_shared(s: SharedSlice<'a, u8, A>) -> Self {
+        Buffer(s)
+    }
+
+    /// Copies `bytes` into a new 64-byte aligned, zero-padded allocation from `alloc`.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
+    pub fn try_copy_in(bytes: &[u8], alloc: A) -> Result<Buffer<'static, A>> {
+        let mut m = MutableBuffer::new_in(alloc);
+        m.try_reserve_exact(bytes.len())?;
+        m.try_extend_from_slice(bytes)?;
+        Ok(m.into_buffer())
+    }
+
+    /// A view of caller bytes that will be read as elements aligned to `align`
+    /// bytes (a power of two). Aligned input is borrowed without a copy;
+    /// misaligned input is copied into `alloc` or refused, as `policy` says.
+    ///
+    /// # Errors
+    /// [`Error::Misaligned`] when misaligned and `policy` is [`Misaligned::Refuse`];
+    /// [`Error::AllocationFailed`] when the copy cannot be allocated.
+    pub fn try_from_region(
+        bytes: &'a [u8],
+        align: usize,
+        policy: Misaligned,
+        alloc: A,
+    ) -> Result<Self> {
+        if align <= 1 || (bytes.as_ptr() as usize) % align == 0 {
+            return Ok(Self::from_slice_ref(bytes));
+        }
+        match policy {
+            Misaligned::Refuse => Err(Error::Misaligned),
+            Misaligned::Copy => Self::try_copy_in(bytes, alloc),
+        }
+    }
+
+    /// Length in bytes.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// `true` when empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The bytes.
+    #[inline]
+    pub fn as_slice(&self) -> &[u8] {
+        self.0.as_slice()
+    }
+
+    /// Address of the first byte (for zero-copy checks).
+    pub fn as_ptr(&self) -> *const u8 {
+        self.0.as_slice().as_ptr()
+    }
+
+    /// `true` when the bytes live in an allocation from `A` rather than
+    /// borrowing caller memory.
+    pub fn is_owned(&self) -> bool {
+        self.0.is_owned()
+    }
+
+    /// `len` bytes from `offset`, sharing the memory.
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] when the range exceeds the buffer.
+    pub fn slice(&self, offset: usize, len: usize) -> Result<Self> {
+        Ok(Buffer(self.0.slice(offset, len)?))
+    }
+
+    /// The bytes as `T`s.
+    ///
+    /// # Errors
+    /// [`Error::Misaligned`] or [`Error::BufferLengthNotMultiple`].
+    pub fn typed<T: NativeType>(&self) -> Result<&[T]> {
+        bytemuck::try_cast_slice(self.as_slice()).map_err(|e| match e {
+            bytemuck::PodCastError::TargetAlignmentGreaterAndInputNotAligned => Error::Misaligned,
+            _ => Error::BufferLengthNotMultiple,
+        })
+    }
+}
+
+impl<A: Allocator> core::ops::Deref for Buffer<'_, A> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.as_slice()
+    }
+}
+
+impl<A: Allocator> fmt::Debug for Buffer<'_, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Buffer({:?})", self.as_slice())
+    }
+}

@@ -1,0 +1,483 @@
+//! Reference-counted, allocator-generic slices that may also borrow caller memory.
+//!
+//! [`SharedSlice<'a, T, A>`] is the one ownership primitive of the core. It is
+//! either
+//! - **borrowed**: a view of a `&'a [T]` the caller owns (a firmware's sample
+//!   array, a region of an IPC message, a `static` schema in flash), with no
+//!   allocation at all; or
+//! - **owned**: a view into one allocation made through `A`, shared by every
+//!   clone and slice with an atomic reference count stored in a header in front
+//!   of the data. The allocation is returned to the allocator that made it when
+//!   the last view is dropped.
+//!
+//! Owned allocations are aligned to [`ALIGNMENT`] (64 bytes) as the Arrow
+//! columnar format recommends, so byte buffers built on this type can be
+//! reinterpreted as any primitive element type.
+
+use core::alloc::Layout;
+use core::fmt;
+use core::marker::PhantomData;
+use core::mem::{align_of, size_of};
+use core::ops::Deref;
+use core::ptr::{self, NonNull};
+
+#[cfg(not(target_has_atomic = "ptr"))]
+use portable_atomic::{fence, AtomicUsize, Ordering};
+
+#[cfg(target_has_atomic = "ptr")]
+use core::sync::atomic::{fence, AtomicUsize, Ordering};
+
+use allocator_api2::alloc::Allocator;
+
+use crate::error::{Error, Result};
+
+/// Alignment in bytes of every allocation the core makes for array data
+/// (the 64-byte alignment recommended by the Arrow columnar format,
+/// "Buffer Alignment and Padding").
+pub const ALIGNMENT: usize = 64;
+
+/// Rounds `n` up to a multiple of `to` (a power of two); `None` on overflow.
+#[inline]
+pub(crate) const fn round_up(n: usize, to: usize) -> Option<usize> {
+    match n.checked_add(to - 1) {
+        Some(v) => Some(v & !(to - 1)),
+        None => None,
+    }
+}
+
+/// The header that precedes the data of every owned allocation.
+#[repr(C)]
+pub(crate) struct Header<A> {
+    /// Number of live views of this allocation.
+    refs: AtomicUsize,
+    /// Number of initialised elements to drop when the allocation is freed.
+    len: usize,
+    /// Layout of the whole allocation (header + data), for `deallocate`.
+    layout: Layout,
+    /// The allocator that made the allocation.
+    alloc: A,
+}
+
+/// Alignment of an owned allocation holding `T` elements behind a `Header<A>`.
+#[inline]
+pub(crate) const fn alloc_align<A, T>() -> usize {
+    let mut a = ALIGNMENT;
+    if align_of::<Header<A>>() > a {
+        a = align_of::<Header<A>>();
+    }
+    if align_of::<T>() > a {
+        a = align_of::<T>();
+    }
+    a
+}
+
+/// Bytes from the start of an allocation to its first element.
+#[inline]
+pub(crate) const fn header_space<A, T>() -> usize {
+    // The header is small (a few words); rounding it up can only overflow for
+    // absurd allocator types, which `Layout` construction would then reject.
+    match round_up(size_of::<Header<A>>(), alloc_align::<A, T>()) {
+        Some(v) => v,
+        None => usize::MAX / 2,
+    }
+}
+
+/// Layout of an allocation with room for `data_bytes` bytes of elements.
+pub(crate) fn alloc_layout<A, T>(data_bytes: usize) -> Result<Layout> {
+    let size = header_space::<A, T>()
+        .checked_add(data_bytes)
+        .ok_or(Error::CapacityOverflow)?;
+    Layout::from_size_align(size, alloc_align::<A, T>()).map_err(|_| Error::CapacityOverflow)
+}
+
+/// Writes the header at `base` and returns the owner pointer.
+///
+/// # Safety
+/// `base` must be the start of an allocation of `layout` made by `alloc`, with
+/// `header_space::<A, T>()` bytes reserved in front of `len` initialised `T`s.
+pub(crate) unsafe fn init_header<A>(
+    base: NonNull<u8>,
+    len: usize,
+    layout: Layout,
+    alloc: A,
+) -> NonNull<Header<A>> {
+    let header = base.cast::<Header<A>>();
+    // SAFETY: the caller reserved `header_space` bytes, at least
+    // `size_of::<Header<A>>()`, at an address aligned for `Header<A>`.
+    unsafe {
+        header.as_ptr().write(Header {
+            refs: AtomicUsize::new(1),
+            len,
+            layout,
+            alloc,
+        })
+    };
+    header
+}
+
+/// A slice of `T` that is either borrowed for `'a` or owned (shared, reference
+/// counted) in memory from the allocator `A`.
+///
+/// Cloning and [`SharedSlice::slice`] never allocate or copy: they share the
+/// allocation and bump its reference count. The elements are immutable.
+pub struct SharedSlice<'a, T, A: Allocator> {
+    ptr: NonNull<T>,
+    len: usize,
+    owner: Option<NonNull<Header<A>>>,
+    _marker: PhantomData<(&'a [T], A)>,
+}
+
+// SAFETY: a `SharedSlice` gives shared access to `T`s (needs `T: Sync`) that may
+// be dropped on whichever thread drops the last view (needs `T: Send`); the
+// allocator is used from that thread (`A: Send`) and shared between views
+// (`A: Sync`). The reference count is atomic.
+unsafe impl<T: Send + Sync, A: Allocator + Send + Sync> Send for SharedSlice<'_, T, A> {}
+// SAFETY: see the `Send` impl; `&SharedSlice` only hands out `&T` and clones.
+unsafe impl<T: Send + Sync, A: Allocator + Send + Sync> Sync for SharedSlice<'_, T, A> {}
+
+impl<'a, T, A: Allocator> SharedSlice<'a, T, A> {
+    /// A view of caller memory; no allocation. Usable in `const` and `static`
+    /// items (a schema in flash).
+    pub const fn borrowed(slice: &'a [T]) -> Self {
+        // SAFETY: a slice pointer is never null.
+        let ptr = unsafe { NonNull::new_unchecked(slice.as_ptr() as *mut T) };
+        SharedSlice {
+            ptr,
+            len: slice.len(),
+            owner: None,
+            _marker: PhantomData,
+        }
+    }
+
+    /// The empty slice (no allocation).
+    pub const fn empty() -> Self {
+        Self::borrowed(&[])
+    }
+
+    /// Moves the items of `iter` into a new allocation made through `alloc`.
+    ///
+    /// The iterator's reported length bounds the allocation; items beyond it
+    /// are dropped, fewer items shorten the slice.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`] when `alloc` fails, [`Error::CapacityOverflow`]
+    /// when the size overflows.
+    pub fn try_from_iter_in<I>(iter: I, alloc: A) -> Result<Self>
+    where
+        I: IntoIterator<Item = T>,
+        I::IntoIter: ExactSizeIterator,
+    {
+        let iter = iter.into_iter();
+        let cap = iter.len();
+        let bytes = size_of::<T>()
+            .checked_mul(cap)
+            .ok_or(Error::CapacityOverflow)?;
+        let layout = alloc_layout::<A, T>(bytes)?;
+        let base = alloc.allocate(layout)?.cast::<u8>();
+        let hs = header_space::<A, T>();
+        // SAFETY: `hs` lies within the allocation of `layout` (size >= hs).
+        let data = unsafe { base.as_ptr().add(hs) }.cast::<T>();
+        let mut n = 0;
+        for item in iter.take(cap) {
+            // SAFETY: `n < cap`, the slot lies within the allocation and is
+            // aligned for `T` (the data starts at an `alloc_align` boundary).
+            unsafe { data.add(n).write(item) };
+            n += 1;
+        }
+        // SAFETY: `base` was allocated with `layout` by `alloc`; `n` elements
+        // are initialised after `hs` bytes of header space.
+        let owner = unsafe { init_header::<A>(base, n, layout, alloc) };
+        Ok(SharedSlice {
+            // SAFETY: `data` is derived from a non-null allocation pointer.
+            ptr: unsafe { NonNull::new_unchecked(data) },
+            len: n,
+            owner: Some(owner),
+            _marker: PhantomData,
+        })
+    }
+
+    /// Clones the items of `items` into a new allocation made through `alloc`.
+    ///
+    /// # Errors
+    /// As [`SharedSlice::try_from_iter_in`].
+    pub fn try_from_slice_in(items: &[T], alloc: A) -> Result<Self>
+    where
+        T: Clone,
+    {
+        Self::try_from_iter_in(items.iter().cloned(), alloc)
+    }
+
+    /// Wraps a pointer into an owned allocation.
+    ///
+    /// # Safety
+    /// `owner` must come from [`init_header`] for this `A` and `T`, and the
+    /// caller must transfer one reference; `ptr..ptr+len` must lie within its
+    /// initialised elements.
+    pub(crate) unsafe fn from_raw_parts(
+        ptr: NonNull<T>,
+        len: usize,
+        owner: NonNull<Header<A>>,
+    ) -> Self {
+        SharedSlice {
+            ptr,
+            len,
+            owner: Some(owner),
+            _marker: PhantomData,
+        }
+    }
+
+    /// Number of elements.
+    #[inline]
+    pub const fn len(&self) -> usize {
+        self.len
+    }
+
+    /// `true` when there are no elements.
+    #[inline]
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The elements as a slice.
+    #[inline]
+    pub fn as_slice(&self) -> &[T] {
+        // SAFETY: `ptr..ptr+len` are initialised `T`s kept alive either by the
+        // borrow `'a` or by our reference to the owning allocation.
+        unsafe { core::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+
+    /// `true` when the elements live in an allocation made through `A`,
+    /// `false` when they borrow caller memory.
+    pub const fn is_owned(&self) -> bool {
+        self.owner.is_some()
+    }
+
+    /// A view of `len` elements starting at `offset`, sharing the memory.
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] when `offset + len` exceeds [`Self::len`].
+    pub fn slice(&self, offset: usize, len: usize) -> Result<Self> {
+        let end = offset.checked_add(len).ok_or(Error::OutOfBounds)?;
+        if end > self.len {
+            return Err(Error::OutOfBounds);
+        }
+        let mut s = self.clone();
+        // SAFETY: `offset <= self.len`, so the pointer stays within (or one
+        // past) the viewed elements.
+        s.ptr = unsafe { NonNull::new_unchecked(self.ptr.as_ptr().add(offset)) };
+        s.len = len;
+        Ok(s)
+    }
+
+    /// `true` when both are views of the same memory with the same length.
+    pub fn ptr_eq(&self, other: &Self) -> bool {
+        self.ptr == other.ptr && self.len == other.len
+    }
+
+    /// Number of live views of the owning allocation (`None` when borrowed).
+    pub fn strong_count(&self) -> Option<usize> {
+        // SAFETY: the header is alive while we hold a reference.
+        self.owner
+            .map(|h| unsafe { h.as_ref() }.refs.load(Ordering::Acquire))
+    }
+}
+
+impl<T, A: Allocator> Clone for SharedSlice<'_, T, A> {
+    fn clone(&self) -> Self {
+        if let Some(h) = self.owner {
+            // SAFETY: we hold a reference, so the header is alive.
+            unsafe { h.as_ref() }.refs.fetch_add(1, Ordering::Relaxed);
+        }
+        SharedSlice {
+            ptr: self.ptr,
+            len: self.len,
+            owner: self.owner,
+            _marker: PhantomData,
+        }
+    }
+}
+
+impl<T, A: Allocator> Drop for SharedSlice<'_, T, A> {
+    fn drop(&mut self) {
+        let Some(h) = self.owner else { return };
+        // SAFETY: we hold a reference, so the header is alive.
+        if unsafe { h.as_ref() }.refs.fetch_sub(1, Ordering::Release) != 1 {
+            return;
+        }
+        fence(Ordering::Acquire);
+        // SAFETY: we were the last view: nobody else can reach the allocation.
+        // Its elements start `header_space` bytes after the header (as laid out
+        // by `try_from_iter_in` / `MutableBuffer`), `len` of them initialised.
+        unsafe {
+            let base = h.cast::<u8>();
+            let data = base.as_ptr().add(header_space::<A, T>()).cast::<T>();
+            let header = h.as_ptr().read();
+            ptr::drop_in_place(ptr::slice_from_raw_parts_mut(data, header.len));
+            header.alloc.deallocate(base, header.layout);
+        }
+    }
+}
+
+impl<T, A: Allocator> Deref for SharedSlice<'_, T, A> {
+    type Target = [T];
+    #[inline]
+    fn deref(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+impl<T, A: Allocator> AsRef<[T]> for SharedSlice<'_, T, A> {
+    fn as_ref(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+impl<T: fmt::Debug, A: Allocator> fmt::Debug for SharedSlice<'_, T, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl<T: PartialEq, A: Allocator> PartialEq for SharedSlice<'_, T, A> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl<T: Eq, A: Allocator> Eq for SharedSlice<'_, T, A> {}
+
+impl<T: core::hash::Hash, A: Allocator> core::hash::Hash for SharedSlice<'_, T, A> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state)
+    }
+}
+
+/// A single shared value: a [`SharedSlice`] of length one that dereferences to `T`.
+///
+/// Used for recursive metadata (a list's child field, a dictionary's value
+/// type) and for child arrays, without `alloc::boxed::Box`.
+pub struct SharedBox<'a, T, A: Allocator>(SharedSlice<'a, T, A>);
+
+impl<'a, T, A: Allocator> SharedBox<'a, T, A> {
+    /// A view of a value the caller owns; no allocation.
+    pub const fn borrowed(value: &'a T) -> Self {
+        SharedBox(SharedSlice::borrowed(core::slice::from_ref(value)))
+    }
+
+    /// Moves `value` into an allocation made through `alloc`.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`] when `alloc` fails.
+    pub fn try_new_in(value: T, alloc: A) -> Result<Self> {
+        let s = SharedSlice::try_from_iter_in(core::iter::once(value), alloc)?;
+        Ok(SharedBox(s))
+    }
+
+    /// `true` when both point at the same value.
+    pub fn ptr_eq(&self, other: &Self) -> bool {
+        self.0.ptr_eq(&other.0)
+    }
+}
+
+impl<T, A: Allocator> Clone for SharedBox<'_, T, A> {
+    fn clone(&self) -> Self {
+        SharedBox(self.0.clone())
+    }
+}
+
+impl<T, A: Allocator> Deref for SharedBox<'_, T, A> {
+    type Target = T;
+    #[inline]
+    fn deref(&self) -> &T {
+        // `SharedBox` is only built with exactly one element.
+        &self.0.as_slice()[0]
+    }
+}
+
+impl<T: fmt::Debug, A: Allocator> fmt::Debug for SharedBox<'_, T, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl<T: PartialEq, A: Allocator> PartialEq for SharedBox<'_, T, A> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl<T: Eq, A: Allocator> Eq for SharedBox<'_, T, A> {}
+
+impl<T: core::hash::Hash, A: Allocator> core::hash::Hash for SharedBox<'_, T, A> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        (**self).hash(state)
+    }
+}
+
+/// An immutable UTF-8 string, borrowed or shared like [`SharedSlice`].
+#[derive_where::derive_where(Clone)]
+pub struct SharedStr<'a, A: Allocator>(SharedSlice<'a, u8, A>);
+
+impl<'a, A: Allocator> SharedStr<'a, A> {
+    /// A view of a string the caller owns; no allocation; usable in `const`.
+    pub const fn borrowed(s: &'a str) -> Self {
+        SharedStr(SharedSlice::borrowed(s.as_bytes()))
+    }
+
+    /// Copies `s` into an allocation made through `alloc`.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`] when `alloc` fails.
+    pub fn try_from_str_in(s: &str, alloc: A) -> Result<Self> {
+        Ok(SharedStr(SharedSlice::try_from_slice_in(
+            s.as_bytes(),
+            alloc,
+        )?))
+    }
+
+    /// The string.
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        // SAFETY: both constructors take a `&str`, so the bytes are UTF-8.
+        unsafe { core::str::from_utf8_unchecked(self.0.as_slice()) }
+    }
+}
+
+impl<A: Allocator> Deref for SharedStr<'_, A> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl<A: Allocator> fmt::Debug for SharedStr<'_, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl<A: Allocator> fmt::Display for SharedStr<'_, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl<A: Allocator> PartialEq for SharedStr<'_, A> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl<A: Allocator> Eq for SharedStr<'_, A> {}
+
+impl<A: Allocator> PartialEq<str> for SharedStr<'_, A> {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl<A: Allocator> core::hash::Hash for SharedStr<'_, A> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state)
+    }
+}

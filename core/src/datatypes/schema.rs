@@ -1,0 +1,51 @@
+//! [`Schema`]: the fields of a record batch and schema-level metadata.
+
+use allocator_api2::alloc::Allocator;
+use derive_where::derive_where;
+
+use super::{Fields, Metadata};
+use crate::buffer::SharedSlice;
+
+/// The columns of a record batch ([`Fields`]) and custom metadata (the
+/// `Schema` table of Schema.fbs; endianness and features are IPC concerns).
+#[derive_where(Clone, Debug, PartialEq)]
+pub struct Schema<'a, A: Allocator> {
+    fields: Fields<'a, A>,
+    metadata: Metadata<'a, A>,
+}
+
+impl<'a, A: Allocator> Schema<'a, A> {
+    /// A schema of `fields` without metadata; `const` for schemas in flash.
+    pub const fn new(fields: Fields<'a, A>) -> Self {
+        Schema {
+            fields,
+            metadata: SharedSlice::empty(),
+        }
+    }
+
+    /// Replaces the custom metadata.
+    pub fn with_metadata(mut self, metadata: Metadata<'a, A>) -> Self {
+        self.metadata = metadata;
+        self
+    }
+
+    /// The fields.
+    pub fn fields(&self) -> &Fields<'a, A> {
+        &self.fields
+    }
+
+    /// Field `i`, or `None`.
+    pub fn field(&self, i: usize) -> Option<&super::Field<'a, A>> {
+        self.fields.get(i)
+    }
+
+    /// Index of the first field named `name`.
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.fields.iter().position(|f| f.name() == name)
+    }
+
+    /// The custom metadata.
+    pub fn metadata(&self) -> &Metadata<'a, A> {
+        &self.metadata
+    }
+}

@@ -1,0 +1,188 @@
+//! The one error type of the core.
+//!
+//! Every fallible operation of `alkaid` returns [`Error`]: a `#[non_exhaustive]`,
+//! `Copy` enum whose variants each carry a static message and nothing that
+//! allocates, so that it can be returned from a firmware without a heap and
+//! logged with `defmt` (feature `defmt`).
+
+use core::fmt;
+
+/// Shorthand for `core::result::Result<T, alkaid::Error>`.
+pub type Result<T, E = Error> = core::result::Result<T, E>;
+
+macro_rules! errors {
+    ($($(#[$doc:meta])* $name:ident => $msg:literal,)*) => {
+        /// Everything that can go wrong in the core.
+        ///
+        /// Variants are grouped by concern: memory, arguments, then one variant per
+        /// validation rule of the Arrow columnar format (each rule is reported by a
+        /// distinct variant, so tests and callers can tell them apart), then IPC.
+        /// [`Error::message`] gives a static, human-readable sentence.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum Error {
+            $($(#[$doc])* $name,)*
+        }
+
+        impl Error {
+            /// A static, human-readable description of the error (no allocation).
+            pub const fn message(&self) -> &'static str {
+                match self {
+                    $(Error::$name => $msg,)*
+                }
+            }
+        }
+    };
+}
+
+errors! {
+    // ----- memory -----
+    /// The allocator returned an error (out of memory, arena exhausted, or a
+    /// limit set by the caller was reached).
+    AllocationFailed => "memory allocation failed",
+    /// A size computation overflowed `usize` or the maximum layout size.
+    CapacityOverflow => "size computation overflowed",
+    /// A byte region is not aligned for the element type it must hold and the
+    /// caller chose to refuse rather than copy.
+    Misaligned => "buffer is not aligned for its element type",
+    /// A byte region's length is not a multiple of the element size.
+    BufferLengthNotMultiple => "buffer length is not a multiple of the element size",
+
+    // ----- arguments -----
+    /// An index or a slice range is outside the array or buffer.
+    OutOfBounds => "index or range out of bounds",
+    /// The data type given does not match the layout of the array being built.
+    TypeMismatch => "data type does not match the array layout",
+    /// A data type is malformed (e.g. decimal precision out of range, a negative
+    /// fixed size, a union with duplicate type ids, a run-end type that is not
+    /// Int16/Int32/Int64).
+    InvalidDataType => "invalid data type parameters",
+    /// Columns of a record batch, or children of a struct, have different lengths.
+    LengthMismatch => "lengths of columns or children differ",
+    /// The columns of a record batch do not match its schema (count or types).
+    SchemaMismatch => "columns do not match the schema",
+    /// A null was found in a field declared non-nullable.
+    NullInNonNullableField => "null value in a non-nullable field",
+    /// A builder was asked for an operation that its state does not allow.
+    InvalidBuilderState => "invalid builder state",
+
+    // ----- validation: buffers and bitmaps -----
+    /// A buffer is shorter than the array's length and offset require.
+    BufferTooSmall => "buffer too small for the array length",
+    /// The validity bitmap is shorter than the array's length requires.
+    ValidityTooSmall => "validity bitmap too small for the array length",
+    /// The declared null count differs from the number of zero bits in the bitmap.
+    NullCountMismatch => "null count does not match the validity bitmap",
+    /// An array that must have no validity bitmap (e.g. a union) has one.
+    UnexpectedValidity => "this layout must not have a validity bitmap",
+
+    // ----- validation: offsets -----
+    /// An offsets buffer does not hold `length + 1` entries.
+    OffsetsLength => "offsets buffer must hold length + 1 entries",
+    /// Offsets decrease somewhere (they must be monotonically non-decreasing).
+    OffsetsNotMonotonic => "offsets are not monotonically increasing",
+    /// An offset is negative or beyond the end of the values or child array.
+    OffsetOutOfBounds => "offset out of bounds of the values",
+    /// A variable-length value is not valid UTF-8 in a Utf8 / LargeUtf8 / Utf8View array.
+    InvalidUtf8 => "string value is not valid UTF-8",
+
+    // ----- validation: views -----
+    /// A view's length is negative.
+    ViewLengthNegative => "view length is negative",
+    /// An inline view (length <= 12) has non-zero bytes after its data.
+    ViewInlinePaddingNotZero => "inline view padding is not zero",
+    /// A view's 4-byte prefix differs from the first bytes of its data.
+    ViewPrefixMismatch => "view prefix does not match its data",
+    /// A view names a variadic data buffer that does not exist.
+    ViewBufferIndexOutOfBounds => "view buffer index out of bounds",
+    /// A view's offset + length lies outside its data buffer.
+    ViewOffsetOutOfBounds => "view offset and length outside its data buffer",
+
+    // ----- validation: lists -----
+    /// A list view's offset or size is negative, or offset + size exceeds the child.
+    ListViewOutOfBounds => "list view offset + size outside the child array",
+    /// A fixed-size list's child is shorter than `length * list_size`, or the size is negative.
+    FixedSizeListChildTooShort => "fixed-size list child too short for length * size",
+
+    // ----- validation: unions -----
+    /// A union type id is not one of the ids declared in the union type.
+    UnionTypeIdUndeclared => "union type id not declared by the union type",
+    /// A dense union offset is negative or not less than its child's length.
+    UnionOffsetOutOfBounds => "dense union offset outside its child",
+    /// A dense union lacks its offsets buffer or a sparse union has one.
+    UnionOffsetsPresence => "dense unions need offsets, sparse unions must have none",
+    /// A sparse union child is shorter than the union.
+    UnionChildTooShort => "sparse union child shorter than the union",
+
+    // ----- validation: run-end encoding -----
+    /// A run end is zero or negative.
+    RunEndNotPositive => "run end is not positive",
+    /// Run ends are not strictly increasing.
+    RunEndsNotIncreasing => "run ends are not strictly increasing",
+    /// The last run end does not cover the array's offset + length.
+    RunEndsTooShort => "run ends do not cover the array length",
+    /// The run-ends child contains nulls, or run ends and values differ in length.
+    RunEndsInvalidChild => "run-ends child has nulls or differs in length from values",
+
+    // ----- validation: dictionaries and maps -----
+    /// A dictionary index is negative or not less than the dictionary's length.
+    DictionaryKeyOutOfBounds => "dictionary index out of bounds",
+    /// A map's keys field is nullable or a key is null.
+    MapKeyNull => "map keys must not be null",
+    /// A map's entries are not a struct of two fields (key, value).
+    MapEntriesInvalid => "map entries must be a non-null struct of key and value",
+
+    // ----- IPC (filled by the IPC modules) -----
+    /// The input ended before a complete message, body or footer was read.
+    UnexpectedEof => "unexpected end of input",
+    /// The sink accepted zero bytes (it is full or closed).
+    WriteZero => "the writer accepted zero bytes",
+    /// An I/O error from the underlying reader or writer.
+    Io => "I/O error",
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+impl core::error::Error for Error {}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Error {
+    fn format(&self, f: defmt::Formatter) {
+        defmt::write!(f, "{=str}", self.message())
+    }
+}
+
+impl From<allocator_api2::alloc::AllocError> for Error {
+    fn from(_: allocator_api2::alloc::AllocError) -> Self {
+        Error::AllocationFailed
+    }
+}
+
+impl From<core::alloc::LayoutError> for Error {
+    fn from(_: core::alloc::LayoutError) -> Self {
+        Error::CapacityOverflow
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_is_the_static_message() {
+        extern crate std;
+        use std::string::ToString;
+        assert_eq!(
+            Error::InvalidUtf8.to_string(),
+            "string value is not valid UTF-8"
+        );
+        assert_eq!(
+            Error::AllocationFailed.message(),
+            "memory allocation failed"
+        );
+    }
+}

@@ -1,0 +1,55 @@
+//! # alkaid
+//!
+//! A `no_std` implementation of the [Apache Arrow] columnar format for
+//! firmware, edge devices and databases with their own allocators.
+//!
+//! - Every allocation goes through a type parameter `A:`
+//!   [`allocator_api2::alloc::Allocator`] and can fail ([`Error::AllocationFailed`]);
+//!   nothing needs a `#[global_allocator]`.
+//! - Buffers are 64-byte aligned and zero padded to 64 bytes ([`buffer`]), or
+//!   borrow caller memory (a firmware's sample arrays, an IPC message in flash)
+//!   without copying.
+//! - Every physical layout of the format ([`array`]) with validation levels.
+//!
+//! Feature `alloc` (default) adds the `Global` allocator; `defmt` derives
+//! `defmt::Format` for [`Error`].
+//!
+//! [Apache Arrow]: https://arrow.apache.org/docs/format/Columnar.html
+
+#![no_std]
+#![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[cfg(test)]
+extern crate std;
+
+pub mod array;
+pub mod buffer;
+pub mod datatypes;
+mod error;
+pub mod native;
+
+pub use allocator_api2;
+pub use error::{Error, Result};
+
+#[cfg(feature = "alloc")]
+pub use allocator_api2::alloc::Global;
+
+/// An allocator that always fails: the allocator type of arrays and schemas
+/// that only borrow caller memory (a `static` schema in flash, columns over
+/// sample arrays) and must never allocate.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NoAlloc;
+
+// SAFETY: `allocate` never returns memory, so `deallocate` is never called
+// with memory of ours; the contract holds vacuously.
+unsafe impl allocator_api2::alloc::Allocator for NoAlloc {
+    fn allocate(
+        &self,
+        _layout: core::alloc::Layout,
+    ) -> core::result::Result<core::ptr::NonNull<[u8]>, allocator_api2::alloc::AllocError> {
+        Err(allocator_api2::alloc::AllocError)
+    }
+
+    unsafe fn deallocate(&self, _ptr: core::ptr::NonNull<u8>, _layout: core::alloc::Layout) {}
+}

@@ -1,0 +1,3 @@
+//! Arrow IPC flatbuffers metadata (filled by the IPC issue).
+#![no_std]
+#![deny(missing_docs)]

@@ -1,0 +1,1 @@
+//! Host integration tests of alkaid (golden files, interop, property tests, benchmarks).
