@@ -139,6 +139,11 @@ errors! {
     WriteZero => "the writer accepted zero bytes",
     /// An I/O error from the underlying reader or writer.
     Io => "I/O error",
+    /// A flatbuffer failed verification (an offset, vtable, vector or string
+    /// outside the buffer, or a string that is not UTF-8).
+    InvalidFlatbuffer => "flatbuffer failed verification",
+    /// The metadata scratch area is too small for the flatbuffer being encoded.
+    ScratchTooSmall => "metadata scratch area too small",
 }
 
 impl fmt::Display for Error {

@@ -1,0 +1,4 @@
+//! Arrow IPC: the encapsulated message format, the stream and file formats
+//! ("Serialization and Interprocess Communication" of the columnar format).
+
+pub mod flatbuf;
