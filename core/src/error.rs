@@ -144,6 +144,13 @@ errors! {
     InvalidFlatbuffer => "flatbuffer failed verification",
     /// The metadata scratch area is too small for the flatbuffer being encoded.
     ScratchTooSmall => "metadata scratch area too small",
+    /// A type, message kind, metadata version or codec this reader does not support.
+    UnsupportedType => "unsupported type or metadata feature",
+    /// A field has the wrong number of children for its type.
+    InvalidChildCount => "wrong number of child fields for the type",
+    /// A caller-set limit (nesting depth, fields, message size, metadata
+    /// entries, dictionary size) was exceeded.
+    LimitExceeded => "a decoding limit was exceeded",
 }
 
 impl fmt::Display for Error {

@@ -40,6 +40,8 @@ pub struct FlatBufferBuilder<'s> {
     num_fields: usize,
     table_start: Option<u32>,
     vector_len: Option<usize>,
+    /// Bytes used at the front of the scratch by the pending-offsets stack.
+    stack_top: usize,
 }
 
 impl<'s> FlatBufferBuilder<'s> {
@@ -54,6 +56,7 @@ impl<'s> FlatBufferBuilder<'s> {
             num_fields: 0,
             table_start: None,
             vector_len: None,
+            stack_top: 0,
         }
     }
 
@@ -71,7 +74,7 @@ impl<'s> FlatBufferBuilder<'s> {
     /// Prepends `bytes`.
     fn push(&mut self, bytes: &[u8]) -> Result<()> {
         let n = bytes.len();
-        if n > self.head {
+        if n > self.head - self.stack_top {
             return Err(Error::ScratchTooSmall);
         }
         self.head -= n;
@@ -80,7 +83,7 @@ impl<'s> FlatBufferBuilder<'s> {
     }
 
     fn pad(&mut self, n: usize) -> Result<()> {
-        if n > self.head {
+        if n > self.head - self.stack_top {
             return Err(Error::ScratchTooSmall);
         }
         self.head -= n;
@@ -187,6 +190,47 @@ impl<'s> FlatBufferBuilder<'s> {
         for &o in items.iter().rev() {
             self.push_offset_element(o)?;
         }
+        self.end_vector()
+    }
+
+    /// Remembers `off` on the pending-offsets stack, kept at the front of the
+    /// scratch (so vectors of child tables need no heap); see
+    /// [`Self::create_vector_of_pending`].
+    ///
+    /// # Errors
+    /// [`Error::ScratchTooSmall`].
+    pub fn push_pending(&mut self, off: WIPOffset) -> Result<()> {
+        if self.head - self.stack_top < 4 {
+            return Err(Error::ScratchTooSmall);
+        }
+        self.buf[self.stack_top..self.stack_top + 4].copy_from_slice(&off.0.to_le_bytes());
+        self.stack_top += 4;
+        Ok(())
+    }
+
+    /// Number of offsets on the pending stack (a mark for
+    /// [`Self::create_vector_of_pending`]).
+    pub fn pending_mark(&self) -> usize {
+        self.stack_top / 4
+    }
+
+    /// Writes a vector of the offsets pushed since `mark` (in push order) and
+    /// pops them.
+    ///
+    /// # Errors
+    /// [`Error::ScratchTooSmall`]; [`Error::InvalidBuilderState`] for a bad mark.
+    pub fn create_vector_of_pending(&mut self, mark: usize) -> Result<WIPOffset> {
+        let count = self.pending_mark();
+        if mark > count {
+            return Err(Error::InvalidBuilderState);
+        }
+        self.start_vector(count - mark, 4, 4)?;
+        for i in (mark..count).rev() {
+            let mut w = [0u8; 4];
+            w.copy_from_slice(&self.buf[i * 4..i * 4 + 4]);
+            self.push_offset_element(WIPOffset(u32::from_le_bytes(w)))?;
+        }
+        self.stack_top = mark * 4;
         self.end_vector()
     }
 
