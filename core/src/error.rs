@@ -146,6 +146,8 @@ errors! {
     ScratchTooSmall => "metadata scratch area too small",
     /// A type, message kind, metadata version or codec this reader does not support.
     UnsupportedType => "unsupported type or metadata feature",
+    /// Metadata version V1–V3 (or unknown): only V4 and V5 are read.
+    UnsupportedVersion => "unsupported metadata version (V4 or V5 required)",
     /// A field has the wrong number of children for its type.
     InvalidChildCount => "wrong number of child fields for the type",
     /// A caller-set limit (nesting depth, fields, message size, metadata

@@ -2,6 +2,7 @@
 //! ("Serialization and Interprocess Communication" of the columnar format).
 
 pub mod flatbuf;
+pub mod message;
 pub mod schema;
 
 /// Byte order of the values in IPC bodies (the `Endianness` enum of Schema.fbs).

@@ -711,4 +711,4 @@ pub fn decode_schema<A: Allocator + Clone>(
 
 #[cfg(test)]
 #[path = "schema_tests.rs"]
-mod tests;
+pub(crate) mod tests;
