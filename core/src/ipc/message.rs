@@ -266,7 +266,7 @@ pub fn encode_footer<'s, A: Allocator>(
     alkaid: bool,
 ) -> Result<&'s [u8]> {
     let mut b = FlatBufferBuilder::new(scratch);
-    let mut blocks = |b: &mut FlatBufferBuilder<'_>, v: &[Block]| -> Result<WIPOffset> {
+    let blocks = |b: &mut FlatBufferBuilder<'_>, v: &[Block]| -> Result<WIPOffset> {
         b.start_vector(v.len(), 24, 8)?;
         for blk in v.iter().rev() {
             b.push_element(&blk.to_bytes())?;
@@ -442,8 +442,8 @@ impl<'b> MessageView<'b> {
         })
     }
 
-    /// The message's custom metadata table, for [`super::schema`] decoding.
-    pub(crate) fn table(&self) -> &Table<'b> {
+    /// The `Message` table itself (its slot 4 holds the message's custom metadata).
+    pub fn table(&self) -> &Table<'b> {
         &self.table
     }
 }
