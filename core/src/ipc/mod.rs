@@ -2,6 +2,7 @@
 //! ("Serialization and Interprocess Communication" of the columnar format).
 
 pub mod flatbuf;
+pub mod io;
 pub mod message;
 pub mod schema;
 
