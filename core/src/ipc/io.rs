@@ -61,12 +61,10 @@ pub fn read_exact_or_eof<R: Read + ?Sized>(r: &mut R, buf: &mut [u8]) -> Result<
     let Some(first) = buf.first_mut() else {
         return Ok(true);
     };
-    loop {
-        match r.read(core::slice::from_mut(first)) {
-            Ok(0) => return Ok(false),
-            Ok(_) => break,
-            Err(_) => return Err(Error::Io),
-        }
+    match r.read(core::slice::from_mut(first)) {
+        Ok(0) => return Ok(false),
+        Ok(_) => {}
+        Err(_) => return Err(Error::Io),
     }
     read_exact(r, buf.get_mut(1..).unwrap_or(&mut []))?;
     Ok(true)
