@@ -6,6 +6,9 @@ pub mod io;
 pub mod message;
 pub mod schema;
 
+#[cfg(test)]
+mod crosscheck_tests;
+
 /// Byte order of the values in IPC bodies (the `Endianness` enum of Schema.fbs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(i16)]
