@@ -47,7 +47,7 @@ pub use primitive::{PrimitiveArray, PrimitiveBuilder};
 pub use record_batch::RecordBatch;
 pub use run_end::RunArray;
 pub use structs::StructArray;
-pub use union::UnionArray;
+pub use union::{UnionArray, UnionBuilder};
 
 use core::fmt;
 
