@@ -45,7 +45,7 @@ pub use map::MapArray;
 pub use null::NullArray;
 pub use primitive::{PrimitiveArray, PrimitiveBuilder};
 pub use record_batch::RecordBatch;
-pub use run_end::RunArray;
+pub use run_end::{PrimitiveRunBuilder, RunArray, RunEndIndexType, RunEnds};
 pub use structs::StructArray;
 pub use union::{UnionArray, UnionBuilder};
 

@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 ///   in order.
 ///
 /// A logically null slot is a null appended to the selected child.
-/// `finish` validates the result at [`ValidationLevel::Full`], so a mismatch
+/// `finish` validates the result at [`ValidationLevel::Full`](crate::array::ValidationLevel::Full), so a mismatch
 /// between the type ids and the children is reported, never assumed.
 #[derive(Debug)]
 pub struct UnionBuilder<'a, A: Allocator + Clone> {
