@@ -36,7 +36,10 @@ pub use bytes::{
     BinaryArray, ByteArrayType, GenericByteArray, GenericByteBuilder, LargeBinaryArray,
     LargeStringArray, StringArray,
 };
-pub use dictionary::DictionaryArray;
+pub use dictionary::{
+    index_data_type, DictionaryArray, DictionaryBuilder, DictionaryKeyType, DictionaryKeys,
+    PrimitiveDictionaryBuilder,
+};
 pub use fixed_size_binary::FixedSizeBinaryArray;
 pub use fixed_size_list::FixedSizeListArray;
 pub use list::{GenericListArray, LargeListArray, ListArray};
