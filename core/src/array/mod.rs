@@ -29,18 +29,20 @@ mod union;
 
 pub use boolean::{BooleanArray, BooleanBuilder};
 pub use byte_view::{
-    BinaryViewArray, ByteView, ByteViewType, GenericByteViewArray, GenericByteViewBuilder,
-    StringViewArray,
+    BinaryViewArray, BinaryViewBuilder, BinaryViewType, ByteView, ByteViewType,
+    GenericByteViewArray, GenericByteViewBuilder, StringViewArray, StringViewBuilder,
+    StringViewType,
 };
 pub use bytes::{
-    BinaryArray, ByteArrayType, GenericByteArray, GenericByteBuilder, LargeBinaryArray,
-    LargeStringArray, StringArray,
+    BinaryArray, BinaryBuilder, BinaryType, ByteArrayType, GenericByteArray, GenericByteBuilder,
+    LargeBinaryArray, LargeBinaryBuilder, LargeBinaryType, LargeStringArray, LargeStringBuilder,
+    LargeUtf8Type, StringArray, StringBuilder, Utf8Type,
 };
 pub use dictionary::{
     index_data_type, DictionaryArray, DictionaryBuilder, DictionaryKeyType, DictionaryKeys,
     PrimitiveDictionaryBuilder,
 };
-pub use fixed_size_binary::FixedSizeBinaryArray;
+pub use fixed_size_binary::{FixedSizeBinaryArray, FixedSizeBinaryBuilder};
 pub use fixed_size_list::FixedSizeListArray;
 pub use list::{GenericListArray, LargeListArray, ListArray};
 pub use list_view::{GenericListViewArray, LargeListViewArray, ListViewArray};
