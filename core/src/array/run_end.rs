@@ -212,8 +212,13 @@ impl<'a, A: Allocator> RunArray<'a, A> {
         offset: usize,
         len: usize,
     ) -> Result<Self> {
-        // SAFETY: validated at `Full` before being returned.
-        let a = unsafe { Self::new_unchecked(data_type, run_ends, values, offset, len) };
+        let a = RunArray {
+            data_type,
+            run_ends,
+            values,
+            offset,
+            len,
+        };
         a.validate(ValidationLevel::Full)?;
         Ok(a)
     }
@@ -518,8 +523,7 @@ impl<'a, R: RunEndIndexType, V: PrimitiveType, A: Allocator + Clone>
     /// [`Error::AllocationFailed`] for the type's fields and the values box.
     pub fn finish(self) -> Result<RunArray<'a, A>> {
         let ends = ScalarBuffer::<R, A>::try_from_buffer(self.run_ends.into_buffer())?;
-        // SAFETY: `R`'s default type (Int16/32/64) is stored by `R`; no bitmap.
-        let ends = unsafe { PrimitiveArray::new_unchecked(R::default_data_type(), ends, None) };
+        let ends = PrimitiveArray::try_new(R::default_data_type(), ends, None)?;
         let values = self.values.finish().into_array_ref();
         RunArray::try_new_in(R::into_run_ends(ends), values, self.alloc)
     }

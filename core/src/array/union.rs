@@ -75,8 +75,7 @@ impl<'a, A: Allocator> UnionArray<'a, A> {
         offsets: Option<ScalarBuffer<'a, i32, A>>,
         children: SharedSlice<'a, ArrayRef<'a, A>, A>,
     ) -> Result<Self> {
-        // SAFETY: validated at `Full` before being returned.
-        let a = unsafe { Self::new_unchecked(fields, mode, type_ids, offsets, children) };
+        let a = Self::from_parts(fields, mode, type_ids, offsets, children);
         a.validate(ValidationLevel::Full)?;
         Ok(a)
     }
@@ -88,6 +87,16 @@ impl<'a, A: Allocator> UnionArray<'a, A> {
     /// Accessors never read out of bounds even if they do not, but may return
     /// `None` or meaningless values.
     pub unsafe fn new_unchecked(
+        fields: UnionFields<'a, A>,
+        mode: UnionMode,
+        type_ids: ScalarBuffer<'a, i8, A>,
+        offsets: Option<ScalarBuffer<'a, i32, A>>,
+        children: SharedSlice<'a, ArrayRef<'a, A>, A>,
+    ) -> Self {
+        Self::from_parts(fields, mode, type_ids, offsets, children)
+    }
+
+    fn from_parts(
         fields: UnionFields<'a, A>,
         mode: UnionMode,
         type_ids: ScalarBuffer<'a, i8, A>,

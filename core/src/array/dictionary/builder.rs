@@ -205,15 +205,16 @@ impl<'a, K: DictionaryKeyType, V: PrimitiveType, A: Allocator + Clone>
     /// [`Error::AllocationFailed`] for the boxed value type and dictionary.
     pub fn finish(self) -> Result<DictionaryArray<'a, A>> {
         let values = ScalarBuffer::<V, A>::try_from_buffer(self.values.into_buffer())?;
-        // SAFETY: `value_type` was checked to be stored by `V`; no bitmap.
-        let values = unsafe { PrimitiveArray::new_unchecked(self.value_type, values, None) };
+        let values = PrimitiveArray::try_new(self.value_type, values, None)?;
         let value_type = SharedBox::try_new_in(values.data_type().clone(), self.alloc.clone())?;
         let data_type = DataType::Dictionary(K::INDEX_TYPE, value_type, false);
         let values = SharedBox::try_new_in(values.into_array_ref(), self.alloc)?;
-        // SAFETY: keys of `K`'s default type (the index type) index the
-        // values appended with them.
-        Ok(unsafe {
-            DictionaryArray::new_unchecked(data_type, K::into_keys(self.keys.finish()), values)
+        // Valid by construction: keys of `K`'s default type (the index
+        // type), each the index of a value appended with it.
+        Ok(DictionaryArray {
+            data_type,
+            keys: K::into_keys(self.keys.finish()),
+            values,
         })
     }
 }
