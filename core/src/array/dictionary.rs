@@ -383,6 +383,7 @@ impl<'a, A: Allocator> Array<'a, A> for DictionaryArray<'a, A> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::array::BinaryArray;
     use crate::buffer::ScalarBuffer;
     use allocator_api2::alloc::Global;
     use std::vec::Vec;
@@ -409,18 +410,62 @@ mod tests {
         b.finish()
     }
 
-    /// "Dictionary-encoded Layout" example `['foo', 'bar', 'foo', 'bar',
-    /// null, 'baz']`: indices (Int32) `[0, 1, 0, 1, null, 2]`, dictionary
-    /// `['foo', 'bar', 'baz']` (here as 3-byte words in `u32`s).
+    /// "Dictionary-encoded Layout" example: VarBinary `['foo', 'bar', 'foo',
+    /// 'bar', null, 'baz']` is indices (Int32) `[0, 1, 0, 1, null, 2]` over
+    /// the VarBinary dictionary `['foo', 'bar', 'baz']`.
     #[test]
-    fn spec_example_indices_and_dictionary() {
-        let d = encode_example(Global).unwrap();
+    fn spec_example_var_binary() {
+        let dict = BinaryArray::<Global>::try_from_options_in(
+            &[Some(b"foo"), Some(b"bar"), Some(b"baz")],
+            Global,
+        )
+        .unwrap();
+        let mut b =
+            DictionaryBuilder::<i32, Global>::try_new_in(dict.into_array_ref(), Global).unwrap();
+        for k in [Some(0), Some(1), Some(0), Some(1), None, Some(2)] {
+            b.try_append_option(k).unwrap();
+        }
+        let d = b.finish();
         assert_eq!((d.len(), d.null_count()), (6, 1));
+        assert!(matches!(
+            d.data_type(),
+            DataType::Dictionary(IndexType::Int32, v, false) if **v == DataType::Binary
+        ));
+        check_example_keys(&d);
+        let ArrayRef::Binary(values) = d.values() else {
+            panic!()
+        };
+        assert_eq!(values.len(), 3);
+        assert!(values.nulls().is_none());
+        assert_eq!(
+            values.offsets().inner().as_slice(),
+            i32_bytes(&[0, 3, 6, 9]).as_slice()
+        );
+        assert_eq!(values.values().as_slice(), b"foobarbaz");
+        let decoded: Vec<_> = (0..6)
+            .map(|i| d.key(i).and_then(|k| values.value(k)))
+            .collect();
+        assert_eq!(
+            decoded,
+            [
+                Some(&b"foo"[..]),
+                Some(b"bar"),
+                Some(b"foo"),
+                Some(b"bar"),
+                None,
+                Some(b"baz")
+            ]
+        );
+        d.validate(ValidationLevel::Full).unwrap();
+    }
+
+    /// Keys (Int32) `[0, 1, 0, 1, null, 2]`: the null key is stored as 0,
+    /// validity `0b0010_1111`.
+    fn check_example_keys(d: &DictionaryArray<'_, Global>) {
         assert_eq!(d.index_type(), IndexType::Int32);
         let DictionaryKeys::Int32(keys) = d.keys() else {
             panic!()
         };
-        // Null key stored as 0; validity 0b0010_1111.
         assert_eq!(
             keys.values_buffer().inner().as_slice(),
             i32_bytes(&[0, 1, 0, 1, 0, 2]).as_slice()
@@ -431,6 +476,16 @@ mod tests {
         );
         let got: Vec<_> = d.keys_iter().collect();
         assert_eq!(got, [Some(0), Some(1), Some(0), Some(1), None, Some(2)]);
+    }
+
+    /// The same example dictionary-encoded by [`PrimitiveDictionaryBuilder`],
+    /// with the 3-byte strings as `u32` words: same keys, dictionary
+    /// `foo\0bar\0baz\0`.
+    #[test]
+    fn spec_example_encoded_by_dedup_builder() {
+        let d = encode_example(Global).unwrap();
+        assert_eq!((d.len(), d.null_count()), (6, 1));
+        check_example_keys(&d);
         let ArrayRef::UInt32(values) = d.values() else {
             panic!()
         };
@@ -438,10 +493,6 @@ mod tests {
             values.values_buffer().inner().as_slice(),
             b"foo\0bar\0baz\0"
         );
-        assert!(matches!(
-            d.data_type(),
-            DataType::Dictionary(IndexType::Int32, v, false) if **v == DataType::UInt32
-        ));
         d.validate(ValidationLevel::Full).unwrap();
     }
 
@@ -450,14 +501,8 @@ mod tests {
     /// The null count comes from the keys only.
     #[test]
     fn spec_example_duplicates_and_null_values() {
-        let dict = PrimitiveArray::<u32, Global>::try_from_options_in(
-            &[
-                Some(word(b"foo")),
-                Some(word(b"bar")),
-                Some(word(b"baz")),
-                Some(word(b"foo")),
-                None,
-            ],
+        let dict = BinaryArray::<Global>::try_from_options_in(
+            &[Some(b"foo"), Some(b"bar"), Some(b"baz"), Some(b"foo"), None],
             Global,
         )
         .unwrap();

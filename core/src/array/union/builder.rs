@@ -154,7 +154,7 @@ mod tests {
     use super::super::fail_alloc::{check_every_failure, FailAt};
     use super::super::tests::{dense_children, fi_fields, ne_bytes_i32, union_fields};
     use super::*;
-    use crate::array::{Array, PrimitiveArray};
+    use crate::array::{Array, BinaryBuilder, PrimitiveArray};
     use crate::datatypes::{DataType, Field};
     use allocator_api2::alloc::Global;
     use std::vec::Vec;
@@ -228,12 +228,10 @@ mod tests {
         assert!(u.child(1).is_some() && u.child(2).is_none());
     }
 
-    /// The numeric part of the "Sparse Union" example
-    /// `[{i=5}, {f=1.2}, {s='joe'}, {f=3.4}, {i=4}, {s='mark'}]`: the types
-    /// buffer and the `i` and `f` children. The union with its `s:
-    /// VarBinary` child is checked by `spec_sparse_union_example_var_binary`.
+    /// The "Sparse Union" example, `SparseUnion<i: Int32, f: Float32, s:
+    /// VarBinary>` `[{i=5}, {f=1.2}, {s='joe'}, {f=3.4}, {i=4}, {s='mark'}]`.
     #[test]
-    fn spec_sparse_union_example_numeric_children() {
+    fn spec_sparse_union_example() {
         let fs = [
             Field::new("i", DataType::Int32, true),
             Field::new("f", DataType::Float32, true),
@@ -242,13 +240,14 @@ mod tests {
         let mut b = UnionBuilder::new_sparse_in(union_fields(&[0, 1, 2], &fs), Global);
         let mut i = crate::array::PrimitiveBuilder::<i32, Global>::new_in(Global);
         let mut f = crate::array::PrimitiveBuilder::<f32, Global>::new_in(Global);
-        for (k, (id, iv, fv)) in [
-            (0, Some(5), None),
-            (1, None, Some(1.2)),
-            (2, None, None),
-            (1, None, Some(3.4)),
-            (0, Some(4), None),
-            (2, None, None),
+        let mut s = BinaryBuilder::<Global>::new_in(Global);
+        for (k, (id, iv, fv, sv)) in [
+            (0, Some(5), None, None),
+            (1, None, Some(1.2), None),
+            (2, None, None, Some(&b"joe"[..])),
+            (1, None, Some(3.4), None),
+            (0, Some(4), None, None),
+            (2, None, None, Some(&b"mark"[..])),
         ]
         .into_iter()
         .enumerate()
@@ -256,17 +255,39 @@ mod tests {
             assert_eq!(b.try_append(id).unwrap(), k);
             i.try_append_option(iv).unwrap();
             f.try_append_option(fv).unwrap();
+            s.try_append_option(sv).unwrap();
         }
         assert_eq!(b.child_len(2), Some(6));
-        assert_eq!(b.type_ids.as_slice(), &[0, 1, 2, 1, 0, 2]);
-        let (i, f) = (i.finish(), f.finish());
+        let children = SharedSlice::try_from_iter_in(
+            [
+                i.finish().into_array_ref(),
+                f.finish().into_array_ref(),
+                s.finish().into_array_ref(),
+            ],
+            Global,
+        )
+        .unwrap();
+        let u = b.finish(children).unwrap();
+        // Length 6, null count 0, types buffer 0 1 2 1 0 2, no offsets.
+        assert_eq!((u.len(), u.null_count()), (6, 0));
+        assert_eq!(u.type_ids_buffer().inner().as_slice(), &[0, 1, 2, 1, 0, 2]);
+        assert!(u.offsets_buffer().is_none());
+        // i (Int32): length 6, null count 4, validity 00010001, 5 and 4.
+        let ArrayRef::Int32(i) = &u.children()[0] else {
+            panic!()
+        };
         assert_eq!((i.len(), i.null_count()), (6, 4));
         assert_eq!(
             i.nulls().unwrap().inner().inner().as_slice(),
             &[0b0001_0001]
         );
-        assert_eq!(i.value(0), Some(5));
-        assert_eq!(i.value(4), Some(4));
+        let ib = i.values_buffer().inner().as_slice();
+        assert_eq!(&ib[0..4], &5i32.to_ne_bytes());
+        assert_eq!(&ib[16..20], &4i32.to_ne_bytes());
+        // f (Float32): length 6, null count 4, validity 00001010, 1.2 and 3.4.
+        let ArrayRef::Float32(f) = &u.children()[1] else {
+            panic!()
+        };
         assert_eq!((f.len(), f.null_count()), (6, 4));
         assert_eq!(
             f.nulls().unwrap().inner().inner().as_slice(),
@@ -275,6 +296,24 @@ mod tests {
         let fb = f.values_buffer().inner().as_slice();
         assert_eq!(&fb[4..8], &1.2f32.to_ne_bytes());
         assert_eq!(&fb[12..16], &3.4f32.to_ne_bytes());
+        // s (VarBinary): length 6, null count 4, validity 00100100,
+        // offsets 0 0 0 3 3 3 7, values "joemark".
+        let ArrayRef::Binary(s) = &u.children()[2] else {
+            panic!()
+        };
+        assert_eq!((s.len(), s.null_count()), (6, 4));
+        assert_eq!(
+            s.nulls().unwrap().inner().inner().as_slice(),
+            &[0b0010_0100]
+        );
+        assert_eq!(
+            s.offsets().inner().as_slice(),
+            ne_bytes_i32(&[0, 0, 0, 3, 3, 3, 7]).as_slice()
+        );
+        assert_eq!(s.values().as_slice(), b"joemark");
+        // Every selected value is valid: no logical nulls.
+        assert_eq!(u.logical_null_count(), 0);
+        assert_eq!(u.value(5), Some((2, 2, 5)));
     }
 
     /// Sparse `Union<f: Float32, i: Int32>` `[{f=1.5}, {i=7}, {f=null}, {i=9}]`.
