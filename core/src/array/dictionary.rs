@@ -571,6 +571,18 @@ mod tests {
     }
 
     #[test]
+    fn cheap_validation_reads_no_keys() {
+        let d = encode_example(Global).unwrap();
+        let (dt, _, values) = d.into_parts();
+        let keys = DictionaryKeys::Int32(PrimitiveArray::from_slice(&[0, 9]));
+        // SAFETY: deliberately invalid (key 9 of 3 values), checked below.
+        let d = unsafe { DictionaryArray::new_unchecked(dt, keys, values) };
+        d.validate(ValidationLevel::Cheap).unwrap();
+        let e = d.validate(ValidationLevel::Full).unwrap_err();
+        assert_eq!(e, Error::DictionaryKeyOutOfBounds);
+    }
+
+    #[test]
     fn rule_key_type_matches_index_type() {
         let values = SharedBox::try_new_in(
             PrimitiveArray::<f32, Global>::from_slice(&[1.0]).into_array_ref(),

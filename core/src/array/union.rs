@@ -555,6 +555,28 @@ mod tests {
     }
 
     #[test]
+    fn cheap_validation_reads_no_type_ids() {
+        let fs = fi_fields::<Global>();
+        let ch = dense_children(&[1.2, 0.0, 3.4], &[5]);
+        // SAFETY: deliberately invalid (type id 9, offset 7), checked below.
+        let u = unsafe {
+            UnionArray::new_unchecked(
+                union_fields(&[0, 1], &fs),
+                UnionMode::Dense,
+                ScalarBuffer::from_slice_ref(&[9, 0]),
+                Some(ScalarBuffer::from_slice_ref(&[0, 7])),
+                SharedSlice::borrowed(&ch),
+            )
+        };
+        u.validate(ValidationLevel::Cheap).unwrap();
+        assert_eq!(
+            u.validate(ValidationLevel::Full).unwrap_err(),
+            Error::UnionTypeIdUndeclared
+        );
+        assert_eq!((u.value(0), u.value(1)), (None, None));
+    }
+
+    #[test]
     fn rule_dense_offset_out_of_bounds() {
         // Offset equal to the child's length (3) is out of bounds.
         assert_eq!(
