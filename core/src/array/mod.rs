@@ -38,7 +38,10 @@ pub use bytes::{
     LargeBinaryArray, LargeBinaryBuilder, LargeBinaryType, LargeStringArray, LargeStringBuilder,
     LargeUtf8Type, StringArray, StringBuilder, Utf8Type,
 };
-pub use dictionary::DictionaryArray;
+pub use dictionary::{
+    index_data_type, DictionaryArray, DictionaryBuilder, DictionaryKeyType, DictionaryKeys,
+    PrimitiveDictionaryBuilder,
+};
 pub use fixed_size_binary::{FixedSizeBinaryArray, FixedSizeBinaryBuilder};
 pub use fixed_size_list::FixedSizeListArray;
 pub use list::{GenericListArray, LargeListArray, ListArray};
@@ -47,9 +50,9 @@ pub use map::MapArray;
 pub use null::NullArray;
 pub use primitive::{PrimitiveArray, PrimitiveBuilder};
 pub use record_batch::RecordBatch;
-pub use run_end::RunArray;
+pub use run_end::{PrimitiveRunBuilder, RunArray, RunEndIndexType, RunEnds};
 pub use structs::StructArray;
-pub use union::UnionArray;
+pub use union::{UnionArray, UnionBuilder};
 
 use core::fmt;
 
