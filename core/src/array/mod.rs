@@ -48,7 +48,7 @@ pub use list::{GenericListArray, LargeListArray, ListArray};
 pub use list_view::{GenericListViewArray, LargeListViewArray, ListViewArray};
 pub use map::MapArray;
 pub use null::NullArray;
-pub use primitive::{PrimitiveArray, PrimitiveBuilder};
+pub use primitive::{PrimitiveArray, PrimitiveBuilder, PrimitiveType};
 pub use record_batch::RecordBatch;
 pub use run_end::{PrimitiveRunBuilder, RunArray, RunEndIndexType, RunEnds};
 pub use structs::StructArray;
