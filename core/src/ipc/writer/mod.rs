@@ -1,0 +1,3 @@
+//! IPC writers: [`StreamWriter`] and [`FileWriter`] over `embedded_io::Write`.
+
+mod body;
