@@ -11,6 +11,7 @@
 //! builders (`*Builder`) append values through the allocator `A`.
 
 mod boolean;
+mod builder;
 mod byte_view;
 mod bytes;
 mod dictionary;
@@ -28,6 +29,7 @@ mod structs;
 mod union;
 
 pub use boolean::{BooleanArray, BooleanBuilder};
+pub use builder::{ArrayBuilder, StructChildren};
 pub use byte_view::{
     BinaryViewArray, ByteView, ByteViewType, GenericByteViewArray, GenericByteViewBuilder,
     StringViewArray,
@@ -39,8 +41,14 @@ pub use bytes::{
 pub use dictionary::DictionaryArray;
 pub use fixed_size_binary::FixedSizeBinaryArray;
 pub use fixed_size_list::FixedSizeListArray;
-pub use list::{GenericListArray, LargeListArray, ListArray};
-pub use list_view::{GenericListViewArray, LargeListViewArray, ListViewArray};
+pub use list::{
+    GenericListArray, GenericListBuilder, LargeListArray, LargeListBuilder, ListArray, ListBuilder,
+    ListOffsetSize,
+};
+pub use list_view::{
+    GenericListViewArray, GenericListViewBuilder, LargeListViewArray, LargeListViewBuilder,
+    ListViewArray, ListViewBuilder,
+};
 pub use map::MapArray;
 pub use null::NullArray;
 pub use primitive::{PrimitiveArray, PrimitiveBuilder};

@@ -21,7 +21,7 @@ mod shared;
 
 pub use bitmap::{BooleanBuffer, BooleanBufferBuilder, NullBuffer, NullBufferBuilder};
 pub use mutable::MutableBuffer;
-pub use offsets::{OffsetBuffer, OffsetSize};
+pub use offsets::{check_offsets, OffsetBuffer, OffsetSize};
 pub use scalar::ScalarBuffer;
 pub use shared::{SharedBox, SharedSlice, SharedStr, ALIGNMENT};
 
