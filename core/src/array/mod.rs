@@ -40,7 +40,7 @@ pub use bytes::{
 };
 pub use dictionary::DictionaryArray;
 pub use fixed_size_binary::FixedSizeBinaryArray;
-pub use fixed_size_list::FixedSizeListArray;
+pub use fixed_size_list::{FixedSizeListArray, FixedSizeListBuilder};
 pub use list::{
     GenericListArray, GenericListBuilder, LargeListArray, LargeListBuilder, ListArray, ListBuilder,
     ListOffsetSize,
@@ -49,12 +49,12 @@ pub use list_view::{
     GenericListViewArray, GenericListViewBuilder, LargeListViewArray, LargeListViewBuilder,
     ListViewArray, ListViewBuilder,
 };
-pub use map::MapArray;
+pub use map::{MapArray, MapBuilder};
 pub use null::NullArray;
 pub use primitive::{PrimitiveArray, PrimitiveBuilder};
 pub use record_batch::RecordBatch;
 pub use run_end::RunArray;
-pub use structs::StructArray;
+pub use structs::{StructArray, StructBuilder};
 pub use union::UnionArray;
 
 use core::fmt;
