@@ -172,7 +172,7 @@ impl<'a, A: Allocator> Array<'a, A> for FixedSizeListArray<'a, A> {
             field: self.field.clone(),
             size: self.size,
             values: self.values.clone(),
-            offset: self.offset + offset,
+            offset: self.offset.checked_add(offset).ok_or(Error::OutOfBounds)?,
             len,
             nulls: match &self.nulls {
                 Some(n) => Some(n.slice(offset, len)?),

@@ -674,98 +674,101 @@ mod tests {
         assert_eq!(b.try_finish().unwrap().field().name(), "x");
     }
 
-    fn try_list<'a>(
+    static V: [i8; 4] = [1, 2, 3, 4];
+    static ITEM: Field<'static, Global> = Field::new("item", DataType::Int8, true);
+
+    fn leaf() -> ArrayRef<'static, Global> {
+        PrimitiveArray::<i8, Global>::from_slice(&V).into_array_ref()
+    }
+
+    /// A list over `child` with offsets that may be invalid, unchecked.
+    fn unchecked<'a>(
         field: &'a Field<'a, Global>,
         offsets: &'a [i32],
         child: &'a ArrayRef<'a, Global>,
         nulls: Option<NullBuffer<'a, Global>>,
-    ) -> Result<ListArray<'a, Global>> {
-        // SAFETY: the offsets may be invalid on purpose (test); try_new checks them
-        // and accessors stay memory safe whatever they hold.
-        let o = unsafe { OffsetBuffer::new_unchecked(ScalarBuffer::from_slice_ref(offsets)) };
-        ListArray::try_new(
-            SharedBox::borrowed(field),
-            o,
-            SharedBox::borrowed(child),
-            nulls,
-        )
+    ) -> ListArray<'a, Global> {
+        // SAFETY: the offsets may be invalid on purpose (test); the array is
+        // only validated and read, and accessors stay memory safe.
+        unsafe {
+            ListArray::new_unchecked(
+                SharedBox::borrowed(field),
+                OffsetBuffer::new_unchecked(ScalarBuffer::from_slice_ref(offsets)),
+                SharedBox::borrowed(child),
+                nulls,
+            )
+        }
     }
 
-    static V: [i8; 4] = [1, 2, 3, 4];
-    static ITEM: Field<'static, Global> = Field::new("item", DataType::Int8, true);
+    /// The error of validating that list at Full (what `try_new` runs).
+    fn full_err(
+        field: &Field<'_, Global>,
+        offsets: &[i32],
+        child: &ArrayRef<'_, Global>,
+        nulls: Option<NullBuffer<'_, Global>>,
+    ) -> Error {
+        let a = unchecked(field, offsets, child, nulls);
+        let r = a.validate(ValidationLevel::Full);
+        assert_eq!(
+            ListArray::try_new(
+                a.field().clone(),
+                a.offsets().clone(),
+                SharedBox::borrowed(child),
+                a.nulls().cloned()
+            )
+            .map(|_| ()),
+            r
+        );
+        r.unwrap_err()
+    }
 
     #[test]
     fn rule_offset_beyond_child() {
-        let child = PrimitiveArray::<i8, Global>::from_slice(&V).into_array_ref();
         assert_eq!(
-            try_list(&ITEM, &[0, 2, 5], &child, None).unwrap_err(),
+            full_err(&ITEM, &[0, 2, 5], &leaf(), None),
             Error::OffsetOutOfBounds
         );
     }
 
     #[test]
     fn rule_negative_offset() {
-        let child = PrimitiveArray::<i8, Global>::from_slice(&V).into_array_ref();
         assert_eq!(
-            try_list(&ITEM, &[-1, 2, 4], &child, None).unwrap_err(),
+            full_err(&ITEM, &[-1, 2, 4], &leaf(), None),
             Error::OffsetOutOfBounds
         );
     }
 
     #[test]
     fn rule_offsets_monotonic() {
-        let child = PrimitiveArray::<i8, Global>::from_slice(&V).into_array_ref();
+        let child = leaf();
         assert_eq!(
-            try_list(&ITEM, &[0, 3, 1, 4], &child, None).unwrap_err(),
+            full_err(&ITEM, &[0, 3, 1, 4], &child, None),
             Error::OffsetsNotMonotonic
         );
         // Cheap validation reads only the first and last offsets.
-        // SAFETY: deliberately corrupt offsets (test); accessors stay memory safe.
-        let o = unsafe { OffsetBuffer::new_unchecked(ScalarBuffer::from_slice_ref(&[0, 3, 1, 4])) };
-        // SAFETY: as above, the array is only validated and read.
-        let a = unsafe {
-            ListArray::new_unchecked(
-                SharedBox::borrowed(&ITEM),
-                o,
-                SharedBox::borrowed(&child),
-                None,
-            )
-        };
+        let a = unchecked(&ITEM, &[0, 3, 1, 4], &child, None);
         assert_eq!(a.validate(ValidationLevel::Cheap), Ok(()));
-        assert_eq!(
-            a.validate(ValidationLevel::Full),
-            Err(Error::OffsetsNotMonotonic)
-        );
         assert!(a.value(1).is_none());
     }
 
     #[test]
     fn rule_offsets_length() {
-        let child = PrimitiveArray::<i8, Global>::from_slice(&V).into_array_ref();
-        assert_eq!(
-            try_list(&ITEM, &[], &child, None).unwrap_err(),
-            Error::OffsetsLength
-        );
+        assert_eq!(full_err(&ITEM, &[], &leaf(), None), Error::OffsetsLength);
     }
 
     #[test]
     fn rule_child_type_mismatch() {
-        let child = PrimitiveArray::<i8, Global>::from_slice(&V).into_array_ref();
         let f = Field::new("item", DataType::UInt8, true);
-        assert_eq!(
-            try_list(&f, &[0, 4], &child, None).unwrap_err(),
-            Error::TypeMismatch
-        );
+        assert_eq!(full_err(&f, &[0, 4], &leaf(), None), Error::TypeMismatch);
     }
 
     #[test]
     fn rule_validity_length() {
-        let child = PrimitiveArray::<i8, Global>::from_slice(&V).into_array_ref();
         let bits = [0xFFu8];
         let n =
             NullBuffer::new(BooleanBuffer::try_new(Buffer::from_slice_ref(&bits), 0, 3).unwrap());
         assert_eq!(
-            try_list(&ITEM, &[0, 4], &child, Some(n)).unwrap_err(),
+            full_err(&ITEM, &[0, 4], &leaf(), Some(n)),
             Error::ValidityTooSmall
         );
     }
@@ -773,37 +776,48 @@ mod tests {
     #[test]
     fn rule_child_is_validated_at_full() {
         // A List<List<Int8>> whose inner list has a decreasing offset.
-        let leaf = PrimitiveArray::<i8, Global>::from_slice(&V).into_array_ref();
-        let inner_offsets = [0i32, 3, 1, 4];
-        // SAFETY: deliberately corrupt inner offsets (test); only validated.
-        let inner = unsafe {
-            ListArray::new_unchecked(
-                SharedBox::borrowed(&ITEM),
-                OffsetBuffer::new_unchecked(ScalarBuffer::from_slice_ref(&inner_offsets)),
-                SharedBox::borrowed(&leaf),
-                None,
-            )
+        let leaf = leaf();
+        let inner = unchecked(&ITEM, &[0, 3, 1, 4], &leaf, None).into_array_ref();
+        let outer = Field::new("item", inner.data_type().clone(), true);
+        assert_eq!(
+            full_err(&outer, &[0, 3], &inner, None),
+            Error::OffsetsNotMonotonic
+        );
+        let a = unchecked(&outer, &[0, 3], &inner, None);
+        assert_eq!(a.validate(ValidationLevel::Cheap), Ok(()));
+    }
+
+    /// A child builder whose length the test sets directly.
+    struct FakeChild(usize);
+
+    impl<'a> ArrayBuilder<'a, Global> for FakeChild {
+        fn len(&self) -> usize {
+            self.0
         }
-        .into_array_ref();
-        let outer_field = Field::new("item", inner.data_type().clone(), true);
-        let r = try_list(&outer_field, &[0, 3], &inner, None);
-        assert_eq!(r.unwrap_err(), Error::OffsetsNotMonotonic);
+        fn try_append_null(&mut self) -> Result<()> {
+            self.0 += 1;
+            Ok(())
+        }
+        fn try_finish_array_ref(self) -> Result<ArrayRef<'a, Global>> {
+            Ok(crate::array::NullArray::new(self.0).into_array_ref())
+        }
     }
 
     #[test]
     fn builder_rejects_shrunk_child_and_offset_overflow() {
-        let mut b = ListBuilder::new_in(PrimitiveBuilder::<i8, Global>::new_in(Global), Global);
+        let mut b = ListBuilder::new_in(FakeChild(2), Global);
+        b.values().0 = 3;
         b.try_append(true).unwrap();
+        b.values().0 = 1;
+        assert_eq!(b.try_append(true), Err(Error::InvalidBuilderState));
+        b.values().0 = i32::MAX as usize + 1;
+        assert_eq!(b.try_append(true), Err(Error::CapacityOverflow));
         assert_eq!(b.len(), 1);
-        // A child builder that was pre-filled starts the first list after its elements.
-        let mut c = PrimitiveBuilder::<i8, Global>::new_in(Global);
-        c.try_append_slice(&[9, 9]).unwrap();
-        let mut b = ListBuilder::new_in(c, Global);
-        b.values().try_append_value(1).unwrap();
-        b.try_append(true).unwrap();
+        b.values().0 = 5;
         let a = b.try_finish().unwrap();
+        // The elements the child held at the start come before the first list.
         assert_eq!(a.value_offsets(), &[2, 3]);
-        assert_eq!(int8_values(&a.value(0).unwrap()), [1]);
+        assert_eq!(a.values().len(), 5);
     }
 
     #[test]

@@ -200,7 +200,7 @@ impl<'a, A: Allocator> Array<'a, A> for StructArray<'a, A> {
             data_type: self.data_type.clone(),
             fields: self.fields.clone(),
             children: self.children.clone(),
-            offset: self.offset + offset,
+            offset: self.offset.checked_add(offset).ok_or(Error::OutOfBounds)?,
             len,
             nulls: match &self.nulls {
                 Some(n) => Some(n.slice(offset, len)?),
