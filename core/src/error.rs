@@ -139,6 +139,20 @@ errors! {
     WriteZero => "the writer accepted zero bytes",
     /// An I/O error from the underlying reader or writer.
     Io => "I/O error",
+    /// A flatbuffer failed verification (an offset, vtable, vector or string
+    /// outside the buffer, or a string that is not UTF-8).
+    InvalidFlatbuffer => "flatbuffer failed verification",
+    /// The metadata scratch area is too small for the flatbuffer being encoded.
+    ScratchTooSmall => "metadata scratch area too small",
+    /// A type, message kind, metadata version or codec this reader does not support.
+    UnsupportedType => "unsupported type or metadata feature",
+    /// Metadata version V1–V3 (or unknown): only V4 and V5 are read.
+    UnsupportedVersion => "unsupported metadata version (V4 or V5 required)",
+    /// A field has the wrong number of children for its type.
+    InvalidChildCount => "wrong number of child fields for the type",
+    /// A caller-set limit (nesting depth, fields, message size, metadata
+    /// entries, dictionary size) was exceeded.
+    LimitExceeded => "a decoding limit was exceeded",
 }
 
 impl fmt::Display for Error {

@@ -27,6 +27,7 @@ pub mod array;
 pub mod buffer;
 pub mod datatypes;
 mod error;
+pub mod ipc;
 pub mod native;
 
 pub use allocator_api2;

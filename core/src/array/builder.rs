@@ -11,15 +11,20 @@
 use allocator_api2::alloc::Allocator;
 
 use super::primitive::PrimitiveType;
-use super::{Array, ArrayRef, BooleanBuilder, PrimitiveBuilder};
+use super::{
+    Array, ArrayRef, BooleanBuilder, ByteArrayType, ByteViewType, DictionaryBuilder,
+    DictionaryKeyType, FixedSizeBinaryBuilder, GenericByteBuilder, GenericByteViewBuilder,
+    PrimitiveBuilder, PrimitiveDictionaryBuilder, PrimitiveRunBuilder, RunEndIndexType,
+};
 use crate::buffer::SharedSlice;
 use crate::error::Result;
 
 /// A builder that a nested builder can drive as its child: it reports its
 /// length in slots, appends nulls, and freezes into a type-erased [`ArrayRef`].
 ///
-/// Implemented by [`PrimitiveBuilder`], [`BooleanBuilder`] and every nested
-/// builder of this crate.
+/// Implemented by every builder of this crate that can append a null: the
+/// primitive, boolean, binary/string (offsets and views), fixed-size binary,
+/// dictionary, run-end and nested builders.
 pub trait ArrayBuilder<'a, A: Allocator> {
     /// Number of slots appended so far.
     fn len(&self) -> usize;
@@ -47,35 +52,40 @@ pub trait ArrayBuilder<'a, A: Allocator> {
         Self: Sized;
 }
 
-impl<'a, T: PrimitiveType, A: Allocator + Clone> ArrayBuilder<'a, A>
-    for PrimitiveBuilder<'a, T, A>
-{
-    fn len(&self) -> usize {
-        PrimitiveBuilder::len(self)
-    }
+/// Implements [`ArrayBuilder`] by delegating to a builder's inherent `len`,
+/// `try_append_null` and `finish` (infallible, or fallible with `?`).
+macro_rules! leaf_builder {
+    ([$($g:tt)*] $ty:ty, $($q:tt)?) => {
+        impl<'a, $($g)*> ArrayBuilder<'a, A> for $ty {
+            fn len(&self) -> usize {
+                <$ty>::len(self)
+            }
 
-    fn try_append_null(&mut self) -> Result<()> {
-        PrimitiveBuilder::try_append_null(self)
-    }
+            fn try_append_null(&mut self) -> Result<()> {
+                <$ty>::try_append_null(self)
+            }
 
-    fn try_finish_array_ref(self) -> Result<ArrayRef<'a, A>> {
-        Ok(self.finish().into_array_ref())
-    }
+            fn try_finish_array_ref(self) -> Result<ArrayRef<'a, A>> {
+                Ok(self.finish()$($q)?.into_array_ref())
+            }
+        }
+    };
 }
 
-impl<'a, A: Allocator + Clone> ArrayBuilder<'a, A> for BooleanBuilder<A> {
-    fn len(&self) -> usize {
-        BooleanBuilder::len(self)
-    }
-
-    fn try_append_null(&mut self) -> Result<()> {
-        BooleanBuilder::try_append_null(self)
-    }
-
-    fn try_finish_array_ref(self) -> Result<ArrayRef<'a, A>> {
-        Ok(self.finish().into_array_ref())
-    }
-}
+leaf_builder!([T: PrimitiveType, A: Allocator + Clone] PrimitiveBuilder<'a, T, A>,);
+leaf_builder!([A: Allocator + Clone] BooleanBuilder<A>,);
+leaf_builder!([T: ByteArrayType, A: Allocator + Clone] GenericByteBuilder<T, A>,);
+leaf_builder!([T: ByteViewType, A: Allocator + Clone] GenericByteViewBuilder<T, A>, ?);
+leaf_builder!([A: Allocator + Clone] FixedSizeBinaryBuilder<A>,);
+leaf_builder!([K: DictionaryKeyType, A: Allocator + Clone] DictionaryBuilder<'a, K, A>,);
+leaf_builder!(
+    [K: DictionaryKeyType, V: PrimitiveType, A: Allocator + Clone]
+    PrimitiveDictionaryBuilder<'a, K, V, A>, ?
+);
+leaf_builder!(
+    [R: RunEndIndexType, V: PrimitiveType, A: Allocator + Clone]
+    PrimitiveRunBuilder<'a, R, V, A>, ?
+);
 
 /// The child builders of a [`super::StructBuilder`]: a tuple of one to eight
 /// [`ArrayBuilder`]s (one per field, in field order), or `()` for a struct
@@ -239,6 +249,38 @@ mod tests {
         let a = ArrayBuilder::<Global>::try_finish_array_ref(b).unwrap();
         assert_eq!(a.null_count(), 1);
         assert!(matches!(a, ArrayRef::Boolean(_)));
+    }
+
+    /// One null through the trait, then finish: checks each delegation.
+    fn one_null<'a, B: ArrayBuilder<'a, Global>>(mut b: B) -> ArrayRef<'a, Global> {
+        b.try_append_null().unwrap();
+        assert_eq!(b.len(), 1);
+        assert!(!b.is_empty());
+        let a = b.try_finish_array_ref().unwrap();
+        assert_eq!(a.len(), 1);
+        a
+    }
+
+    #[test]
+    fn other_leaf_builders_as_array_builders() {
+        use crate::array::{
+            FixedSizeBinaryBuilder, PrimitiveDictionaryBuilder, PrimitiveRunBuilder, StringBuilder,
+            StringViewBuilder,
+        };
+        assert!(matches!(
+            one_null(StringBuilder::new_in(Global)),
+            ArrayRef::Utf8(_)
+        ));
+        assert!(matches!(
+            one_null(StringViewBuilder::new_in(Global)),
+            ArrayRef::Utf8View(_)
+        ));
+        let fsb = FixedSizeBinaryBuilder::try_new_in(3, Global).unwrap();
+        assert!(matches!(one_null(fsb), ArrayRef::FixedSizeBinary(_)));
+        let d = PrimitiveDictionaryBuilder::<i8, u8, Global>::new_in(Global);
+        assert!(matches!(one_null(d), ArrayRef::Dictionary(_)));
+        let r = PrimitiveRunBuilder::<i32, u8, Global>::new_in(Global);
+        assert!(matches!(one_null(r), ArrayRef::RunEndEncoded(_)));
     }
 
     #[test]

@@ -31,15 +31,20 @@ mod union;
 pub use boolean::{BooleanArray, BooleanBuilder};
 pub use builder::{ArrayBuilder, StructChildren};
 pub use byte_view::{
-    BinaryViewArray, ByteView, ByteViewType, GenericByteViewArray, GenericByteViewBuilder,
-    StringViewArray,
+    BinaryViewArray, BinaryViewBuilder, BinaryViewType, ByteView, ByteViewType,
+    GenericByteViewArray, GenericByteViewBuilder, StringViewArray, StringViewBuilder,
+    StringViewType,
 };
 pub use bytes::{
-    BinaryArray, ByteArrayType, GenericByteArray, GenericByteBuilder, LargeBinaryArray,
-    LargeStringArray, StringArray,
+    BinaryArray, BinaryBuilder, BinaryType, ByteArrayType, GenericByteArray, GenericByteBuilder,
+    LargeBinaryArray, LargeBinaryBuilder, LargeBinaryType, LargeStringArray, LargeStringBuilder,
+    LargeUtf8Type, StringArray, StringBuilder, Utf8Type,
 };
-pub use dictionary::DictionaryArray;
-pub use fixed_size_binary::FixedSizeBinaryArray;
+pub use dictionary::{
+    index_data_type, DictionaryArray, DictionaryBuilder, DictionaryKeyType, DictionaryKeys,
+    PrimitiveDictionaryBuilder,
+};
+pub use fixed_size_binary::{FixedSizeBinaryArray, FixedSizeBinaryBuilder};
 pub use fixed_size_list::{FixedSizeListArray, FixedSizeListBuilder};
 pub use list::{
     GenericListArray, GenericListBuilder, LargeListArray, LargeListBuilder, ListArray, ListBuilder,
@@ -51,11 +56,11 @@ pub use list_view::{
 };
 pub use map::{MapArray, MapBuilder};
 pub use null::NullArray;
-pub use primitive::{PrimitiveArray, PrimitiveBuilder};
+pub use primitive::{PrimitiveArray, PrimitiveBuilder, PrimitiveType};
 pub use record_batch::RecordBatch;
-pub use run_end::RunArray;
+pub use run_end::{PrimitiveRunBuilder, RunArray, RunEndIndexType, RunEnds};
 pub use structs::{StructArray, StructBuilder};
-pub use union::UnionArray;
+pub use union::{UnionArray, UnionBuilder};
 
 use core::fmt;
 

@@ -382,7 +382,9 @@ impl<C, A: Allocator + Clone> fmt::Debug for StructBuilder<'_, C, A> {
 mod tests {
     use super::*;
     use crate::array::builder::test_alloc::{check_every_failure, FailAfter};
-    use crate::array::{BooleanBuilder, ListArray, ListBuilder, PrimitiveArray, PrimitiveBuilder};
+    use crate::array::{
+        BinaryBuilder, BooleanBuilder, ListArray, ListBuilder, PrimitiveArray, PrimitiveBuilder,
+    };
     use crate::buffer::{BooleanBuffer, Buffer, ScalarBuffer};
     use crate::datatypes::Field;
     use allocator_api2::alloc::Global;
@@ -445,15 +447,69 @@ mod tests {
         assert!(a.column_by_name("name").is_none());
     }
 
-    /// The whole "Example Layout: `Struct<VarBinary, Int32>`" needs the
-    /// VarBinary (BinaryArray) layout, implemented on branch `bytes`.
+    static NAME_AGE: [Field<'static, Global>; 2] = [
+        Field::new("name", DataType::Binary, true),
+        Field::new("age", DataType::Int32, true),
+    ];
+
+    /// "Example Layout: `Struct<VarBinary, Int32>`":
+    /// `[{'joe', 1}, {null, 2}, null, {'mark', 4}]`.
     #[test]
-    #[ignore = "needs BinaryArray (branch `bytes`, not merged yet)"]
     fn spec_example_struct_varbinary_int32() {
-        // To write once BinaryArray exists: field-0 VarBinary child with
-        // validity 00001001, offsets [0, 3, 3, 3, 7], data b"joemark";
-        // field-1 as in `spec_example_struct_with_int32_child`.
-        unimplemented!("BinaryArray not available on this branch")
+        let mut b = StructBuilder::new_in(
+            SharedSlice::borrowed(&NAME_AGE),
+            (
+                BinaryBuilder::new_in(Global),
+                PrimitiveBuilder::<i32, Global>::new_in(Global),
+            ),
+            Global,
+        );
+        b.children().0.try_append_value(b"joe").unwrap();
+        b.children().1.try_append_value(1).unwrap();
+        b.try_append(true).unwrap();
+        b.children().0.try_append_null().unwrap();
+        b.children().1.try_append_value(2).unwrap();
+        b.try_append(true).unwrap();
+        b.try_append_null().unwrap();
+        b.children().0.try_append_value(b"mark").unwrap();
+        b.children().1.try_append_value(4).unwrap();
+        b.try_append(true).unwrap();
+        let a = b.try_finish().unwrap();
+        // Length 4, null count 1, validity 00001011.
+        assert_eq!(a.len(), 4);
+        assert_eq!(a.null_count(), 1);
+        assert_eq!(
+            a.nulls().unwrap().inner().inner().as_slice(),
+            &[0b0000_1011]
+        );
+        // field-0 (VarBinary): length 4, null count 2, validity 00001001,
+        // offsets 0, 3, 3, 3, 7, values "joemark".
+        let name = a.column(0).unwrap();
+        let ArrayRef::Binary(name) = &name else {
+            panic!("not Binary: {name:?}")
+        };
+        assert_eq!(name.len(), 4);
+        assert_eq!(name.null_count(), 2);
+        assert_eq!(
+            name.nulls().unwrap().inner().inner().as_slice(),
+            &[0b0000_1001]
+        );
+        assert_eq!(name.value_offsets(), &[0, 3, 3, 3, 7]);
+        let offsets: Vec<u8> = [0i32, 3, 3, 3, 7]
+            .iter()
+            .flat_map(|v| v.to_ne_bytes())
+            .collect();
+        assert_eq!(name.offsets().inner().as_slice(), offsets.as_slice());
+        assert_eq!(name.values().as_slice(), b"joemark");
+        // field-1 (Int32): length 4, null count 1, validity 00001011, values 1, 2, _, 4.
+        let age = a.column_by_name("age").unwrap();
+        assert_eq!(age.null_count(), 1);
+        assert_eq!(
+            age.nulls().unwrap().inner().inner().as_slice(),
+            &[0b0000_1011]
+        );
+        assert_eq!(i32_options(&age), [Some(1), Some(2), None, Some(4)]);
+        assert_eq!(a.validate(ValidationLevel::Full), Ok(()));
     }
 
     static TWO: [Field<'static, Global>; 2] = [

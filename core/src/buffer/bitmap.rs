@@ -96,7 +96,8 @@ impl<'a, A: Allocator> BooleanBuffer<'a, A> {
         self.get(i).unwrap_or(false)
     }
 
-    /// The bits as a `bitvec` slice.
+    /// The bits as a `bitvec` slice, for callers who work with `bitvec`.
+    /// (The core itself does not use it: `bitvec` 1.x does not pass Miri.)
     pub fn as_bitslice(&self) -> &BitSlice<u8, Lsb0> {
         let bits = BitSlice::<u8, Lsb0>::from_slice(self.buffer.as_slice());
         // `try_new` / `slice` keep `offset + len` within the buffer's bits.
@@ -104,14 +105,14 @@ impl<'a, A: Allocator> BooleanBuffer<'a, A> {
             .unwrap_or(BitSlice::empty())
     }
 
-    /// Number of `1` bits.
+    /// Number of `1` bits (word-at-a-time population count).
     pub fn count_set_bits(&self) -> usize {
-        self.as_bitslice().count_ones()
+        count_ones(self.buffer.as_slice(), self.offset, self.offset + self.len)
     }
 
     /// Iterates the bits.
     pub fn iter(&self) -> impl Iterator<Item = bool> + '_ {
-        self.as_bitslice().iter().by_vals()
+        (0..self.len).map(move |i| self.value(i))
     }
 
     /// `len` bits from bit `offset`, sharing the memory.
@@ -249,6 +250,64 @@ impl<A: Allocator> fmt::Debug for NullBuffer<'_, A> {
     }
 }
 
+/// Number of set bits in bit range `start..end` (LSB order) of `bytes`;
+/// bits beyond `bytes` count as zero.
+pub(crate) fn count_ones(bytes: &[u8], start: usize, end: usize) -> usize {
+    let mut n = 0usize;
+    let mut i = start;
+    while i < end && i % 8 != 0 {
+        n += bytes
+            .get(i / 8)
+            .map_or(0, |b| ((b >> (i % 8)) & 1) as usize);
+        i += 1;
+    }
+    let whole_end = i + (end - i) / 8 * 8;
+    if let Some(whole) = bytes.get(i / 8..whole_end / 8) {
+        let mut chunks = whole.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            n += u64::from_ne_bytes(w).count_ones() as usize;
+        }
+        n += chunks
+            .remainder()
+            .iter()
+            .map(|b| b.count_ones() as usize)
+            .sum::<usize>();
+    }
+    i = whole_end;
+    while i < end {
+        n += bytes
+            .get(i / 8)
+            .map_or(0, |b| ((b >> (i % 8)) & 1) as usize);
+        i += 1;
+    }
+    n
+}
+
+/// Sets bits `start..end` (LSB order) of `bytes`; bits beyond `bytes` are ignored.
+fn set_bits(bytes: &mut [u8], start: usize, end: usize) {
+    let mut i = start;
+    // Leading partial byte, whole bytes, trailing partial byte.
+    while i < end && i % 8 != 0 {
+        if let Some(b) = bytes.get_mut(i / 8) {
+            *b |= 1 << (i % 8);
+        }
+        i += 1;
+    }
+    let whole_end = i + (end - i) / 8 * 8;
+    if let Some(r) = bytes.get_mut(i / 8..whole_end / 8) {
+        r.fill(0xFF);
+    }
+    i = whole_end;
+    while i < end {
+        if let Some(b) = bytes.get_mut(i / 8) {
+            *b |= 1 << (i % 8);
+        }
+        i += 1;
+    }
+}
+
 /// Builds a bit-packed [`BooleanBuffer`] one bit at a time, in memory from `A`.
 #[derive(Debug)]
 pub struct BooleanBufferBuilder<A: Allocator> {
@@ -320,10 +379,7 @@ impl<A: Allocator> BooleanBufferBuilder<A> {
         self.buffer
             .try_extend_zeros(new_bytes - self.buffer.len())?;
         if v {
-            let bits = BitSlice::<u8, Lsb0>::from_slice_mut(self.buffer.as_slice_mut());
-            if let Some(r) = bits.get_mut(self.len..new_len) {
-                r.fill(true);
-            }
+            set_bits(self.buffer.as_slice_mut(), self.len, new_len);
         }
         self.len = new_len;
         Ok(())
@@ -530,6 +586,33 @@ mod tests {
         assert!(nb.is_null(10));
         assert!(nb.is_valid(11));
         assert_eq!(nb.inner().inner().as_slice(), &[0xFF, 0b0000_1011]);
+    }
+
+    #[test]
+    fn count_ones_matches_naive_at_every_offset() {
+        let bytes: [u8; 21] = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0x5A);
+        let (starts, ends) = if cfg!(miri) {
+            (0..9, 80)
+        } else {
+            (0..40, bytes.len() * 8)
+        };
+        for start in starts {
+            for end in start..ends {
+                let naive = (start..end)
+                    .filter(|&i| bytes[i / 8] & (1 << (i % 8)) != 0)
+                    .count();
+                assert_eq!(count_ones(&bytes, start, end), naive, "{start}..{end}");
+            }
+        }
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "bitvec 1.x is not Stacked-Borrows clean")]
+    fn bitslice_view() {
+        let mut b = BooleanBufferBuilder::new_in(Global);
+        b.try_append_slice(&[true, false, true]).unwrap();
+        let bits = b.finish();
+        assert_eq!(bits.slice(1, 2).unwrap().as_bitslice().count_ones(), 1);
     }
 
     #[test]

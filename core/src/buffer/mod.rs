@@ -12,18 +12,21 @@
 //! | [`ScalarBuffer`] | a [`Buffer`] known to hold aligned `T`s |
 //! | [`BooleanBuffer`], [`NullBuffer`] | bit-packed values and validity bitmaps (LSB bit order) |
 //! | [`OffsetBuffer`] | monotonic i32/i64 offsets of variable-size layouts |
+//! | [`TryVec`] | a fallible growable vector for bookkeeping |
 
 mod bitmap;
 mod mutable;
 mod offsets;
 mod scalar;
 mod shared;
+mod vec;
 
 pub use bitmap::{BooleanBuffer, BooleanBufferBuilder, NullBuffer, NullBufferBuilder};
 pub use mutable::MutableBuffer;
 pub use offsets::{check_offsets, OffsetBuffer, OffsetSize};
 pub use scalar::ScalarBuffer;
 pub use shared::{SharedBox, SharedSlice, SharedStr, ALIGNMENT};
+pub use vec::TryVec;
 
 use core::fmt;
 

@@ -196,6 +196,50 @@ impl<'a, T, A: Allocator> SharedSlice<'a, T, A> {
         })
     }
 
+    /// Builds `len` elements with `f(0)`, `f(1)`, … in a new allocation made
+    /// through `alloc`, stopping at the first error (the elements made so far
+    /// are dropped and the memory returned).
+    ///
+    /// # Errors
+    /// The first error of `f`; [`Error::AllocationFailed`]; [`Error::CapacityOverflow`].
+    pub fn try_from_fn_in<F>(len: usize, alloc: A, mut f: F) -> Result<Self>
+    where
+        F: FnMut(usize) -> Result<T>,
+    {
+        let bytes = size_of::<T>()
+            .checked_mul(len)
+            .ok_or(Error::CapacityOverflow)?;
+        let layout = alloc_layout::<A, T>(bytes)?;
+        let base = alloc.allocate(layout)?.cast::<u8>();
+        let hs = header_space::<A, T>();
+        // SAFETY: `hs` lies within the allocation of `layout` (size >= hs).
+        let data = unsafe { base.as_ptr().add(hs) }.cast::<T>();
+        // The header is written first with a count of 0 and updated as elements
+        // are made, so that dropping the partial slice on error is the same
+        // code path as dropping a finished one.
+        // SAFETY: `base` was allocated with `layout` by `alloc`, with `hs`
+        // bytes of header space; zero elements are initialised so far.
+        let owner = unsafe { init_header::<A>(base, 0, layout, alloc) };
+        let mut partial = SharedSlice {
+            // SAFETY: derived from a non-null allocation pointer.
+            ptr: unsafe { NonNull::new_unchecked(data) },
+            len: 0,
+            owner: Some(owner),
+            _marker: PhantomData,
+        };
+        for i in 0..len {
+            let item = f(i)?;
+            // SAFETY: `i < len` fits the allocation and is aligned for `T`;
+            // we are the only view, so updating the header count is unshared.
+            unsafe {
+                data.add(i).write(item);
+                (*owner.as_ptr()).len = i + 1;
+            }
+            partial.len = i + 1;
+        }
+        Ok(partial)
+    }
+
     /// Clones the items of `items` into a new allocation made through `alloc`.
     ///
     /// # Errors
@@ -479,5 +523,69 @@ impl<A: Allocator> PartialEq<str> for SharedStr<'_, A> {
 impl<A: Allocator> core::hash::Hash for SharedStr<'_, A> {
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
         self.as_str().hash(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use allocator_api2::alloc::Global;
+    use core::cell::Cell;
+
+    struct Counted<'c>(&'c Cell<i32>);
+    impl Drop for Counted<'_> {
+        fn drop(&mut self) {
+            self.0.set(self.0.get() - 1);
+        }
+    }
+
+    #[test]
+    fn shared_slice_clone_slice_drop() {
+        let live = Cell::new(0);
+        let s = SharedSlice::try_from_fn_in(5, Global, |_| {
+            live.set(live.get() + 1);
+            Ok(Counted(&live))
+        })
+        .unwrap();
+        assert_eq!(live.get(), 5);
+        assert_eq!(s.as_slice().as_ptr() as usize % ALIGNMENT, 0);
+        let t = s.slice(1, 3).unwrap();
+        assert_eq!(s.strong_count(), Some(2));
+        drop(s);
+        assert_eq!(live.get(), 5);
+        assert_eq!(t.len(), 3);
+        drop(t);
+        assert_eq!(live.get(), 0);
+    }
+
+    #[test]
+    fn failing_producer_drops_what_was_made() {
+        let live = Cell::new(0);
+        let r = SharedSlice::try_from_fn_in(5, Global, |i| {
+            if i == 3 {
+                return Err(Error::InvalidUtf8);
+            }
+            live.set(live.get() + 1);
+            Ok(Counted(&live))
+        });
+        assert_eq!(r.err(), Some(Error::InvalidUtf8));
+        assert_eq!(live.get(), 0);
+    }
+
+    #[test]
+    fn borrowed_and_boxed() {
+        static NAMES: [&str; 2] = ["a", "b"];
+        let s: SharedSlice<'static, &str, Global> = SharedSlice::borrowed(&NAMES);
+        assert!(!s.is_owned());
+        assert_eq!(s.strong_count(), None);
+        assert_eq!(s.slice(1, 1).unwrap().as_slice(), &["b"]);
+        assert_eq!(s.slice(1, 2).err(), Some(Error::OutOfBounds));
+        let b = SharedBox::try_new_in(7u64, Global).unwrap();
+        let c = b.clone();
+        assert!(b.ptr_eq(&c));
+        assert_eq!(*c, 7);
+        let st = SharedStr::try_from_str_in("héllo", Global).unwrap();
+        assert_eq!(st.as_str(), "héllo");
+        assert_eq!(st, SharedStr::borrowed("héllo"));
     }
 }

@@ -1,0 +1,199 @@
+//! [`GenericByteBuilder`]: builds the variable-size binary layout.
+
+use core::marker::PhantomData;
+
+use allocator_api2::alloc::Allocator;
+
+use super::{ByteArrayType, GenericByteArray};
+use crate::buffer::{MutableBuffer, NullBufferBuilder, OffsetBuffer, OffsetSize, ScalarBuffer};
+use crate::error::{Error, Result};
+
+/// Builds a [`GenericByteArray`] in memory from `A`, one slot at a time.
+///
+/// Allocates nothing until the first append; the validity bitmap only once a
+/// null is appended. A failed append leaves the builder as it was.
+#[derive(Debug)]
+pub struct GenericByteBuilder<T: ByteArrayType, A: Allocator + Clone> {
+    /// `len + 1` offsets once something was appended, empty before.
+    offsets: MutableBuffer<A>,
+    values: MutableBuffer<A>,
+    nulls: NullBufferBuilder<A>,
+    _t: PhantomData<T>,
+}
+
+impl<T: ByteArrayType, A: Allocator + Clone> GenericByteBuilder<T, A> {
+    /// An empty builder; allocates nothing yet.
+    pub fn new_in(alloc: A) -> Self {
+        GenericByteBuilder {
+            offsets: MutableBuffer::new_in(alloc.clone()),
+            values: MutableBuffer::new_in(alloc.clone()),
+            nulls: NullBufferBuilder::new_in(alloc),
+            _t: PhantomData,
+        }
+    }
+
+    /// Number of slots appended.
+    pub fn len(&self) -> usize {
+        self.nulls.len()
+    }
+
+    /// `true` when nothing was appended.
+    pub fn is_empty(&self) -> bool {
+        self.nulls.is_empty()
+    }
+
+    /// Number of value bytes appended.
+    pub fn values_len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Makes room for `additional_slots` more slots holding `additional_bytes`
+    /// more value bytes in total.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
+    pub fn try_reserve(&mut self, additional_slots: usize, additional_bytes: usize) -> Result<()> {
+        let first = usize::from(self.offsets.is_empty());
+        let n = additional_slots
+            .checked_add(first)
+            .and_then(|n| n.checked_mul(core::mem::size_of::<T::Offset>()))
+            .ok_or(Error::CapacityOverflow)?;
+        self.offsets.try_reserve(n)?;
+        self.values.try_reserve(additional_bytes)
+    }
+
+    /// Appends the bytes of one slot and its end offset; undoes both on failure.
+    fn try_push_slot(&mut self, bytes: &[u8]) -> Result<()> {
+        let offsets_len = self.offsets.len();
+        let values_len = self.values.len();
+        let r = self.push_slot_inner(bytes);
+        if r.is_err() {
+            self.offsets.truncate(offsets_len);
+            self.values.truncate(values_len);
+        }
+        r
+    }
+
+    fn push_slot_inner(&mut self, bytes: &[u8]) -> Result<()> {
+        let end = self
+            .values
+            .len()
+            .checked_add(bytes.len())
+            .ok_or(Error::CapacityOverflow)?;
+        let end = T::Offset::from_usize(end).ok_or(Error::CapacityOverflow)?;
+        if self.offsets.is_empty() {
+            self.offsets.try_push(T::Offset::ZERO)?;
+        }
+        self.offsets.try_push(end)?;
+        self.values.try_extend_from_slice(bytes)
+    }
+
+    /// Appends a valid value.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`]; [`Error::CapacityOverflow`] when the
+    /// value bytes would exceed what the offset type addresses (`i32::MAX`
+    /// bytes for Binary / Utf8).
+    pub fn try_append_value(&mut self, value: &T::Native) -> Result<()> {
+        let offsets_len = self.offsets.len();
+        let values_len = self.values.len();
+        self.try_push_slot(value.as_ref())?;
+        if let Err(e) = self.nulls.try_append_non_null() {
+            self.offsets.truncate(offsets_len);
+            self.values.truncate(values_len);
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Appends a null (an empty slot).
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
+    pub fn try_append_null(&mut self) -> Result<()> {
+        let offsets_len = self.offsets.len();
+        self.try_push_slot(&[])?;
+        if let Err(e) = self.nulls.try_append_null() {
+            self.offsets.truncate(offsets_len);
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Appends `Some(v)` as a value, `None` as a null.
+    ///
+    /// # Errors
+    /// As [`Self::try_append_value`].
+    pub fn try_append_option(&mut self, value: Option<&T::Native>) -> Result<()> {
+        match value {
+            Some(v) => self.try_append_value(v),
+            None => self.try_append_null(),
+        }
+    }
+
+    /// Freezes into an array (no copy, no allocation).
+    pub fn finish<'a>(self) -> GenericByteArray<'a, T, A> {
+        let offsets = if self.offsets.is_empty() {
+            OffsetBuffer::new_empty().into_inner()
+        } else {
+            // Whole offsets in a 64-byte aligned buffer: the conversion
+            // cannot fail; the fallback keeps this path panic-free.
+            ScalarBuffer::try_from_buffer(self.offsets.into_buffer())
+                .unwrap_or_else(|_| OffsetBuffer::new_empty().into_inner())
+        };
+        // Built from `&T::Native` values (UTF-8 for the UTF-8 types) with
+        // offsets from 0 increasing to the data length: valid at Full level.
+        GenericByteArray {
+            data_type: T::data_type(),
+            offsets,
+            values: self.values.into_buffer(),
+            nulls: self.nulls.finish(),
+            _t: PhantomData,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_alloc::{check_alloc_failures, FailAfter};
+    use super::super::{BinaryArray, BinaryBuilder, LargeStringBuilder, StringBuilder};
+    use super::*;
+    use crate::array::{Array, ValidationLevel};
+
+    #[test]
+    fn builder_failed_append_leaves_builder_unchanged() {
+        let alloc = FailAfter::new(2);
+        let mut b = StringBuilder::new_in(alloc.clone());
+        b.try_append_value("joe").unwrap(); // offsets + values
+        assert_eq!(b.try_append_null(), Err(Error::AllocationFailed)); // bitmap
+        assert_eq!(b.len(), 1);
+        b.try_append_value("mark").unwrap();
+        let a = b.finish();
+        assert_eq!(a.value_offsets(), &[0, 3, 7]);
+        assert_eq!(a.validate(ValidationLevel::Full), Ok(()));
+    }
+
+    #[test]
+    fn builder_allocation_failures() {
+        check_alloc_failures(|alloc| {
+            let mut b = LargeStringBuilder::new_in(alloc);
+            for i in 0..40 {
+                b.try_append_option((i % 7 != 3).then_some("some longer text here"))?;
+            }
+            let a = b.finish();
+            a.validate(ValidationLevel::Full)?;
+            Ok(a.len())
+        });
+        check_alloc_failures(|alloc| {
+            BinaryArray::try_from_options_in(&[Some(&b"joe"[..]), None, None, Some(b"mark")], alloc)
+        });
+    }
+
+    #[test]
+    fn empty_builder() {
+        let a = BinaryBuilder::new_in(FailAfter::new(0)).finish();
+        assert_eq!(a.len(), 0);
+        assert_eq!(a.value_offsets(), &[0]);
+        assert_eq!(a.validate(ValidationLevel::Full), Ok(()));
+    }
+}
