@@ -43,7 +43,11 @@ impl<'a, T: NativeType, A: Allocator> ScalarBuffer<'a, T, A> {
     /// [`Error::Misaligned`] when the bytes are not aligned for `T`;
     /// [`Error::BufferLengthNotMultiple`] when the length is not a multiple of its size.
     pub fn try_from_buffer(buffer: Buffer<'a, A>) -> Result<Self> {
-        buffer.typed::<T>()?;
+        // An empty buffer may sit at any address (e.g. `&[]` of bytes); it is
+        // read as the empty slice, so only non-empty ones must be aligned.
+        if !buffer.is_empty() {
+            buffer.typed::<T>()?;
+        }
         Ok(ScalarBuffer {
             buffer,
             _t: PhantomData,
@@ -77,6 +81,9 @@ impl<'a, T: NativeType, A: Allocator> ScalarBuffer<'a, T, A> {
     /// The values.
     #[inline]
     pub fn as_slice(&self) -> &[T] {
+        if self.buffer.is_empty() {
+            return &[];
+        }
         // SAFETY: invariant of the type: aligned for `T`, length a multiple of
         // `size_of::<T>()`, and every bit pattern is a valid `T` (`Pod`).
         unsafe { core::slice::from_raw_parts(self.buffer.as_ptr().cast::<T>(), self.len()) }

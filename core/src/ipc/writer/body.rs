@@ -109,8 +109,16 @@ pub(crate) fn visit_array<V: BodyVisitor, A: Allocator>(
         ArrayRef::FixedSizeBinary(a) => {
             v.node(a.len(), a.null_count())?;
             validity(v, a.nulls(), a.len())?;
-            let n = a.len().checked_mul(a.value_length()).ok_or(Error::OutOfBounds)?;
-            v.buffer(a.values().as_slice().get(..n).ok_or(Error::BufferTooSmall)?)
+            let n = a
+                .len()
+                .checked_mul(a.value_length())
+                .ok_or(Error::OutOfBounds)?;
+            v.buffer(
+                a.values()
+                    .as_slice()
+                    .get(..n)
+                    .ok_or(Error::BufferTooSmall)?,
+            )
         }
         ArrayRef::Binary(a) => bytes(v, a),
         ArrayRef::LargeBinary(a) => bytes(v, a),
@@ -124,7 +132,9 @@ pub(crate) fn visit_array<V: BodyVisitor, A: Allocator>(
             v.buffer(bytemuck::cast_slice(u.type_ids()))?;
             match u.mode() {
                 UnionMode::Dense => {
-                    v.buffer(bytemuck::cast_slice(u.offsets().ok_or(Error::UnionOffsetsPresence)?))?;
+                    v.buffer(bytemuck::cast_slice(
+                        u.offsets().ok_or(Error::UnionOffsetsPresence)?,
+                    ))?;
                     for c in u.children() {
                         visit_array(v, c)?;
                     }
@@ -198,7 +208,12 @@ where
     v.node(a.len(), a.null_count())?;
     validity(v, a.nulls(), a.len())?;
     let (s, e) = offsets(v, a.value_offsets())?;
-    v.buffer(a.values().as_slice().get(s..e).ok_or(Error::OffsetOutOfBounds)?)
+    v.buffer(
+        a.values()
+            .as_slice()
+            .get(s..e)
+            .ok_or(Error::OffsetOutOfBounds)?,
+    )
 }
 
 fn views<V: BodyVisitor, T: crate::array::ByteViewType, A: Allocator>(
@@ -208,7 +223,12 @@ fn views<V: BodyVisitor, T: crate::array::ByteViewType, A: Allocator>(
     v.node(a.len(), a.null_count())?;
     validity(v, a.nulls(), a.len())?;
     let n = a.len().checked_mul(16).ok_or(Error::OutOfBounds)?;
-    v.buffer(a.views_buffer().as_slice().get(..n).ok_or(Error::BufferTooSmall)?)?;
+    v.buffer(
+        a.views_buffer()
+            .as_slice()
+            .get(..n)
+            .ok_or(Error::BufferTooSmall)?,
+    )?;
     for b in a.data_buffers().iter() {
         v.buffer(b.as_slice())?;
     }
@@ -216,8 +236,85 @@ fn views<V: BodyVisitor, T: crate::array::ByteViewType, A: Allocator>(
 }
 
 /// Lists, list views, fixed-size lists, structs and maps.
-fn nested<V: BodyVisitor, A: Allocator>(_v: &mut V, _array: &ArrayRef<'_, A>) -> Result<()> {
-    Err(Error::UnsupportedType)
+fn nested<V: BodyVisitor, A: Allocator>(v: &mut V, array: &ArrayRef<'_, A>) -> Result<()> {
+    match array {
+        ArrayRef::List(l) => list(
+            v,
+            l.len(),
+            l.null_count(),
+            l.nulls(),
+            l.value_offsets(),
+            l.values(),
+        ),
+        ArrayRef::LargeList(l) => list(
+            v,
+            l.len(),
+            l.null_count(),
+            l.nulls(),
+            l.value_offsets(),
+            l.values(),
+        ),
+        ArrayRef::Map(m) => {
+            let entries = ArrayRef::Struct(m.entries().clone());
+            list(
+                v,
+                m.len(),
+                m.null_count(),
+                m.nulls(),
+                m.value_offsets(),
+                &entries,
+            )
+        }
+        ArrayRef::ListView(l) => {
+            v.node(l.len(), l.null_count())?;
+            validity(v, l.nulls(), l.len())?;
+            v.buffer(bytemuck::cast_slice(l.value_offsets()))?;
+            v.buffer(bytemuck::cast_slice(l.value_sizes()))?;
+            visit_array(v, l.values())
+        }
+        ArrayRef::LargeListView(l) => {
+            v.node(l.len(), l.null_count())?;
+            validity(v, l.nulls(), l.len())?;
+            v.buffer(bytemuck::cast_slice(l.value_offsets()))?;
+            v.buffer(bytemuck::cast_slice(l.value_sizes()))?;
+            visit_array(v, l.values())
+        }
+        ArrayRef::FixedSizeList(l) => {
+            v.node(l.len(), l.null_count())?;
+            validity(v, l.nulls(), l.len())?;
+            let size = usize::try_from(l.value_length()).map_err(|_| Error::InvalidDataType)?;
+            let start = l.offset().checked_mul(size).ok_or(Error::OutOfBounds)?;
+            let n = l.len().checked_mul(size).ok_or(Error::OutOfBounds)?;
+            visit_array(v, &l.values().slice(start, n)?)
+        }
+        ArrayRef::Struct(s) => {
+            v.node(s.len(), s.null_count())?;
+            validity(v, s.nulls(), s.len())?;
+            for c in s.children() {
+                visit_array(v, &c.slice(s.offset(), s.len())?)?;
+            }
+            Ok(())
+        }
+        _ => Err(Error::UnsupportedType),
+    }
+}
+
+/// A list layout: validity, rebased offsets, then the referenced child range.
+fn list<V: BodyVisitor, O, A: Allocator>(
+    v: &mut V,
+    len: usize,
+    null_count: usize,
+    nulls: Option<&NullBuffer<'_, A>>,
+    offs: &[O],
+    values: &ArrayRef<'_, A>,
+) -> Result<()>
+where
+    O: crate::buffer::OffsetSize + core::ops::Sub<Output = O>,
+{
+    v.node(len, null_count)?;
+    validity(v, nulls, len)?;
+    let (s, e) = offsets(v, offs)?;
+    visit_array(v, &values.slice(s, e - s)?)
 }
 
 /// Rounds `n` up to a multiple of `align` (a power of two).
@@ -295,7 +392,8 @@ pub(crate) struct BodyWriter<'w, W: Write> {
 
 impl<W: Write> BodyWriter<'_, W> {
     fn pad(&mut self, written: usize) -> Result<()> {
-        self.out.write_zeros(padded(written, self.alignment) - written)
+        self.out
+            .write_zeros(padded(written, self.alignment) - written)
     }
 }
 

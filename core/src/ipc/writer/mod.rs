@@ -78,6 +78,33 @@ impl IpcWriteOptions {
     }
 }
 
+/// Runs `encode` over `scratch`, growing it through its allocator until the
+/// flatbuffer fits; returns where the flatbuffer starts in the scratch.
+fn encode_in<A: Allocator, F>(
+    scratch: &mut MutableBuffer<A>,
+    options: &IpcWriteOptions,
+    mut encode: F,
+) -> Result<usize>
+where
+    F: FnMut(&mut [u8]) -> Result<usize>,
+{
+    if scratch.is_empty() {
+        scratch.try_extend_zeros(options.initial_scratch.max(256))?;
+    }
+    loop {
+        match encode(scratch.as_slice_mut()) {
+            Err(Error::ScratchTooSmall) => {
+                let n = scratch.len();
+                if n >= options.max_metadata_size {
+                    return Err(Error::LimitExceeded);
+                }
+                scratch.try_extend_zeros(n)?;
+            }
+            r => return r,
+        }
+    }
+}
+
 /// What both writers share: options, metadata scratch, the body planner and
 /// the dictionary tracker.
 struct Encoder<'a, A: Allocator + Clone> {
@@ -98,37 +125,9 @@ impl<'a, A: Allocator + Clone> Encoder<'a, A> {
         })
     }
 
-    /// Runs `encode` over the scratch, growing it until the flatbuffer fits;
-    /// returns where the flatbuffer starts in the scratch.
-    fn encode<F>(&mut self, mut encode: F) -> Result<usize>
-    where
-        F: FnMut(&mut [u8]) -> Result<usize>,
-    {
-        if self.scratch.is_empty() {
-            self.scratch
-                .try_extend_zeros(self.options.initial_scratch.max(256))?;
-        }
-        loop {
-            match encode(self.scratch.as_slice_mut()) {
-                Err(Error::ScratchTooSmall) => {
-                    let n = self.scratch.len();
-                    if n >= self.options.max_metadata_size {
-                        return Err(Error::LimitExceeded);
-                    }
-                    self.scratch.try_extend_zeros(n)?;
-                }
-                r => return r,
-            }
-        }
-    }
-
     /// Writes an encapsulated message's prefix and padded flatbuffer; returns
     /// its metadata length (prefix + flatbuffer + padding).
-    fn write_metadata<W: Write>(
-        &self,
-        out: &mut PositionWriter<W>,
-        start: usize,
-    ) -> Result<usize> {
+    fn write_metadata<W: Write>(&self, out: &mut PositionWriter<W>, start: usize) -> Result<usize> {
         let fb = self
             .scratch
             .as_slice()
@@ -149,7 +148,7 @@ impl<'a, A: Allocator + Clone> Encoder<'a, A> {
         schema: &Schema<'_, A>,
     ) -> Result<()> {
         let alkaid = self.options.alkaid;
-        let start = self.encode(|buf| {
+        let start = encode_in(&mut self.scratch, &self.options, |buf| {
             let n = buf.len();
             Ok(n - encode_schema_message(buf, schema, Endianness::NATIVE, alkaid)?.len())
         })?;
@@ -181,33 +180,18 @@ impl<'a, A: Allocator + Clone> Encoder<'a, A> {
             compression: None,
             variadic_buffer_counts: &planner.variadic,
         };
-        let mut scratch = core::mem::replace(&mut self.scratch, MutableBuffer::new_in(self.scratch.allocator().clone()));
-        let result = (|| {
-            if scratch.is_empty() {
-                scratch.try_extend_zeros(self.options.initial_scratch.max(256))?;
-            }
-            loop {
-                let buf = scratch.as_slice_mut();
-                let n = buf.len();
-                let r = match dictionary {
-                    Some((id, delta)) => encode_dictionary_batch_message::<A>(buf, id, delta, &header, body_len as i64)
-                        .map(|fb| n - fb.len()),
-                    None => encode_record_batch_message(buf, &header, body_len as i64, metadata, alkaid)
-                        .map(|fb| n - fb.len()),
-                };
-                match r {
-                    Err(Error::ScratchTooSmall) => {
-                        if n >= self.options.max_metadata_size {
-                            return Err(Error::LimitExceeded);
-                        }
-                        scratch.try_extend_zeros(n)?;
-                    }
-                    r => return r,
+        let start = encode_in(&mut self.scratch, &self.options, |buf| {
+            let n = buf.len();
+            let fb = match dictionary {
+                Some((id, delta)) => {
+                    encode_dictionary_batch_message::<A>(buf, id, delta, &header, body_len as i64)?
                 }
-            }
-        })();
-        self.scratch = scratch;
-        let start = result?;
+                None => {
+                    encode_record_batch_message(buf, &header, body_len as i64, metadata, alkaid)?
+                }
+            };
+            Ok(n - fb.len())
+        })?;
         let meta_len = self.write_metadata(out, start)?;
         let before = out.position();
         let mut w = BodyWriter {
@@ -324,9 +308,15 @@ impl<'a, W: Write, A: Allocator + Clone> StreamWriter<'a, W, A> {
         if batch.schema().fields() != self.schema.fields() {
             return Err(Error::SchemaMismatch);
         }
-        self.enc.write_dictionaries(&mut self.out, batch, false, None)?;
         self.enc
-            .write_batch(&mut self.out, batch.columns(), batch.num_rows(), None, metadata)?;
+            .write_dictionaries(&mut self.out, batch, false, None)?;
+        self.enc.write_batch(
+            &mut self.out,
+            batch.columns(),
+            batch.num_rows(),
+            None,
+            metadata,
+        )?;
         Ok(())
     }
 
@@ -400,7 +390,11 @@ impl<'a, W: Write, A: Allocator + Clone> FileWriter<'a, W, A> {
             record_blocks: TryVec::new_in(alloc),
             finished: false,
         };
-        let magic = if options.alkaid { ALKAID_MAGIC } else { ARROW_MAGIC };
+        let magic = if options.alkaid {
+            ALKAID_MAGIC
+        } else {
+            ARROW_MAGIC
+        };
         w.out.write_all(magic)?;
         w.out.write_zeros(8 - magic.len())?;
         w.enc.write_schema(&mut w.out, schema)?;
@@ -419,8 +413,12 @@ impl<'a, W: Write, A: Allocator + Clone> FileWriter<'a, W, A> {
         if batch.schema().fields() != self.schema.fields() {
             return Err(Error::SchemaMismatch);
         }
-        self.enc
-            .write_dictionaries(&mut self.out, batch, true, Some(&mut self.dictionary_blocks))?;
+        self.enc.write_dictionaries(
+            &mut self.out,
+            batch,
+            true,
+            Some(&mut self.dictionary_blocks),
+        )?;
         let block =
             self.enc
                 .write_batch(&mut self.out, batch.columns(), batch.num_rows(), None, None)?;
@@ -440,7 +438,7 @@ impl<'a, W: Write, A: Allocator + Clone> FileWriter<'a, W, A> {
         self.out.write_all(&[0; 4])?;
         let alkaid = self.enc.options.alkaid;
         let (schema, dicts, records) = (&self.schema, &self.dictionary_blocks, &self.record_blocks);
-        let start = self.enc.encode(|buf| {
+        let start = encode_in(&mut self.enc.scratch, &self.enc.options, |buf| {
             let n = buf.len();
             Ok(n - encode_footer(buf, schema, Endianness::NATIVE, dicts, records, alkaid)?.len())
         })?;
