@@ -159,6 +159,15 @@ errors! {
     /// A caller-set limit (nesting depth, fields, message size, metadata
     /// entries, dictionary size) was exceeded.
     LimitExceeded => "a decoding limit was exceeded",
+
+    // ----- row format -----
+    /// Row bytes are not a valid encoding for the converter's fields: a
+    /// sentinel or block marker that is not allowed, a row that ends early or
+    /// has bytes left over, non-zero padding, or list lengths that disagree.
+    InvalidRow => "row bytes are not a valid row encoding",
+    /// A row holds a dictionary key that this converter never issued (for
+    /// example a row made by another converter).
+    UnknownDictionaryKey => "row holds a dictionary key unknown to this converter",
 }
 
 impl fmt::Display for Error {
