@@ -4,7 +4,9 @@
 //! - sorting rows by `memcmp` gives the order of the reference comparator
 //!   (`test_model::reference_cmp`), across both batches;
 //! - decoding the rows gives the values back;
-//! - unordered rows are equal exactly when the values are.
+//! - unordered rows are equal exactly when the values are;
+//! - arbitrary bytes, and valid rows with bytes changed or cut, decode to
+//!   an error or to columns, never to a panic.
 
 use core::cmp::Ordering;
 use std::vec::Vec;
@@ -13,7 +15,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 
 use super::test_model::{build, field, float, reference_cmp, value_at, Dt, G, V};
-use super::{RowConverter, Rows, SortField, SortOptions};
+use super::{Row, RowConverter, Rows, SortField, SortOptions};
 use crate::array::{Array, ArrayRef};
 use crate::buffer::{SharedBox, SharedSlice};
 use crate::datatypes::{DataType, Field, IndexType, IntervalUnit, TimeUnit};
@@ -363,5 +365,53 @@ proptest! {
             }
         }
         check_round_trip(&conv, &rows, &all);
+    }
+}
+
+/// Decodes rows one at a time and all together; only checks that nothing panics.
+fn decode_all(conv: &RowConverter<'static, G>, rows: &[Vec<u8>]) {
+    let _ = conv.convert_rows(rows.iter().map(|r| Row::new(r)));
+    for r in rows {
+        let _ = conv.convert_rows([Row::new(r)]);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn malformed_rows_never_panic(
+        c in case(),
+        unordered in any::<bool>(),
+        noise in vec(vec(any::<u8>(), 0..80), 0..4),
+        edits in vec((any::<usize>(), any::<usize>(), any::<u8>(), 0u8..3), 1..4),
+    ) {
+        let fields = fields(&c);
+        let mut conv = if unordered {
+            RowConverter::try_new_unordered(&fields).unwrap()
+        } else {
+            RowConverter::try_new(&fields).unwrap()
+        };
+        let (rows, _) = encode(&mut conv, &c);
+        decode_all(&conv, &noise);
+        let mut bytes: Vec<Vec<u8>> = rows.iter().map(|r| r.data().to_vec()).collect();
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        for (row, pos, b, how) in edits {
+            let n = bytes.len();
+            let r = &mut bytes[row % n];
+            if r.is_empty() {
+                r.push(b);
+                continue;
+            }
+            let at = pos % r.len();
+            match how {
+                0 => r[at] = b,
+                1 => r.truncate(at),
+                _ => r.insert(at, b),
+            }
+        }
+        decode_all(&conv, &bytes);
     }
 }
