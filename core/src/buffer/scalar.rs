@@ -37,7 +37,8 @@ impl<'a, T: NativeType, A: Allocator> ScalarBuffer<'a, T, A> {
         }
     }
 
-    /// Reinterprets a byte buffer as `T`s.
+    /// Reinterprets a byte buffer as `T`s (an empty buffer is accepted
+    /// whatever its address).
     ///
     /// # Errors
     /// [`Error::Misaligned`] when the bytes are not aligned for `T`;
@@ -77,9 +78,15 @@ impl<'a, T: NativeType, A: Allocator> ScalarBuffer<'a, T, A> {
     /// The values.
     #[inline]
     pub fn as_slice(&self) -> &[T] {
+        let len = self.len();
+        if len == 0 {
+            // An empty buffer may sit at any address (`Buffer::empty` is
+            // byte aligned): never make a `&[T]` from its pointer.
+            return &[];
+        }
         // SAFETY: invariant of the type: aligned for `T`, length a multiple of
         // `size_of::<T>()`, and every bit pattern is a valid `T` (`Pod`).
-        unsafe { core::slice::from_raw_parts(self.buffer.as_ptr().cast::<T>(), self.len()) }
+        unsafe { core::slice::from_raw_parts(self.buffer.as_ptr().cast::<T>(), len) }
     }
 
     /// `len` elements from element `offset`, sharing the memory.
@@ -133,5 +140,40 @@ impl<T: NativeType, A: Allocator> fmt::Debug for ScalarBuffer<'_, T, A> {
 impl<T: NativeType, A: Allocator> PartialEq for ScalarBuffer<'_, T, A> {
     fn eq(&self, other: &Self) -> bool {
         self.buffer.as_slice() == other.buffer.as_slice()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::native::i256;
+    use allocator_api2::alloc::Global;
+
+    /// Regression: `Buffer::empty()` (and an unallocated `MutableBuffer`) is
+    /// byte aligned only (address 1); an empty `ScalarBuffer` of a wider type
+    /// used to build its `&[T]` from that address (undefined behaviour, caught
+    /// by the debug assertion of `from_raw_parts`), and `try_from_buffer`
+    /// refused it with `Misaligned`, so that finishing an empty builder
+    /// (`PrimitiveRunBuilder`, dense `UnionBuilder`) failed.
+    #[test]
+    fn empty_buffers_are_aligned_for_every_type() {
+        assert_eq!(
+            ScalarBuffer::<i64, Global>::empty().as_slice(),
+            &[] as &[i64]
+        );
+        assert_eq!(ScalarBuffer::<i256, Global>::empty().len(), 0);
+        let b = ScalarBuffer::<i64, Global>::try_from_buffer(Buffer::empty()).unwrap();
+        assert!(b.as_slice().is_empty());
+        let m = MutableBuffer::new_in(Global);
+        assert_eq!(m.typed::<u64>(), Ok(&[] as &[u64]));
+        let b = ScalarBuffer::<i128, Global>::try_from_buffer(m.into_buffer()).unwrap();
+        assert!(b.is_empty() && b.slice(0, 0).unwrap().as_slice().is_empty());
+        // Non-empty misaligned bytes are still refused.
+        let bytes = [0u8; 9];
+        let odd = Buffer::<Global>::from_slice_ref(&bytes[1..]);
+        let r = ScalarBuffer::<u64, Global>::try_from_buffer(odd);
+        if bytes[1..].as_ptr() as usize % 8 != 0 {
+            assert_eq!(r.err(), Some(Error::Misaligned));
+        }
     }
 }
