@@ -63,6 +63,9 @@ errors! {
     SchemaMismatch => "columns do not match the schema",
     /// A null was found in a field declared non-nullable.
     NullInNonNullableField => "null value in a non-nullable field",
+    /// An argument is outside its documented domain (e.g. an IPC alignment
+    /// that is not 8, 16, 32 or 64).
+    InvalidArgument => "invalid argument",
     /// A builder was asked for an operation that its state does not allow.
     InvalidBuilderState => "invalid builder state",
 
@@ -150,6 +153,9 @@ errors! {
     UnsupportedVersion => "unsupported metadata version (V4 or V5 required)",
     /// A field has the wrong number of children for its type.
     InvalidChildCount => "wrong number of child fields for the type",
+    /// The file format allows one non-delta dictionary per id: a dictionary
+    /// changed other than by appending.
+    DictionaryReplacementInFile => "dictionary replacement is not allowed in the file format",
     /// A caller-set limit (nesting depth, fields, message size, metadata
     /// entries, dictionary size) was exceeded.
     LimitExceeded => "a decoding limit was exceeded",

@@ -11,6 +11,7 @@
 //! builders (`*Builder`) append values through the allocator `A`.
 
 mod boolean;
+mod builder;
 mod byte_view;
 mod bytes;
 mod dictionary;
@@ -28,6 +29,7 @@ mod structs;
 mod union;
 
 pub use boolean::{BooleanArray, BooleanBuilder};
+pub use builder::{ArrayBuilder, StructChildren};
 pub use byte_view::{
     BinaryViewArray, BinaryViewBuilder, BinaryViewType, ByteView, ByteViewType,
     GenericByteViewArray, GenericByteViewBuilder, StringViewArray, StringViewBuilder,
@@ -44,15 +46,21 @@ pub use dictionary::{
 };
 pub use equal::{logical_eq, values_equal};
 pub use fixed_size_binary::{FixedSizeBinaryArray, FixedSizeBinaryBuilder};
-pub use fixed_size_list::FixedSizeListArray;
-pub use list::{GenericListArray, LargeListArray, ListArray};
-pub use list_view::{GenericListViewArray, LargeListViewArray, ListViewArray};
-pub use map::MapArray;
+pub use fixed_size_list::{FixedSizeListArray, FixedSizeListBuilder};
+pub use list::{
+    GenericListArray, GenericListBuilder, LargeListArray, LargeListBuilder, ListArray, ListBuilder,
+    ListOffsetSize,
+};
+pub use list_view::{
+    GenericListViewArray, GenericListViewBuilder, LargeListViewArray, LargeListViewBuilder,
+    ListViewArray, ListViewBuilder,
+};
+pub use map::{MapArray, MapBuilder};
 pub use null::NullArray;
 pub use primitive::{PrimitiveArray, PrimitiveBuilder, PrimitiveType};
 pub use record_batch::RecordBatch;
 pub use run_end::{PrimitiveRunBuilder, RunArray, RunEndIndexType, RunEnds};
-pub use structs::StructArray;
+pub use structs::{StructArray, StructBuilder};
 pub use union::{UnionArray, UnionBuilder};
 
 use core::fmt;

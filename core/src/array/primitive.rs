@@ -452,6 +452,21 @@ mod tests {
         assert_eq!(r.unwrap_err(), Error::ValidityTooSmall);
     }
 
+    /// Regression: an empty builder's values buffer is the byte-aligned `&[]`;
+    /// reading it as `i64`s must give the empty slice, not a misaligned one.
+    #[test]
+    fn empty_arrays_of_wide_types() {
+        let a = PrimitiveBuilder::<i64, Global>::new_in(Global).finish();
+        assert_eq!(a.values(), &[] as &[i64]);
+        assert_eq!(
+            a.values().as_ptr() as usize % core::mem::align_of::<i64>(),
+            0
+        );
+        let b = PrimitiveBuilder::<crate::native::i256, Global>::new_in(Global).finish();
+        assert!(b.values().is_empty());
+        assert_eq!(a.slice(0, 0).unwrap().len(), 0);
+    }
+
     #[test]
     fn invalid_decimal_precision() {
         let v = [1i128];

@@ -147,7 +147,6 @@ impl<'a, A: Allocator> Buffer<'a, A> {
     /// [`Error::Misaligned`] or [`Error::BufferLengthNotMultiple`].
     pub fn typed<T: NativeType>(&self) -> Result<&[T]> {
         if self.is_empty() {
-            // Empty buffers (e.g. `Buffer::empty()`) may be byte aligned only.
             return Ok(&[]);
         }
         bytemuck::try_cast_slice(self.as_slice()).map_err(|e| match e {

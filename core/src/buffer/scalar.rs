@@ -37,14 +37,17 @@ impl<'a, T: NativeType, A: Allocator> ScalarBuffer<'a, T, A> {
         }
     }
 
-    /// Reinterprets a byte buffer as `T`s (an empty buffer is accepted
-    /// whatever its address).
+    /// Reinterprets a byte buffer as `T`s.
     ///
     /// # Errors
     /// [`Error::Misaligned`] when the bytes are not aligned for `T`;
     /// [`Error::BufferLengthNotMultiple`] when the length is not a multiple of its size.
     pub fn try_from_buffer(buffer: Buffer<'a, A>) -> Result<Self> {
-        buffer.typed::<T>()?;
+        // An empty buffer may sit at any address (e.g. `&[]` of bytes); it is
+        // read as the empty slice, so only non-empty ones must be aligned.
+        if !buffer.is_empty() {
+            buffer.typed::<T>()?;
+        }
         Ok(ScalarBuffer {
             buffer,
             _t: PhantomData,
@@ -78,15 +81,12 @@ impl<'a, T: NativeType, A: Allocator> ScalarBuffer<'a, T, A> {
     /// The values.
     #[inline]
     pub fn as_slice(&self) -> &[T] {
-        let len = self.len();
-        if len == 0 {
-            // An empty buffer may sit at any address (`Buffer::empty` is
-            // byte aligned): never make a `&[T]` from its pointer.
+        if self.buffer.is_empty() {
             return &[];
         }
         // SAFETY: invariant of the type: aligned for `T`, length a multiple of
         // `size_of::<T>()`, and every bit pattern is a valid `T` (`Pod`).
-        unsafe { core::slice::from_raw_parts(self.buffer.as_ptr().cast::<T>(), len) }
+        unsafe { core::slice::from_raw_parts(self.buffer.as_ptr().cast::<T>(), self.len()) }
     }
 
     /// `len` elements from element `offset`, sharing the memory.
@@ -149,12 +149,12 @@ mod tests {
     use crate::native::i256;
     use allocator_api2::alloc::Global;
 
-    /// Regression: `Buffer::empty()` (and an unallocated `MutableBuffer`) is
-    /// byte aligned only (address 1); an empty `ScalarBuffer` of a wider type
-    /// used to build its `&[T]` from that address (undefined behaviour, caught
-    /// by the debug assertion of `from_raw_parts`), and `try_from_buffer`
-    /// refused it with `Misaligned`, so that finishing an empty builder
-    /// (`PrimitiveRunBuilder`, dense `UnionBuilder`) failed.
+    /// Regression: `Buffer::empty()` and an unallocated `MutableBuffer` are
+    /// byte aligned only (address 1). Their typed views must be the empty
+    /// slice for every native type: `ScalarBuffer::as_slice` used to build a
+    /// misaligned `&[T]` (undefined behaviour) and `try_from_buffer` /
+    /// `MutableBuffer::typed` refused them, so that finishing an empty
+    /// `PrimitiveRunBuilder` or dense `UnionBuilder` failed with `Misaligned`.
     #[test]
     fn empty_buffers_are_aligned_for_every_type() {
         assert_eq!(

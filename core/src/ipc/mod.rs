@@ -5,6 +5,7 @@ pub mod flatbuf;
 pub mod io;
 pub mod message;
 pub mod schema;
+pub mod writer;
 
 #[cfg(test)]
 mod crosscheck_tests;

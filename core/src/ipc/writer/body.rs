@@ -1,0 +1,449 @@
+//! The record batch body: which buffers an array contributes, in which order,
+//! and how they reach the sink without a staging copy.
+//!
+//! "Buffer Layout" / "Record Batch" of the IPC chapter: a depth-first,
+//! pre-order walk of the columns yields one [`FieldNode`] per array and its
+//! buffers (validity first). The walk runs twice with two visitors: the
+//! [`Planner`] records nodes and buffer extents (no data read), then the
+//! [`BodyWriter`] streams the bytes from array memory to the sink.
+//!
+//! Sliced arrays are normalised on the fly: a validity bitmap with a bit
+//! offset is shifted in 64-byte chunks, offsets are rebased to start at zero
+//! and run ends to the slice, all through a small stack buffer.
+
+use allocator_api2::alloc::Allocator;
+use embedded_io::Write;
+
+use crate::array::{Array, ArrayRef};
+use crate::buffer::{NullBuffer, TryVec};
+use crate::datatypes::UnionMode;
+use crate::error::{Error, Result};
+use crate::ipc::io::PositionWriter;
+use crate::ipc::message::{BufferSpec, FieldNode};
+use crate::native::NativeType;
+
+/// Receives the nodes and buffers of a body in order.
+pub(crate) trait BodyVisitor {
+    /// One array: its length and null count, in slots.
+    fn node(&mut self, length: usize, null_count: usize) -> Result<()>;
+    /// A buffer taken as-is.
+    fn buffer(&mut self, bytes: &[u8]) -> Result<()>;
+    /// `len` bits starting at bit `bit_offset` of `bytes` (LSB order).
+    fn bitmap(&mut self, bytes: &[u8], bit_offset: usize, len: usize) -> Result<()>;
+    /// `values` transformed by `f` (rebased offsets, clamped run ends).
+    fn mapped<T: NativeType, F: Fn(T) -> T>(&mut self, values: &[T], f: F) -> Result<()>;
+    /// The number of variadic data buffers of a view array.
+    fn variadic_count(&mut self, n: usize) -> Result<()>;
+}
+
+fn validity<V: BodyVisitor, A: Allocator>(
+    v: &mut V,
+    nulls: Option<&NullBuffer<'_, A>>,
+    len: usize,
+) -> Result<()> {
+    match nulls {
+        Some(n) if n.null_count() > 0 => {
+            let bits = n.inner();
+            v.bitmap(bits.inner().as_slice(), bits.offset(), len)
+        }
+        _ => v.buffer(&[]),
+    }
+}
+
+fn primitive<V: BodyVisitor, T: crate::array::PrimitiveType, A: Allocator>(
+    v: &mut V,
+    a: &crate::array::PrimitiveArray<'_, T, A>,
+) -> Result<()> {
+    v.node(a.len(), a.null_count())?;
+    validity(v, a.nulls(), a.len())?;
+    v.buffer(bytemuck::cast_slice(a.values()))
+}
+
+/// Writes rebased offsets and returns the value range they covered.
+fn offsets<V: BodyVisitor, O: crate::buffer::OffsetSize + core::ops::Sub<Output = O>>(
+    v: &mut V,
+    offsets: &[O],
+) -> Result<(usize, usize)> {
+    let (Some(&first), Some(&last)) = (offsets.first(), offsets.last()) else {
+        // An empty array may have an empty offsets buffer; write `[0]`.
+        v.mapped(&[O::ZERO], |o| o)?;
+        return Ok((0, 0));
+    };
+    v.mapped(offsets, |o| o - first)?;
+    let s = first.to_usize().ok_or(Error::OffsetOutOfBounds)?;
+    let e = last.to_usize().ok_or(Error::OffsetOutOfBounds)?;
+    if e < s {
+        return Err(Error::OffsetsNotMonotonic);
+    }
+    Ok((s, e))
+}
+
+/// Visits the nodes and buffers of `array` and its children, depth first.
+pub(crate) fn visit_array<V: BodyVisitor, A: Allocator>(
+    v: &mut V,
+    array: &ArrayRef<'_, A>,
+) -> Result<()> {
+    match array {
+        ArrayRef::Null(a) => v.node(a.len(), a.len()),
+        ArrayRef::Boolean(a) => {
+            v.node(a.len(), a.null_count())?;
+            validity(v, a.nulls(), a.len())?;
+            let bits = a.values();
+            v.bitmap(bits.inner().as_slice(), bits.offset(), bits.len())
+        }
+        ArrayRef::Int8(a) => primitive(v, a),
+        ArrayRef::Int16(a) => primitive(v, a),
+        ArrayRef::Int32(a) => primitive(v, a),
+        ArrayRef::Int64(a) => primitive(v, a),
+        ArrayRef::UInt8(a) => primitive(v, a),
+        ArrayRef::UInt16(a) => primitive(v, a),
+        ArrayRef::UInt32(a) => primitive(v, a),
+        ArrayRef::UInt64(a) => primitive(v, a),
+        ArrayRef::Float16(a) => primitive(v, a),
+        ArrayRef::Float32(a) => primitive(v, a),
+        ArrayRef::Float64(a) => primitive(v, a),
+        ArrayRef::Int128(a) => primitive(v, a),
+        ArrayRef::Int256(a) => primitive(v, a),
+        ArrayRef::IntervalDayTime(a) => primitive(v, a),
+        ArrayRef::IntervalMonthDayNano(a) => primitive(v, a),
+        ArrayRef::FixedSizeBinary(a) => {
+            v.node(a.len(), a.null_count())?;
+            validity(v, a.nulls(), a.len())?;
+            let n = a
+                .len()
+                .checked_mul(a.value_length())
+                .ok_or(Error::OutOfBounds)?;
+            v.buffer(
+                a.values()
+                    .as_slice()
+                    .get(..n)
+                    .ok_or(Error::BufferTooSmall)?,
+            )
+        }
+        ArrayRef::Binary(a) => bytes(v, a),
+        ArrayRef::LargeBinary(a) => bytes(v, a),
+        ArrayRef::Utf8(a) => bytes(v, a),
+        ArrayRef::LargeUtf8(a) => bytes(v, a),
+        ArrayRef::BinaryView(a) => views(v, a),
+        ArrayRef::Utf8View(a) => views(v, a),
+        ArrayRef::Union(u) => {
+            // V5: unions have no validity bitmap.
+            v.node(u.len(), 0)?;
+            v.buffer(bytemuck::cast_slice(u.type_ids()))?;
+            match u.mode() {
+                UnionMode::Dense => {
+                    v.buffer(bytemuck::cast_slice(
+                        u.offsets().ok_or(Error::UnionOffsetsPresence)?,
+                    ))?;
+                    for c in u.children() {
+                        visit_array(v, c)?;
+                    }
+                }
+                UnionMode::Sparse => {
+                    for c in u.children() {
+                        visit_array(v, &c.slice(u.child_offset(), u.len())?)?;
+                    }
+                }
+            }
+            Ok(())
+        }
+        ArrayRef::Dictionary(d) => {
+            // The indices only; the values travel in dictionary batches.
+            let keys = d.keys();
+            v.node(keys.len(), keys.null_count())?;
+            validity(v, keys.nulls(), keys.len())?;
+            use crate::array::DictionaryKeys as K;
+            match keys {
+                K::Int8(k) => v.buffer(bytemuck::cast_slice(k.values())),
+                K::Int16(k) => v.buffer(bytemuck::cast_slice(k.values())),
+                K::Int32(k) => v.buffer(bytemuck::cast_slice(k.values())),
+                K::Int64(k) => v.buffer(bytemuck::cast_slice(k.values())),
+                K::UInt8(k) => v.buffer(bytemuck::cast_slice(k.values())),
+                K::UInt16(k) => v.buffer(bytemuck::cast_slice(k.values())),
+                K::UInt32(k) => v.buffer(bytemuck::cast_slice(k.values())),
+                K::UInt64(k) => v.buffer(bytemuck::cast_slice(k.values())),
+            }
+        }
+        ArrayRef::RunEndEncoded(r) => {
+            v.node(r.len(), 0)?;
+            let range = r.get_physical_range();
+            let (s, n) = (range.start, range.end - range.start);
+            let off = r.offset() as i64;
+            let len = r.len() as i64;
+            use crate::array::RunEnds as R;
+            // Run ends of the slice: shifted by the offset, the last clamped to the length.
+            match r.run_ends() {
+                R::Int16(e) => {
+                    let e = e.slice(s, n)?;
+                    v.node(n, 0)?;
+                    v.buffer(&[])?;
+                    v.mapped(e.values(), |x| (i64::from(x) - off).min(len) as i16)?;
+                }
+                R::Int32(e) => {
+                    let e = e.slice(s, n)?;
+                    v.node(n, 0)?;
+                    v.buffer(&[])?;
+                    v.mapped(e.values(), |x| (i64::from(x) - off).min(len) as i32)?;
+                }
+                R::Int64(e) => {
+                    let e = e.slice(s, n)?;
+                    v.node(n, 0)?;
+                    v.buffer(&[])?;
+                    v.mapped(e.values(), |x| (x - off).min(len))?;
+                }
+            }
+            visit_array(v, &r.values().slice(s, n)?)
+        }
+        _ => nested(v, array),
+    }
+}
+
+fn bytes<V: BodyVisitor, T: crate::array::ByteArrayType, A: Allocator>(
+    v: &mut V,
+    a: &crate::array::GenericByteArray<'_, T, A>,
+) -> Result<()>
+where
+    T::Offset: core::ops::Sub<Output = T::Offset>,
+{
+    v.node(a.len(), a.null_count())?;
+    validity(v, a.nulls(), a.len())?;
+    let (s, e) = offsets(v, a.value_offsets())?;
+    v.buffer(
+        a.values()
+            .as_slice()
+            .get(s..e)
+            .ok_or(Error::OffsetOutOfBounds)?,
+    )
+}
+
+fn views<V: BodyVisitor, T: crate::array::ByteViewType, A: Allocator>(
+    v: &mut V,
+    a: &crate::array::GenericByteViewArray<'_, T, A>,
+) -> Result<()> {
+    v.node(a.len(), a.null_count())?;
+    validity(v, a.nulls(), a.len())?;
+    let n = a.len().checked_mul(16).ok_or(Error::OutOfBounds)?;
+    v.buffer(
+        a.views_buffer()
+            .as_slice()
+            .get(..n)
+            .ok_or(Error::BufferTooSmall)?,
+    )?;
+    for b in a.data_buffers().iter() {
+        v.buffer(b.as_slice())?;
+    }
+    v.variadic_count(a.data_buffers().len())
+}
+
+/// Lists, list views, fixed-size lists, structs and maps.
+fn nested<V: BodyVisitor, A: Allocator>(v: &mut V, array: &ArrayRef<'_, A>) -> Result<()> {
+    match array {
+        ArrayRef::List(l) => list(
+            v,
+            l.len(),
+            l.null_count(),
+            l.nulls(),
+            l.value_offsets(),
+            l.values(),
+        ),
+        ArrayRef::LargeList(l) => list(
+            v,
+            l.len(),
+            l.null_count(),
+            l.nulls(),
+            l.value_offsets(),
+            l.values(),
+        ),
+        ArrayRef::Map(m) => {
+            let entries = ArrayRef::Struct(m.entries().clone());
+            list(
+                v,
+                m.len(),
+                m.null_count(),
+                m.nulls(),
+                m.value_offsets(),
+                &entries,
+            )
+        }
+        ArrayRef::ListView(l) => {
+            v.node(l.len(), l.null_count())?;
+            validity(v, l.nulls(), l.len())?;
+            v.buffer(bytemuck::cast_slice(l.value_offsets()))?;
+            v.buffer(bytemuck::cast_slice(l.value_sizes()))?;
+            visit_array(v, l.values())
+        }
+        ArrayRef::LargeListView(l) => {
+            v.node(l.len(), l.null_count())?;
+            validity(v, l.nulls(), l.len())?;
+            v.buffer(bytemuck::cast_slice(l.value_offsets()))?;
+            v.buffer(bytemuck::cast_slice(l.value_sizes()))?;
+            visit_array(v, l.values())
+        }
+        ArrayRef::FixedSizeList(l) => {
+            v.node(l.len(), l.null_count())?;
+            validity(v, l.nulls(), l.len())?;
+            let size = usize::try_from(l.value_length()).map_err(|_| Error::InvalidDataType)?;
+            let start = l.offset().checked_mul(size).ok_or(Error::OutOfBounds)?;
+            let n = l.len().checked_mul(size).ok_or(Error::OutOfBounds)?;
+            visit_array(v, &l.values().slice(start, n)?)
+        }
+        ArrayRef::Struct(s) => {
+            v.node(s.len(), s.null_count())?;
+            validity(v, s.nulls(), s.len())?;
+            for c in s.children() {
+                visit_array(v, &c.slice(s.offset(), s.len())?)?;
+            }
+            Ok(())
+        }
+        _ => Err(Error::UnsupportedType),
+    }
+}
+
+/// A list layout: validity, rebased offsets, then the referenced child range.
+fn list<V: BodyVisitor, O, A: Allocator>(
+    v: &mut V,
+    len: usize,
+    null_count: usize,
+    nulls: Option<&NullBuffer<'_, A>>,
+    offs: &[O],
+    values: &ArrayRef<'_, A>,
+) -> Result<()>
+where
+    O: crate::buffer::OffsetSize + core::ops::Sub<Output = O>,
+{
+    v.node(len, null_count)?;
+    validity(v, nulls, len)?;
+    let (s, e) = offsets(v, offs)?;
+    visit_array(v, &values.slice(s, e - s)?)
+}
+
+/// Rounds `n` up to a multiple of `align` (a power of two).
+#[inline]
+pub(crate) fn padded(n: usize, align: usize) -> usize {
+    (n + align - 1) & !(align - 1)
+}
+
+/// Pass 1: records nodes and buffer extents; reads no data.
+pub(crate) struct Planner<A: Allocator> {
+    pub(crate) nodes: TryVec<FieldNode, A>,
+    pub(crate) buffers: TryVec<BufferSpec, A>,
+    pub(crate) variadic: TryVec<i64, A>,
+    pub(crate) body_len: usize,
+    pub(crate) alignment: usize,
+}
+
+impl<A: Allocator + Clone> Planner<A> {
+    pub(crate) fn new_in(alloc: A, alignment: usize) -> Self {
+        Planner {
+            nodes: TryVec::new_in(alloc.clone()),
+            buffers: TryVec::new_in(alloc.clone()),
+            variadic: TryVec::new_in(alloc),
+            body_len: 0,
+            alignment,
+        }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.nodes.clear();
+        self.buffers.clear();
+        self.variadic.clear();
+        self.body_len = 0;
+    }
+
+    fn add(&mut self, len: usize) -> Result<()> {
+        self.buffers.try_push(BufferSpec {
+            offset: self.body_len as i64,
+            length: len as i64,
+        })?;
+        self.body_len = self
+            .body_len
+            .checked_add(padded(len, self.alignment))
+            .ok_or(Error::CapacityOverflow)?;
+        Ok(())
+    }
+}
+
+impl<A: Allocator + Clone> BodyVisitor for Planner<A> {
+    fn node(&mut self, length: usize, null_count: usize) -> Result<()> {
+        self.nodes.try_push(FieldNode {
+            length: length as i64,
+            null_count: null_count as i64,
+        })
+    }
+    fn buffer(&mut self, bytes: &[u8]) -> Result<()> {
+        self.add(bytes.len())
+    }
+    fn bitmap(&mut self, _bytes: &[u8], _bit_offset: usize, len: usize) -> Result<()> {
+        self.add(len.div_ceil(8))
+    }
+    fn mapped<T: NativeType, F: Fn(T) -> T>(&mut self, values: &[T], _f: F) -> Result<()> {
+        self.add(core::mem::size_of_val(values))
+    }
+    fn variadic_count(&mut self, n: usize) -> Result<()> {
+        self.variadic.try_push(n as i64)
+    }
+}
+
+/// Pass 2: streams the buffers to the sink, each padded to the alignment.
+pub(crate) struct BodyWriter<'w, W: Write> {
+    pub(crate) out: &'w mut PositionWriter<W>,
+    pub(crate) alignment: usize,
+}
+
+impl<W: Write> BodyWriter<'_, W> {
+    fn pad(&mut self, written: usize) -> Result<()> {
+        self.out
+            .write_zeros(padded(written, self.alignment) - written)
+    }
+}
+
+impl<W: Write> BodyVisitor for BodyWriter<'_, W> {
+    fn node(&mut self, _length: usize, _null_count: usize) -> Result<()> {
+        Ok(())
+    }
+
+    fn buffer(&mut self, bytes: &[u8]) -> Result<()> {
+        self.out.write_all(bytes)?;
+        self.pad(bytes.len())
+    }
+
+    fn bitmap(&mut self, bytes: &[u8], bit_offset: usize, len: usize) -> Result<()> {
+        let n = len.div_ceil(8);
+        let mut chunk = [0u8; 64];
+        let mut done = 0;
+        while done < n {
+            let k = (n - done).min(chunk.len());
+            for (j, c) in chunk[..k].iter_mut().enumerate() {
+                // Output byte `done + j` holds source bits from `start`.
+                let start = bit_offset + (done + j) * 8;
+                let (q, r) = (start / 8, start % 8);
+                let lo = bytes.get(q).copied().unwrap_or(0) as u16;
+                let hi = bytes.get(q + 1).copied().unwrap_or(0) as u16;
+                *c = (((hi << 8) | lo) >> r) as u8;
+            }
+            if done + k == n && len % 8 != 0 {
+                // Bits past the length are written as zero.
+                chunk[k - 1] &= (1u8 << (len % 8)) - 1;
+            }
+            self.out.write_all(&chunk[..k])?;
+            done += k;
+        }
+        self.pad(n)
+    }
+
+    fn mapped<T: NativeType, F: Fn(T) -> T>(&mut self, values: &[T], f: F) -> Result<()> {
+        let mut chunk = [T::default(); 64];
+        for part in values.chunks(chunk.len()) {
+            for (d, s) in chunk.iter_mut().zip(part) {
+                *d = f(*s);
+            }
+            self.out
+                .write_all(bytemuck::cast_slice(&chunk[..part.len()]))?;
+        }
+        self.pad(core::mem::size_of_val(values))
+    }
+
+    fn variadic_count(&mut self, _n: usize) -> Result<()> {
+        Ok(())
+    }
+}

@@ -1,0 +1,479 @@
+//! IPC writers: [`StreamWriter`] and [`FileWriter`] over `embedded_io::Write`
+//! ("IPC Streaming Format" and "IPC File Format").
+//!
+//! - Messages are encapsulated: `0xFFFFFFFF`, the metadata length, the
+//!   `Message` flatbuffer padded so that the message is a multiple of the
+//!   alignment (64 by default, at least 8), then the body.
+//! - Buffers go straight from array memory to the sink; only the metadata is
+//!   encoded in a scratch area, which grows through `A` when a flatbuffer does
+//!   not fit and is then reused: writing same-shaped batches allocates nothing
+//!   after the first.
+//! - Dictionaries: a dictionary batch precedes the first record batch that
+//!   uses it; a dictionary that grew by appending is sent as a delta; any other
+//!   change is a replacement (stream) or [`Error::DictionaryReplacementInFile`]
+//!   (the file format allows one non-delta dictionary per id).
+//! - The schema is marked with the machine's native endianness.
+
+mod body;
+mod dictionary;
+
+use allocator_api2::alloc::Allocator;
+use embedded_io::Write;
+
+use self::body::{visit_array, BodyWriter, Planner};
+use self::dictionary::{DictionaryAction, DictionaryTracker};
+use super::io::PositionWriter;
+use super::message::{
+    encode_dictionary_batch_message, encode_footer, encode_record_batch_message,
+    encode_schema_message, Block, RecordBatchHeader,
+};
+use super::Endianness;
+use crate::array::{ArrayRef, RecordBatch};
+use crate::buffer::{MutableBuffer, TryVec};
+use crate::datatypes::{Metadata, Schema};
+use crate::error::{Error, Result};
+
+/// File magic of the standard spelling ("ARROW1"; 2 bytes of padding follow
+/// it at the start of a file).
+pub const ARROW_MAGIC: &[u8] = b"ARROW1";
+/// File magic of the Alkaid spelling ("ALKAID1"; 1 byte of padding follows it
+/// at the start of a file).
+pub const ALKAID_MAGIC: &[u8] = b"ALKAID1";
+
+/// The continuation marker that starts every encapsulated message.
+pub const CONTINUATION: [u8; 4] = [0xFF; 4];
+
+/// Options of the IPC writers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IpcWriteOptions {
+    /// Alignment of messages and body buffers in bytes: 8, 16, 32 or 64
+    /// (default 64, the columnar format's recommendation).
+    pub alignment: usize,
+    /// Write the Alkaid spelling: file magic `ALKAID1` and `ALKAID:` metadata
+    /// keys instead of `ARROW1` / `ARROW:` (readers accept both).
+    pub alkaid: bool,
+    /// Largest metadata flatbuffer the writer may grow its scratch to, in bytes.
+    pub max_metadata_size: usize,
+    /// Initial size of the metadata scratch area in bytes.
+    pub initial_scratch: usize,
+}
+
+impl Default for IpcWriteOptions {
+    fn default() -> Self {
+        IpcWriteOptions {
+            alignment: 64,
+            alkaid: false,
+            max_metadata_size: 64 << 20,
+            initial_scratch: 1024,
+        }
+    }
+}
+
+impl IpcWriteOptions {
+    fn check(&self) -> Result<()> {
+        if !matches!(self.alignment, 8 | 16 | 32 | 64) {
+            return Err(Error::InvalidArgument);
+        }
+        Ok(())
+    }
+}
+
+/// Runs `encode` over `scratch`, growing it through its allocator until the
+/// flatbuffer fits; returns where the flatbuffer starts in the scratch.
+fn encode_in<A: Allocator, F>(
+    scratch: &mut MutableBuffer<A>,
+    options: &IpcWriteOptions,
+    mut encode: F,
+) -> Result<usize>
+where
+    F: FnMut(&mut [u8]) -> Result<usize>,
+{
+    if scratch.is_empty() {
+        scratch.try_extend_zeros(options.initial_scratch.max(256))?;
+    }
+    loop {
+        match encode(scratch.as_slice_mut()) {
+            Err(Error::ScratchTooSmall) => {
+                let n = scratch.len();
+                if n >= options.max_metadata_size {
+                    return Err(Error::LimitExceeded);
+                }
+                scratch.try_extend_zeros(n)?;
+            }
+            r => return r,
+        }
+    }
+}
+
+/// What both writers share: options, metadata scratch, the body planner and
+/// the dictionary tracker.
+struct Encoder<'a, A: Allocator + Clone> {
+    options: IpcWriteOptions,
+    scratch: MutableBuffer<A>,
+    planner: Planner<A>,
+    dictionaries: DictionaryTracker<'a, A>,
+}
+
+impl<'a, A: Allocator + Clone> Encoder<'a, A> {
+    fn new_in(options: IpcWriteOptions, alloc: A) -> Result<Self> {
+        options.check()?;
+        Ok(Encoder {
+            options,
+            scratch: MutableBuffer::new_in(alloc.clone()),
+            planner: Planner::new_in(alloc.clone(), options.alignment),
+            dictionaries: DictionaryTracker::new_in(alloc),
+        })
+    }
+
+    /// Writes an encapsulated message's prefix and padded flatbuffer; returns
+    /// its metadata length (prefix + flatbuffer + padding).
+    fn write_metadata<W: Write>(&self, out: &mut PositionWriter<W>, start: usize) -> Result<usize> {
+        let fb = self
+            .scratch
+            .as_slice()
+            .get(start..)
+            .ok_or(Error::InvalidBuilderState)?;
+        let total = body::padded(8 + fb.len(), self.options.alignment);
+        let len = i32::try_from(total - 8).map_err(|_| Error::LimitExceeded)?;
+        out.write_all(&CONTINUATION)?;
+        out.write_all(&len.to_le_bytes())?;
+        out.write_all(fb)?;
+        out.write_zeros(total - 8 - fb.len())?;
+        Ok(total)
+    }
+
+    fn write_schema<W: Write>(
+        &mut self,
+        out: &mut PositionWriter<W>,
+        schema: &Schema<'_, A>,
+    ) -> Result<()> {
+        let alkaid = self.options.alkaid;
+        let start = encode_in(&mut self.scratch, &self.options, |buf| {
+            let n = buf.len();
+            Ok(n - encode_schema_message(buf, schema, Endianness::NATIVE, alkaid)?.len())
+        })?;
+        self.write_metadata(out, start)?;
+        Ok(())
+    }
+
+    /// Plans, encodes and writes one record or dictionary batch.
+    fn write_batch<W: Write>(
+        &mut self,
+        out: &mut PositionWriter<W>,
+        columns: &[ArrayRef<'_, A>],
+        num_rows: usize,
+        dictionary: Option<(i64, bool)>,
+        metadata: Option<&Metadata<'_, A>>,
+    ) -> Result<Block> {
+        self.planner.clear();
+        for c in columns {
+            visit_array(&mut self.planner, c)?;
+        }
+        let body_len = self.planner.body_len;
+        let alkaid = self.options.alkaid;
+        let offset = out.position() as i64;
+        let planner = &self.planner;
+        let header = RecordBatchHeader {
+            length: num_rows as i64,
+            nodes: &planner.nodes,
+            buffers: &planner.buffers,
+            compression: None,
+            variadic_buffer_counts: &planner.variadic,
+        };
+        let start = encode_in(&mut self.scratch, &self.options, |buf| {
+            let n = buf.len();
+            let fb = match dictionary {
+                Some((id, delta)) => {
+                    encode_dictionary_batch_message::<A>(buf, id, delta, &header, body_len as i64)?
+                }
+                None => {
+                    encode_record_batch_message(buf, &header, body_len as i64, metadata, alkaid)?
+                }
+            };
+            Ok(n - fb.len())
+        })?;
+        let meta_len = self.write_metadata(out, start)?;
+        let before = out.position();
+        let mut w = BodyWriter {
+            out,
+            alignment: self.options.alignment,
+        };
+        for c in columns {
+            visit_array(&mut w, c)?;
+        }
+        if out.position() - before != body_len as u64 {
+            return Err(Error::InvalidBuilderState);
+        }
+        Ok(Block {
+            offset,
+            meta_data_length: i32::try_from(meta_len).map_err(|_| Error::LimitExceeded)?,
+            body_length: body_len as i64,
+        })
+    }
+
+    /// Writes the dictionary batches `batch` needs; returns their blocks
+    /// through `blocks` when given (file format).
+    fn write_dictionaries<W: Write>(
+        &mut self,
+        out: &mut PositionWriter<W>,
+        batch: &RecordBatch<'a, A>,
+        file: bool,
+        mut blocks: Option<&mut TryVec<Block, A>>,
+    ) -> Result<()> {
+        let mut pending = TryVec::new_in(self.scratch.allocator().clone());
+        self.dictionaries.collect(batch, &mut pending)?;
+        for (id, values) in pending.iter() {
+            match self.dictionaries.action(*id, values, file)? {
+                DictionaryAction::Skip => {}
+                DictionaryAction::Write { delta_from } => {
+                    let (delta, part) = match delta_from {
+                        Some(old_len) => {
+                            use crate::array::Array;
+                            (true, values.slice(old_len, values.len() - old_len)?)
+                        }
+                        None => (false, values.clone()),
+                    };
+                    let rows = crate::array::Array::len(&part);
+                    let block = self.write_batch(
+                        out,
+                        core::slice::from_ref(&part),
+                        rows,
+                        Some((*id, delta)),
+                        None,
+                    )?;
+                    if let Some(b) = blocks.as_deref_mut() {
+                        b.try_push(block)?;
+                    }
+                    self.dictionaries.record(*id, values.clone())?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Writes the IPC stream format: the schema, then dictionary and record
+/// batches as they come, then the end-of-stream marker on [`Self::finish`].
+pub struct StreamWriter<'a, W: Write, A: Allocator + Clone> {
+    out: PositionWriter<W>,
+    schema: Schema<'a, A>,
+    enc: Encoder<'a, A>,
+    finished: bool,
+}
+
+impl<'a, W: Write, A: Allocator + Clone> StreamWriter<'a, W, A> {
+    /// Starts a stream of batches of `schema` on `sink`, writing the schema
+    /// message at once. Scratch memory comes from `alloc`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a bad alignment; I/O and allocation errors.
+    pub fn try_new_in(
+        sink: W,
+        schema: &Schema<'a, A>,
+        options: IpcWriteOptions,
+        alloc: A,
+    ) -> Result<Self> {
+        let mut w = StreamWriter {
+            out: PositionWriter::new(sink),
+            schema: schema.clone(),
+            enc: Encoder::new_in(options, alloc)?,
+            finished: false,
+        };
+        w.enc.write_schema(&mut w.out, schema)?;
+        Ok(w)
+    }
+
+    /// Writes a record batch (after the dictionary batches it needs).
+    ///
+    /// # Errors
+    /// [`Error::SchemaMismatch`] when the batch's schema differs from the
+    /// stream's; [`Error::InvalidBuilderState`] after [`Self::finish`]; I/O
+    /// and allocation errors.
+    pub fn write(&mut self, batch: &RecordBatch<'a, A>) -> Result<()> {
+        self.write_with_metadata(batch, None)
+    }
+
+    /// As [`Self::write`], with custom metadata on the message.
+    ///
+    /// # Errors
+    /// As [`Self::write`].
+    pub fn write_with_metadata(
+        &mut self,
+        batch: &RecordBatch<'a, A>,
+        metadata: Option<&Metadata<'_, A>>,
+    ) -> Result<()> {
+        if self.finished {
+            return Err(Error::InvalidBuilderState);
+        }
+        if batch.schema().fields() != self.schema.fields() {
+            return Err(Error::SchemaMismatch);
+        }
+        self.enc
+            .write_dictionaries(&mut self.out, batch, false, None)?;
+        self.enc.write_batch(
+            &mut self.out,
+            batch.columns(),
+            batch.num_rows(),
+            None,
+            metadata,
+        )?;
+        Ok(())
+    }
+
+    /// Writes the end-of-stream marker (`0xFFFFFFFF 0x00000000`) and flushes.
+    ///
+    /// # Errors
+    /// I/O errors.
+    pub fn finish(&mut self) -> Result<()> {
+        if !self.finished {
+            self.out.write_all(&CONTINUATION)?;
+            self.out.write_all(&[0; 4])?;
+            self.out.flush()?;
+            self.finished = true;
+        }
+        Ok(())
+    }
+
+    /// Bytes written so far.
+    pub fn position(&self) -> u64 {
+        self.out.position()
+    }
+
+    /// The sink.
+    pub fn get_ref(&self) -> &W {
+        self.out.get_ref()
+    }
+
+    /// Unwraps the sink (without finishing the stream).
+    pub fn into_inner(self) -> W {
+        self.out.into_inner()
+    }
+}
+
+impl<W: Write, A: Allocator + Clone> core::fmt::Debug for StreamWriter<'_, W, A> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("StreamWriter")
+            .field("position", &self.out.position())
+            .field("finished", &self.finished)
+            .finish()
+    }
+}
+
+/// Writes the IPC file format: magic, the stream format's messages, then a
+/// footer indexing every dictionary and record batch (no `Seek` needed: the
+/// writer counts its position).
+pub struct FileWriter<'a, W: Write, A: Allocator + Clone> {
+    out: PositionWriter<W>,
+    schema: Schema<'a, A>,
+    enc: Encoder<'a, A>,
+    dictionary_blocks: TryVec<Block, A>,
+    record_blocks: TryVec<Block, A>,
+    finished: bool,
+}
+
+impl<'a, W: Write, A: Allocator + Clone> FileWriter<'a, W, A> {
+    /// Starts a file of batches of `schema`: writes the magic and the schema.
+    ///
+    /// # Errors
+    /// As [`StreamWriter::try_new_in`].
+    pub fn try_new_in(
+        sink: W,
+        schema: &Schema<'a, A>,
+        options: IpcWriteOptions,
+        alloc: A,
+    ) -> Result<Self> {
+        let mut w = FileWriter {
+            out: PositionWriter::new(sink),
+            schema: schema.clone(),
+            enc: Encoder::new_in(options, alloc.clone())?,
+            dictionary_blocks: TryVec::new_in(alloc.clone()),
+            record_blocks: TryVec::new_in(alloc),
+            finished: false,
+        };
+        let magic = if options.alkaid {
+            ALKAID_MAGIC
+        } else {
+            ARROW_MAGIC
+        };
+        w.out.write_all(magic)?;
+        w.out.write_zeros(8 - magic.len())?;
+        w.enc.write_schema(&mut w.out, schema)?;
+        Ok(w)
+    }
+
+    /// Writes a record batch (after the dictionary batches it needs).
+    ///
+    /// # Errors
+    /// As [`StreamWriter::write`], and [`Error::DictionaryReplacementInFile`]
+    /// when a dictionary changes other than by appending.
+    pub fn write(&mut self, batch: &RecordBatch<'a, A>) -> Result<()> {
+        if self.finished {
+            return Err(Error::InvalidBuilderState);
+        }
+        if batch.schema().fields() != self.schema.fields() {
+            return Err(Error::SchemaMismatch);
+        }
+        self.enc.write_dictionaries(
+            &mut self.out,
+            batch,
+            true,
+            Some(&mut self.dictionary_blocks),
+        )?;
+        let block =
+            self.enc
+                .write_batch(&mut self.out, batch.columns(), batch.num_rows(), None, None)?;
+        self.record_blocks.try_push(block)
+    }
+
+    /// Writes the end-of-stream marker, the footer, its length and the
+    /// closing magic, and flushes.
+    ///
+    /// # Errors
+    /// I/O and allocation errors.
+    pub fn finish(&mut self) -> Result<()> {
+        if self.finished {
+            return Ok(());
+        }
+        self.out.write_all(&CONTINUATION)?;
+        self.out.write_all(&[0; 4])?;
+        let alkaid = self.enc.options.alkaid;
+        let (schema, dicts, records) = (&self.schema, &self.dictionary_blocks, &self.record_blocks);
+        let start = encode_in(&mut self.enc.scratch, &self.enc.options, |buf| {
+            let n = buf.len();
+            Ok(n - encode_footer(buf, schema, Endianness::NATIVE, dicts, records, alkaid)?.len())
+        })?;
+        let footer = self
+            .enc
+            .scratch
+            .as_slice()
+            .get(start..)
+            .ok_or(Error::InvalidBuilderState)?;
+        let len = i32::try_from(footer.len()).map_err(|_| Error::LimitExceeded)?;
+        self.out.write_all(footer)?;
+        self.out.write_all(&len.to_le_bytes())?;
+        self.out
+            .write_all(if alkaid { ALKAID_MAGIC } else { ARROW_MAGIC })?;
+        self.out.flush()?;
+        self.finished = true;
+        Ok(())
+    }
+
+    /// Bytes written so far.
+    pub fn position(&self) -> u64 {
+        self.out.position()
+    }
+
+    /// Unwraps the sink (without finishing the file).
+    pub fn into_inner(self) -> W {
+        self.out.into_inner()
+    }
+}
+
+impl<W: Write, A: Allocator + Clone> core::fmt::Debug for FileWriter<'_, W, A> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("FileWriter")
+            .field("position", &self.out.position())
+            .field("record_batches", &self.record_blocks.len())
+            .finish()
+    }
+}

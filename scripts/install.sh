@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Installs what scripts/test.sh needs, skipping whatever is already there:
+# Rust targets and components (rustup) and Debian packages (apt-get).
+# Works as root, or through sudo otherwise. Safe to run again.
+set -euo pipefail
+
+RUST_TARGETS=(thumbv7em-none-eabihf thumbv6m-none-eabi)
+RUST_COMPONENTS=(rustfmt clippy)
+# package:command pairs; a package is installed only if its command is missing.
+DEB_PACKAGES=(qemu-system-arm:qemu-system-arm)
+
+log() { printf '[install] %s\n' "$*"; }
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo "$@"
+    else
+        echo "[install] need root or sudo to run: $*" >&2
+        return 1
+    fi
+}
+
+install_rust() {
+    if ! command -v rustup >/dev/null 2>&1; then
+        log "rustup not found: cannot add targets/components (cargo: $(command -v cargo || echo missing))"
+        return 1
+    fi
+    local installed_targets installed_components missing=()
+    installed_targets=$(rustup target list --installed)
+    for t in "${RUST_TARGETS[@]}"; do
+        grep -qx "$t" <<<"$installed_targets" || missing+=("$t")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        log "rustup target add ${missing[*]}"
+        rustup target add "${missing[@]}"
+    else
+        log "rust targets present: ${RUST_TARGETS[*]}"
+    fi
+    installed_components=$(rustup component list --installed)
+    missing=()
+    for c in "${RUST_COMPONENTS[@]}"; do
+        grep -q "^$c" <<<"$installed_components" || missing+=("$c")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        log "rustup component add ${missing[*]}"
+        rustup component add "${missing[@]}"
+    else
+        log "rust components present: ${RUST_COMPONENTS[*]}"
+    fi
+}
+
+install_debs() {
+    local missing=() entry pkg cmd
+    for entry in "${DEB_PACKAGES[@]}"; do
+        pkg=${entry%%:*}
+        cmd=${entry#*:}
+        command -v "$cmd" >/dev/null 2>&1 || missing+=("$pkg")
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        log "debian packages present: ${DEB_PACKAGES[*]%%:*}"
+        return 0
+    fi
+    log "apt-get install ${missing[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+install_rust
+install_debs
+log "done"
