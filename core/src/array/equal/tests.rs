@@ -16,10 +16,10 @@ use crate::NoAlloc;
 use allocator_api2::alloc::Global;
 use std::vec::Vec;
 
-type G = Global;
-type R = ArrayRef<'static, G>;
+pub(super) type G = Global;
+pub(super) type R = ArrayRef<'static, G>;
 
-fn nulls(valid: &[bool]) -> Option<crate::buffer::NullBuffer<'static, G>> {
+pub(super) fn nulls(valid: &[bool]) -> Option<crate::buffer::NullBuffer<'static, G>> {
     let mut b = NullBufferBuilder::new_in(Global);
     for &v in valid {
         b.try_append(v).unwrap();
@@ -27,31 +27,31 @@ fn nulls(valid: &[bool]) -> Option<crate::buffer::NullBuffer<'static, G>> {
     b.finish()
 }
 
-fn prim<T: crate::array::PrimitiveType>(v: &[Option<T>]) -> R {
+pub(super) fn prim<T: crate::array::PrimitiveType>(v: &[Option<T>]) -> R {
     PrimitiveArray::<T, G>::try_from_options_in(v, Global)
         .unwrap()
         .into_array_ref()
 }
 
-fn strs(v: &[Option<&str>]) -> R {
+pub(super) fn strs(v: &[Option<&str>]) -> R {
     StringArray::<G>::try_from_options_in(v, Global)
         .unwrap()
         .into_array_ref()
 }
 
-fn bytes_buffer(b: &[u8]) -> Buffer<'static, G> {
+pub(super) fn bytes_buffer(b: &[u8]) -> Buffer<'static, G> {
     let mut m = MutableBuffer::new_in(Global);
     m.try_extend_from_slice(b).unwrap();
     m.into_buffer()
 }
 
-fn boxed(a: R) -> SharedBox<'static, R, G> {
+pub(super) fn boxed(a: R) -> SharedBox<'static, R, G> {
     SharedBox::try_new_in(a, Global).unwrap()
 }
 
 /// Asserts `a` and `b` are equal under both functions, both ways.
 #[track_caller]
-fn assert_equal(a: &R, b: &R) {
+pub(super) fn assert_equal(a: &R, b: &R) {
     assert!(logical_eq(a, b), "logical_eq\n{a:?}\n{b:?}");
     assert!(logical_eq(b, a), "logical_eq (swapped)");
     assert!(values_equal(a, b), "values_equal");
@@ -61,7 +61,7 @@ fn assert_equal(a: &R, b: &R) {
 
 /// Asserts `a` and `b` hold the same values but not the same type.
 #[track_caller]
-fn assert_values_only(a: &R, b: &R) {
+pub(super) fn assert_values_only(a: &R, b: &R) {
     assert!(!logical_eq(a, b) && !logical_eq(b, a), "logical_eq");
     assert!(values_equal(a, b), "values_equal\n{a:?}\n{b:?}");
     assert!(values_equal(b, a), "values_equal (swapped)");
@@ -69,7 +69,7 @@ fn assert_values_only(a: &R, b: &R) {
 
 /// Asserts `a` and `b` differ under both functions.
 #[track_caller]
-fn assert_different(a: &R, b: &R) {
+pub(super) fn assert_different(a: &R, b: &R) {
     assert!(!logical_eq(a, b) && !logical_eq(b, a), "logical_eq");
     assert!(!values_equal(a, b) && !values_equal(b, a), "values_equal");
     assert_ne!(a, b);
@@ -339,13 +339,13 @@ fn views_with_any_buffer_arrangement() {
     assert_values_only(&bin, &bin_plain);
 }
 
-fn dict(keys: DictionaryKeys<'static, G>, values: R) -> R {
+pub(super) fn dict(keys: DictionaryKeys<'static, G>, values: R) -> R {
     DictionaryArray::try_new_in(keys, values, false, Global)
         .unwrap()
         .into_array_ref()
 }
 
-fn keys_i8(k: &[Option<i8>]) -> DictionaryKeys<'static, G> {
+pub(super) fn keys_i8(k: &[Option<i8>]) -> DictionaryKeys<'static, G> {
     DictionaryKeys::Int8(PrimitiveArray::try_from_options_in(k, Global).unwrap())
 }
 
