@@ -1,7 +1,10 @@
 //! A test allocator shared by the integration tests: counts allocation
-//! attempts and bytes outstanding, and can fail one chosen allocation.
+//! attempts and bytes outstanding, and can fail one chosen allocation; and
+//! ([`layout`]) the harness of the layout property tests.
 
 #![allow(dead_code)]
+
+pub mod layout;
 
 use core::alloc::Layout;
 use core::cell::Cell;
