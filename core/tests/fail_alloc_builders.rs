@@ -2,18 +2,28 @@
 //! to the number of allocations a successful build makes, failing the `k`-th
 //! allocation makes the build return `Err(AllocationFailed)` (never panic),
 //! and once everything is dropped no byte is left allocated.
+//!
+//! Builders covered: `PrimitiveBuilder` (all 15 native types),
+//! `BooleanBuilder`, `GenericByteBuilder` (Binary, LargeBinary, Utf8,
+//! LargeUtf8), `FixedSizeBinaryBuilder`, `GenericByteViewBuilder` (BinaryView,
+//! Utf8View), `UnionBuilder` (sparse, dense), `DictionaryBuilder`,
+//! `PrimitiveDictionaryBuilder`, `PrimitiveRunBuilder`, `GenericListBuilder`
+//! and `GenericListViewBuilder` (32- and 64-bit), `FixedSizeListBuilder`,
+//! `StructBuilder` (with child builders and with `()`), `MapBuilder`, nested
+//! in each other, empty and with a few hundred slots.
 
 mod common;
 
 use alkaid::array::{
-    Array, ArrayRef, BinaryBuilder, BinaryViewBuilder, BooleanBuilder, DictionaryBuilder,
-    DictionaryKeyType, FixedSizeBinaryBuilder, LargeBinaryBuilder, LargeStringBuilder,
-    PrimitiveArray, PrimitiveBuilder, PrimitiveDictionaryBuilder, PrimitiveRunBuilder,
-    PrimitiveType, RunEndIndexType, StringArray, StringBuilder, StringViewBuilder, UnionBuilder,
-    ValidationLevel,
+    Array, ArrayBuilder, ArrayRef, BinaryBuilder, BinaryViewBuilder, BooleanBuilder,
+    DictionaryBuilder, DictionaryKeyType, FixedSizeBinaryBuilder, FixedSizeListBuilder,
+    GenericListBuilder, GenericListViewBuilder, LargeBinaryBuilder, LargeStringBuilder,
+    ListOffsetSize, MapBuilder, PrimitiveArray, PrimitiveBuilder, PrimitiveDictionaryBuilder,
+    PrimitiveRunBuilder, PrimitiveType, RunEndIndexType, StringArray, StringBuilder,
+    StringViewBuilder, StructBuilder, UnionBuilder, ValidationLevel,
 };
-use alkaid::buffer::{SharedSlice, SharedStr};
-use alkaid::datatypes::{DataType, Field, TimeUnit, UnionFields, UnionMode};
+use alkaid::buffer::{SharedBox, SharedSlice, SharedStr};
+use alkaid::datatypes::{DataType, Field, IndexType, TimeUnit, UnionFields, UnionMode};
 use alkaid::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
 use alkaid::Result;
 use common::{check_every_failure, TestAlloc};
@@ -344,4 +354,248 @@ fn empty_builders_finish() {
         .finish()
         .unwrap();
     assert_eq!(d.len(), 0);
+}
+
+/// `List<Utf8>` (or `LargeList`) of `n` lists of 0 to 3 strings, some null.
+fn list<O: ListOffsetSize>(n: usize) -> impl Fn(TestAlloc) -> Result<R> {
+    move |alloc: TestAlloc| {
+        let mut b =
+            GenericListBuilder::<O, _, _>::new_in(StringBuilder::new_in(alloc.clone()), alloc);
+        for i in 0..n {
+            for j in 0..i % 4 {
+                b.values()
+                    .try_append_option((j != 1).then(|| text(i + j)))?;
+            }
+            b.try_append(i % 5 != 3)?;
+        }
+        done(b.try_finish()?)
+    }
+}
+
+/// `ListView<Int64>` (or `LargeListView`): `n` slots, every third one a
+/// view back over earlier elements.
+fn list_view<O: ListOffsetSize>(n: usize) -> impl Fn(TestAlloc) -> Result<R> {
+    move |alloc: TestAlloc| {
+        let mut b = GenericListViewBuilder::<O, _, _>::new_in(
+            PrimitiveBuilder::<i64, TestAlloc>::new_in(alloc.clone()),
+            alloc,
+        );
+        for i in 0..n {
+            if i % 3 == 2 {
+                let size = b.values().len().min(2);
+                b.try_append_view(0, size, true)?;
+            } else {
+                for j in 0..i % 3 {
+                    b.values().try_append_value((i * j) as i64)?;
+                }
+                b.try_append(i % 7 != 5)?;
+            }
+        }
+        done(b.try_finish()?)
+    }
+}
+
+#[test]
+fn list_builders() {
+    for n in [0, 1, N] {
+        check_every_failure("List<Utf8>", list::<i32>(n));
+        check_every_failure("LargeList<Utf8>", list::<i64>(n));
+        check_every_failure("ListView<Int64>", list_view::<i32>(n));
+        check_every_failure("LargeListView<Int64>", list_view::<i64>(n));
+    }
+    // Nested twice: List<List<Int8>>.
+    check_every_failure("List<List<Int8>>", |alloc| {
+        let inner = GenericListBuilder::<i32, _, _>::new_in(
+            PrimitiveBuilder::<i8, TestAlloc>::new_in(alloc.clone()),
+            alloc.clone(),
+        );
+        let mut b = GenericListBuilder::<i32, _, _>::new_in(inner, alloc);
+        for i in 0..N / 4 {
+            for j in 0..i % 3 {
+                for k in 0..j {
+                    b.values().values().try_append_value(k as i8)?;
+                }
+                b.values().try_append(true)?;
+            }
+            b.try_append(i % 4 != 0)?;
+        }
+        done(b.try_finish()?)
+    });
+}
+
+#[test]
+fn fixed_size_list_builders() {
+    for (size, n) in [(0, 0), (0, 5), (3, 0), (3, 1), (3, N)] {
+        check_every_failure("FixedSizeList<Boolean>", |alloc| {
+            let mut b =
+                FixedSizeListBuilder::new_in(BooleanBuilder::new_in(alloc.clone()), size, alloc);
+            for i in 0..n {
+                if i % 4 == 1 {
+                    b.try_append_null()?;
+                } else {
+                    for j in 0..size {
+                        b.values()
+                            .try_append_option((j != 1).then_some(i % 2 == 0))?;
+                    }
+                    b.try_append(true)?;
+                }
+            }
+            done(b.try_finish()?)
+        });
+    }
+}
+
+/// `Struct<a: Int32, b: Utf8, c: Dictionary<Int8, Utf8>>` of `n` slots.
+fn structs(n: usize) -> impl Fn(TestAlloc) -> Result<R> {
+    move |alloc: TestAlloc| {
+        let mut dict_values = StringBuilder::new_in(alloc.clone());
+        dict_values.try_append_value("x")?;
+        dict_values.try_append_value("y")?;
+        let dict = DictionaryBuilder::<i8, TestAlloc>::try_new_in(
+            dict_values.finish().into_array_ref(),
+            alloc.clone(),
+        )?;
+        let fields = SharedSlice::try_from_iter_in(
+            [
+                Field::new("a", DataType::Int32, true),
+                Field::new("b", DataType::Utf8, true),
+                Field::new(
+                    "c",
+                    DataType::Dictionary(
+                        IndexType::Int8,
+                        SharedBox::try_new_in(DataType::Utf8, alloc.clone())?,
+                        false,
+                    ),
+                    true,
+                ),
+            ],
+            alloc.clone(),
+        )?;
+        let children = (
+            PrimitiveBuilder::<i32, TestAlloc>::new_in(alloc.clone()),
+            StringBuilder::new_in(alloc.clone()),
+            dict,
+        );
+        let mut b = StructBuilder::new_in(fields, children, alloc);
+        for i in 0..n {
+            if i % 6 == 5 {
+                b.try_append_null()?;
+                continue;
+            }
+            b.children().0.try_append_value(i as i32)?;
+            b.children()
+                .1
+                .try_append_option((i % 3 != 0).then(|| text(i)))?;
+            b.children()
+                .2
+                .try_append_option((i % 4 != 0).then_some(i % 2))?;
+            b.try_append(true)?;
+        }
+        done(b.try_finish()?)
+    }
+}
+
+#[test]
+fn struct_builders() {
+    for n in [0, 1, N] {
+        check_every_failure("Struct<Int32, Utf8, Dictionary>", structs(n));
+    }
+    // Validity only, children finished apart.
+    check_every_failure("StructBuilder<()>", |alloc| {
+        let fields = SharedSlice::try_from_iter_in(
+            [Field::new("v", DataType::UInt16, true)],
+            alloc.clone(),
+        )?;
+        let mut b = StructBuilder::new_in(fields, (), alloc.clone());
+        let mut child = PrimitiveBuilder::<u16, TestAlloc>::new_in(alloc.clone());
+        for i in 0..N {
+            child.try_append_value(i as u16)?;
+            b.try_append(i % 3 != 0)?;
+        }
+        let children = SharedSlice::try_from_iter_in([child.finish().into_array_ref()], alloc)?;
+        done(b.try_finish_with_children(children)?)
+    });
+    // A list of structs of a run-end encoded child.
+    check_every_failure("List<Struct<REE>>", |alloc| {
+        let ree_type = PrimitiveRunBuilder::<i16, i32, TestAlloc>::new_in(alloc.clone())
+            .finish()?
+            .data_type()
+            .clone();
+        let fields =
+            SharedSlice::try_from_iter_in([Field::new("r", ree_type, true)], alloc.clone())?;
+        let children = (PrimitiveRunBuilder::<i16, i32, TestAlloc>::new_in(
+            alloc.clone(),
+        ),);
+        let inner = StructBuilder::new_in(fields, children, alloc.clone());
+        let mut b = GenericListBuilder::<i32, _, _>::new_in(inner, alloc);
+        for i in 0..N / 3 {
+            for j in 0..i % 3 {
+                b.values()
+                    .children()
+                    .0
+                    .try_append_value((i / 4 + j) as i32)?;
+                b.values().try_append(true)?;
+            }
+            b.try_append(true)?;
+        }
+        done(b.try_finish()?)
+    });
+}
+
+/// `Map<Utf8, Float64>` of `n` maps of 0 to 2 entries.
+fn map(n: usize) -> impl Fn(TestAlloc) -> Result<R> {
+    move |alloc: TestAlloc| {
+        let mut b = MapBuilder::new_in(
+            StringBuilder::new_in(alloc.clone()),
+            PrimitiveBuilder::<f64, TestAlloc>::new_in(alloc.clone()),
+            alloc,
+        )
+        .with_keys_sorted(true);
+        for i in 0..n {
+            for j in 0..i % 3 {
+                b.keys().try_append_value(text(j + 1))?;
+                b.values().try_append_option((j == 0).then_some(i as f64))?;
+            }
+            b.try_append(i % 5 != 4)?;
+        }
+        done(b.try_finish()?)
+    }
+}
+
+#[test]
+fn map_builders() {
+    for n in [0, 1, N] {
+        check_every_failure("Map<Utf8, Float64>", map(n));
+    }
+}
+
+/// Builders used as children through [`ArrayBuilder`] report the same
+/// failures (the child's own allocations happen inside the parent's build).
+#[test]
+fn array_builder_children() {
+    fn through_trait<'a, B: ArrayBuilder<'a, TestAlloc>>(
+        mut b: B,
+        n: usize,
+    ) -> Result<ArrayRef<'a, TestAlloc>> {
+        for _ in 0..n {
+            b.try_append_null()?;
+        }
+        b.try_finish_array_ref()
+    }
+    for n in [0, 1, N] {
+        check_every_failure("FixedSizeBinary as ArrayBuilder", |alloc| {
+            through_trait(FixedSizeBinaryBuilder::try_new_in(4, alloc)?, n)
+        });
+        check_every_failure("BinaryView as ArrayBuilder", |alloc| {
+            through_trait(BinaryViewBuilder::new_in(alloc), n)
+        });
+        check_every_failure("Map as ArrayBuilder", |alloc| {
+            let b = MapBuilder::new_in(
+                StringBuilder::new_in(alloc.clone()),
+                BooleanBuilder::new_in(alloc.clone()),
+                alloc,
+            );
+            through_trait(b, n)
+        });
+    }
 }
