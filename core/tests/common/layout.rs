@@ -10,7 +10,7 @@ use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
 
-use super::TestAlloc;
+use super::{thread_attempts, TestAlloc};
 
 pub type A = TestAlloc;
 pub type R = ArrayRef<'static, A>;
@@ -50,8 +50,10 @@ impl<M: Clone + PartialEq + Debug, T: Array<'static, A>> Layout<'_, M, T> {
         prop_assert_eq!(a.validate(ValidationLevel::Full), Ok(()));
         let built = self.array_ref(m);
         let r = a.clone().into_array_ref();
+        let attempts = thread_attempts();
         prop_assert!(r == built, "{:?}\n!=\n{:?}", r, built);
         prop_assert!(values_equal(&r, &built));
+        prop_assert_eq!(thread_attempts(), attempts, "equality allocated");
         Ok(())
     }
 

@@ -13,6 +13,17 @@ use std::rc::Rc;
 
 use alkaid::allocator_api2::alloc::{AllocError, Allocator, Global};
 
+std::thread_local! {
+    /// Allocation attempts of every [`TestAlloc`] on this thread.
+    static THREAD_ATTEMPTS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Allocation attempts made through any [`TestAlloc`] on this thread so far
+/// (to show that an operation allocates nothing).
+pub fn thread_attempts() -> usize {
+    THREAD_ATTEMPTS.with(Cell::get)
+}
+
 #[derive(Debug, Default)]
 struct State {
     /// Attempt number (from 0) that fails, if any.
@@ -67,6 +78,7 @@ unsafe impl Allocator for TestAlloc {
     fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, AllocError> {
         let k = self.0.attempts.get();
         self.0.attempts.set(k + 1);
+        THREAD_ATTEMPTS.with(|t| t.set(t.get() + 1));
         if self.0.fail_at == Some(k) {
             return Err(AllocError);
         }
