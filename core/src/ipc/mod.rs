@@ -4,11 +4,14 @@
 pub mod flatbuf;
 pub mod io;
 pub mod message;
+pub mod reader;
 pub mod schema;
 pub mod writer;
 
 #[cfg(test)]
 mod crosscheck_tests;
+#[cfg(test)]
+mod roundtrip_tests;
 
 /// Byte order of the values in IPC bodies (the `Endianness` enum of Schema.fbs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
