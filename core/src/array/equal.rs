@@ -9,47 +9,8 @@
 //! dictionary-encoded array uses and how its keys index it, and where the run
 //! boundaries of a run-end encoded array fall.
 //!
-//! # Slots
-//!
-//! Slot `i` of an array is either *null* or holds a *value*:
-//!
-//! - Null layout: every slot is null.
-//! - Layouts with a validity bitmap (primitive, boolean, binary/utf8 and
-//!   their large and view variants, fixed-size binary, lists, list views,
-//!   fixed-size lists, structs, maps): the slot is null when its bit is 0.
-//! - Dictionary encoded: null when key `i` is null, otherwise the slot is slot
-//!   `keys[i]` of the dictionary (so it is also null when that dictionary
-//!   value is null).
-//! - Run-end encoded: slot `i` is the value of the run covering it (null
-//!   when that value is null).
-//! - Unions (no bitmap): null when the child slot the type id (and, for dense
-//!   unions, the offset) selects is null by these same rules; otherwise the
-//!   value is the pair (type id, child value).
-//!
-//! # Values
-//!
-//! Two valid slots are equal when their values are:
-//!
-//! - fixed-width values (integers, floats, decimals, temporal, intervals)
-//!   compare **bitwise** ([`NativeType::bits_eq`]): a NaN equals a NaN with
-//!   the same bits, `0.0` and `-0.0` differ;
-//! - booleans by their bit; binary, utf8 and fixed-size binary values by their
-//!   bytes;
-//! - lists (all list layouts and maps) by their element ranges: same number of
-//!   elements, and the child slots of both ranges pairwise equal by these
-//!   same rules (recursively);
-//! - structs by their children at the same slot, child by child;
-//! - unions by type id, then by the selected child values.
-//!
-//! # Malformed arrays
-//!
-//! Neither function panics nor allocates, whatever the arrays (recursion
-//! follows the nesting of the arrays). Arrays built with `new_unchecked` that
-//! break the layout rules compare **unequal** to anything (themselves
-//! included) as soon as a compared slot cannot be read: a valid slot whose
-//! offsets, view, dictionary key, run ends or union type id / offset point
-//! outside their buffers or children. Nulls are never read beyond their
-//! bitmap, so garbage in null slots does not matter.
+//! The rules are documented on [`logical_eq`]; [`values_equal`] applies
+//! them to arrays of different but equivalent data types.
 
 use core::mem::discriminant;
 
@@ -79,7 +40,7 @@ enum Mode {
 /// Logical equality: `a` and `b` have the same data type (`DataType ==`,
 /// which includes child field names, nullability and metadata), the same
 /// length, the same null slots and equal values in the other slots, as
-/// described in the [module documentation](self).
+/// described below.
 ///
 /// This is `impl PartialEq for ArrayRef`. It looks through the physical
 /// representation: a slice equals an array built from the same values;
@@ -95,9 +56,55 @@ enum Mode {
 /// never equals a `Utf8` array, nor a `Dictionary(Int16, Utf8)` one; an
 /// `Int64` array never equals a `Timestamp` one. See [`values_equal`] for that.
 ///
-/// No allocation, no panic; malformed arrays are unequal (module
-/// documentation). O(len) for flat layouts, O(len · log runs) with run-end
-/// encoding, O(total elements) for nested layouts.
+/// O(len) for flat layouts, O(len · log runs) with run-end encoding,
+/// O(total elements) for nested layouts.
+///
+/// Spec: "Validity bitmaps" and the layout sections of the columnar format
+/// (null slots hold unspecified data; "Dictionary-encoded Layout", "Run-End
+/// Encoded Layout", "Union Layout": logical nulls come from keys, dictionary
+/// values, runs and child values).
+///
+/// # Slots
+///
+/// Slot `i` of an array is either *null* or holds a *value*:
+///
+/// - Null layout: every slot is null.
+/// - Layouts with a validity bitmap (primitive, boolean, binary/utf8 and
+///   their large and view variants, fixed-size binary, lists, list views,
+///   fixed-size lists, structs, maps): the slot is null when its bit is 0.
+/// - Dictionary encoded: null when key `i` is null, otherwise the slot is slot
+///   `keys[i]` of the dictionary (so it is also null when that dictionary
+///   value is null).
+/// - Run-end encoded: slot `i` is the value of the run covering it (null
+///   when that value is null).
+/// - Unions (no bitmap): null when the child slot the type id (and, for dense
+///   unions, the offset) selects is null by these same rules; otherwise the
+///   value is the pair (type id, child value).
+///
+/// # Values
+///
+/// Two valid slots are equal when their values are:
+///
+/// - fixed-width values (integers, floats, decimals, temporal, intervals)
+///   compare **bitwise** ([`NativeType::bits_eq`]): a NaN equals a NaN with
+///   the same bits, `0.0` and `-0.0` differ;
+/// - booleans by their bit; binary, utf8 and fixed-size binary values by their
+///   bytes;
+/// - lists (all list layouts and maps) by their element ranges: same number of
+///   elements, and the child slots of both ranges pairwise equal by these
+///   same rules (recursively);
+/// - structs by their children at the same slot, child by child;
+/// - unions by type id, then by the selected child values.
+///
+/// # Malformed arrays
+///
+/// Neither function panics nor allocates, whatever the arrays (recursion
+/// follows the nesting of the arrays). Arrays built with `new_unchecked` that
+/// break the layout rules compare **unequal** to anything (themselves
+/// included) as soon as a compared slot cannot be read: a valid slot whose
+/// offsets, view, dictionary key, run ends or union type id / offset point
+/// outside their buffers or children. Nulls are never read beyond their
+/// bitmap, so garbage in null slots does not matter.
 pub fn logical_eq<A: Allocator>(a: &ArrayRef<'_, A>, b: &ArrayRef<'_, A>) -> bool {
     a.len() == b.len()
         && a.data_type() == b.data_type()
@@ -105,8 +112,8 @@ pub fn logical_eq<A: Allocator>(a: &ArrayRef<'_, A>, b: &ArrayRef<'_, A>) -> boo
 }
 
 /// Value equality: `a` and `b` hold the same sequence of slots (same length,
-/// same null slots, equal values in the other slots, as described in the
-/// [module documentation](self)) and have *equivalent* data types: two
+/// same null slots, equal values in the other slots, as described on
+/// [`logical_eq`]) and have *equivalent* data types: two
 /// arrays with different physical layouts but equal values are equal.
 ///
 /// Data types are compared after these rewrites, at every nesting level:
@@ -131,7 +138,7 @@ pub fn logical_eq<A: Allocator>(a: &ArrayRef<'_, A>, b: &ArrayRef<'_, A>) -> boo
 ///   `Timestamp` units and time zones must match, `FixedSizeBinary` widths too).
 ///
 /// `logical_eq(a, b)` implies `values_equal(a, b)`. No allocation, no panic;
-/// malformed arrays are unequal (module documentation).
+/// malformed arrays are unequal (see [`logical_eq`]).
 pub fn values_equal<A: Allocator>(a: &ArrayRef<'_, A>, b: &ArrayRef<'_, A>) -> bool {
     a.len() == b.len()
         && types::equivalent(a.data_type(), b.data_type())
@@ -229,7 +236,7 @@ fn primitive_range_eq<T: PrimitiveType, A: Allocator>(
 /// What slot `i` of an array logically is, once dictionary and run-end
 /// encoding are looked through.
 enum Slot<'r, 'a, A: Allocator> {
-    /// A null slot (module documentation, "Slots").
+    /// A null slot ("Slots" in the documentation of [`logical_eq`]).
     Null,
     /// A valid slot: slot `.1` of `.0`, which is neither a Null, dictionary
     /// nor run-end encoded array.
