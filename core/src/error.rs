@@ -178,6 +178,15 @@ errors! {
     /// A caller-set limit (nesting depth, fields, message size, metadata
     /// entries, dictionary size) was exceeded.
     LimitExceeded => "a decoding limit was exceeded",
+    /// A compressed body buffer is malformed: a length prefix shorter than 8
+    /// bytes or below -1, a bad LZ4 frame magic, version, reserved bit, header
+    /// checksum or block size, a truncated frame or an invalid LZ4 sequence.
+    CorruptCompressedData => "compressed data is corrupt",
+    /// A block or content checksum of compressed data does not match the data.
+    CompressedChecksumMismatch => "checksum of compressed data does not match",
+    /// Decompression produced a different number of bytes than the buffer's
+    /// length prefix or the frame's content size declares.
+    DecompressedSizeMismatch => "decompressed size differs from the declared size",
 }
 
 impl fmt::Display for Error {

@@ -1,6 +1,7 @@
 //! Arrow IPC: the encapsulated message format, the stream and file formats
 //! ("Serialization and Interprocess Communication" of the columnar format).
 
+pub mod compression;
 pub mod flatbuf;
 pub mod io;
 pub mod message;
