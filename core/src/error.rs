@@ -151,6 +151,25 @@ errors! {
     UnsupportedType => "unsupported type or metadata feature",
     /// Metadata version V1–V3 (or unknown): only V4 and V5 are read.
     UnsupportedVersion => "unsupported metadata version (V4 or V5 required)",
+    /// A field node has a negative length or null count, or more nulls than slots.
+    InvalidFieldNode => "invalid field node (negative, or null count above length)",
+    /// The header lists fewer or more field nodes than the schema needs.
+    NodeCountMismatch => "wrong number of field nodes for the schema",
+    /// The header lists fewer or more buffers than the schema needs.
+    BufferCountMismatch => "wrong number of buffers for the schema",
+    /// A buffer's offset and length lie outside the message body.
+    BufferOutOfBody => "buffer lies outside the message body",
+    /// A message length is negative or a body length does not match.
+    InvalidMessage => "invalid message framing",
+    /// A message of an unexpected kind (e.g. a second schema, or a record
+    /// batch where the footer points to a dictionary).
+    UnexpectedMessage => "unexpected message type",
+    /// A dictionary-encoded column refers to a dictionary id never received.
+    DictionaryNotFound => "dictionary batch missing for a dictionary id",
+    /// A file does not start and end with `ARROW1` or `ALKAID1`.
+    InvalidMagic => "not an Arrow IPC file (bad magic)",
+    /// A file footer's length or blocks are inconsistent with the file.
+    InvalidFooter => "invalid file footer",
     /// A field has the wrong number of children for its type.
     InvalidChildCount => "wrong number of child fields for the type",
     /// The file format allows one non-delta dictionary per id: a dictionary
@@ -159,6 +178,15 @@ errors! {
     /// A caller-set limit (nesting depth, fields, message size, metadata
     /// entries, dictionary size) was exceeded.
     LimitExceeded => "a decoding limit was exceeded",
+    /// A compressed body buffer is malformed: a length prefix shorter than 8
+    /// bytes or below -1, a bad LZ4 frame magic, version, reserved bit, header
+    /// checksum or block size, a truncated frame or an invalid LZ4 sequence.
+    CorruptCompressedData => "compressed data is corrupt",
+    /// A block or content checksum of compressed data does not match the data.
+    CompressedChecksumMismatch => "checksum of compressed data does not match",
+    /// Decompression produced a different number of bytes than the buffer's
+    /// length prefix or the frame's content size declares.
+    DecompressedSizeMismatch => "decompressed size differs from the declared size",
 
     // ----- row format -----
     /// Row bytes are not a valid encoding for the converter's fields: a

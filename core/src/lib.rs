@@ -25,6 +25,7 @@ extern crate std;
 
 pub mod array;
 pub mod buffer;
+pub mod compute;
 pub mod datatypes;
 mod error;
 pub mod ipc;

@@ -1,1 +1,21 @@
 //! Host integration tests of alkaid (golden files, interop, property tests, benchmarks).
+//!
+//! - [`json`]: a reader of the Arrow integration-test JSON format;
+//! - [`value`]: the logical value of a slot, and where two values differ;
+//! - [`compare`]: our schemas and record batches against the JSON;
+//! - [`harness`]: the golden cases, our readers and writers run on them, the
+//!   expected failures and the summary table.
+//!
+//! `cargo test -p alkaid-tests` runs `tests/golden.rs` (every golden file
+//! through every reader, then through our writers and back),
+//! `tests/compare_selftest.rs` (the comparison catches altered JSON) and
+//! `tests/core_bugs.rs` (ignored tests pinning known core bugs). The golden
+//! files are found at `$ALKAID_GOLDEN_DIR`, else `<repo>/../shared/golden`,
+//! else `/work/shared/golden`; the tests fail when none exists.
+//! `cargo test -p alkaid-tests --test golden -- --nocapture` prints the
+//! summary tables.
+
+pub mod compare;
+pub mod harness;
+pub mod json;
+pub mod value;

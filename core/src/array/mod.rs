@@ -44,6 +44,7 @@ pub use dictionary::{
     index_data_type, DictionaryArray, DictionaryBuilder, DictionaryKeyType, DictionaryKeys,
     PrimitiveDictionaryBuilder,
 };
+pub use equal::{logical_eq, values_equal};
 pub use fixed_size_binary::{FixedSizeBinaryArray, FixedSizeBinaryBuilder};
 pub use fixed_size_list::{FixedSizeListArray, FixedSizeListBuilder};
 pub use list::{

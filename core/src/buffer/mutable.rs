@@ -112,6 +112,10 @@ impl<A: Allocator> MutableBuffer<A> {
     /// # Errors
     /// [`Error::BufferLengthNotMultiple`] when the length is not a multiple of `T`'s size.
     pub fn typed<T: NativeType>(&self) -> Result<&[T]> {
+        if self.is_empty() {
+            // Nothing allocated yet: the pointer may be byte aligned only.
+            return Ok(&[]);
+        }
         bytemuck::try_cast_slice(self.as_slice()).map_err(|_| Error::BufferLengthNotMultiple)
     }
 
@@ -120,6 +124,9 @@ impl<A: Allocator> MutableBuffer<A> {
     /// # Errors
     /// [`Error::BufferLengthNotMultiple`] when the length is not a multiple of `T`'s size.
     pub fn typed_mut<T: NativeType>(&mut self) -> Result<&mut [T]> {
+        if self.is_empty() {
+            return Ok(&mut []);
+        }
         bytemuck::try_cast_slice_mut(self.as_slice_mut())
             .map_err(|_| Error::BufferLengthNotMultiple)
     }

@@ -142,3 +142,38 @@ impl<T: NativeType, A: Allocator> PartialEq for ScalarBuffer<'_, T, A> {
         self.buffer.as_slice() == other.buffer.as_slice()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::native::i256;
+    use allocator_api2::alloc::Global;
+
+    /// Regression: `Buffer::empty()` and an unallocated `MutableBuffer` are
+    /// byte aligned only (address 1). Their typed views must be the empty
+    /// slice for every native type: `ScalarBuffer::as_slice` used to build a
+    /// misaligned `&[T]` (undefined behaviour) and `try_from_buffer` /
+    /// `MutableBuffer::typed` refused them, so that finishing an empty
+    /// `PrimitiveRunBuilder` or dense `UnionBuilder` failed with `Misaligned`.
+    #[test]
+    fn empty_buffers_are_aligned_for_every_type() {
+        assert_eq!(
+            ScalarBuffer::<i64, Global>::empty().as_slice(),
+            &[] as &[i64]
+        );
+        assert_eq!(ScalarBuffer::<i256, Global>::empty().len(), 0);
+        let b = ScalarBuffer::<i64, Global>::try_from_buffer(Buffer::empty()).unwrap();
+        assert!(b.as_slice().is_empty());
+        let m = MutableBuffer::new_in(Global);
+        assert_eq!(m.typed::<u64>(), Ok(&[] as &[u64]));
+        let b = ScalarBuffer::<i128, Global>::try_from_buffer(m.into_buffer()).unwrap();
+        assert!(b.is_empty() && b.slice(0, 0).unwrap().as_slice().is_empty());
+        // Non-empty misaligned bytes are still refused.
+        let bytes = [0u8; 9];
+        let odd = Buffer::<Global>::from_slice_ref(&bytes[1..]);
+        let r = ScalarBuffer::<u64, Global>::try_from_buffer(odd);
+        if bytes[1..].as_ptr() as usize % 8 != 0 {
+            assert_eq!(r.err(), Some(Error::Misaligned));
+        }
+    }
+}

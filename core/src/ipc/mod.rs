@@ -1,14 +1,18 @@
 //! Arrow IPC: the encapsulated message format, the stream and file formats
 //! ("Serialization and Interprocess Communication" of the columnar format).
 
+pub mod compression;
 pub mod flatbuf;
 pub mod io;
 pub mod message;
+pub mod reader;
 pub mod schema;
 pub mod writer;
 
 #[cfg(test)]
 mod crosscheck_tests;
+#[cfg(test)]
+mod roundtrip_tests;
 
 /// Byte order of the values in IPC bodies (the `Endianness` enum of Schema.fbs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -400,28 +400,30 @@ pub fn encode_schema<A: Allocator>(
 }
 
 /// Decoding state: limits and counters.
-pub(crate) struct Decoder<A: Allocator + Clone> {
+pub(crate) struct Decoder<'o, A: Allocator + Clone> {
     pub(crate) alloc: A,
     pub(crate) limits: DecodeLimits,
     fields_seen: usize,
+    _o: core::marker::PhantomData<&'o ()>,
 }
 
-impl<A: Allocator + Clone> Decoder<A> {
+impl<'o, A: Allocator + Clone + 'o> Decoder<'o, A> {
     pub(crate) fn new(alloc: A, limits: DecodeLimits) -> Self {
         Decoder {
             alloc,
             limits,
             fields_seen: 0,
+            _o: core::marker::PhantomData,
         }
     }
 
-    fn string(&self, s: &str) -> Result<SharedStr<'static, A>> {
+    fn string(&self, s: &str) -> Result<SharedStr<'o, A>> {
         SharedStr::try_from_str_in(s, self.alloc.clone())
     }
 
     /// Decodes a `KeyValue` vector at `slot` of `t`; `ALKAID:` keys are
     /// respelled `ARROW:`.
-    pub(crate) fn metadata(&self, t: &Table<'_>, slot: u16) -> Result<Metadata<'static, A>> {
+    pub(crate) fn metadata(&self, t: &Table<'_>, slot: u16) -> Result<Metadata<'o, A>> {
         let Some(v) = t.get_vector(slot, 4)? else {
             return Ok(SharedSlice::empty());
         };
@@ -453,14 +455,11 @@ impl<A: Allocator + Clone> Decoder<A> {
         })
     }
 
-    fn boxed_field(
-        &self,
-        f: Field<'static, A>,
-    ) -> Result<SharedBox<'static, Field<'static, A>, A>> {
+    fn boxed_field(&self, f: Field<'o, A>) -> Result<SharedBox<'o, Field<'o, A>, A>> {
         SharedBox::try_new_in(f, self.alloc.clone())
     }
 
-    fn children(&mut self, t: &Table<'_>, depth: usize) -> Result<Fields<'static, A>> {
+    fn children(&mut self, t: &Table<'_>, depth: usize) -> Result<Fields<'o, A>> {
         let Some(v) = t.get_vector(FIELD_CHILDREN, 4)? else {
             return Ok(SharedSlice::empty());
         };
@@ -472,7 +471,7 @@ impl<A: Allocator + Clone> Decoder<A> {
     }
 
     /// Decodes a `Field` table at nesting `depth` (1 = top level).
-    pub(crate) fn field(&mut self, t: &Table<'_>, depth: usize) -> Result<Field<'static, A>> {
+    pub(crate) fn field(&mut self, t: &Table<'_>, depth: usize) -> Result<Field<'o, A>> {
         if depth > self.limits.max_depth {
             return Err(Error::LimitExceeded);
         }
@@ -512,32 +511,25 @@ impl<A: Allocator + Clone> Decoder<A> {
         ))
     }
 
-    fn one_child(
-        &self,
-        children: &Fields<'static, A>,
-    ) -> Result<SharedBox<'static, Field<'static, A>, A>> {
+    fn one_child(&self, children: &Fields<'o, A>) -> Result<SharedBox<'o, Field<'o, A>, A>> {
         match children.as_slice() {
             [c] => self.boxed_field(c.clone()),
             _ => Err(Error::InvalidChildCount),
         }
     }
 
-    fn data_type(
-        &self,
-        t: &Table<'_>,
-        children: &Fields<'static, A>,
-    ) -> Result<DataType<'static, A>> {
+    fn data_type(&self, t: &Table<'_>, children: &Fields<'o, A>) -> Result<DataType<'o, A>> {
         use type_id as id;
         let tt = t.get_u8(FIELD_TYPE_TYPE, 0)?;
         let ty = t.get_table(FIELD_TYPE)?;
-        let leaf = |dt: DataType<'static, A>| -> Result<DataType<'static, A>> {
+        let leaf = |dt: DataType<'o, A>| -> Result<DataType<'o, A>> {
             if children.is_empty() {
                 Ok(dt)
             } else {
                 Err(Error::InvalidChildCount)
             }
         };
-        let get = |f: fn(&Table<'_>) -> Result<DataType<'static, A>>| match &ty {
+        let get = |f: fn(&Table<'_>) -> Result<DataType<'o, A>>| match &ty {
             Some(t) => f(t),
             None => Err(Error::InvalidFlatbuffer),
         };
@@ -673,7 +665,7 @@ impl<A: Allocator + Clone> Decoder<A> {
     }
 
     /// Decodes a `Schema` table: the schema and its endianness.
-    pub(crate) fn schema(&mut self, t: &Table<'_>) -> Result<(Schema<'static, A>, Endianness)> {
+    pub(crate) fn schema(&mut self, t: &Table<'_>) -> Result<(Schema<'o, A>, Endianness)> {
         let endianness = match t.get_i16(0, 0)? {
             0 => Endianness::Little,
             1 => Endianness::Big,
@@ -700,11 +692,11 @@ impl<A: Allocator + Clone> Decoder<A> {
 /// [`Error::InvalidFlatbuffer`], [`Error::UnsupportedType`],
 /// [`Error::InvalidDataType`], [`Error::InvalidChildCount`],
 /// [`Error::LimitExceeded`], [`Error::AllocationFailed`].
-pub fn decode_schema<A: Allocator + Clone>(
+pub fn decode_schema<'o, A: Allocator + Clone + 'o>(
     flatbuffer: &[u8],
     alloc: A,
     limits: DecodeLimits,
-) -> Result<(Schema<'static, A>, Endianness)> {
+) -> Result<(Schema<'o, A>, Endianness)> {
     let t = Table::root(flatbuffer)?;
     Decoder::new(alloc, limits).schema(&t)
 }

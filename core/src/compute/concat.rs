@@ -1,0 +1,339 @@
+//! [`concat`]: the slots of several arrays of one data type, one after the
+//! other, in new buffers; the flat layouts (primitive, boolean, binary and
+//! string with offsets or views, fixed-size binary) are here, the nested ones
+//! in `concat_nested`.
+
+use core::mem::size_of;
+
+use allocator_api2::alloc::Allocator;
+
+use super::concat_nested::{
+    concat_dictionary, concat_fixed_size_list, concat_list, concat_list_view, concat_map,
+    concat_run_end, concat_struct, concat_union,
+};
+use super::{concat_nulls, total_len, BitWriter};
+use crate::array::{
+    Array, ArrayRef, BinaryType, BinaryViewType, BooleanArray, ByteArrayType, ByteView,
+    ByteViewType, FixedSizeBinaryArray, GenericByteArray, GenericByteViewArray, LargeBinaryType,
+    LargeUtf8Type, NullArray, PrimitiveArray, PrimitiveType, StringViewType, Utf8Type,
+};
+use crate::buffer::{Buffer, MutableBuffer, OffsetSize, ScalarBuffer, SharedSlice, TryVec};
+use crate::error::{Error, Result};
+use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
+
+/// Concatenates `arrays`, which must all have the same data type, into one
+/// new array of that type: its slots are those of `arrays[0]`, then those of
+/// `arrays[1]`, and so on ("Physical Memory Layout" of the columnar format,
+/// every layout).
+///
+/// The result's buffers are new allocations from `alloc` holding copies of
+/// the inputs' slots (sliced inputs contribute only their slots), with these
+/// exceptions that share memory with the inputs instead:
+/// - a dictionary whose inputs all share one values array (the same
+///   [`crate::buffer::SharedBox`]) keeps that dictionary and concatenates the
+///   keys only; otherwise the dictionaries are concatenated and the keys of
+///   each input are shifted by the lengths of the dictionaries before it;
+/// - the data type (field names, metadata) is shared with `arrays[0]`.
+///
+/// Per layout: offsets (binary, string, list, map) are rebased to start at 0
+/// and the referenced bytes or child ranges copied; list views keep their
+/// offsets, shifted by the lengths of the previous inputs' children, which
+/// are concatenated whole; views keep their bytes with the buffer index
+/// shifted by the number of data buffers of the previous inputs, whose data
+/// buffers are copied whole; dense unions shift offsets per child likewise;
+/// sparse unions, structs and fixed-size lists concatenate their children
+/// over each input's slot range; run-end encoded arrays shift run ends by the
+/// previous inputs' lengths and copy the runs each input's view covers. The
+/// validity bitmap is omitted when no input has a null.
+///
+/// One input gives a compacted copy of it.
+///
+/// ```
+/// use alkaid::array::{Array, ArrayRef, StringArray};
+/// use alkaid::compute::concat;
+/// use alkaid::Global;
+///
+/// let a = StringArray::<Global>::try_from_options_in(&[Some("x"), None], Global)?;
+/// let b = StringArray::<Global>::try_from_options_in(&[Some("yy"), Some("zzz")], Global)?;
+/// let (a, b) = (a.into_array_ref(), b.into_array_ref().slice(1, 1)?);
+/// let c = concat(&[&a, &b], Global)?;
+/// let ArrayRef::Utf8(s) = &c else { unreachable!() };
+/// assert_eq!(s.iter().collect::<Vec<_>>(), [Some("x"), None, Some("zzz")]);
+/// assert_eq!(s.value_offsets(), &[0, 1, 1, 4]);
+/// # Ok::<(), alkaid::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] when `arrays` is empty; [`Error::TypeMismatch`]
+/// when the data types differ; [`Error::AllocationFailed`];
+/// [`Error::CapacityOverflow`] when the total length, byte count, child length,
+/// number of view buffers, shifted dictionary key or run end does not fit
+/// its type (e.g. more than `i32::MAX` bytes of Utf8 data, or a key beyond
+/// `i8::MAX` for Int8 keys); the inputs' own validation errors (offsets,
+/// views, union type ids, keys) when an input is malformed.
+pub fn concat<'a, A: Allocator + Clone>(
+    arrays: &[&ArrayRef<'a, A>],
+    alloc: A,
+) -> Result<ArrayRef<'a, A>> {
+    let mut owned = TryVec::new_in(alloc.clone());
+    owned.try_reserve(arrays.len())?;
+    for a in arrays {
+        owned.try_push((*a).clone())?;
+    }
+    concat_arrays(&owned, alloc)
+}
+
+/// [`concat`] over arrays held by value (the recursion for children).
+pub(super) fn concat_arrays<'a, A: Allocator + Clone>(
+    arrays: &[ArrayRef<'a, A>],
+    alloc: A,
+) -> Result<ArrayRef<'a, A>> {
+    let Some(first) = arrays.first() else {
+        return Err(Error::InvalidArgument);
+    };
+    if arrays.iter().any(|a| a.data_type() != first.data_type()) {
+        return Err(Error::TypeMismatch);
+    }
+    let total = total_len(arrays)?;
+    match first {
+        ArrayRef::Null(_) => Ok(NullArray::new(total).into_array_ref()),
+        ArrayRef::Boolean(_) => concat_boolean(arrays, total, alloc),
+        ArrayRef::Int8(_) => concat_primitive::<i8, A>(arrays, total, alloc),
+        ArrayRef::Int16(_) => concat_primitive::<i16, A>(arrays, total, alloc),
+        ArrayRef::Int32(_) => concat_primitive::<i32, A>(arrays, total, alloc),
+        ArrayRef::Int64(_) => concat_primitive::<i64, A>(arrays, total, alloc),
+        ArrayRef::UInt8(_) => concat_primitive::<u8, A>(arrays, total, alloc),
+        ArrayRef::UInt16(_) => concat_primitive::<u16, A>(arrays, total, alloc),
+        ArrayRef::UInt32(_) => concat_primitive::<u32, A>(arrays, total, alloc),
+        ArrayRef::UInt64(_) => concat_primitive::<u64, A>(arrays, total, alloc),
+        ArrayRef::Float16(_) => concat_primitive::<f16, A>(arrays, total, alloc),
+        ArrayRef::Float32(_) => concat_primitive::<f32, A>(arrays, total, alloc),
+        ArrayRef::Float64(_) => concat_primitive::<f64, A>(arrays, total, alloc),
+        ArrayRef::Int128(_) => concat_primitive::<i128, A>(arrays, total, alloc),
+        ArrayRef::Int256(_) => concat_primitive::<i256, A>(arrays, total, alloc),
+        ArrayRef::IntervalDayTime(_) => {
+            concat_primitive::<IntervalDayTime, A>(arrays, total, alloc)
+        }
+        ArrayRef::IntervalMonthDayNano(_) => {
+            concat_primitive::<IntervalMonthDayNano, A>(arrays, total, alloc)
+        }
+        ArrayRef::FixedSizeBinary(_) => concat_fixed_size_binary(arrays, total, alloc),
+        ArrayRef::Binary(_) => concat_bytes::<BinaryType, A>(arrays, total, alloc),
+        ArrayRef::LargeBinary(_) => concat_bytes::<LargeBinaryType, A>(arrays, total, alloc),
+        ArrayRef::Utf8(_) => concat_bytes::<Utf8Type, A>(arrays, total, alloc),
+        ArrayRef::LargeUtf8(_) => concat_bytes::<LargeUtf8Type, A>(arrays, total, alloc),
+        ArrayRef::BinaryView(_) => concat_views::<BinaryViewType, A>(arrays, total, alloc),
+        ArrayRef::Utf8View(_) => concat_views::<StringViewType, A>(arrays, total, alloc),
+        ArrayRef::List(_) => concat_list::<i32, A>(arrays, total, alloc),
+        ArrayRef::LargeList(_) => concat_list::<i64, A>(arrays, total, alloc),
+        ArrayRef::ListView(_) => concat_list_view::<i32, A>(arrays, total, alloc),
+        ArrayRef::LargeListView(_) => concat_list_view::<i64, A>(arrays, total, alloc),
+        ArrayRef::FixedSizeList(_) => concat_fixed_size_list(arrays, total, alloc),
+        ArrayRef::Struct(_) => concat_struct(arrays, total, alloc),
+        ArrayRef::Map(_) => concat_map(arrays, total, alloc),
+        ArrayRef::Union(_) => concat_union(arrays, total, alloc),
+        ArrayRef::Dictionary(_) => concat_dictionary(arrays, total, alloc),
+        ArrayRef::RunEndEncoded(_) => concat_run_end(arrays, total, alloc),
+    }
+}
+
+/// `n` bytes of room for whole `T`s: `count * size_of::<T>()`.
+pub(super) fn byte_size<T>(count: usize) -> Result<usize> {
+    count
+        .checked_mul(size_of::<T>())
+        .ok_or(Error::CapacityOverflow)
+}
+
+/// Freezes `m` into typed values (an empty buffer reads as no values).
+pub(super) fn freeze<'a, T: crate::native::NativeType, A: Allocator>(
+    m: MutableBuffer<A>,
+) -> Result<ScalarBuffer<'a, T, A>> {
+    ScalarBuffer::try_from_buffer(m.into_buffer())
+}
+
+fn concat_primitive<'a, T: PrimitiveType, A: Allocator + Clone>(
+    arrays: &[ArrayRef<'a, A>],
+    total: usize,
+    alloc: A,
+) -> Result<ArrayRef<'a, A>> {
+    let mut values = MutableBuffer::new_in(alloc.clone());
+    values.try_reserve_exact(byte_size::<T>(total)?)?;
+    for a in arrays {
+        let p = T::downcast(a).ok_or(Error::TypeMismatch)?;
+        values.try_extend_from_typed(p.values())?;
+    }
+    let nulls = concat_nulls(arrays, total, alloc)?;
+    let data_type = arrays
+        .first()
+        .ok_or(Error::InvalidArgument)?
+        .data_type()
+        .clone();
+    Ok(PrimitiveArray::<T, A>::try_new(data_type, freeze(values)?, nulls)?.into_array_ref())
+}
+
+fn concat_boolean<'a, A: Allocator + Clone>(
+    arrays: &[ArrayRef<'a, A>],
+    total: usize,
+    alloc: A,
+) -> Result<ArrayRef<'a, A>> {
+    let mut values = BitWriter::try_new(total, alloc.clone())?;
+    for a in arrays {
+        let ArrayRef::Boolean(b) = a else {
+            return Err(Error::TypeMismatch);
+        };
+        values.append(b.values());
+    }
+    let nulls = concat_nulls(arrays, total, alloc)?;
+    Ok(BooleanArray::try_new(values.finish()?, nulls)?.into_array_ref())
+}
+
+fn concat_fixed_size_binary<'a, A: Allocator + Clone>(
+    arrays: &[ArrayRef<'a, A>],
+    total: usize,
+    alloc: A,
+) -> Result<ArrayRef<'a, A>> {
+    let mut values = MutableBuffer::new_in(alloc.clone());
+    let mut data_type = None;
+    for a in arrays {
+        let ArrayRef::FixedSizeBinary(f) = a else {
+            return Err(Error::TypeMismatch);
+        };
+        if data_type.is_none() {
+            let bytes = total
+                .checked_mul(f.value_length())
+                .ok_or(Error::CapacityOverflow)?;
+            values.try_reserve_exact(bytes)?;
+            data_type = Some(f.data_type().clone());
+        }
+        let n = f
+            .len()
+            .checked_mul(f.value_length())
+            .ok_or(Error::BufferTooSmall)?;
+        let bytes = f.values().get(..n).ok_or(Error::BufferTooSmall)?;
+        values.try_extend_from_slice(bytes)?;
+    }
+    let data_type = data_type.ok_or(Error::InvalidArgument)?;
+    let nulls = concat_nulls(arrays, total, alloc)?;
+    let a = FixedSizeBinaryArray::try_new(data_type, total, values.into_buffer(), nulls)?;
+    Ok(a.into_array_ref())
+}
+
+/// The first and last offsets of `offsets` as `usize` (`0..0` when empty).
+pub(super) fn offset_range<O: OffsetSize>(offsets: &[O]) -> Result<(usize, usize)> {
+    let (Some(first), Some(last)) = (offsets.first(), offsets.last()) else {
+        return Ok((0, 0));
+    };
+    let first = first.to_usize().ok_or(Error::OffsetOutOfBounds)?;
+    let last = last.to_usize().ok_or(Error::OffsetOutOfBounds)?;
+    if first > last {
+        return Err(Error::OffsetsNotMonotonic);
+    }
+    Ok((first, last))
+}
+
+/// Appends `offsets` (after the first, rebased from it to `base`) to `out`.
+pub(super) fn push_rebased<O: OffsetSize, A: Allocator>(
+    out: &mut MutableBuffer<A>,
+    offsets: &[O],
+    base: usize,
+) -> Result<()> {
+    let (first, _) = offset_range(offsets)?;
+    for o in offsets.iter().skip(1) {
+        let rel = o
+            .to_usize()
+            .and_then(|o| o.checked_sub(first))
+            .ok_or(Error::OffsetsNotMonotonic)?;
+        let v = base
+            .checked_add(rel)
+            .and_then(O::from_usize)
+            .ok_or(Error::CapacityOverflow)?;
+        out.try_push(v)?;
+    }
+    Ok(())
+}
+
+fn concat_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
+    arrays: &[ArrayRef<'a, A>],
+    total: usize,
+    alloc: A,
+) -> Result<ArrayRef<'a, A>> {
+    let mut bytes = 0usize;
+    for a in arrays {
+        let b = T::downcast(a).ok_or(Error::TypeMismatch)?;
+        let (first, last) = offset_range(b.value_offsets())?;
+        bytes = bytes
+            .checked_add(last - first)
+            .ok_or(Error::CapacityOverflow)?;
+    }
+    T::Offset::from_usize(bytes).ok_or(Error::CapacityOverflow)?;
+    let mut offsets = MutableBuffer::new_in(alloc.clone());
+    offsets.try_reserve_exact(byte_size::<T::Offset>(
+        total.checked_add(1).ok_or(Error::CapacityOverflow)?,
+    )?)?;
+    offsets.try_push(T::Offset::ZERO)?;
+    let mut values = MutableBuffer::new_in(alloc.clone());
+    values.try_reserve_exact(bytes)?;
+    for a in arrays {
+        let b = T::downcast(a).ok_or(Error::TypeMismatch)?;
+        let (first, last) = offset_range(b.value_offsets())?;
+        push_rebased(&mut offsets, b.value_offsets(), values.len())?;
+        let data = b
+            .values()
+            .get(first..last)
+            .ok_or(Error::OffsetOutOfBounds)?;
+        values.try_extend_from_slice(data)?;
+    }
+    let nulls = concat_nulls(arrays, total, alloc)?;
+    let a = GenericByteArray::<T, A>::try_new(freeze(offsets)?, values.into_buffer(), nulls)?;
+    Ok(a.into_array_ref())
+}
+
+fn concat_views<'a, T: ByteViewType, A: Allocator + Clone>(
+    arrays: &[ArrayRef<'a, A>],
+    total: usize,
+    alloc: A,
+) -> Result<ArrayRef<'a, A>> {
+    let mut n_buffers = 0usize;
+    for a in arrays {
+        let v = T::downcast(a).ok_or(Error::TypeMismatch)?;
+        n_buffers = n_buffers
+            .checked_add(v.data_buffers().len())
+            .ok_or(Error::CapacityOverflow)?;
+    }
+    i32::try_from(n_buffers).map_err(|_| Error::CapacityOverflow)?;
+    let mut views = MutableBuffer::new_in(alloc.clone());
+    views.try_reserve_exact(byte_size::<ByteView>(total)?)?;
+    let mut base = 0i32;
+    for a in arrays {
+        let v = T::downcast(a).ok_or(Error::TypeMismatch)?;
+        for view in v.views() {
+            let view = if view.length() <= ByteView::MAX_INLINE_LEN as i32 {
+                *view
+            } else {
+                let index = view
+                    .buffer_index()
+                    .checked_add(base)
+                    .ok_or(Error::ViewBufferIndexOutOfBounds)?;
+                ByteView::from_parts(view.length(), view.prefix(), index, view.offset())
+            };
+            views.try_extend_from_slice(view.as_bytes())?;
+        }
+        let n = i32::try_from(v.data_buffers().len()).map_err(|_| Error::CapacityOverflow)?;
+        base = base.checked_add(n).ok_or(Error::CapacityOverflow)?;
+    }
+    let buffers = if n_buffers == 0 {
+        SharedSlice::empty()
+    } else {
+        let mut sources = arrays
+            .iter()
+            .filter_map(T::downcast)
+            .flat_map(|v| v.data_buffers().iter());
+        SharedSlice::try_from_fn_in(n_buffers, alloc.clone(), |_| {
+            let b: &Buffer<'a, A> = sources.next().ok_or(Error::InvalidArgument)?;
+            Buffer::try_copy_in(b, alloc.clone())
+        })?
+    };
+    let nulls = concat_nulls(arrays, total, alloc)?;
+    let a = GenericByteViewArray::<T, A>::try_new(views.into_buffer(), buffers, nulls)?;
+    Ok(a.into_array_ref())
+}

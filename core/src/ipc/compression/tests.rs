@@ -1,0 +1,415 @@
+//! Tests of the per-buffer framing ([`compress_buffer`], [`decompress_buffer`])
+//! and of the [`Codec`] plug-in interface.
+
+use super::lz4_frame::Lz4FrameCodec;
+use super::*;
+use allocator_api2::alloc::{AllocError, Global};
+use core::alloc::Layout;
+use core::cell::Cell;
+use core::ptr::NonNull;
+use std::rc::Rc;
+use std::vec::Vec;
+
+/// A test allocator over `Global` that records how many allocations were
+/// made and the largest one requested, and can fail every allocation after a
+/// budget.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CountingAlloc {
+    count: Rc<Cell<usize>>,
+    largest: Rc<Cell<usize>>,
+    budget: Rc<Cell<Option<usize>>>,
+}
+
+impl CountingAlloc {
+    fn failing_after(budget: usize) -> Self {
+        let a = Self::default();
+        a.budget.set(Some(budget));
+        a
+    }
+    /// Number of allocations (and growths) requested.
+    pub(crate) fn count(&self) -> usize {
+        self.count.get()
+    }
+    /// The largest size in bytes requested.
+    pub(crate) fn largest(&self) -> usize {
+        self.largest.get()
+    }
+    fn record(&self, layout: Layout) -> core::result::Result<(), AllocError> {
+        match self.budget.get() {
+            Some(0) => return Err(AllocError),
+            Some(n) => self.budget.set(Some(n - 1)),
+            None => {}
+        }
+        self.count.set(self.count.get() + 1);
+        self.largest.set(self.largest.get().max(layout.size()));
+        Ok(())
+    }
+}
+
+// SAFETY: every block comes from `Global` and goes back to it unchanged.
+unsafe impl Allocator for CountingAlloc {
+    fn allocate(&self, layout: Layout) -> core::result::Result<NonNull<[u8]>, AllocError> {
+        self.record(layout)?;
+        Global.allocate(layout)
+    }
+
+    unsafe fn grow(
+        &self,
+        ptr: NonNull<u8>,
+        old: Layout,
+        new: Layout,
+    ) -> core::result::Result<NonNull<[u8]>, AllocError> {
+        self.record(new)?;
+        // SAFETY: forwarded unchanged; `ptr` was allocated by `Global`.
+        unsafe { Global.grow(ptr, old, new) }
+    }
+
+    unsafe fn grow_zeroed(
+        &self,
+        ptr: NonNull<u8>,
+        old: Layout,
+        new: Layout,
+    ) -> core::result::Result<NonNull<[u8]>, AllocError> {
+        self.record(new)?;
+        // SAFETY: forwarded unchanged; `ptr` was allocated by `Global`.
+        unsafe { Global.grow_zeroed(ptr, old, new) }
+    }
+
+    unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
+        // SAFETY: `ptr` was allocated by `Global` with `layout`.
+        unsafe { Global.deallocate(ptr, layout) }
+    }
+}
+
+/// Sensor-log-like text: compressible.
+pub(crate) fn text(n: usize) -> Vec<u8> {
+    let mut v = Vec::with_capacity(n);
+    let mut i = 0usize;
+    while v.len() < n {
+        v.extend_from_slice(b"temperature=");
+        v.extend_from_slice(std::format!("{} ", (i * 7) % 50).as_bytes());
+        i += 1;
+    }
+    v.truncate(n);
+    v
+}
+
+/// Pseudo-random bytes: incompressible.
+pub(crate) fn noise(n: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+fn framed(prefix: i64, body: &[u8]) -> Vec<u8> {
+    let mut v = prefix.to_le_bytes().to_vec();
+    v.extend_from_slice(body);
+    v
+}
+
+#[test]
+fn empty_buffer_stays_empty() {
+    let mut out = MutableBuffer::new_in(Global);
+    let n = compress_buffer(&mut Lz4FrameCodec::new(), &[], &mut out).unwrap();
+    assert_eq!(n, 0);
+    assert!(out.is_empty());
+    let back = decompress_buffer(
+        &mut Lz4FrameCodec::new(),
+        &Buffer::<Global>::from_slice_ref(&[]),
+        0,
+        Global,
+    )
+    .unwrap();
+    assert!(back.is_empty());
+}
+
+#[test]
+fn compressible_buffer_gets_length_prefix_and_frame() {
+    let data = text(10_000);
+    let mut out = MutableBuffer::new_in(Global);
+    out.try_extend_from_slice(b"xyz").unwrap(); // appends after what is there
+    let n = compress_buffer(&mut Lz4FrameCodec::new(), &data, &mut out).unwrap();
+    let bytes = out.as_slice();
+    assert_eq!(n, bytes.len() - 3);
+    assert!(n < data.len() / 4, "{n}");
+    assert_eq!(&bytes[..3], b"xyz");
+    assert_eq!(&bytes[3..11], &10_000i64.to_le_bytes());
+    assert_eq!(&bytes[11..15], &[0x04, 0x22, 0x4D, 0x18]); // LZ4 frame magic
+                                                           // The padding after the length stays zero.
+    let cap = out.capacity();
+    out.try_extend_zeros(cap - out.len()).unwrap();
+    assert!(out.as_slice()[3 + n..].iter().all(|&b| b == 0));
+
+    let input = Buffer::<Global>::from_slice_ref(&out.as_slice()[3..3 + n]);
+    let back = decompress_buffer(&mut Lz4FrameCodec::new(), &input, 10_000, Global).unwrap();
+    assert_eq!(back.as_slice(), &data[..]);
+    assert!(back.is_owned());
+    assert_eq!(back.as_ptr() as usize % 64, 0);
+}
+
+#[test]
+fn incompressible_buffer_is_stored_raw_with_minus_one() {
+    let data = noise(300, 7);
+    let mut out = MutableBuffer::new_in(Global);
+    let n = compress_buffer(&mut Lz4FrameCodec::new(), &data, &mut out).unwrap();
+    assert_eq!(n, 308);
+    assert_eq!(&out.as_slice()[..8], &[0xFF; 8]);
+    assert_eq!(&out.as_slice()[8..], &data[..]);
+
+    // Reading it back borrows the raw bytes: no copy, no allocation.
+    let alloc = CountingAlloc::default();
+    let input = Buffer::<CountingAlloc>::from_slice_ref(out.as_slice());
+    let back = decompress_buffer(&mut Lz4FrameCodec::new(), &input, 0, alloc.clone()).unwrap();
+    assert_eq!(back.as_slice(), &data[..]);
+    assert!(!back.is_owned());
+    assert_eq!(back.as_ptr(), out.as_slice()[8..].as_ptr());
+    assert_eq!(alloc.count(), 0);
+}
+
+#[test]
+fn raw_slice_of_an_owned_buffer_shares_it() {
+    let data = noise(100, 3);
+    let owned = Buffer::try_copy_in(&framed(-1, &data), Global).unwrap();
+    let back = decompress_buffer(&mut Lz4FrameCodec::new(), &owned, 0, Global).unwrap();
+    assert!(back.is_owned());
+    assert_eq!(back.as_ptr(), owned.as_slice()[8..].as_ptr());
+    assert_eq!(back.as_slice(), &data[..]);
+}
+
+#[test]
+fn prefix_zero_reads_as_empty() {
+    let v = framed(0, &[]);
+    let back = decompress_buffer(
+        &mut Lz4FrameCodec::new(),
+        &Buffer::<Global>::from_slice_ref(&v),
+        0,
+        Global,
+    )
+    .unwrap();
+    assert!(back.is_empty());
+    assert_eq!(buffer_length(&v), Ok(BufferLength::Empty));
+}
+
+#[test]
+fn buffer_length_reads_the_prefix() {
+    assert_eq!(buffer_length(&[]), Ok(BufferLength::Empty));
+    assert_eq!(
+        buffer_length(&framed(-1, b"abc")),
+        Ok(BufferLength::Uncompressed(3))
+    );
+    assert_eq!(
+        buffer_length(&framed(1 << 40, b"")),
+        Ok(BufferLength::Compressed(1 << 40))
+    );
+    for short in 1..8 {
+        assert_eq!(
+            buffer_length(&[0xFF; 8][..short]),
+            Err(Error::CorruptCompressedData)
+        );
+    }
+    assert_eq!(
+        buffer_length(&framed(-2, b"abc")),
+        Err(Error::CorruptCompressedData)
+    );
+    assert_eq!(
+        buffer_length(&framed(i64::MIN, b"")),
+        Err(Error::CorruptCompressedData)
+    );
+}
+
+#[test]
+fn short_or_negative_prefix_is_corrupt() {
+    let mut c = Lz4FrameCodec::new();
+    for bad in [&[1u8, 0, 0][..], &framed(-5, b"abcd")[..]] {
+        let r = decompress_buffer(&mut c, &Buffer::<Global>::from_slice_ref(bad), 100, Global);
+        assert_eq!(r.err(), Some(Error::CorruptCompressedData));
+    }
+}
+
+#[test]
+fn huge_declared_length_is_refused_before_allocating() {
+    let alloc = CountingAlloc::default();
+    let mut c = Lz4FrameCodec::new();
+    // A 20-byte frame (header + end mark) behind a prefix declaring 1 TiB.
+    let mut frame = Vec::new();
+    let mut codec = Lz4FrameCodec::with_options(lz4_frame::FrameOptions {
+        content_checksum: false,
+        ..Default::default()
+    });
+    let mut tmp = [0u8; 64];
+    let n = codec.compress(&[], &mut tmp).unwrap();
+    frame.extend_from_slice(&tmp[..n]);
+    assert!(frame.len() <= 20, "{}", frame.len());
+    for declared in [1i64 << 40, i64::MAX] {
+        let v = framed(declared, &frame);
+        let r = decompress_buffer(&mut c, &Buffer::from_slice_ref(&v), 1 << 30, alloc.clone());
+        assert_eq!(r.err(), Some(Error::LimitExceeded));
+    }
+    // Within the limit, but the frame cannot expand that far: refused by the
+    // codec's check, still before allocating.
+    let v = framed(1 << 29, &frame);
+    let r = decompress_buffer(&mut c, &Buffer::from_slice_ref(&v), 1 << 30, alloc.clone());
+    assert_eq!(r.err(), Some(Error::DecompressedSizeMismatch));
+    assert_eq!(alloc.count(), 0);
+}
+
+#[test]
+fn declared_length_must_match_the_content() {
+    let data = text(5000);
+    let mut frame = std::vec![0u8; 8000];
+    // A frame without content size, so only decoding can tell.
+    let mut c = Lz4FrameCodec::with_options(lz4_frame::FrameOptions {
+        content_size: false,
+        ..Default::default()
+    });
+    let n = c.compress(&data, &mut frame).unwrap();
+    frame.truncate(n);
+    for declared in [4999i64, 5001, 6000] {
+        let v = framed(declared, &frame);
+        let r = decompress_buffer(
+            &mut c,
+            &Buffer::<Global>::from_slice_ref(&v),
+            1 << 20,
+            Global,
+        );
+        assert_eq!(r.err(), Some(Error::DecompressedSizeMismatch), "{declared}");
+    }
+    // With the content size in the frame, the mismatch is found before decoding.
+    let alloc = CountingAlloc::default();
+    let mut out = MutableBuffer::new_in(Global);
+    compress_buffer(&mut Lz4FrameCodec::new(), &data, &mut out).unwrap();
+    let mut v = out.as_slice().to_vec();
+    v[..8].copy_from_slice(&5001i64.to_le_bytes());
+    let r = decompress_buffer(
+        &mut Lz4FrameCodec::new(),
+        &Buffer::from_slice_ref(&v),
+        1 << 20,
+        alloc.clone(),
+    );
+    assert_eq!(r.err(), Some(Error::DecompressedSizeMismatch));
+    assert_eq!(alloc.count(), 0);
+}
+
+/// A toy codec (run-length pairs `count, byte`) standing in for a
+/// user-supplied implementation.
+#[derive(Debug, Default)]
+struct Rle {
+    calls: usize,
+}
+
+impl Codec for Rle {
+    fn codec(&self) -> CompressionCodec {
+        CompressionCodec::Zstd
+    }
+    fn max_compressed_len(&self, input_len: usize) -> Result<usize> {
+        input_len.checked_mul(2).ok_or(Error::CapacityOverflow)
+    }
+    fn compress(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize> {
+        self.calls += 1;
+        let mut w = 0;
+        let mut i = 0;
+        while i < input.len() {
+            let b = input[i];
+            let mut run = 1;
+            while i + run < input.len() && input[i + run] == b && run < 255 {
+                run += 1;
+            }
+            let pair = out.get_mut(w..w + 2).ok_or(Error::OutOfBounds)?;
+            pair.copy_from_slice(&[run as u8, b]);
+            w += 2;
+            i += run;
+        }
+        Ok(w)
+    }
+    fn decompress(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize> {
+        self.calls += 1;
+        let mut w = 0;
+        for pair in input.chunks(2) {
+            let [run, b] = pair else {
+                return Err(Error::CorruptCompressedData);
+            };
+            let dst = out
+                .get_mut(w..w + *run as usize)
+                .ok_or(Error::DecompressedSizeMismatch)?;
+            dst.fill(*b);
+            w += *run as usize;
+        }
+        Ok(w)
+    }
+}
+
+#[test]
+fn a_user_codec_plugs_in_through_dyn() {
+    let mut rle = Rle::default();
+    let codec: &mut dyn Codec = &mut rle;
+    assert_eq!(codec.codec(), CompressionCodec::Zstd);
+    let data = [7u8; 1000];
+    let mut out = MutableBuffer::new_in(Global);
+    let n = compress_buffer(codec, &data, &mut out).unwrap();
+    assert_eq!(n, 8 + 8); // 1000 = 255 * 3 + 235: four pairs
+    assert_eq!(&out.as_slice()[8..], &[255, 7, 255, 7, 255, 7, 235, 7]);
+    let input = Buffer::<Global>::from_slice_ref(out.as_slice());
+    let back = decompress_buffer(codec, &input, 1000, Global).unwrap();
+    assert_eq!(back.as_slice(), &data[..]);
+    // Through `&mut C` as well.
+    let mut by_ref = &mut rle;
+    let back = decompress_buffer(&mut by_ref, &input, 1000, Global).unwrap();
+    assert_eq!(back.len(), 1000);
+    assert_eq!(rle.calls, 3);
+}
+
+#[test]
+fn codec_errors_leave_the_output_as_it_was() {
+    struct Failing;
+    impl Codec for Failing {
+        fn codec(&self) -> CompressionCodec {
+            CompressionCodec::Lz4Frame
+        }
+        fn max_compressed_len(&self, n: usize) -> Result<usize> {
+            Ok(n)
+        }
+        fn compress(&mut self, _: &[u8], _: &mut [u8]) -> Result<usize> {
+            Err(Error::Io)
+        }
+        fn decompress(&mut self, _: &[u8], _: &mut [u8]) -> Result<usize> {
+            Err(Error::Io)
+        }
+    }
+    let mut out = MutableBuffer::new_in(Global);
+    out.try_extend_from_slice(b"keep").unwrap();
+    assert_eq!(
+        compress_buffer(&mut Failing, b"data", &mut out),
+        Err(Error::Io)
+    );
+    assert_eq!(out.as_slice(), b"keep");
+    let cap = out.capacity();
+    out.try_extend_zeros(cap - out.len()).unwrap();
+    assert!(out.as_slice()[4..].iter().all(|&b| b == 0));
+}
+
+#[test]
+#[cfg_attr(miri, ignore)] // many runs over 20 KB
+fn allocation_failures_are_reported() {
+    let data = text(20_000);
+    let run = |alloc: CountingAlloc| -> Result<()> {
+        let mut out = MutableBuffer::new_in(alloc.clone());
+        compress_buffer(&mut Lz4FrameCodec::new(), &data, &mut out)?;
+        let input = Buffer::from_slice_ref(out.as_slice());
+        let back = decompress_buffer(&mut Lz4FrameCodec::new(), &input, 1 << 20, alloc)?;
+        assert_eq!(back.as_slice(), &data[..]);
+        Ok(())
+    };
+    let ok = CountingAlloc::default();
+    run(ok.clone()).unwrap();
+    assert!(ok.count() >= 2);
+    for budget in 0..ok.count() {
+        let r = run(CountingAlloc::failing_after(budget));
+        assert_eq!(r, Err(Error::AllocationFailed), "budget {budget}");
+    }
+}

@@ -1,0 +1,413 @@
+//! Decoding a record batch body into arrays, checking everything.
+//!
+//! The nodes and buffers of a `RecordBatch` header are consumed in the
+//! depth-first order of the schema ("Buffer Layout"). Every count, length and
+//! extent is checked against the header and the body before use; arrays are
+//! built with their validated constructors. Buffers are borrowed from the
+//! body when they are aligned and in native byte order, and copied (aligned,
+//! byte-swapped) through `A` otherwise.
+
+use allocator_api2::alloc::Allocator;
+
+use super::dictionary::DictionaryStore;
+use super::Decompressor;
+use crate::array::{
+    Array, ArrayRef, BinaryArray, BinaryViewArray, BooleanArray, DictionaryArray, DictionaryKeys,
+    FixedSizeBinaryArray, FixedSizeListArray, LargeBinaryArray, LargeListArray, LargeListViewArray,
+    LargeStringArray, ListArray, ListViewArray, MapArray, NullArray, PrimitiveArray, PrimitiveType,
+    RunArray, RunEnds, StringArray, StringViewArray, StructArray, UnionArray,
+};
+use crate::buffer::{
+    BooleanBuffer, Buffer, MutableBuffer, NullBuffer, OffsetBuffer, ScalarBuffer, SharedBox,
+    SharedSlice,
+};
+use crate::datatypes::{DataType, Field, IndexType, IntervalUnit, UnionMode};
+use crate::error::{Error, Result};
+use crate::ipc::message::{MetadataVersion, RecordBatchView};
+use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano, NativeType};
+
+/// Decodes the arrays of one record (or dictionary) batch.
+pub(crate) struct BodyDecoder<'m, 'b, 'd, A: Allocator + Clone> {
+    pub(crate) header: RecordBatchView<'m>,
+    pub(crate) body: Buffer<'b, A>,
+    pub(crate) version: MetadataVersion,
+    /// The body was written on a machine of the other endianness.
+    pub(crate) swap: bool,
+    pub(crate) alloc: A,
+    pub(crate) dictionaries: &'d DictionaryStore<'b, A>,
+    pub(crate) decompressor: Option<&'d mut dyn Decompressor<A>>,
+    pub(crate) max_buffer_size: usize,
+    pub(crate) node: usize,
+    pub(crate) buffer: usize,
+    pub(crate) variadic: usize,
+}
+
+impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
+    fn next_node(&mut self) -> Result<(usize, usize)> {
+        if self.node >= self.header.num_nodes() {
+            return Err(Error::NodeCountMismatch);
+        }
+        let n = self.header.node(self.node)?;
+        self.node += 1;
+        let len = usize::try_from(n.length).map_err(|_| Error::InvalidFieldNode)?;
+        let nulls = usize::try_from(n.null_count).map_err(|_| Error::InvalidFieldNode)?;
+        if nulls > len {
+            return Err(Error::InvalidFieldNode);
+        }
+        Ok((len, nulls))
+    }
+
+    fn next_buffer(&mut self) -> Result<Buffer<'b, A>> {
+        if self.buffer >= self.header.num_buffers() {
+            return Err(Error::BufferCountMismatch);
+        }
+        let spec = self.header.buffer(self.buffer)?;
+        self.buffer += 1;
+        let off = usize::try_from(spec.offset).map_err(|_| Error::BufferOutOfBody)?;
+        let len = usize::try_from(spec.length).map_err(|_| Error::BufferOutOfBody)?;
+        let end = off.checked_add(len).ok_or(Error::BufferOutOfBody)?;
+        if end > self.body.len() {
+            return Err(Error::BufferOutOfBody);
+        }
+        let raw = self.body.slice(off, len)?;
+        match self.decompressor.as_deref_mut() {
+            Some(d) if !raw.is_empty() => {
+                d.decompress_buffer(raw, self.max_buffer_size, self.alloc.clone())
+            }
+            _ => Ok(raw),
+        }
+    }
+
+    /// The validity bitmap of `len` slots (`None` when there are no nulls).
+    fn validity(&mut self, len: usize, null_count: usize) -> Result<Option<NullBuffer<'b, A>>> {
+        let buf = self.next_buffer()?;
+        if null_count == 0 {
+            return Ok(None);
+        }
+        let bits = BooleanBuffer::try_new(buf, 0, len).map_err(|_| Error::ValidityTooSmall)?;
+        Ok(Some(NullBuffer::try_new_with_count(bits, null_count)?))
+    }
+
+    /// The first `n` values of `buf` as `T`s, borrowed when possible.
+    fn scalar<T: NativeType>(
+        &self,
+        buf: Buffer<'b, A>,
+        n: usize,
+    ) -> Result<ScalarBuffer<'b, T, A>> {
+        let bytes = n
+            .checked_mul(core::mem::size_of::<T>())
+            .ok_or(Error::BufferTooSmall)?;
+        if bytes > buf.len() {
+            return Err(Error::BufferTooSmall);
+        }
+        let buf = buf.slice(0, bytes)?;
+        if self.swap && core::mem::size_of::<T>() > 1 {
+            let mut m = MutableBuffer::try_with_capacity_in(bytes, self.alloc.clone())?;
+            for chunk in buf.as_slice().chunks_exact(core::mem::size_of::<T>()) {
+                let v: T = bytemuck::pod_read_unaligned(chunk);
+                m.try_push(v.swap_bytes())?;
+            }
+            return ScalarBuffer::try_from_buffer(m.into_buffer());
+        }
+        match ScalarBuffer::try_from_buffer(buf.clone()) {
+            Ok(s) => Ok(s),
+            Err(Error::Misaligned) => ScalarBuffer::try_from_buffer(Buffer::try_copy_in(
+                buf.as_slice(),
+                self.alloc.clone(),
+            )?),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `len + 1` offsets; an empty buffer is accepted for an empty array.
+    fn offsets<T: NativeType>(&mut self, len: usize) -> Result<ScalarBuffer<'b, T, A>> {
+        let buf = self.next_buffer()?;
+        if len == 0 && buf.is_empty() {
+            return ScalarBuffer::try_copy_in(&[T::default()], self.alloc.clone());
+        }
+        self.scalar(buf, len.checked_add(1).ok_or(Error::OffsetsLength)?)
+            .map_err(|e| {
+                if e == Error::BufferTooSmall {
+                    Error::OffsetsLength
+                } else {
+                    e
+                }
+            })
+    }
+
+    fn boxed(&self, a: ArrayRef<'b, A>) -> Result<SharedBox<'b, ArrayRef<'b, A>, A>> {
+        SharedBox::try_new_in(a, self.alloc.clone())
+    }
+
+    fn primitive<T: PrimitiveType>(
+        &mut self,
+        dt: &DataType<'b, A>,
+        len: usize,
+        null_count: usize,
+    ) -> Result<PrimitiveArray<'b, T, A>> {
+        let nulls = self.validity(len, null_count)?;
+        let buf = self.next_buffer()?;
+        let values = self.scalar::<T>(buf, len)?;
+        PrimitiveArray::try_new(dt.clone(), values, nulls)
+    }
+
+    /// Decodes the array of `field` (and its children).
+    pub(crate) fn array(&mut self, field: &Field<'b, A>) -> Result<ArrayRef<'b, A>> {
+        let dt = field.data_type();
+        let (len, nc) = self.next_node()?;
+        use DataType::*;
+        Ok(match dt {
+            Null => NullArray::new(len).into_array_ref(),
+            Boolean => {
+                let nulls = self.validity(len, nc)?;
+                let bits = BooleanBuffer::try_new(self.next_buffer()?, 0, len)?;
+                BooleanArray::try_new(bits, nulls)?.into_array_ref()
+            }
+            Int8 => self.primitive::<i8>(dt, len, nc)?.into_array_ref(),
+            Int16 => self.primitive::<i16>(dt, len, nc)?.into_array_ref(),
+            Int32 | Date32 | Time32(_) | Decimal32(..) | Interval(IntervalUnit::YearMonth) => {
+                self.primitive::<i32>(dt, len, nc)?.into_array_ref()
+            }
+            Int64 | Date64 | Time64(_) | Timestamp(..) | Duration(_) | Decimal64(..) => {
+                self.primitive::<i64>(dt, len, nc)?.into_array_ref()
+            }
+            UInt8 => self.primitive::<u8>(dt, len, nc)?.into_array_ref(),
+            UInt16 => self.primitive::<u16>(dt, len, nc)?.into_array_ref(),
+            UInt32 => self.primitive::<u32>(dt, len, nc)?.into_array_ref(),
+            UInt64 => self.primitive::<u64>(dt, len, nc)?.into_array_ref(),
+            Float16 => self.primitive::<f16>(dt, len, nc)?.into_array_ref(),
+            Float32 => self.primitive::<f32>(dt, len, nc)?.into_array_ref(),
+            Float64 => self.primitive::<f64>(dt, len, nc)?.into_array_ref(),
+            Decimal128(..) => self.primitive::<i128>(dt, len, nc)?.into_array_ref(),
+            Decimal256(..) => self.primitive::<i256>(dt, len, nc)?.into_array_ref(),
+            Interval(IntervalUnit::DayTime) => self
+                .primitive::<IntervalDayTime>(dt, len, nc)?
+                .into_array_ref(),
+            Interval(IntervalUnit::MonthDayNano) => self
+                .primitive::<IntervalMonthDayNano>(dt, len, nc)?
+                .into_array_ref(),
+            FixedSizeBinary(w) => {
+                let nulls = self.validity(len, nc)?;
+                let w = usize::try_from(*w).map_err(|_| Error::InvalidDataType)?;
+                let n = len.checked_mul(w).ok_or(Error::BufferTooSmall)?;
+                let buf = self.next_buffer()?;
+                if n > buf.len() {
+                    return Err(Error::BufferTooSmall);
+                }
+                FixedSizeBinaryArray::try_new(dt.clone(), len, buf.slice(0, n)?, nulls)?
+                    .into_array_ref()
+            }
+            Binary | Utf8 => {
+                let nulls = self.validity(len, nc)?;
+                let offsets = self.offsets::<i32>(len)?;
+                let values = self.next_buffer()?;
+                if matches!(dt, Binary) {
+                    BinaryArray::try_new(offsets, values, nulls)?.into_array_ref()
+                } else {
+                    StringArray::try_new(offsets, values, nulls)?.into_array_ref()
+                }
+            }
+            LargeBinary | LargeUtf8 => {
+                let nulls = self.validity(len, nc)?;
+                let offsets = self.offsets::<i64>(len)?;
+                let values = self.next_buffer()?;
+                if matches!(dt, LargeBinary) {
+                    LargeBinaryArray::try_new(offsets, values, nulls)?.into_array_ref()
+                } else {
+                    LargeStringArray::try_new(offsets, values, nulls)?.into_array_ref()
+                }
+            }
+            BinaryView | Utf8View => {
+                let nulls = self.validity(len, nc)?;
+                let views = self.views(len)?;
+                if self.variadic >= self.header.num_variadic_counts() {
+                    return Err(Error::BufferCountMismatch);
+                }
+                let count = self.header.variadic_count(self.variadic)?;
+                self.variadic += 1;
+                let count = usize::try_from(count).map_err(|_| Error::BufferCountMismatch)?;
+                if count > self.header.num_buffers().saturating_sub(self.buffer) {
+                    return Err(Error::BufferCountMismatch);
+                }
+                let alloc = self.alloc.clone();
+                let data = SharedSlice::try_from_fn_in(count, alloc, |_| self.next_buffer())?;
+                if matches!(dt, BinaryView) {
+                    BinaryViewArray::try_new(views, data, nulls)?.into_array_ref()
+                } else {
+                    StringViewArray::try_new(views, data, nulls)?.into_array_ref()
+                }
+            }
+            List(f) => {
+                let nulls = self.validity(len, nc)?;
+                let offsets = OffsetBuffer::try_new(self.offsets::<i32>(len)?)?;
+                let child = self.array(f)?;
+                ListArray::try_new(f.clone(), offsets, self.boxed(child)?, nulls)?.into_array_ref()
+            }
+            LargeList(f) => {
+                let nulls = self.validity(len, nc)?;
+                let offsets = OffsetBuffer::try_new(self.offsets::<i64>(len)?)?;
+                let child = self.array(f)?;
+                LargeListArray::try_new(f.clone(), offsets, self.boxed(child)?, nulls)?
+                    .into_array_ref()
+            }
+            ListView(f) => {
+                let nulls = self.validity(len, nc)?;
+                let b = self.next_buffer()?;
+                let offsets = self.scalar::<i32>(b, len)?;
+                let b = self.next_buffer()?;
+                let sizes = self.scalar::<i32>(b, len)?;
+                let child = self.array(f)?;
+                ListViewArray::try_new(f.clone(), offsets, sizes, self.boxed(child)?, nulls)?
+                    .into_array_ref()
+            }
+            LargeListView(f) => {
+                let nulls = self.validity(len, nc)?;
+                let b = self.next_buffer()?;
+                let offsets = self.scalar::<i64>(b, len)?;
+                let b = self.next_buffer()?;
+                let sizes = self.scalar::<i64>(b, len)?;
+                let child = self.array(f)?;
+                LargeListViewArray::try_new(f.clone(), offsets, sizes, self.boxed(child)?, nulls)?
+                    .into_array_ref()
+            }
+            FixedSizeList(f, size) => {
+                let nulls = self.validity(len, nc)?;
+                let child = self.array(f)?;
+                FixedSizeListArray::try_new(f.clone(), *size, len, self.boxed(child)?, nulls)?
+                    .into_array_ref()
+            }
+            Struct(fields) => {
+                let nulls = self.validity(len, nc)?;
+                let alloc = self.alloc.clone();
+                let children =
+                    SharedSlice::try_from_fn_in(fields.len(), alloc, |i| match fields.get(i) {
+                        Some(f) => self.array(f),
+                        None => Err(Error::InvalidChildCount),
+                    })?;
+                StructArray::try_new_with_len(fields.clone(), children, len, nulls)?
+                    .into_array_ref()
+            }
+            Map(f, sorted) => {
+                let nulls = self.validity(len, nc)?;
+                let offsets = OffsetBuffer::try_new(self.offsets::<i32>(len)?)?;
+                let ArrayRef::Struct(entries) = self.array(f)? else {
+                    return Err(Error::MapEntriesInvalid);
+                };
+                MapArray::try_new(f.clone(), offsets, entries, nulls, *sorted)?.into_array_ref()
+            }
+            Union(fields, mode) => {
+                if self.version < MetadataVersion::V5 {
+                    // Before V5 unions had a validity bitmap; it is ignored.
+                    self.next_buffer()?;
+                }
+                let b = self.next_buffer()?;
+                let type_ids = self.scalar::<i8>(b, len)?;
+                let offsets = match mode {
+                    UnionMode::Dense => {
+                        let b = self.next_buffer()?;
+                        Some(self.scalar::<i32>(b, len)?)
+                    }
+                    UnionMode::Sparse => None,
+                };
+                let alloc = self.alloc.clone();
+                let fs = fields.fields();
+                let children = SharedSlice::try_from_fn_in(fs.len(), alloc, |i| match fs.get(i) {
+                    Some(f) => self.array(f),
+                    None => Err(Error::InvalidChildCount),
+                })?;
+                UnionArray::try_new(fields.clone(), *mode, type_ids, offsets, children)?
+                    .into_array_ref()
+            }
+            Dictionary(index, value_type, _) => {
+                let nulls = self.validity(len, nc)?;
+                let b = self.next_buffer()?;
+                let keys = self.keys(*index, b, len, nulls)?;
+                let id = field.dict_id().ok_or(Error::InvalidDataType)?;
+                let values = match self.dictionaries.get(id) {
+                    Some(v) => v.clone(),
+                    // A dictionary batch may follow the first record batch when
+                    // every index so far is null.
+                    None if nc == len => {
+                        self.boxed(super::empty_values(value_type, &self.alloc)?)?
+                    }
+                    None => return Err(Error::DictionaryNotFound),
+                };
+                DictionaryArray::try_new(dt.clone(), keys, values)?.into_array_ref()
+            }
+            RunEndEncoded(rf, vf) => {
+                if nc != 0 {
+                    return Err(Error::InvalidFieldNode);
+                }
+                let run_ends = RunEnds::try_from(self.array(rf)?)?;
+                let values = self.array(vf)?;
+                RunArray::try_new_with_offset(dt.clone(), run_ends, self.boxed(values)?, 0, len)?
+                    .into_array_ref()
+            }
+        })
+    }
+
+    fn keys(
+        &self,
+        index: IndexType,
+        buf: Buffer<'b, A>,
+        len: usize,
+        nulls: Option<NullBuffer<'b, A>>,
+    ) -> Result<DictionaryKeys<'b, A>> {
+        macro_rules! keys {
+            ($t:ty, $v:ident, $dt:ident) => {
+                DictionaryKeys::$v(PrimitiveArray::try_new(
+                    DataType::$dt,
+                    self.scalar::<$t>(buf, len)?,
+                    nulls,
+                )?)
+            };
+        }
+        Ok(match index {
+            IndexType::Int8 => keys!(i8, Int8, Int8),
+            IndexType::Int16 => keys!(i16, Int16, Int16),
+            IndexType::Int32 => keys!(i32, Int32, Int32),
+            IndexType::Int64 => keys!(i64, Int64, Int64),
+            IndexType::UInt8 => keys!(u8, UInt8, UInt8),
+            IndexType::UInt16 => keys!(u16, UInt16, UInt16),
+            IndexType::UInt32 => keys!(u32, UInt32, UInt32),
+            IndexType::UInt64 => keys!(u64, UInt64, UInt64),
+        })
+    }
+
+    /// The views buffer of `len` views, byte-swapped when needed.
+    fn views(&mut self, len: usize) -> Result<Buffer<'b, A>> {
+        let buf = self.next_buffer()?;
+        let n = len.checked_mul(16).ok_or(Error::BufferTooSmall)?;
+        if n > buf.len() {
+            return Err(Error::BufferTooSmall);
+        }
+        let buf = buf.slice(0, n)?;
+        if !self.swap {
+            return Ok(buf);
+        }
+        // The length, buffer index and offset are integers; inline data and
+        // the prefix are bytes.
+        let mut m = MutableBuffer::try_with_capacity_in(n, self.alloc.clone())?;
+        m.try_extend_from_slice(buf.as_slice())?;
+        for v in m.as_slice_mut().chunks_exact_mut(16) {
+            v[0..4].reverse();
+            let l = i32::from_ne_bytes([v[0], v[1], v[2], v[3]]);
+            if l > 12 {
+                v[8..12].reverse();
+                v[12..16].reverse();
+            }
+        }
+        Ok(m.into_buffer())
+    }
+
+    /// Checks that every node and buffer of the header was consumed.
+    pub(crate) fn finish(&self) -> Result<()> {
+        if self.node != self.header.num_nodes() {
+            return Err(Error::NodeCountMismatch);
+        }
+        if self.buffer != self.header.num_buffers() {
+            return Err(Error::BufferCountMismatch);
+        }
+        Ok(())
+    }
+}

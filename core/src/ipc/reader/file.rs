@@ -1,0 +1,257 @@
+//! File format readers: random access to any record batch through the footer.
+
+use allocator_api2::alloc::Allocator;
+use embedded_io::{Read, Seek, SeekFrom};
+
+use super::stream::split_message;
+use super::{IpcReadOptions, ReaderCore};
+use crate::array::RecordBatch;
+use crate::buffer::{Buffer, MutableBuffer};
+use crate::datatypes::Schema;
+use crate::error::{Error, Result};
+use crate::ipc::io::read_exact;
+use crate::ipc::message::{Block, FooterView, MessageView};
+use crate::ipc::schema::Decoder;
+use crate::ipc::writer::{ALKAID_MAGIC, ARROW_MAGIC};
+use crate::ipc::Endianness;
+
+/// Which magic a file starts with, if any.
+fn start_magic(head: &[u8]) -> Option<&'static [u8]> {
+    [ARROW_MAGIC, ALKAID_MAGIC]
+        .into_iter()
+        .find(|m| head.starts_with(m))
+}
+
+/// Reads the IPC file format from a byte slice (a whole file in memory, flash
+/// or an mmap) with random access to its batches, without copying: buffers
+/// point into the input when aligned, uncompressed and native-endian.
+pub struct FileReader<'b, A: Allocator + Clone + 'b> {
+    input: &'b [u8],
+    footer: FooterView<'b>,
+    core: ReaderCore<'b, A>,
+}
+
+impl<'b, A: Allocator + Clone + 'b> FileReader<'b, A> {
+    /// Checks the magic at both ends, decodes the footer and the schema, and
+    /// reads every dictionary batch.
+    ///
+    /// # Errors
+    /// [`Error::InvalidMagic`], [`Error::UnexpectedEof`], footer, schema and
+    /// dictionary errors.
+    pub fn try_new_in(input: &'b [u8], options: IpcReadOptions, alloc: A) -> Result<Self> {
+        let magic = start_magic(input).ok_or(Error::InvalidMagic)?;
+        let m = magic.len();
+        if input.len() < 8 + 4 + m || !input.ends_with(magic) {
+            return Err(Error::InvalidMagic);
+        }
+        let len_at = input.len() - m - 4;
+        let lb = input.get(len_at..len_at + 4).ok_or(Error::UnexpectedEof)?;
+        let footer_len = usize::try_from(i32::from_le_bytes([lb[0], lb[1], lb[2], lb[3]]))
+            .map_err(|_| Error::InvalidFooter)?;
+        if footer_len > options.limits.max_metadata_size {
+            return Err(Error::LimitExceeded);
+        }
+        let start = len_at.checked_sub(footer_len).ok_or(Error::InvalidFooter)?;
+        if start < 8 {
+            return Err(Error::InvalidFooter);
+        }
+        let footer = FooterView::decode(input.get(start..len_at).ok_or(Error::InvalidFooter)?)?;
+        let (schema, endianness) =
+            Decoder::new(alloc.clone(), options.limits.schema).schema(&footer.schema)?;
+        let mut core = ReaderCore::new(schema, endianness, options, alloc)?;
+        for i in 0..footer.num_dictionaries() {
+            let (msg, body) = message_at(input, &footer.dictionary(i)?, &options)?;
+            if !matches!(
+                msg.header,
+                crate::ipc::message::MessageHeader::DictionaryBatch { .. }
+            ) {
+                return Err(Error::UnexpectedMessage);
+            }
+            core.process(&msg, Buffer::from_slice_ref(body))?;
+        }
+        Ok(FileReader {
+            input,
+            footer,
+            core,
+        })
+    }
+
+    /// The file's schema.
+    pub fn schema(&self) -> &Schema<'b, A> {
+        &self.core.schema
+    }
+
+    /// The byte order the file was written in.
+    pub fn endianness(&self) -> Endianness {
+        self.core.endianness
+    }
+
+    /// Number of record batches.
+    pub fn num_batches(&self) -> usize {
+        self.footer.num_record_batches()
+    }
+
+    /// Record batch `i` (zero-copy where possible).
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] for `i >= num_batches()`; any malformed message or body.
+    pub fn batch(&mut self, i: usize) -> Result<RecordBatch<'b, A>> {
+        if i >= self.num_batches() {
+            return Err(Error::OutOfBounds);
+        }
+        let (msg, body) = message_at(
+            self.input,
+            &self.footer.record_batch(i)?,
+            &self.core.options,
+        )?;
+        self.core
+            .process(&msg, Buffer::from_slice_ref(body))?
+            .ok_or(Error::UnexpectedMessage)
+    }
+}
+
+impl<'b, A: Allocator + Clone + 'b> core::fmt::Debug for FileReader<'b, A> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("FileReader")
+            .field("batches", &self.num_batches())
+            .finish()
+    }
+}
+
+/// The message of a footer block: metadata and body.
+fn message_at<'b>(
+    input: &'b [u8],
+    block: &Block,
+    options: &IpcReadOptions,
+) -> Result<(MessageView<'b>, &'b [u8])> {
+    let off = usize::try_from(block.offset).map_err(|_| Error::InvalidFooter)?;
+    let (msg, body, _) = split_message(input, off, options)?.ok_or(Error::InvalidFooter)?;
+    Ok((msg, body))
+}
+
+/// Reads the IPC file format from a `Read + Seek` source, one batch at a time.
+///
+/// The footer is kept in memory from `A`; each batch's body is read into
+/// aligned memory from `A` (batches own their buffers).
+pub struct FileSeekReader<'a, R: Read + Seek, A: Allocator + Clone + 'a> {
+    src: R,
+    footer: MutableBuffer<A>,
+    core: ReaderCore<'a, A>,
+    metadata: MutableBuffer<A>,
+}
+
+impl<'a, R: Read + Seek, A: Allocator + Clone + 'a> FileSeekReader<'a, R, A> {
+    /// Checks the magic, reads the footer, the schema and every dictionary.
+    ///
+    /// # Errors
+    /// As [`FileReader::try_new_in`], plus I/O errors.
+    pub fn try_new_in(mut src: R, options: IpcReadOptions, alloc: A) -> Result<Self> {
+        let mut head = [0u8; 8];
+        src.seek(SeekFrom::Start(0)).map_err(|_| Error::Io)?;
+        read_exact(&mut src, &mut head)?;
+        let magic = start_magic(&head).ok_or(Error::InvalidMagic)?;
+        let m = magic.len();
+        let end = src.seek(SeekFrom::End(0)).map_err(|_| Error::Io)?;
+        let tail_len = (m + 4) as u64;
+        if end < 8 + tail_len {
+            return Err(Error::InvalidMagic);
+        }
+        src.seek(SeekFrom::Start(end - tail_len))
+            .map_err(|_| Error::Io)?;
+        let mut tail = [0u8; 11];
+        read_exact(&mut src, &mut tail[..m + 4])?;
+        if &tail[4..m + 4] != magic {
+            return Err(Error::InvalidMagic);
+        }
+        let footer_len = usize::try_from(i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]))
+            .map_err(|_| Error::InvalidFooter)?;
+        if footer_len > options.limits.max_metadata_size || (footer_len as u64) > end - tail_len - 8
+        {
+            return Err(Error::InvalidFooter);
+        }
+        src.seek(SeekFrom::Start(end - tail_len - footer_len as u64))
+            .map_err(|_| Error::Io)?;
+        let mut footer = MutableBuffer::new_in(alloc.clone());
+        footer.try_extend_zeros(footer_len)?;
+        read_exact(&mut src, footer.as_slice_mut())?;
+        let view = FooterView::decode(footer.as_slice())?;
+        let (schema, endianness) =
+            Decoder::new(alloc.clone(), options.limits.schema).schema(&view.schema)?;
+        let core = ReaderCore::new(schema, endianness, options, alloc.clone())?;
+        let mut r = FileSeekReader {
+            src,
+            footer,
+            core,
+            metadata: MutableBuffer::new_in(alloc),
+        };
+        let n = FooterView::decode(r.footer.as_slice())?.num_dictionaries();
+        for i in 0..n {
+            let block = FooterView::decode(r.footer.as_slice())?.dictionary(i)?;
+            if r.read_block(&block)?.is_some() {
+                return Err(Error::UnexpectedMessage);
+            }
+        }
+        Ok(r)
+    }
+
+    /// The file's schema.
+    pub fn schema(&self) -> &Schema<'a, A> {
+        &self.core.schema
+    }
+
+    /// Number of record batches.
+    pub fn num_batches(&self) -> usize {
+        FooterView::decode(self.footer.as_slice()).map_or(0, |f| f.num_record_batches())
+    }
+
+    /// Record batch `i`.
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`]; I/O errors; any malformed message or body.
+    pub fn batch(&mut self, i: usize) -> Result<RecordBatch<'a, A>> {
+        let footer = FooterView::decode(self.footer.as_slice())?;
+        if i >= footer.num_record_batches() {
+            return Err(Error::OutOfBounds);
+        }
+        let block = footer.record_batch(i)?;
+        self.read_block(&block)?.ok_or(Error::UnexpectedMessage)
+    }
+
+    fn read_block(&mut self, block: &Block) -> Result<Option<RecordBatch<'a, A>>> {
+        let opts = self.core.options;
+        let off = u64::try_from(block.offset).map_err(|_| Error::InvalidFooter)?;
+        let meta_len = usize::try_from(block.meta_data_length).map_err(|_| Error::InvalidFooter)?;
+        let body_len = usize::try_from(block.body_length).map_err(|_| Error::InvalidFooter)?;
+        if meta_len > opts.limits.max_metadata_size + 8 || body_len > opts.limits.max_body_size {
+            return Err(Error::LimitExceeded);
+        }
+        self.src.seek(SeekFrom::Start(off)).map_err(|_| Error::Io)?;
+        self.metadata.clear();
+        self.metadata.try_extend_zeros(meta_len)?;
+        read_exact(&mut self.src, self.metadata.as_slice_mut())?;
+        let (prefix, len) =
+            super::frame(self.metadata.as_slice(), &opts.limits)?.ok_or(Error::InvalidFooter)?;
+        let fb = self
+            .metadata
+            .as_slice()
+            .get(prefix..prefix + len)
+            .ok_or(Error::InvalidFooter)?;
+        let msg = MessageView::decode(fb)?;
+        if usize::try_from(msg.body_length).ok() != Some(body_len) {
+            return Err(Error::InvalidFooter);
+        }
+        let mut body = MutableBuffer::new_in(self.core.alloc.clone());
+        body.try_reserve_exact(body_len)?;
+        body.try_extend_zeros(body_len)?;
+        read_exact(&mut self.src, body.as_slice_mut())?;
+        self.core.process(&msg, body.into_buffer())
+    }
+}
+
+impl<'a, R: Read + Seek, A: Allocator + Clone + 'a> core::fmt::Debug for FileSeekReader<'a, R, A> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("FileSeekReader")
+            .field("batches", &self.num_batches())
+            .finish()
+    }
+}

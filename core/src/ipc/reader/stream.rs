@@ -1,0 +1,269 @@
+//! Stream format readers: over `embedded_io::Read`, and zero-copy over `&[u8]`.
+
+use allocator_api2::alloc::Allocator;
+use embedded_io::Read;
+
+use super::{frame, IpcReadOptions, ReaderCore};
+use crate::array::RecordBatch;
+use crate::buffer::{Buffer, MutableBuffer};
+use crate::datatypes::Schema;
+use crate::error::{Error, Result};
+use crate::ipc::io::{read_exact, read_exact_or_eof};
+use crate::ipc::message::MessageView;
+use crate::ipc::Endianness;
+
+/// Bytes a body is read in per growth step, so that a short input declaring
+/// a huge body does not make us allocate the declared size up front.
+const BODY_CHUNK: usize = 1 << 20;
+
+/// Reads the IPC stream format from an `embedded_io::Read` source.
+///
+/// Bodies are read into 64-byte aligned memory from `A`; the batches own
+/// their buffers (`'static`). Iterate with [`StreamReader::next_batch`] or as
+/// an [`Iterator`].
+pub struct StreamReader<'a, R: Read, A: Allocator + Clone + 'a> {
+    src: R,
+    core: ReaderCore<'a, A>,
+    metadata: MutableBuffer<A>,
+    done: bool,
+}
+
+impl<'a, R: Read, A: Allocator + Clone + 'a> StreamReader<'a, R, A> {
+    /// Reads the schema message that opens the stream.
+    ///
+    /// # Errors
+    /// [`Error::UnexpectedEof`], [`Error::InvalidFlatbuffer`],
+    /// [`Error::UnexpectedMessage`] when the first message is not a schema,
+    /// [`Error::UnsupportedVersion`], [`Error::LimitExceeded`], I/O and
+    /// allocation errors.
+    pub fn try_new_in(src: R, options: IpcReadOptions, alloc: A) -> Result<Self> {
+        let mut metadata = MutableBuffer::new_in(alloc.clone());
+        let mut src = src;
+        if !read_metadata(&mut src, &mut metadata, &options)? {
+            return Err(Error::UnexpectedEof);
+        }
+        let msg = MessageView::decode(metadata.as_slice())?;
+        let core = ReaderCore::from_message(&msg, options, alloc)?;
+        if msg.body_length != 0 {
+            return Err(Error::InvalidMessage);
+        }
+        Ok(StreamReader {
+            src,
+            core,
+            metadata,
+            done: false,
+        })
+    }
+
+    /// The stream's schema.
+    pub fn schema(&self) -> &Schema<'a, A> {
+        &self.core.schema
+    }
+
+    /// The byte order the stream was written in (batches are returned in the
+    /// native order).
+    pub fn endianness(&self) -> Endianness {
+        self.core.endianness
+    }
+
+    /// The next record batch, or `None` at the end of the stream (an
+    /// end-of-stream marker or the end of the input at a message boundary).
+    ///
+    /// # Errors
+    /// Any malformed message or body; the reader is finished after an error.
+    pub fn next_batch(&mut self) -> Result<Option<RecordBatch<'a, A>>> {
+        while !self.done {
+            let r = self.step();
+            match r {
+                Ok(Some(b)) => return Ok(Some(b)),
+                Ok(None) => {}
+                Err(e) => {
+                    self.done = true;
+                    return Err(e);
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    fn step(&mut self) -> Result<Option<RecordBatch<'a, A>>> {
+        let opts = self.core.options;
+        if !read_metadata(&mut self.src, &mut self.metadata, &opts)? {
+            self.done = true;
+            return Ok(None);
+        }
+        let msg = MessageView::decode(self.metadata.as_slice())?;
+        let body_len = usize::try_from(msg.body_length).map_err(|_| Error::InvalidMessage)?;
+        if body_len > opts.limits.max_body_size {
+            return Err(Error::LimitExceeded);
+        }
+        let mut body = MutableBuffer::new_in(self.core.alloc.clone());
+        while body.len() < body_len {
+            let k = (body_len - body.len()).min(BODY_CHUNK.max(body.len()));
+            let at = body.len();
+            body.try_reserve_exact(k)?;
+            body.try_extend_zeros(k)?;
+            read_exact(&mut self.src, &mut body.as_slice_mut()[at..])?;
+        }
+        let body: Buffer<'static, A> = body.into_buffer();
+        self.core.process(&msg, body)
+    }
+}
+
+/// Reads one message's framing and metadata into `metadata`; `false` at the
+/// end of the stream.
+fn read_metadata<R: Read, A: Allocator>(
+    src: &mut R,
+    metadata: &mut MutableBuffer<A>,
+    options: &IpcReadOptions,
+) -> Result<bool> {
+    let mut word = [0u8; 4];
+    if !read_exact_or_eof(src, &mut word)? {
+        return Ok(false);
+    }
+    if word == [0xFF; 4] {
+        read_exact(src, &mut word)?;
+    }
+    let len = i32::from_le_bytes(word);
+    if len == 0 {
+        return Ok(false);
+    }
+    let len = usize::try_from(len).map_err(|_| Error::InvalidMessage)?;
+    if len > options.limits.max_metadata_size {
+        return Err(Error::LimitExceeded);
+    }
+    metadata.clear();
+    metadata.try_extend_zeros(len)?;
+    read_exact(src, metadata.as_slice_mut())?;
+    Ok(true)
+}
+
+impl<'a, R: Read, A: Allocator + Clone + 'a> Iterator for StreamReader<'a, R, A> {
+    type Item = Result<RecordBatch<'a, A>>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_batch().transpose()
+    }
+}
+
+impl<'a, R: Read, A: Allocator + Clone + 'a> core::fmt::Debug for StreamReader<'a, R, A> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("StreamReader")
+            .field("done", &self.done)
+            .finish()
+    }
+}
+
+/// Reads the IPC stream format from a byte slice without copying: the
+/// batches' buffers point into `input` when it is aligned (8 bytes suffice
+/// for every type but views' 16-byte structs, which are read bytewise),
+/// uncompressed and in native byte order.
+pub struct SliceStreamReader<'b, A: Allocator + Clone + 'b> {
+    input: &'b [u8],
+    pos: usize,
+    core: ReaderCore<'b, A>,
+    done: bool,
+}
+
+/// Splits the message at `input[pos..]`: (metadata, body, next position), or
+/// `None` at an end-of-stream marker or the end of the input.
+#[allow(clippy::type_complexity)]
+pub(crate) fn split_message<'b>(
+    input: &'b [u8],
+    pos: usize,
+    options: &IpcReadOptions,
+) -> Result<Option<(MessageView<'b>, &'b [u8], usize)>> {
+    let Some(rest) = input.get(pos..) else {
+        return Err(Error::UnexpectedEof);
+    };
+    if rest.is_empty() {
+        return Ok(None);
+    }
+    let Some((prefix, len)) = frame(rest, &options.limits)? else {
+        return Ok(None);
+    };
+    let meta_end = prefix.checked_add(len).ok_or(Error::UnexpectedEof)?;
+    let meta = rest.get(prefix..meta_end).ok_or(Error::UnexpectedEof)?;
+    let msg = MessageView::decode(meta)?;
+    let body_len = usize::try_from(msg.body_length).map_err(|_| Error::InvalidMessage)?;
+    if body_len > options.limits.max_body_size {
+        return Err(Error::LimitExceeded);
+    }
+    let body_end = meta_end.checked_add(body_len).ok_or(Error::UnexpectedEof)?;
+    let body = rest.get(meta_end..body_end).ok_or(Error::UnexpectedEof)?;
+    Ok(Some((msg, body, pos + body_end)))
+}
+
+impl<'b, A: Allocator + Clone + 'b> SliceStreamReader<'b, A> {
+    /// Reads the schema message at the start of `input`.
+    ///
+    /// # Errors
+    /// As [`StreamReader::try_new_in`].
+    pub fn try_new_in(input: &'b [u8], options: IpcReadOptions, alloc: A) -> Result<Self> {
+        let (msg, body, pos) = split_message(input, 0, &options)?.ok_or(Error::UnexpectedEof)?;
+        if !body.is_empty() {
+            return Err(Error::InvalidMessage);
+        }
+        let core = ReaderCore::from_message(&msg, options, alloc)?;
+        Ok(SliceStreamReader {
+            input,
+            pos,
+            core,
+            done: false,
+        })
+    }
+
+    /// The stream's schema.
+    pub fn schema(&self) -> &Schema<'b, A> {
+        &self.core.schema
+    }
+
+    /// The byte order the stream was written in.
+    pub fn endianness(&self) -> Endianness {
+        self.core.endianness
+    }
+
+    /// The next record batch, or `None` at the end.
+    ///
+    /// # Errors
+    /// Any malformed message or body; the reader is finished after an error.
+    pub fn next_batch(&mut self) -> Result<Option<RecordBatch<'b, A>>> {
+        while !self.done {
+            let r = match split_message(self.input, self.pos, &self.core.options) {
+                Ok(Some((msg, body, next))) => {
+                    self.pos = next;
+                    self.core.process(&msg, Buffer::from_slice_ref(body))
+                }
+                Ok(None) => {
+                    self.done = true;
+                    Ok(None)
+                }
+                Err(e) => Err(e),
+            };
+            match r {
+                Ok(Some(b)) => return Ok(Some(b)),
+                Ok(None) => {}
+                Err(e) => {
+                    self.done = true;
+                    return Err(e);
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+impl<'b, A: Allocator + Clone + 'b> Iterator for SliceStreamReader<'b, A> {
+    type Item = Result<RecordBatch<'b, A>>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_batch().transpose()
+    }
+}
+
+impl<'b, A: Allocator + Clone + 'b> core::fmt::Debug for SliceStreamReader<'b, A> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SliceStreamReader")
+            .field("pos", &self.pos)
+            .field("done", &self.done)
+            .finish()
+    }
+}

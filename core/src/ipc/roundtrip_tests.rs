@@ -1,0 +1,377 @@
+//! Writer → reader round trips through every reader.
+
+use std::vec::Vec;
+
+use super::reader::{FileReader, IpcReadOptions, SliceStreamReader, StreamReader};
+use super::writer::{FileWriter, IpcWriteOptions, StreamWriter};
+use crate::array::*;
+use crate::buffer::{SharedBox, SharedSlice};
+use crate::datatypes::*;
+
+use allocator_api2::alloc::Global as G;
+
+fn field(name: &'static str, dt: DataType<'static, G>, nullable: bool) -> Field<'static, G> {
+    Field::new(name, dt, nullable)
+}
+
+/// A batch with primitive, boolean, string, view, list and struct columns,
+/// some of them sliced.
+fn sample_batch(offset: usize) -> RecordBatch<'static, G> {
+    let ints = PrimitiveArray::<i64, G>::try_from_options_in(
+        &[Some(1), None, Some(3), Some(-4), None, Some(6), Some(7)],
+        G,
+    )
+    .unwrap();
+    let floats = PrimitiveArray::<f64, G>::try_from_options_in(
+        &[
+            Some(0.5),
+            Some(1.5),
+            None,
+            Some(-2.0),
+            Some(f64::NAN),
+            Some(0.0),
+            Some(9.0),
+        ],
+        G,
+    )
+    .unwrap();
+    let mut bools = BooleanBuilder::new_in(G);
+    for v in [
+        Some(true),
+        Some(false),
+        None,
+        Some(true),
+        Some(true),
+        None,
+        Some(false),
+    ] {
+        bools.try_append_option(v).unwrap();
+    }
+    let strings = StringArray::<G>::try_from_options_in(
+        &[
+            Some("a"),
+            Some(""),
+            None,
+            Some("hello"),
+            Some("ü"),
+            Some("xyz"),
+            None,
+        ],
+        G,
+    )
+    .unwrap();
+    let views = StringViewArray::<G>::try_from_options_in(
+        &[
+            Some("short"),
+            Some("a string longer than twelve bytes"),
+            None,
+            Some(""),
+            Some("another long string value!"),
+            Some("x"),
+            Some("y"),
+        ],
+        G,
+    )
+    .unwrap();
+    let mut list = ListBuilder::new_in(PrimitiveBuilder::<i32, G>::new_in(G), G);
+    for row in 0..7i32 {
+        if row == 2 {
+            list.try_append_null().unwrap();
+            continue;
+        }
+        for k in 0..row % 3 {
+            list.values().try_append_value(row * 10 + k).unwrap();
+        }
+        list.try_append(true).unwrap();
+    }
+    let list = list.try_finish().unwrap();
+    let cols: Vec<ArrayRef<'static, G>> = std::vec![
+        ints.into_array_ref(),
+        floats.into_array_ref(),
+        bools.finish().into_array_ref(),
+        strings.into_array_ref(),
+        views.into_array_ref(),
+        list.into_array_ref(),
+    ];
+    let fields: Vec<Field<'static, G>> = cols
+        .iter()
+        .zip(["i", "f", "b", "s", "v", "l"])
+        .map(|(c, n)| field(n, c.data_type().clone(), true))
+        .collect();
+    let len = 7 - offset;
+    let cols: Vec<ArrayRef<'static, G>> =
+        cols.iter().map(|c| c.slice(offset, len).unwrap()).collect();
+    let schema = Schema::new(SharedSlice::try_from_iter_in(fields, G).unwrap());
+    RecordBatch::try_new(schema, SharedSlice::try_from_iter_in(cols, G).unwrap()).unwrap()
+}
+
+fn assert_batches_eq(a: &RecordBatch<'_, G>, b: &RecordBatch<'_, G>) {
+    assert_eq!(a.schema(), b.schema());
+    assert_eq!(a.num_rows(), b.num_rows());
+    for (x, y) in a.columns().iter().zip(b.columns()) {
+        assert_eq!(std::format!("{x:?}"), std::format!("{y:?}"));
+        assert_eq!(x.null_count(), y.null_count());
+    }
+}
+
+fn write_stream(batches: &[RecordBatch<'static, G>], options: IpcWriteOptions) -> Vec<u8> {
+    let mut w = StreamWriter::try_new_in(Vec::new(), batches[0].schema(), options, G).unwrap();
+    for b in batches {
+        w.write(b).unwrap();
+    }
+    w.finish().unwrap();
+    w.into_inner()
+}
+
+#[test]
+fn stream_round_trip_through_both_stream_readers() {
+    let batches = [sample_batch(0), sample_batch(3)];
+    let bytes = write_stream(&batches, IpcWriteOptions::default());
+    assert_eq!(bytes.len() % 8, 0);
+    assert_eq!(
+        &bytes[bytes.len() - 8..],
+        &[0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0]
+    );
+
+    let mut r = StreamReader::try_new_in(&bytes[..], IpcReadOptions::default(), G).unwrap();
+    assert_eq!(r.schema(), batches[0].schema());
+    for b in &batches {
+        assert_batches_eq(&r.next_batch().unwrap().unwrap(), b);
+    }
+    assert!(r.next_batch().unwrap().is_none());
+
+    let r = SliceStreamReader::try_new_in(&bytes, IpcReadOptions::default(), G).unwrap();
+    let got: Vec<_> = r.map(|b| b.unwrap()).collect();
+    assert_eq!(got.len(), 2);
+    assert_batches_eq(&got[1], &batches[1]);
+}
+
+#[test]
+fn file_round_trip_with_random_access() {
+    let batches = [sample_batch(0), sample_batch(1), sample_batch(5)];
+    for alkaid in [false, true] {
+        let options = IpcWriteOptions {
+            alkaid,
+            ..Default::default()
+        };
+        let mut w = FileWriter::try_new_in(Vec::new(), batches[0].schema(), options, G).unwrap();
+        for b in &batches {
+            w.write(b).unwrap();
+        }
+        w.finish().unwrap();
+        let bytes = w.into_inner();
+        let magic: &[u8] = if alkaid { b"ALKAID1" } else { b"ARROW1" };
+        assert!(bytes.starts_with(magic) && bytes.ends_with(magic));
+        let mut r = FileReader::try_new_in(&bytes, IpcReadOptions::default(), G).unwrap();
+        assert_eq!(r.num_batches(), 3);
+        assert_batches_eq(&r.batch(2).unwrap(), &batches[2]);
+        assert_batches_eq(&r.batch(0).unwrap(), &batches[0]);
+        assert!(r.batch(3).is_err());
+    }
+}
+
+#[test]
+fn slice_reader_is_zero_copy() {
+    let batch = sample_batch(0);
+    let bytes = write_stream(core::slice::from_ref(&batch), IpcWriteOptions::default());
+    // Copy into 64-byte aligned memory so every buffer can be borrowed.
+    let aligned = crate::buffer::Buffer::try_copy_in(&bytes, G).unwrap();
+    let input = aligned.as_slice();
+    let mut r = SliceStreamReader::try_new_in(input, IpcReadOptions::default(), G).unwrap();
+    let got = r.next_batch().unwrap().unwrap();
+    let range = input.as_ptr_range();
+    let ArrayRef::Int64(ints) = &got.columns()[0] else {
+        panic!()
+    };
+    assert!(range.contains(&ints.values().as_ptr().cast()));
+    let ArrayRef::Utf8(s) = &got.columns()[3] else {
+        panic!()
+    };
+    assert!(range.contains(&s.values().as_ptr()));
+    assert!(!s.values().is_owned());
+}
+
+#[test]
+fn steady_state_writing_allocates_nothing_per_batch() {
+    use core::sync::atomic::{AtomicUsize, Ordering};
+    static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+    #[derive(Clone, Copy, Debug)]
+    struct Counting;
+    // SAFETY: forwards to `Global`, counting calls.
+    unsafe impl allocator_api2::alloc::Allocator for Counting {
+        fn allocate(
+            &self,
+            l: core::alloc::Layout,
+        ) -> Result<core::ptr::NonNull<[u8]>, allocator_api2::alloc::AllocError> {
+            ALLOCS.fetch_add(1, Ordering::Relaxed);
+            G.allocate(l)
+        }
+        unsafe fn deallocate(&self, p: core::ptr::NonNull<u8>, l: core::alloc::Layout) {
+            // SAFETY: allocated by `Global` above.
+            unsafe { G.deallocate(p, l) }
+        }
+    }
+    type C = Counting;
+    let ints =
+        PrimitiveArray::<i64, C>::try_from_options_in(&[Some(1), None, Some(3)], Counting).unwrap();
+    let strs =
+        StringArray::<C>::try_from_options_in(&[Some("a"), None, Some("ccc")], Counting).unwrap();
+    let mut list = ListBuilder::new_in(PrimitiveBuilder::<i32, C>::new_in(Counting), Counting);
+    for n in 0..3 {
+        for k in 0..n {
+            list.values().try_append_value(k).unwrap();
+        }
+        list.try_append(true).unwrap();
+    }
+    let cols = [
+        ints.into_array_ref(),
+        strs.into_array_ref(),
+        list.try_finish().unwrap().into_array_ref(),
+    ];
+    let fields: Vec<Field<'static, C>> = cols
+        .iter()
+        .zip(["i", "s", "l"])
+        .map(|(c, n)| Field::new(n, c.data_type().clone(), true))
+        .collect();
+    let schema = Schema::new(SharedSlice::try_from_iter_in(fields, Counting).unwrap());
+    let batch = RecordBatch::try_new(
+        schema,
+        SharedSlice::try_from_iter_in(cols, Counting).unwrap(),
+    )
+    .unwrap();
+    let mut sink = Vec::with_capacity(1 << 20);
+    let mut w = StreamWriter::try_new_in(
+        &mut sink,
+        batch.schema(),
+        IpcWriteOptions::default(),
+        Counting,
+    )
+    .unwrap();
+    let at_start = ALLOCS.load(Ordering::Relaxed);
+    w.write(&batch).unwrap();
+    let after_first = ALLOCS.load(Ordering::Relaxed);
+    // The first batch sizes the planner's lists.
+    assert!(after_first > at_start);
+    for _ in 0..10 {
+        w.write(&batch).unwrap();
+    }
+    assert_eq!(ALLOCS.load(Ordering::Relaxed), after_first);
+    w.finish().unwrap();
+    drop(w);
+    let got: Vec<_> = SliceStreamReader::try_new_in(&sink, IpcReadOptions::default(), G)
+        .unwrap()
+        .map(|b| b.unwrap())
+        .collect();
+    assert_eq!(got.len(), 11);
+}
+
+#[test]
+fn every_truncation_of_a_stream_is_an_error_or_fewer_batches() {
+    let batches = [sample_batch(0), sample_batch(4)];
+    let bytes = write_stream(&batches, IpcWriteOptions::default());
+    for n in 0..bytes.len() {
+        let cut = &bytes[..n];
+        if let Ok(r) = SliceStreamReader::try_new_in(cut, IpcReadOptions::default(), G) {
+            for b in r {
+                if b.is_err() {
+                    break;
+                }
+            }
+        }
+        if let Ok(r) = StreamReader::try_new_in(cut, IpcReadOptions::default(), G) {
+            for b in r {
+                if b.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn single_byte_corruptions_never_panic() {
+    let bytes = write_stream(
+        &[sample_batch(1)],
+        IpcWriteOptions {
+            alignment: 8,
+            ..Default::default()
+        },
+    );
+    let step = if cfg!(miri) { 61 } else { 1 };
+    for i in (0..bytes.len()).step_by(step) {
+        for x in [0x00u8, 0x01, 0x7F, 0x80, 0xFF] {
+            let mut bad = bytes.clone();
+            bad[i] ^= x;
+            if let Ok(r) = SliceStreamReader::try_new_in(&bad, IpcReadOptions::default(), G) {
+                for b in r {
+                    if let Ok(b) = b {
+                        b.validate(ValidationLevel::Full).unwrap();
+                    } else {
+                        break;
+                    }
+                }
+            };
+        }
+    }
+}
+
+#[test]
+fn dictionaries_replacement_and_delta() {
+    let dict_type = DataType::Dictionary(
+        IndexType::Int8,
+        SharedBox::try_new_in(DataType::Utf8, G).unwrap(),
+        false,
+    );
+    let schema = Schema::new(
+        SharedSlice::try_from_iter_in([field("d", dict_type.clone(), true).with_dict_id(3)], G)
+            .unwrap(),
+    );
+    let make = |values: &[&str], keys: &[Option<i8>]| {
+        let opts: Vec<Option<&str>> = values.iter().map(|v| Some(*v)).collect();
+        let v = StringArray::<G>::try_from_options_in(&opts, G)
+            .unwrap()
+            .into_array_ref();
+        let k = PrimitiveArray::<i8, G>::try_from_options_in(keys, G).unwrap();
+        let d = DictionaryArray::try_new(
+            dict_type.clone(),
+            DictionaryKeys::Int8(k),
+            SharedBox::try_new_in(v, G).unwrap(),
+        )
+        .unwrap();
+        RecordBatch::try_new(
+            schema.clone(),
+            SharedSlice::try_from_iter_in([d.into_array_ref()], G).unwrap(),
+        )
+        .unwrap()
+    };
+    let b1 = make(&["a", "b"], &[Some(0), Some(1), None]);
+    let b2 = make(&["x"], &[Some(0)]); // replacement
+    let mut w =
+        StreamWriter::try_new_in(Vec::new(), &schema, IpcWriteOptions::default(), G).unwrap();
+    w.write(&b1).unwrap();
+    w.write(&b1).unwrap(); // same dictionary: not resent
+    w.write(&b2).unwrap();
+    w.finish().unwrap();
+    let bytes = w.into_inner();
+    let got: Vec<_> = SliceStreamReader::try_new_in(&bytes, IpcReadOptions::default(), G)
+        .unwrap()
+        .map(|b| b.unwrap())
+        .collect();
+    assert_eq!(got.len(), 3);
+    let ArrayRef::Dictionary(d) = &got[2].columns()[0] else {
+        panic!()
+    };
+    let ArrayRef::Utf8(v) = d.values() else {
+        panic!()
+    };
+    assert_eq!(v.value(0), Some("x"));
+
+    // The file format refuses a replacement.
+    let mut fw =
+        FileWriter::try_new_in(Vec::new(), &schema, IpcWriteOptions::default(), G).unwrap();
+    fw.write(&b1).unwrap();
+    assert_eq!(
+        fw.write(&b2).unwrap_err(),
+        crate::Error::DictionaryReplacementInFile
+    );
+}

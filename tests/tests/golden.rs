@@ -1,0 +1,149 @@
+//! Golden files: every `.stream` and `.arrow_file` written by other Arrow
+//! implementations (`../shared/golden/`) read with each of our readers and
+//! compared with its integration JSON; then rewritten with our writers and
+//! read back.
+
+use alkaid_tests::harness::{
+    cases, expected_failure, golden_dir, rewrite, run_reader, summarize, Case, Outcome, Reader, Row,
+};
+use alkaid_tests::json::{read_json_file, JsonFile};
+
+fn load(case: &Case) -> Result<(JsonFile, Vec<u8>, Vec<u8>), String> {
+    let json = read_json_file(&case.json_path())?;
+    let read =
+        |p: std::path::PathBuf| std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()));
+    Ok((json, read(case.stream_path())?, read(case.file_path())?))
+}
+
+fn row(case: &Case, ext: &str, reader: String, key: &str, outcome: Outcome) -> Row {
+    Row {
+        file: format!("{}/{}.{ext}", case.dir, case.stem),
+        expected: expected_failure(case.dir, &case.stem, key),
+        reader,
+        outcome,
+    }
+}
+
+fn report(title: &str, rows: &[Row]) {
+    let bad = summarize(title, rows);
+    assert!(
+        bad.is_empty(),
+        "{} of {} cases not as expected:\n{}",
+        bad.len(),
+        rows.len(),
+        bad.iter()
+            .map(|r| format!("  {} [{}] {}: {}", r.file, r.reader, r.status(), r.outcome))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn golden_files_match_their_json() {
+    let root = golden_dir();
+    let mut rows = Vec::new();
+    for case in cases(&root) {
+        let (json, stream, file) = match load(&case) {
+            Ok(x) => x,
+            Err(e) => {
+                rows.push(row(
+                    &case,
+                    "json.gz",
+                    "load".into(),
+                    "load",
+                    Outcome::Mismatch(e),
+                ));
+                continue;
+            }
+        };
+        for r in Reader::STREAM {
+            let o = run_reader(r, &stream, &json);
+            rows.push(row(&case, "stream", r.label().into(), r.label(), o));
+        }
+        for r in Reader::FILE {
+            let o = run_reader(r, &file, &json);
+            rows.push(row(&case, "arrow_file", r.label().into(), r.label(), o));
+        }
+    }
+    report("golden files read by our readers", &rows);
+}
+
+#[test]
+fn golden_files_rewritten_by_our_writers_match_their_json() {
+    let root = golden_dir();
+    let mut rows = Vec::new();
+    for case in cases(&root) {
+        let (json, stream, _) = match load(&case) {
+            Ok(x) => x,
+            Err(e) => {
+                rows.push(row(
+                    &case,
+                    "json.gz",
+                    "load".into(),
+                    "load",
+                    Outcome::Mismatch(e),
+                ));
+                continue;
+            }
+        };
+        let (ours_stream, ours_file) = match rewrite(&stream) {
+            Ok(x) => x,
+            Err(o) => {
+                rows.push(row(&case, "stream", "rewrite".into(), "rewrite", o));
+                continue;
+            }
+        };
+        for r in Reader::STREAM {
+            let o = run_reader(r, &ours_stream, &json);
+            let label = format!("StreamWriter→{}", r.label());
+            rows.push(row(&case, "stream", label.clone(), &label, o));
+        }
+        for r in Reader::FILE {
+            let o = run_reader(r, &ours_file, &json);
+            let label = format!("FileWriter→{}", r.label());
+            rows.push(row(&case, "stream", label.clone(), &label, o));
+        }
+    }
+    report("golden files rewritten by our writers", &rows);
+}
+
+/// `4.0.0-shareddict`: two fields use dictionary 0. Our readers must give both
+/// the same id and the very same dictionary values (one shared allocation).
+#[test]
+fn a_shared_dictionary_is_read_once_for_both_fields() {
+    use alkaid::array::ArrayRef;
+    use alkaid::ipc::reader::{FileReader, IpcReadOptions, SliceStreamReader};
+    use alkaid::Global;
+
+    let base = golden_dir().join("4.0.0-shareddict/generated_shared_dict");
+    let stream = std::fs::read(base.with_extension("stream")).unwrap();
+    let file = std::fs::read(base.with_extension("arrow_file")).unwrap();
+    let opts = IpcReadOptions::default();
+    let from_stream = SliceStreamReader::try_new_in(&stream[..], opts, Global)
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    let mut fr = FileReader::try_new_in(&file[..], opts, Global).unwrap();
+    let from_file = (0..fr.num_batches())
+        .map(|i| fr.batch(i).unwrap())
+        .collect::<Vec<_>>();
+    for batches in [from_stream, from_file] {
+        assert_eq!(batches.len(), 1);
+        let b = &batches[0];
+        let ids: Vec<_> = b.schema().fields().iter().map(|f| f.dict_id()).collect();
+        assert_eq!(ids, [Some(0), Some(0)]);
+        let (ArrayRef::Dictionary(c1), ArrayRef::Dictionary(c2)) =
+            (&b.columns()[0], &b.columns()[1])
+        else {
+            panic!("both columns are dictionary-encoded");
+        };
+        assert!(c1.values_shared().ptr_eq(c2.values_shared()));
+        let ArrayRef::Utf8(v) = c1.values() else {
+            panic!("utf8 values")
+        };
+        assert_eq!(
+            v.iter().collect::<Vec<_>>(),
+            [Some("foo"), Some("bar"), Some("baz")]
+        );
+    }
+}
