@@ -246,12 +246,16 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
             .position(|&b| b == terminator)
             .ok_or(Error::InvalidRow)?;
         let k = take(row, len + 1)?;
-        key.clear();
-        key.try_extend_from_slice(k.get(..len).ok_or(Error::InvalidRow)?)?;
-        key.as_slice_mut().iter_mut().for_each(|b| *b ^= flip);
-        interner
-            .value_of(key.as_slice())
-            .ok_or(Error::UnknownDictionaryKey)
+        let k = k.get(..len).ok_or(Error::InvalidRow)?;
+        let k = if flip == 0 {
+            k
+        } else {
+            key.clear();
+            key.try_extend_from_slice(k)?;
+            key.as_slice_mut().iter_mut().for_each(|b| *b ^= flip);
+            key.as_slice()
+        };
+        interner.value_of(k).ok_or(Error::UnknownDictionaryKey)
     })?;
     let values = decode_column(value_node, &mut cursors, alloc)?;
     if cursors.iter().any(|c| !c.is_empty()) {

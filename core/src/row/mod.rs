@@ -34,11 +34,58 @@
 //!   followed by `0xFF`, the last zero padded and followed by its unpadded
 //!   length. The unordered encoding ([`RowEncoding::Unordered`]) writes a
 //!   4-byte little-endian length and the raw bytes instead (`u32::MAX` for null).
+//! - **Structs**: the sentinel alone for a null, else `0x01` then each
+//!   child's encoding (children sort with the struct's options).
+//!   **Fixed-size lists** likewise: `0x01` then each element's encoding.
+//! - **Lists** (List, LargeList, ListView, LargeListView, Map): the elements'
+//!   encodings back to back, then each element's encoded length and the
+//!   element count as big-endian `u32`s (the "canonical byte array"),
+//!   encoded as variable-length bytes; `[]` is the empty byte array. The
+//!   elements are encoded ascending and the whole inverted when descending.
+//!   As in the spec, a list that is a prefix of another does not always sort
+//!   first when the next element is a null sorting first (`[1, null] <
+//!   [1]`); see the list module.
+//! - **Dictionaries**: `0x01`, then a key from an order-preserving mapping
+//!   of the values that grows with every batch, then a `0x00` terminator (key
+//!   and terminator inverted when descending): batches with different,
+//!   unsorted dictionaries encode consistently. Unordered: the value's own
+//!   encoding. **Run-end encoded** columns are encoded by value.
+//! - **Null** columns take no bytes.
 //! - **Descending** columns invert every byte of a valid value's encoding
-//!   after its validity byte (for variable-length values: every byte).
+//!   after its validity byte (for variable-length values and lists: every
+//!   byte but a null's sentinel).
 //!
-//! Each module documents its types' encoding in detail (fixed-width,
-//! variable-length).
+//! # Example
+//!
+//! ```
+//! # #[cfg(feature = "alloc")] {
+//! use alkaid::array::{Array, PrimitiveArray, StringArray};
+//! use alkaid::datatypes::DataType;
+//! use alkaid::row::{RowConverter, SortField, SortOptions};
+//! use alkaid::Global;
+//!
+//! let names = StringArray::<Global>::try_from_options_in(
+//!     &[Some("b"), Some("a"), None, Some("a")],
+//!     Global,
+//! )?;
+//! let ages = PrimitiveArray::<i32, Global>::from_slice(&[30, 40, 50, 20]);
+//! let mut converter = RowConverter::try_new(&[
+//!     SortField::new(DataType::Utf8),
+//!     SortField::new_with_options(DataType::Int32, SortOptions::new(true, false)),
+//! ])?;
+//! let rows = converter.convert_columns(&[names.into_array_ref(), ages.into_array_ref()])?;
+//!
+//! // Sort by name ascending (nulls first), then age descending.
+//! let mut order: Vec<usize> = (0..rows.len()).collect();
+//! order.sort_by_key(|&i| rows.row(i));
+//! assert_eq!(order, [2, 1, 3, 0]);
+//!
+//! // And back to columns.
+//! let columns = converter.convert_rows(&rows)?;
+//! assert_eq!(columns[1].len(), 4);
+//! # }
+//! # Ok::<(), alkaid::Error>(())
+//! ```
 
 mod decode;
 mod dictionary;
