@@ -82,6 +82,9 @@ fn data_type() -> BoxedStrategy<Dt> {
                 inner.clone().prop_map(|t| ListView(field("item", t, true))),
                 inner
                     .clone()
+                    .prop_map(|t| LargeListView(field("item", t, true))),
+                inner
+                    .clone()
                     .prop_map(|t| FixedSizeList(field("item", t, true), 2)),
                 inner.clone().prop_map(|t| {
                     let kv = SharedSlice::try_from_iter_in(
@@ -204,7 +207,7 @@ fn value(dt: &Dt) -> BoxedStrategy<V> {
             .collect::<Vec<_>>()
             .prop_map(V::S)
             .boxed(),
-        List(f) | LargeList(f) | ListView(f) => {
+        List(f) | LargeList(f) | ListView(f) | LargeListView(f) => {
             vec(value(f.data_type()), 0..4).prop_map(V::L).boxed()
         }
         FixedSizeList(f, n) => vec(value(f.data_type()), *n as usize)

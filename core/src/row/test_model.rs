@@ -9,9 +9,9 @@ use allocator_api2::alloc::Global;
 use super::SortOptions;
 use crate::array::{
     Array, ArrayRef, BinaryArray, BinaryViewArray, BooleanBuilder, DictionaryArray, DictionaryKeys,
-    FixedSizeBinaryArray, FixedSizeListArray, LargeBinaryArray, LargeListArray, LargeStringArray,
-    ListArray, ListViewArray, MapArray, NullArray, PrimitiveArray, PrimitiveBuilder, PrimitiveType,
-    RunArray, RunEnds, StringArray, StringViewArray, StructArray,
+    FixedSizeBinaryArray, FixedSizeListArray, LargeBinaryArray, LargeListArray, LargeListViewArray,
+    LargeStringArray, ListArray, ListViewArray, MapArray, NullArray, PrimitiveArray,
+    PrimitiveBuilder, PrimitiveType, RunArray, RunEnds, StringArray, StringViewArray, StructArray,
 };
 use crate::buffer::{
     NullBuffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer, SharedBox, SharedSlice,
@@ -125,6 +125,20 @@ fn flat(vals: &[V]) -> Vec<V> {
 
 fn valid(vals: &[V]) -> Option<NullBuffer<'static, G>> {
     nulls_of(vals.iter().map(|v| *v != V::Null))
+}
+
+/// List-view starts, sizes and child values with the elements laid out in
+/// reverse slot order (so that offsets decrease).
+fn reversed_views(vals: &[V]) -> (Vec<i64>, Vec<i64>, Vec<V>) {
+    let mut child = Vec::new();
+    let mut starts = std::vec![0i64; vals.len()];
+    let mut sizes = std::vec![0i64; vals.len()];
+    for (i, v) in vals.iter().enumerate().rev() {
+        starts[i] = child.len() as i64;
+        sizes[i] = elements(v).len() as i64;
+        child.extend(elements(v).iter().cloned());
+    }
+    (starts, sizes, child)
 }
 
 /// Builds an array of type `dt` holding `vals`.
@@ -252,16 +266,22 @@ pub(crate) fn build(dt: &Dt, vals: &[V]) -> ArrayRef<'static, G> {
         .unwrap()
         .into_array_ref(),
         ListView(f) => {
-            // Elements laid out in reverse slot order: offsets decrease.
-            let mut child = Vec::new();
-            let mut starts = std::vec![0i32; n];
-            let mut sizes = std::vec![0i32; n];
-            for (i, v) in vals.iter().enumerate().rev() {
-                starts[i] = child.len() as i32;
-                sizes[i] = elements(v).len() as i32;
-                child.extend(elements(v).iter().cloned());
-            }
+            let (starts, sizes, child) = reversed_views(vals);
+            let starts: Vec<i32> = starts.iter().map(|&x| x as i32).collect();
+            let sizes: Vec<i32> = sizes.iter().map(|&x| x as i32).collect();
             ListViewArray::try_new(
+                f.clone(),
+                ScalarBuffer::try_copy_in(&starts, Global).unwrap(),
+                ScalarBuffer::try_copy_in(&sizes, Global).unwrap(),
+                SharedBox::try_new_in(build(f.data_type(), &child), Global).unwrap(),
+                valid(vals),
+            )
+            .unwrap()
+            .into_array_ref()
+        }
+        LargeListView(f) => {
+            let (starts, sizes, child) = reversed_views(vals);
+            LargeListViewArray::try_new(
                 f.clone(),
                 ScalarBuffer::try_copy_in(&starts, Global).unwrap(),
                 ScalarBuffer::try_copy_in(&sizes, Global).unwrap(),
