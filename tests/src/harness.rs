@@ -50,28 +50,7 @@ pub struct Expected {
 /// Known failures other than compression. Every entry must still fail the
 /// stated way: a case that starts passing fails the test until its entry is
 /// removed (so this table never hides a fixed bug).
-pub const EXPECTED_FAILURES: &[Expected] = &[
-    Expected {
-        dir: "cpp-21.0.0",
-        file: "generated_nested_dictionary",
-        reader: "*",
-        error: Error::DictionaryNotFound,
-        reason: NESTED_DICTIONARY,
-    },
-    Expected {
-        dir: "1.0.0-bigendian",
-        file: "generated_nested_dictionary",
-        reader: "*",
-        error: Error::DictionaryNotFound,
-        reason: NESTED_DICTIONARY,
-    },
-];
-
-/// Why the nested-dictionary files fail (see `tests/tests/core_bugs.rs`).
-const NESTED_DICTIONARY: &str =
-    "core bug: DictionaryStore::scan (core/src/ipc/reader/dictionary.rs) \
-     does not descend into a dictionary's value type, so the batch of a dictionary nested in \
-     another dictionary's values has no registered field";
+pub const EXPECTED_FAILURES: &[Expected] = &[];
 
 /// The expectation for a case, if it is a known failure.
 pub fn expected_failure(dir: &str, file: &str, reader: &str) -> Option<Expected> {

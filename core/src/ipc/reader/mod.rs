@@ -87,8 +87,7 @@ fn empty_values<'b, A: Allocator + Clone>(
     dt: &DataType<'b, A>,
     alloc: &A,
 ) -> Result<ArrayRef<'b, A>> {
-    let _ = (dt, alloc);
-    Err(Error::DictionaryNotFound)
+    crate::compute::new_empty(dt, alloc.clone())
 }
 
 /// `old ++ delta` for a delta dictionary batch.
@@ -97,8 +96,7 @@ fn concat_values<'b, A: Allocator + Clone>(
     delta: &ArrayRef<'b, A>,
     alloc: &A,
 ) -> Result<ArrayRef<'b, A>> {
-    let _ = (old, delta, alloc);
-    Err(Error::UnsupportedType)
+    crate::compute::concat(&[old, delta], alloc.clone())
 }
 
 /// The state every reader shares: schema, dictionaries, options.
