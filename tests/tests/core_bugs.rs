@@ -1,6 +1,6 @@
-//! Bugs in the core found by the golden tests, each pinned by a test that
-//! fails today and is `#[ignore]`d with the exact cause. Remove the `ignore`
-//! (and the matching entry of `harness::EXPECTED_FAILURES`) with the fix.
+//! Regression tests for core bugs found by the golden tests (nested
+//! dictionaries in the reader and writer, array equality, replaced
+//! dictionaries of the same length), all fixed.
 
 use alkaid::array::{
     Array, ArrayRef, DictionaryArray, DictionaryKeys, ListArray, PrimitiveArray, RecordBatch,
@@ -91,7 +91,6 @@ fn write_stream(batches: &[RecordBatch<'static, G>]) -> Vec<u8> {
 /// with `DictionaryNotFound` (stream: before batch 0; file: in `try_new_in`).
 /// Expected: both dictionaries registered, batches read.
 #[test]
-#[ignore = "core bug: ipc/reader/dictionary.rs DictionaryStore::scan does not descend into dictionary value types (nested dictionaries → DictionaryNotFound)"]
 fn reader_accepts_a_dictionary_nested_in_a_dictionary() {
     let path = golden_dir().join("cpp-21.0.0/generated_nested_dictionary.stream");
     let bytes = std::fs::read(path).unwrap();
@@ -106,7 +105,6 @@ fn reader_accepts_a_dictionary_nested_in_a_dictionary() {
 /// batches: id 1 (inner, first: the outer one's body refers to it) then id 0.
 /// Got: only id 0.
 #[test]
-#[ignore = "core bug: ipc/writer/dictionary.rs collect does not descend into dictionary values (nested dictionary never written)"]
 fn writer_sends_a_dictionary_nested_in_a_dictionary() {
     let inner = utf8_dictionary(&["a", "b"], &[Some(0), Some(1), Some(1)]);
     let item = Field::new("item", inner.data_type().clone(), true).with_dict_id(1);
@@ -134,7 +132,6 @@ fn writer_sends_a_dictionary_nested_in_a_dictionary() {
 /// instead of returning `DictionaryReplacementInFile`; a longer dictionary
 /// whose prefix differs is sent as a delta.)
 #[test]
-#[ignore = "core bug: array/equal.rs logical_eq is a stub (len + type only), so the IPC writer skips replaced dictionaries of the same length"]
 fn stream_writer_resends_a_replaced_dictionary_of_the_same_length() {
     let dt = dict_type(DataType::Utf8);
     let field = || Field::new("d", dt.clone(), true).with_dict_id(3);
@@ -162,7 +159,6 @@ fn stream_writer_resends_a_replaced_dictionary_of_the_same_length() {
 /// The stub equality in one line: two different string arrays of the same
 /// length compare equal.
 #[test]
-#[ignore = "core bug: array/equal.rs logical_eq is a stub (compares only length and data type)"]
 fn array_ref_equality_compares_values() {
     let a = StringArray::<G>::try_from_options_in(&[Some("a")], G).unwrap();
     let b = StringArray::<G>::try_from_options_in(&[Some("b")], G).unwrap();

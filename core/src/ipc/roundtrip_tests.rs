@@ -109,7 +109,7 @@ fn assert_batches_eq(a: &RecordBatch<'_, G>, b: &RecordBatch<'_, G>) {
     assert_eq!(a.schema(), b.schema());
     assert_eq!(a.num_rows(), b.num_rows());
     for (x, y) in a.columns().iter().zip(b.columns()) {
-        assert_eq!(std::format!("{x:?}"), std::format!("{y:?}"));
+        assert!(x == y, "{x:?} != {y:?}");
         assert_eq!(x.null_count(), y.null_count());
     }
 }
@@ -374,4 +374,44 @@ fn dictionaries_replacement_and_delta() {
         fw.write(&b2).unwrap_err(),
         crate::Error::DictionaryReplacementInFile
     );
+}
+
+#[cfg(feature = "lz4")]
+#[test]
+fn lz4_compressed_stream_and_file_round_trip() {
+    use crate::ipc::message::CompressionCodec;
+    let batches = [sample_batch(0), sample_batch(2)];
+    let options = IpcWriteOptions {
+        compression: Some(CompressionCodec::Lz4Frame),
+        ..Default::default()
+    };
+    let bytes = write_stream(&batches, options);
+    let plain = write_stream(&batches, IpcWriteOptions::default());
+    assert_ne!(bytes, plain);
+    let got: Vec<_> = SliceStreamReader::try_new_in(&bytes, IpcReadOptions::default(), G)
+        .unwrap()
+        .map(|b| b.unwrap())
+        .collect();
+    assert_eq!(got.len(), 2);
+    for (g, b) in got.iter().zip(&batches) {
+        assert_eq!(g, b);
+    }
+    let mut w = FileWriter::try_new_in(Vec::new(), batches[0].schema(), options, G).unwrap();
+    w.write(&batches[1]).unwrap();
+    w.finish().unwrap();
+    let file = w.into_inner();
+    let mut r = FileReader::try_new_in(&file, IpcReadOptions::default(), G).unwrap();
+    assert_eq!(r.batch(0).unwrap(), batches[1]);
+}
+
+#[test]
+fn unsupported_compression_is_refused_up_front() {
+    use crate::ipc::message::CompressionCodec;
+    let b = sample_batch(0);
+    let options = IpcWriteOptions {
+        compression: Some(CompressionCodec::Zstd),
+        ..Default::default()
+    };
+    let r = StreamWriter::try_new_in(Vec::new(), b.schema(), options, G);
+    assert_eq!(r.err(), Some(crate::Error::UnsupportedType));
 }

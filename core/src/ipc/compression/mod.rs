@@ -24,6 +24,9 @@
 
 #[cfg(feature = "lz4")]
 pub mod lz4_frame;
+mod set;
+
+pub use set::{BuiltinCodecs, CodecSet, WithCodec};
 
 use allocator_api2::alloc::Allocator;
 

@@ -10,7 +10,6 @@
 use allocator_api2::alloc::Allocator;
 
 use super::dictionary::DictionaryStore;
-use super::Decompressor;
 use crate::array::{
     Array, ArrayRef, BinaryArray, BinaryViewArray, BooleanArray, DictionaryArray, DictionaryKeys,
     FixedSizeBinaryArray, FixedSizeListArray, LargeBinaryArray, LargeListArray, LargeListViewArray,
@@ -35,7 +34,7 @@ pub(crate) struct BodyDecoder<'m, 'b, 'd, A: Allocator + Clone> {
     pub(crate) swap: bool,
     pub(crate) alloc: A,
     pub(crate) dictionaries: &'d DictionaryStore<'b, A>,
-    pub(crate) decompressor: Option<&'d mut dyn Decompressor<A>>,
+    pub(crate) decompressor: Option<&'d mut dyn crate::ipc::compression::Codec>,
     pub(crate) max_buffer_size: usize,
     pub(crate) node: usize,
     pub(crate) buffer: usize,
@@ -71,10 +70,13 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
         }
         let raw = self.body.slice(off, len)?;
         match self.decompressor.as_deref_mut() {
-            Some(d) if !raw.is_empty() => {
-                d.decompress_buffer(raw, self.max_buffer_size, self.alloc.clone())
-            }
-            _ => Ok(raw),
+            Some(d) => crate::ipc::compression::decompress_buffer(
+                d,
+                &raw,
+                self.max_buffer_size,
+                self.alloc.clone(),
+            ),
+            None => Ok(raw),
         }
     }
 

@@ -32,14 +32,9 @@ impl<'b, A: Allocator + Clone> DictionaryStore<'b, A> {
         if depth > 128 {
             return Err(Error::LimitExceeded);
         }
-        use DataType::*;
-        match f.data_type() {
-            Dictionary(_, v, _) => {
-                let id = f.dict_id().ok_or(Error::InvalidDataType)?;
-                if self.fields.iter().any(|(i, _)| *i == id) {
-                    // One dictionary shared by several fields.
-                    return Ok(());
-                }
+        if let DataType::Dictionary(_, v, _) = f.data_type() {
+            let id = f.dict_id().ok_or(Error::InvalidDataType)?;
+            if !self.fields.iter().any(|(i, _)| *i == id) {
                 let vf = Field::from_parts(
                     f.name_shared().clone(),
                     (**v).clone(),
@@ -49,26 +44,37 @@ impl<'b, A: Allocator + Clone> DictionaryStore<'b, A> {
                 );
                 self.fields.try_push((id, vf))?;
             }
+            // A dictionary's values may themselves hold dictionaries.
+            return self.scan_type(v, depth + 1);
+        }
+        self.scan_type(f.data_type(), depth)
+    }
+
+    fn scan_type(&mut self, dt: &DataType<'b, A>, depth: usize) -> Result<()> {
+        use DataType::*;
+        match dt {
             List(c)
             | LargeList(c)
             | ListView(c)
             | LargeListView(c)
             | FixedSizeList(c, _)
-            | Map(c, _) => self.scan(c, depth + 1)?,
+            | Map(c, _) => self.scan(c, depth + 1),
             Struct(cs) => {
                 for c in cs.iter() {
                     self.scan(c, depth + 1)?;
                 }
+                Ok(())
             }
             Union(u, _) => {
                 for c in u.fields().iter() {
                     self.scan(c, depth + 1)?;
                 }
+                Ok(())
             }
-            RunEndEncoded(_, v) => self.scan(v, depth + 1)?,
-            _ => {}
+            RunEndEncoded(_, v) => self.scan(v, depth + 1),
+            Dictionary(_, v, _) => self.scan_type(v, depth + 1),
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     /// The value field of dictionary `id` (to decode its batches).

@@ -9,6 +9,7 @@ use crate::array::RecordBatch;
 use crate::buffer::{Buffer, MutableBuffer};
 use crate::datatypes::Schema;
 use crate::error::{Error, Result};
+use crate::ipc::compression::{BuiltinCodecs, CodecSet};
 use crate::ipc::io::read_exact;
 use crate::ipc::message::{Block, FooterView, MessageView};
 use crate::ipc::schema::Decoder;
@@ -25,10 +26,10 @@ fn start_magic(head: &[u8]) -> Option<&'static [u8]> {
 /// Reads the IPC file format from a byte slice (a whole file in memory, flash
 /// or an mmap) with random access to its batches, without copying: buffers
 /// point into the input when aligned, uncompressed and native-endian.
-pub struct FileReader<'b, A: Allocator + Clone + 'b> {
+pub struct FileReader<'b, A: Allocator + Clone + 'b, S: CodecSet = BuiltinCodecs> {
     input: &'b [u8],
     footer: FooterView<'b>,
-    core: ReaderCore<'b, A>,
+    core: ReaderCore<'b, A, S>,
 }
 
 impl<'b, A: Allocator + Clone + 'b> FileReader<'b, A> {
@@ -39,6 +40,21 @@ impl<'b, A: Allocator + Clone + 'b> FileReader<'b, A> {
     /// [`Error::InvalidMagic`], [`Error::UnexpectedEof`], footer, schema and
     /// dictionary errors.
     pub fn try_new_in(input: &'b [u8], options: IpcReadOptions, alloc: A) -> Result<Self> {
+        Self::try_new_with_codecs_in(input, options, BuiltinCodecs::new(), alloc)
+    }
+}
+
+impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
+    /// As [`FileReader::try_new_in`] with the codecs of `codecs`.
+    ///
+    /// # Errors
+    /// As [`FileReader::try_new_in`].
+    pub fn try_new_with_codecs_in(
+        input: &'b [u8],
+        options: IpcReadOptions,
+        codecs: S,
+        alloc: A,
+    ) -> Result<Self> {
         let magic = start_magic(input).ok_or(Error::InvalidMagic)?;
         let m = magic.len();
         if input.len() < 8 + 4 + m || !input.ends_with(magic) {
@@ -58,7 +74,7 @@ impl<'b, A: Allocator + Clone + 'b> FileReader<'b, A> {
         let footer = FooterView::decode(input.get(start..len_at).ok_or(Error::InvalidFooter)?)?;
         let (schema, endianness) =
             Decoder::new(alloc.clone(), options.limits.schema).schema(&footer.schema)?;
-        let mut core = ReaderCore::new(schema, endianness, options, alloc)?;
+        let mut core = ReaderCore::new(schema, endianness, options, codecs, alloc)?;
         for i in 0..footer.num_dictionaries() {
             let (msg, body) = message_at(input, &footer.dictionary(i)?, &options)?;
             if !matches!(
@@ -110,7 +126,7 @@ impl<'b, A: Allocator + Clone + 'b> FileReader<'b, A> {
     }
 }
 
-impl<'b, A: Allocator + Clone + 'b> core::fmt::Debug for FileReader<'b, A> {
+impl<'b, A: Allocator + Clone + 'b, S: CodecSet> core::fmt::Debug for FileReader<'b, A, S> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("FileReader")
             .field("batches", &self.num_batches())
@@ -133,10 +149,15 @@ fn message_at<'b>(
 ///
 /// The footer is kept in memory from `A`; each batch's body is read into
 /// aligned memory from `A` (batches own their buffers).
-pub struct FileSeekReader<'a, R: Read + Seek, A: Allocator + Clone + 'a> {
+pub struct FileSeekReader<
+    'a,
+    R: Read + Seek,
+    A: Allocator + Clone + 'a,
+    S: CodecSet = BuiltinCodecs,
+> {
     src: R,
     footer: MutableBuffer<A>,
-    core: ReaderCore<'a, A>,
+    core: ReaderCore<'a, A, S>,
     metadata: MutableBuffer<A>,
 }
 
@@ -145,7 +166,22 @@ impl<'a, R: Read + Seek, A: Allocator + Clone + 'a> FileSeekReader<'a, R, A> {
     ///
     /// # Errors
     /// As [`FileReader::try_new_in`], plus I/O errors.
-    pub fn try_new_in(mut src: R, options: IpcReadOptions, alloc: A) -> Result<Self> {
+    pub fn try_new_in(src: R, options: IpcReadOptions, alloc: A) -> Result<Self> {
+        Self::try_new_with_codecs_in(src, options, BuiltinCodecs::new(), alloc)
+    }
+}
+
+impl<'a, R: Read + Seek, A: Allocator + Clone + 'a, S: CodecSet> FileSeekReader<'a, R, A, S> {
+    /// As [`FileSeekReader::try_new_in`] with the codecs of `codecs`.
+    ///
+    /// # Errors
+    /// As [`FileSeekReader::try_new_in`].
+    pub fn try_new_with_codecs_in(
+        mut src: R,
+        options: IpcReadOptions,
+        codecs: S,
+        alloc: A,
+    ) -> Result<Self> {
         let mut head = [0u8; 8];
         src.seek(SeekFrom::Start(0)).map_err(|_| Error::Io)?;
         read_exact(&mut src, &mut head)?;
@@ -177,7 +213,7 @@ impl<'a, R: Read + Seek, A: Allocator + Clone + 'a> FileSeekReader<'a, R, A> {
         let view = FooterView::decode(footer.as_slice())?;
         let (schema, endianness) =
             Decoder::new(alloc.clone(), options.limits.schema).schema(&view.schema)?;
-        let core = ReaderCore::new(schema, endianness, options, alloc.clone())?;
+        let core = ReaderCore::new(schema, endianness, options, codecs, alloc.clone())?;
         let mut r = FileSeekReader {
             src,
             footer,
@@ -248,7 +284,9 @@ impl<'a, R: Read + Seek, A: Allocator + Clone + 'a> FileSeekReader<'a, R, A> {
     }
 }
 
-impl<'a, R: Read + Seek, A: Allocator + Clone + 'a> core::fmt::Debug for FileSeekReader<'a, R, A> {
+impl<'a, R: Read + Seek, A: Allocator + Clone + 'a, S: CodecSet> core::fmt::Debug
+    for FileSeekReader<'a, R, A, S>
+{
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("FileSeekReader")
             .field("batches", &self.num_batches())

@@ -21,6 +21,7 @@ use allocator_api2::alloc::Allocator;
 
 use self::decode::BodyDecoder;
 use self::dictionary::DictionaryStore;
+use super::compression::{BuiltinCodecs, CodecSet};
 use super::message::{MessageHeader, MessageView, MetadataVersion, RecordBatchView};
 use super::schema::{DecodeLimits, Decoder};
 use super::Endianness;
@@ -63,32 +64,13 @@ pub struct IpcReadOptions {
     pub limits: ReadLimits,
 }
 
-/// Decompresses one body buffer of a compressed IPC body: the 8-byte
-/// little-endian uncompressed length prefix (−1 = stored raw) and the codec's
-/// bytes ("Compression" of the IPC chapter).
-pub trait Decompressor<A: Allocator + Clone> {
-    /// Decompresses `raw` (a non-empty buffer of the body) into a buffer of
-    /// at most `limit` bytes.
-    ///
-    /// # Errors
-    /// [`Error::LimitExceeded`] before allocating when the declared size is
-    /// above `limit`; codec errors for corrupt input.
-    fn decompress_buffer<'b>(
-        &mut self,
-        raw: Buffer<'b, A>,
-        limit: usize,
-        alloc: A,
-    ) -> Result<Buffer<'b, A>>;
-}
-
 /// An empty array of `dt` (the dictionary of an all-null column whose
 /// dictionary batch has not arrived yet).
 fn empty_values<'b, A: Allocator + Clone>(
     dt: &DataType<'b, A>,
     alloc: &A,
 ) -> Result<ArrayRef<'b, A>> {
-    let _ = (dt, alloc);
-    Err(Error::DictionaryNotFound)
+    crate::compute::new_empty(dt, alloc.clone())
 }
 
 /// `old ++ delta` for a delta dictionary batch.
@@ -97,38 +79,45 @@ fn concat_values<'b, A: Allocator + Clone>(
     delta: &ArrayRef<'b, A>,
     alloc: &A,
 ) -> Result<ArrayRef<'b, A>> {
-    let _ = (old, delta, alloc);
-    Err(Error::UnsupportedType)
+    crate::compute::concat(&[old, delta], alloc.clone())
 }
 
 /// The state every reader shares: schema, dictionaries, options.
-pub(crate) struct ReaderCore<'b, A: Allocator + Clone + 'b> {
+pub(crate) struct ReaderCore<'b, A: Allocator + Clone + 'b, S: CodecSet = BuiltinCodecs> {
     alloc: A,
+    codecs: S,
     options: IpcReadOptions,
     schema: Schema<'b, A>,
     endianness: Endianness,
     dictionaries: DictionaryStore<'b, A>,
 }
 
-impl<'b, A: Allocator + Clone + 'b> ReaderCore<'b, A> {
+impl<'b, A: Allocator + Clone + 'b, S: CodecSet> ReaderCore<'b, A, S> {
     /// From the schema message that opens a stream.
-    fn from_message(msg: &MessageView<'_>, options: IpcReadOptions, alloc: A) -> Result<Self> {
+    fn from_message(
+        msg: &MessageView<'_>,
+        options: IpcReadOptions,
+        codecs: S,
+        alloc: A,
+    ) -> Result<Self> {
         let MessageHeader::Schema(t) = msg.header else {
             return Err(Error::UnexpectedMessage);
         };
         let (schema, endianness) = Decoder::new(alloc.clone(), options.limits.schema).schema(&t)?;
-        Self::new(schema, endianness, options, alloc)
+        Self::new(schema, endianness, options, codecs, alloc)
     }
 
     fn new(
         schema: Schema<'b, A>,
         endianness: Endianness,
         options: IpcReadOptions,
+        codecs: S,
         alloc: A,
     ) -> Result<Self> {
         let dictionaries = DictionaryStore::try_new_in(schema.fields(), alloc.clone())?;
         Ok(ReaderCore {
             alloc,
+            codecs,
             options,
             schema,
             endianness,
@@ -137,14 +126,15 @@ impl<'b, A: Allocator + Clone + 'b> ReaderCore<'b, A> {
     }
 
     fn decoder<'m, 'd>(
-        &'d self,
+        &'d mut self,
         header: RecordBatchView<'m>,
         body: Buffer<'b, A>,
         version: MetadataVersion,
     ) -> Result<BodyDecoder<'m, 'b, 'd, A>> {
-        if header.compression.is_some() {
-            return Err(Error::UnsupportedType);
-        }
+        let decompressor = match header.compression {
+            Some(c) => Some(self.codecs.get(c).ok_or(Error::UnsupportedType)?),
+            None => None,
+        };
         Ok(BodyDecoder {
             header,
             body,
@@ -152,7 +142,7 @@ impl<'b, A: Allocator + Clone + 'b> ReaderCore<'b, A> {
             swap: self.endianness != Endianness::NATIVE,
             alloc: self.alloc.clone(),
             dictionaries: &self.dictionaries,
-            decompressor: None,
+            decompressor,
             max_buffer_size: self.options.limits.max_buffer_size,
             node: 0,
             buffer: 0,
@@ -190,9 +180,10 @@ impl<'b, A: Allocator + Clone + 'b> ReaderCore<'b, A> {
                 let rows = usize::try_from(rb.length).map_err(|_| Error::InvalidFieldNode)?;
                 let schema: Schema<'b, A> = self.schema.clone();
                 let columns = {
+                    let alloc = self.alloc.clone();
                     let mut d = self.decoder(rb, body, msg.version)?;
                     let fields = schema.fields().clone();
-                    let c = SharedSlice::try_from_fn_in(fields.len(), self.alloc.clone(), |i| {
+                    let c = SharedSlice::try_from_fn_in(fields.len(), alloc, |i| {
                         match fields.get(i) {
                             Some(f) => d.array(f),
                             None => Err(Error::InvalidChildCount),

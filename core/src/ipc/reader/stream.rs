@@ -8,6 +8,7 @@ use crate::array::RecordBatch;
 use crate::buffer::{Buffer, MutableBuffer};
 use crate::datatypes::Schema;
 use crate::error::{Error, Result};
+use crate::ipc::compression::{BuiltinCodecs, CodecSet};
 use crate::ipc::io::{read_exact, read_exact_or_eof};
 use crate::ipc::message::MessageView;
 use crate::ipc::Endianness;
@@ -21,15 +22,16 @@ const BODY_CHUNK: usize = 1 << 20;
 /// Bodies are read into 64-byte aligned memory from `A`; the batches own
 /// their buffers (`'static`). Iterate with [`StreamReader::next_batch`] or as
 /// an [`Iterator`].
-pub struct StreamReader<'a, R: Read, A: Allocator + Clone + 'a> {
+pub struct StreamReader<'a, R: Read, A: Allocator + Clone + 'a, S: CodecSet = BuiltinCodecs> {
     src: R,
-    core: ReaderCore<'a, A>,
+    core: ReaderCore<'a, A, S>,
     metadata: MutableBuffer<A>,
     done: bool,
 }
 
 impl<'a, R: Read, A: Allocator + Clone + 'a> StreamReader<'a, R, A> {
-    /// Reads the schema message that opens the stream.
+    /// Reads the schema message that opens the stream; compressed bodies are
+    /// decoded with the core's [`BuiltinCodecs`].
     ///
     /// # Errors
     /// [`Error::UnexpectedEof`], [`Error::InvalidFlatbuffer`],
@@ -37,13 +39,28 @@ impl<'a, R: Read, A: Allocator + Clone + 'a> StreamReader<'a, R, A> {
     /// [`Error::UnsupportedVersion`], [`Error::LimitExceeded`], I/O and
     /// allocation errors.
     pub fn try_new_in(src: R, options: IpcReadOptions, alloc: A) -> Result<Self> {
+        Self::try_new_with_codecs_in(src, options, BuiltinCodecs::new(), alloc)
+    }
+}
+
+impl<'a, R: Read, A: Allocator + Clone + 'a, S: CodecSet> StreamReader<'a, R, A, S> {
+    /// As [`StreamReader::try_new_in`] with the codecs of `codecs`.
+    ///
+    /// # Errors
+    /// As [`StreamReader::try_new_in`].
+    pub fn try_new_with_codecs_in(
+        src: R,
+        options: IpcReadOptions,
+        codecs: S,
+        alloc: A,
+    ) -> Result<Self> {
         let mut metadata = MutableBuffer::new_in(alloc.clone());
         let mut src = src;
         if !read_metadata(&mut src, &mut metadata, &options)? {
             return Err(Error::UnexpectedEof);
         }
         let msg = MessageView::decode(metadata.as_slice())?;
-        let core = ReaderCore::from_message(&msg, options, alloc)?;
+        let core = ReaderCore::from_message(&msg, options, codecs, alloc)?;
         if msg.body_length != 0 {
             return Err(Error::InvalidMessage);
         }
@@ -138,14 +155,16 @@ fn read_metadata<R: Read, A: Allocator>(
     Ok(true)
 }
 
-impl<'a, R: Read, A: Allocator + Clone + 'a> Iterator for StreamReader<'a, R, A> {
+impl<'a, R: Read, A: Allocator + Clone + 'a, S: CodecSet> Iterator for StreamReader<'a, R, A, S> {
     type Item = Result<RecordBatch<'a, A>>;
     fn next(&mut self) -> Option<Self::Item> {
         self.next_batch().transpose()
     }
 }
 
-impl<'a, R: Read, A: Allocator + Clone + 'a> core::fmt::Debug for StreamReader<'a, R, A> {
+impl<'a, R: Read, A: Allocator + Clone + 'a, S: CodecSet> core::fmt::Debug
+    for StreamReader<'a, R, A, S>
+{
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("StreamReader")
             .field("done", &self.done)
@@ -157,10 +176,10 @@ impl<'a, R: Read, A: Allocator + Clone + 'a> core::fmt::Debug for StreamReader<'
 /// batches' buffers point into `input` when it is aligned (8 bytes suffice
 /// for every type but views' 16-byte structs, which are read bytewise),
 /// uncompressed and in native byte order.
-pub struct SliceStreamReader<'b, A: Allocator + Clone + 'b> {
+pub struct SliceStreamReader<'b, A: Allocator + Clone + 'b, S: CodecSet = BuiltinCodecs> {
     input: &'b [u8],
     pos: usize,
-    core: ReaderCore<'b, A>,
+    core: ReaderCore<'b, A, S>,
     done: bool,
 }
 
@@ -199,11 +218,26 @@ impl<'b, A: Allocator + Clone + 'b> SliceStreamReader<'b, A> {
     /// # Errors
     /// As [`StreamReader::try_new_in`].
     pub fn try_new_in(input: &'b [u8], options: IpcReadOptions, alloc: A) -> Result<Self> {
+        Self::try_new_with_codecs_in(input, options, BuiltinCodecs::new(), alloc)
+    }
+}
+
+impl<'b, A: Allocator + Clone + 'b, S: CodecSet> SliceStreamReader<'b, A, S> {
+    /// As [`SliceStreamReader::try_new_in`] with the codecs of `codecs`.
+    ///
+    /// # Errors
+    /// As [`StreamReader::try_new_in`].
+    pub fn try_new_with_codecs_in(
+        input: &'b [u8],
+        options: IpcReadOptions,
+        codecs: S,
+        alloc: A,
+    ) -> Result<Self> {
         let (msg, body, pos) = split_message(input, 0, &options)?.ok_or(Error::UnexpectedEof)?;
         if !body.is_empty() {
             return Err(Error::InvalidMessage);
         }
-        let core = ReaderCore::from_message(&msg, options, alloc)?;
+        let core = ReaderCore::from_message(&msg, options, codecs, alloc)?;
         Ok(SliceStreamReader {
             input,
             pos,
@@ -252,14 +286,14 @@ impl<'b, A: Allocator + Clone + 'b> SliceStreamReader<'b, A> {
     }
 }
 
-impl<'b, A: Allocator + Clone + 'b> Iterator for SliceStreamReader<'b, A> {
+impl<'b, A: Allocator + Clone + 'b, S: CodecSet> Iterator for SliceStreamReader<'b, A, S> {
     type Item = Result<RecordBatch<'b, A>>;
     fn next(&mut self) -> Option<Self::Item> {
         self.next_batch().transpose()
     }
 }
 
-impl<'b, A: Allocator + Clone + 'b> core::fmt::Debug for SliceStreamReader<'b, A> {
+impl<'b, A: Allocator + Clone + 'b, S: CodecSet> core::fmt::Debug for SliceStreamReader<'b, A, S> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("SliceStreamReader")
             .field("pos", &self.pos)

@@ -323,6 +323,34 @@ pub(crate) fn padded(n: usize, align: usize) -> usize {
     (n + align - 1) & !(align - 1)
 }
 
+/// Emits `len` bits from bit `bit_offset` of `bytes` as whole bytes starting
+/// at bit 0, in chunks of up to 64 bytes; bits past `len` are zero.
+fn bitmap_chunks<F>(bytes: &[u8], bit_offset: usize, len: usize, mut emit: F) -> Result<()>
+where
+    F: FnMut(&[u8]) -> Result<()>,
+{
+    let n = len.div_ceil(8);
+    let mut chunk = [0u8; 64];
+    let mut done = 0;
+    while done < n {
+        let k = (n - done).min(chunk.len());
+        for (j, c) in chunk[..k].iter_mut().enumerate() {
+            // Output byte `done + j` holds source bits from `start`.
+            let start = bit_offset + (done + j) * 8;
+            let (q, r) = (start / 8, start % 8);
+            let lo = bytes.get(q).copied().unwrap_or(0) as u16;
+            let hi = bytes.get(q + 1).copied().unwrap_or(0) as u16;
+            *c = (((hi << 8) | lo) >> r) as u8;
+        }
+        if done + k == n && len % 8 != 0 {
+            chunk[k - 1] &= (1u8 << (len % 8)) - 1;
+        }
+        emit(&chunk[..k])?;
+        done += k;
+    }
+    Ok(())
+}
+
 /// Pass 1: records nodes and buffer extents; reads no data.
 pub(crate) struct Planner<A: Allocator> {
     pub(crate) nodes: TryVec<FieldNode, A>,
@@ -408,27 +436,9 @@ impl<W: Write> BodyVisitor for BodyWriter<'_, W> {
     }
 
     fn bitmap(&mut self, bytes: &[u8], bit_offset: usize, len: usize) -> Result<()> {
-        let n = len.div_ceil(8);
-        let mut chunk = [0u8; 64];
-        let mut done = 0;
-        while done < n {
-            let k = (n - done).min(chunk.len());
-            for (j, c) in chunk[..k].iter_mut().enumerate() {
-                // Output byte `done + j` holds source bits from `start`.
-                let start = bit_offset + (done + j) * 8;
-                let (q, r) = (start / 8, start % 8);
-                let lo = bytes.get(q).copied().unwrap_or(0) as u16;
-                let hi = bytes.get(q + 1).copied().unwrap_or(0) as u16;
-                *c = (((hi << 8) | lo) >> r) as u8;
-            }
-            if done + k == n && len % 8 != 0 {
-                // Bits past the length are written as zero.
-                chunk[k - 1] &= (1u8 << (len % 8)) - 1;
-            }
-            self.out.write_all(&chunk[..k])?;
-            done += k;
-        }
-        self.pad(n)
+        let out = &mut *self.out;
+        bitmap_chunks(bytes, bit_offset, len, |c| out.write_all(c))?;
+        self.pad(len.div_ceil(8))
     }
 
     fn mapped<T: NativeType, F: Fn(T) -> T>(&mut self, values: &[T], f: F) -> Result<()> {
@@ -443,6 +453,57 @@ impl<W: Write> BodyVisitor for BodyWriter<'_, W> {
         self.pad(core::mem::size_of_val(values))
     }
 
+    fn variadic_count(&mut self, _n: usize) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// The compressed path: every buffer is materialised (bitmaps shifted, offsets
+/// rebased) into `tmp`, compressed with its 8-byte length prefix into `body`
+/// ("Compression" of the IPC chapter), padded to the alignment, and its extent
+/// recorded in `specs`. Nodes come from the [`Planner`].
+pub(crate) struct Compressing<'x, A: Allocator> {
+    pub(crate) codec: &'x mut dyn crate::ipc::compression::Codec,
+    pub(crate) body: &'x mut crate::buffer::MutableBuffer<A>,
+    pub(crate) tmp: &'x mut crate::buffer::MutableBuffer<A>,
+    pub(crate) specs: &'x mut TryVec<BufferSpec, A>,
+    pub(crate) alignment: usize,
+}
+
+impl<A: Allocator> Compressing<'_, A> {
+    fn emit(&mut self, from_tmp: bool, bytes: &[u8]) -> Result<()> {
+        let offset = self.body.len();
+        let input = if from_tmp { self.tmp.as_slice() } else { bytes };
+        let n = crate::ipc::compression::compress_buffer(&mut *self.codec, input, self.body)?;
+        self.specs.try_push(BufferSpec {
+            offset: offset as i64,
+            length: n as i64,
+        })?;
+        self.body.try_extend_zeros(padded(n, self.alignment) - n)
+    }
+}
+
+impl<A: Allocator> BodyVisitor for Compressing<'_, A> {
+    fn node(&mut self, _length: usize, _null_count: usize) -> Result<()> {
+        Ok(())
+    }
+    fn buffer(&mut self, bytes: &[u8]) -> Result<()> {
+        self.emit(false, bytes)
+    }
+    fn bitmap(&mut self, bytes: &[u8], bit_offset: usize, len: usize) -> Result<()> {
+        self.tmp.clear();
+        let tmp = &mut *self.tmp;
+        bitmap_chunks(bytes, bit_offset, len, |c| tmp.try_extend_from_slice(c))?;
+        self.emit(true, &[])
+    }
+    fn mapped<T: NativeType, F: Fn(T) -> T>(&mut self, values: &[T], f: F) -> Result<()> {
+        self.tmp.clear();
+        self.tmp.try_reserve(core::mem::size_of_val(values))?;
+        for v in values {
+            self.tmp.try_push(f(*v))?;
+        }
+        self.emit(true, &[])
+    }
     fn variadic_count(&mut self, _n: usize) -> Result<()> {
         Ok(())
     }

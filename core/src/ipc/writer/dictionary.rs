@@ -84,12 +84,26 @@ fn collect<'a, A: Allocator + Clone>(
     out: &mut TryVec<(i64, ArrayRef<'a, A>), A>,
     depth: usize,
 ) -> Result<()> {
+    collect_type(field.data_type(), field.dict_id(), array, out, depth)
+}
+
+/// Pushes the dictionaries of `array` of type `dt`; `dict_id` is the id of
+/// the field when `dt` is a dictionary. Dictionaries nested in a
+/// dictionary's values come first: the outer values refer to them.
+fn collect_type<'a, A: Allocator + Clone>(
+    dt: &DataType<'a, A>,
+    dict_id: Option<i64>,
+    array: &ArrayRef<'a, A>,
+    out: &mut TryVec<(i64, ArrayRef<'a, A>), A>,
+    depth: usize,
+) -> Result<()> {
     if depth > MAX_DEPTH {
         return Err(Error::LimitExceeded);
     }
-    match (field.data_type(), array) {
-        (DataType::Dictionary(..), ArrayRef::Dictionary(d)) => {
-            let id = field.dict_id().ok_or(Error::InvalidDataType)?;
+    match (dt, array) {
+        (DataType::Dictionary(_, value_type, _), ArrayRef::Dictionary(d)) => {
+            let id = dict_id.ok_or(Error::InvalidDataType)?;
+            collect_type(value_type, None, d.values(), out, depth + 1)?;
             if !out.iter().any(|(i, _)| *i == id) {
                 out.try_push((id, d.values().clone()))?;
             }

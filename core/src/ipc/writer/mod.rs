@@ -20,12 +20,13 @@ mod dictionary;
 use allocator_api2::alloc::Allocator;
 use embedded_io::Write;
 
-use self::body::{visit_array, BodyWriter, Planner};
+use self::body::{visit_array, BodyWriter, Compressing, Planner};
 use self::dictionary::{DictionaryAction, DictionaryTracker};
+use super::compression::{BuiltinCodecs, CodecSet};
 use super::io::PositionWriter;
 use super::message::{
     encode_dictionary_batch_message, encode_footer, encode_record_batch_message,
-    encode_schema_message, Block, RecordBatchHeader,
+    encode_schema_message, Block, BufferSpec, CompressionCodec, RecordBatchHeader,
 };
 use super::Endianness;
 use crate::array::{ArrayRef, RecordBatch};
@@ -56,6 +57,10 @@ pub struct IpcWriteOptions {
     pub max_metadata_size: usize,
     /// Initial size of the metadata scratch area in bytes.
     pub initial_scratch: usize,
+    /// Compress every body buffer with this codec ("Compression"): the body
+    /// is then assembled in a scratch area from `A` (one batch body at most,
+    /// reused) instead of being streamed from array memory.
+    pub compression: Option<CompressionCodec>,
 }
 
 impl Default for IpcWriteOptions {
@@ -65,6 +70,7 @@ impl Default for IpcWriteOptions {
             alkaid: false,
             max_metadata_size: 64 << 20,
             initial_scratch: 1024,
+            compression: None,
         }
     }
 }
@@ -107,21 +113,33 @@ where
 
 /// What both writers share: options, metadata scratch, the body planner and
 /// the dictionary tracker.
-struct Encoder<'a, A: Allocator + Clone> {
+struct Encoder<'a, A: Allocator + Clone, S: CodecSet> {
     options: IpcWriteOptions,
     scratch: MutableBuffer<A>,
     planner: Planner<A>,
     dictionaries: DictionaryTracker<'a, A>,
+    codecs: S,
+    /// Compressed path: the body, one materialised buffer, the buffer extents.
+    body: MutableBuffer<A>,
+    tmp: MutableBuffer<A>,
+    specs: TryVec<BufferSpec, A>,
 }
 
-impl<'a, A: Allocator + Clone> Encoder<'a, A> {
-    fn new_in(options: IpcWriteOptions, alloc: A) -> Result<Self> {
+impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
+    fn new_in(options: IpcWriteOptions, mut codecs: S, alloc: A) -> Result<Self> {
         options.check()?;
+        if let Some(c) = options.compression {
+            codecs.get(c).ok_or(Error::UnsupportedType)?;
+        }
         Ok(Encoder {
             options,
             scratch: MutableBuffer::new_in(alloc.clone()),
             planner: Planner::new_in(alloc.clone(), options.alignment),
-            dictionaries: DictionaryTracker::new_in(alloc),
+            dictionaries: DictionaryTracker::new_in(alloc.clone()),
+            codecs,
+            body: MutableBuffer::new_in(alloc.clone()),
+            tmp: MutableBuffer::new_in(alloc.clone()),
+            specs: TryVec::new_in(alloc),
         })
     }
 
@@ -169,15 +187,39 @@ impl<'a, A: Allocator + Clone> Encoder<'a, A> {
         for c in columns {
             visit_array(&mut self.planner, c)?;
         }
-        let body_len = self.planner.body_len;
+        let compression = self.options.compression;
+        if let Some(codec) = compression {
+            self.body.clear();
+            self.specs.clear();
+            let codec = self.codecs.get(codec).ok_or(Error::UnsupportedType)?;
+            let mut v = Compressing {
+                codec,
+                body: &mut self.body,
+                tmp: &mut self.tmp,
+                specs: &mut self.specs,
+                alignment: self.options.alignment,
+            };
+            for c in columns {
+                visit_array(&mut v, c)?;
+            }
+        }
+        let body_len = if compression.is_some() {
+            self.body.len()
+        } else {
+            self.planner.body_len
+        };
         let alkaid = self.options.alkaid;
         let offset = out.position() as i64;
         let planner = &self.planner;
         let header = RecordBatchHeader {
             length: num_rows as i64,
             nodes: &planner.nodes,
-            buffers: &planner.buffers,
-            compression: None,
+            buffers: if compression.is_some() {
+                &self.specs
+            } else {
+                &planner.buffers
+            },
+            compression,
             variadic_buffer_counts: &planner.variadic,
         };
         let start = encode_in(&mut self.scratch, &self.options, |buf| {
@@ -194,12 +236,16 @@ impl<'a, A: Allocator + Clone> Encoder<'a, A> {
         })?;
         let meta_len = self.write_metadata(out, start)?;
         let before = out.position();
-        let mut w = BodyWriter {
-            out,
-            alignment: self.options.alignment,
-        };
-        for c in columns {
-            visit_array(&mut w, c)?;
+        if compression.is_some() {
+            out.write_all(self.body.as_slice())?;
+        } else {
+            let mut w = BodyWriter {
+                out,
+                alignment: self.options.alignment,
+            };
+            for c in columns {
+                visit_array(&mut w, c)?;
+            }
         }
         if out.position() - before != body_len as u64 {
             return Err(Error::InvalidBuilderState);
@@ -254,29 +300,48 @@ impl<'a, A: Allocator + Clone> Encoder<'a, A> {
 
 /// Writes the IPC stream format: the schema, then dictionary and record
 /// batches as they come, then the end-of-stream marker on [`Self::finish`].
-pub struct StreamWriter<'a, W: Write, A: Allocator + Clone> {
+pub struct StreamWriter<'a, W: Write, A: Allocator + Clone, S: CodecSet = BuiltinCodecs> {
     out: PositionWriter<W>,
     schema: Schema<'a, A>,
-    enc: Encoder<'a, A>,
+    enc: Encoder<'a, A, S>,
     finished: bool,
 }
 
 impl<'a, W: Write, A: Allocator + Clone> StreamWriter<'a, W, A> {
     /// Starts a stream of batches of `schema` on `sink`, writing the schema
-    /// message at once. Scratch memory comes from `alloc`.
+    /// message at once. Scratch memory comes from `alloc`; compression (if
+    /// the options ask for it) uses the core's [`BuiltinCodecs`].
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for a bad alignment; I/O and allocation errors.
+    /// [`Error::InvalidArgument`] for a bad alignment; [`Error::UnsupportedType`]
+    /// for a compression codec not built in; I/O and allocation errors.
     pub fn try_new_in(
         sink: W,
         schema: &Schema<'a, A>,
         options: IpcWriteOptions,
         alloc: A,
     ) -> Result<Self> {
+        Self::try_new_with_codecs_in(sink, schema, options, BuiltinCodecs::new(), alloc)
+    }
+}
+
+impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> StreamWriter<'a, W, A, S> {
+    /// As [`StreamWriter::try_new_in`] with the codecs of `codecs` (e.g. a
+    /// ZSTD codec from the std shim).
+    ///
+    /// # Errors
+    /// As [`StreamWriter::try_new_in`].
+    pub fn try_new_with_codecs_in(
+        sink: W,
+        schema: &Schema<'a, A>,
+        options: IpcWriteOptions,
+        codecs: S,
+        alloc: A,
+    ) -> Result<Self> {
         let mut w = StreamWriter {
             out: PositionWriter::new(sink),
             schema: schema.clone(),
-            enc: Encoder::new_in(options, alloc)?,
+            enc: Encoder::new_in(options, codecs, alloc)?,
             finished: false,
         };
         w.enc.write_schema(&mut w.out, schema)?;
@@ -350,7 +415,7 @@ impl<'a, W: Write, A: Allocator + Clone> StreamWriter<'a, W, A> {
     }
 }
 
-impl<W: Write, A: Allocator + Clone> core::fmt::Debug for StreamWriter<'_, W, A> {
+impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug for StreamWriter<'_, W, A, S> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("StreamWriter")
             .field("position", &self.out.position())
@@ -362,10 +427,10 @@ impl<W: Write, A: Allocator + Clone> core::fmt::Debug for StreamWriter<'_, W, A>
 /// Writes the IPC file format: magic, the stream format's messages, then a
 /// footer indexing every dictionary and record batch (no `Seek` needed: the
 /// writer counts its position).
-pub struct FileWriter<'a, W: Write, A: Allocator + Clone> {
+pub struct FileWriter<'a, W: Write, A: Allocator + Clone, S: CodecSet = BuiltinCodecs> {
     out: PositionWriter<W>,
     schema: Schema<'a, A>,
-    enc: Encoder<'a, A>,
+    enc: Encoder<'a, A, S>,
     dictionary_blocks: TryVec<Block, A>,
     record_blocks: TryVec<Block, A>,
     finished: bool,
@@ -382,10 +447,26 @@ impl<'a, W: Write, A: Allocator + Clone> FileWriter<'a, W, A> {
         options: IpcWriteOptions,
         alloc: A,
     ) -> Result<Self> {
+        Self::try_new_with_codecs_in(sink, schema, options, BuiltinCodecs::new(), alloc)
+    }
+}
+
+impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> FileWriter<'a, W, A, S> {
+    /// As [`FileWriter::try_new_in`] with the codecs of `codecs`.
+    ///
+    /// # Errors
+    /// As [`StreamWriter::try_new_in`].
+    pub fn try_new_with_codecs_in(
+        sink: W,
+        schema: &Schema<'a, A>,
+        options: IpcWriteOptions,
+        codecs: S,
+        alloc: A,
+    ) -> Result<Self> {
         let mut w = FileWriter {
             out: PositionWriter::new(sink),
             schema: schema.clone(),
-            enc: Encoder::new_in(options, alloc.clone())?,
+            enc: Encoder::new_in(options, codecs, alloc.clone())?,
             dictionary_blocks: TryVec::new_in(alloc.clone()),
             record_blocks: TryVec::new_in(alloc),
             finished: false,
@@ -469,7 +550,7 @@ impl<'a, W: Write, A: Allocator + Clone> FileWriter<'a, W, A> {
     }
 }
 
-impl<W: Write, A: Allocator + Clone> core::fmt::Debug for FileWriter<'_, W, A> {
+impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug for FileWriter<'_, W, A, S> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("FileWriter")
             .field("position", &self.out.position())

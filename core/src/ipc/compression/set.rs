@@ -1,0 +1,69 @@
+//! [`CodecSet`]: the codecs a reader or writer may use, chosen by the
+//! `BodyCompression` codec of each message.
+
+use super::Codec;
+use crate::ipc::message::CompressionCodec;
+
+/// A set of [`Codec`]s indexed by [`CompressionCodec`].
+///
+/// Readers look up the codec a message names; writers the one their options
+/// name. [`BuiltinCodecs`] holds what the core implements; [`WithCodec`] adds
+/// (or overrides) one codec, e.g. the std shim's ZSTD.
+pub trait CodecSet {
+    /// The codec for `codec`, or `None` when this set has none.
+    fn get(&mut self, codec: CompressionCodec) -> Option<&mut dyn Codec>;
+}
+
+/// The codecs built into the core: LZ4 frame with feature `lz4`.
+#[derive(Debug, Default)]
+pub struct BuiltinCodecs {
+    #[cfg(feature = "lz4")]
+    lz4: Option<super::lz4_frame::Lz4FrameCodec>,
+}
+
+impl BuiltinCodecs {
+    /// The built-in codecs (nothing is allocated; LZ4's table is made on
+    /// first use).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl CodecSet for BuiltinCodecs {
+    fn get(&mut self, codec: CompressionCodec) -> Option<&mut dyn Codec> {
+        match codec {
+            #[cfg(feature = "lz4")]
+            CompressionCodec::Lz4Frame => Some(
+                self.lz4
+                    .get_or_insert_with(super::lz4_frame::Lz4FrameCodec::new),
+            ),
+            _ => None,
+        }
+    }
+}
+
+/// A codec set with one more codec `C`, consulted before `rest`.
+#[derive(Debug, Default)]
+pub struct WithCodec<C, S = BuiltinCodecs> {
+    /// The added codec.
+    pub codec: C,
+    /// The other codecs.
+    pub rest: S,
+}
+
+impl<C: Codec, S> WithCodec<C, S> {
+    /// `codec` in front of `rest`.
+    pub fn new(codec: C, rest: S) -> Self {
+        WithCodec { codec, rest }
+    }
+}
+
+impl<C: Codec, S: CodecSet> CodecSet for WithCodec<C, S> {
+    fn get(&mut self, codec: CompressionCodec) -> Option<&mut dyn Codec> {
+        if self.codec.codec() == codec {
+            Some(&mut self.codec)
+        } else {
+            self.rest.get(codec)
+        }
+    }
+}

@@ -1,0 +1,345 @@
+//! `alkaid`: inspect, validate and convert Arrow IPC streams and files.
+//!
+//! Exit status: 0 on success; 1 when the input is invalid or an I/O error
+//! occurs, with one line on stderr (`invalid: <reason>` from `validate`,
+//! `error: <reason>` otherwise); 2 on a usage error. A closed stdout (e.g.
+//! `alkaid cat big.arrow | head`) ends the program quietly with status 0.
+
+use std::ffi::OsStr;
+use std::fs::{self, File};
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use alkaid_std::format;
+use alkaid_std::{open_ipc, read_ipc, Error, IpcFormat, IpcInput, IpcWriteOptions, IpcWriter};
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Rows rendered per table by `cat` (cells are measured in memory).
+const TABLE_ROWS: usize = 4096;
+
+#[derive(Parser)]
+#[command(
+    name = "alkaid",
+    version,
+    about = "Inspect, validate and convert Arrow IPC streams and files",
+    long_about = "Inspect, validate and convert Arrow IPC streams and files.\n\n\
+                  Inputs may be in the stream or the file format (detected from their \
+                  first bytes); `-` is standard input (or output)."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Read a stream or file and write it back, in either format
+    Convert {
+        /// Input path, or `-` for standard input
+        input: PathBuf,
+        /// Output path, or `-` for standard output
+        output: PathBuf,
+        /// Output format [default: the input's]
+        #[arg(long, value_enum)]
+        format: Option<Format>,
+        /// Body compression of the output
+        #[arg(long, value_enum, default_value_t = Compression::None)]
+        compression: Compression,
+    },
+    /// Check the input: exit 0 when valid, 1 with the reason on stderr when not
+    Validate {
+        /// Input path, or `-` for standard input
+        input: PathBuf,
+    },
+    /// Print the schema, one field per line
+    Schema {
+        /// Input path, or `-` for standard input
+        input: PathBuf,
+    },
+    /// Print the rows as a table
+    ///
+    /// One table per record batch, separated by a blank line; batches without
+    /// rows print nothing, and an input without any row prints the header.
+    Cat {
+        /// Input path, or `-` for standard input
+        input: PathBuf,
+        /// Print at most N rows
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    /// The IPC stream format
+    Stream,
+    /// The IPC file format
+    File,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Compression {
+    /// Uncompressed bodies
+    None,
+    /// LZ4 frame
+    Lz4,
+    /// Zstandard
+    Zstd,
+}
+
+/// Why a command failed.
+enum Failure {
+    /// The input is not valid IPC data (or breaks a limit).
+    Invalid(alkaid::Error),
+    /// An operating system error, with what it was about.
+    Io(String, io::Error),
+    /// A request we cannot carry out (exit status 2).
+    Usage(String),
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        match e {
+            Error::Io(e) => Failure::Io(String::new(), e),
+            Error::Arrow(e) => Failure::Invalid(e),
+            // `Error` is non-exhaustive; keep its message.
+            e => Failure::Io(String::new(), io::Error::other(e.to_string())),
+        }
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        Failure::Io(String::new(), e)
+    }
+}
+
+/// Attaches `what` (a path) to an I/O failure.
+fn about(what: &Path) -> impl FnOnce(Error) -> Failure + '_ {
+    move |e| match Failure::from(e) {
+        Failure::Io(_, e) => Failure::Io(what.display().to_string(), e),
+        f => f,
+    }
+}
+
+fn is_dash(p: &Path) -> bool {
+    p.as_os_str() == OsStr::new("-")
+}
+
+/// Opens `path` (mapped) or standard input.
+fn open(path: &Path) -> Result<IpcInput, Failure> {
+    if is_dash(path) {
+        read_ipc(io::stdin().lock()).map_err(about(Path::new("<stdin>")))
+    } else {
+        open_ipc(path).map_err(about(path))
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let validating = matches!(cli.command, Command::Validate { .. });
+    let result = match cli.command {
+        Command::Convert {
+            input,
+            output,
+            format,
+            compression,
+        } => convert(&input, &output, format, compression),
+        Command::Validate { input } => validate(&input),
+        Command::Schema { input } => schema(&input),
+        Command::Cat { input, limit } => cat(&input, limit),
+    };
+    let mut stderr = io::stderr().lock();
+    // Writes to stderr may fail (closed); there is nothing left to tell then.
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Io(_, e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Invalid(e)) => {
+            let tag = if validating { "invalid" } else { "error" };
+            let _ = writeln!(stderr, "{tag}: {e}");
+            ExitCode::from(1)
+        }
+        Err(Failure::Io(what, e)) => {
+            let _ = if what.is_empty() {
+                writeln!(stderr, "error: {e}")
+            } else {
+                writeln!(stderr, "error: {what}: {e}")
+            };
+            ExitCode::from(1)
+        }
+        Err(Failure::Usage(msg)) => {
+            let _ = writeln!(stderr, "error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn validate(input: &Path) -> Result<(), Failure> {
+    let src = open(input)?;
+    let mut reader = src.reader().map_err(about(input))?;
+    let format = reader.format();
+    let (batches, rows) = reader
+        .validate_all(alkaid::array::ValidationLevel::Full)
+        .map_err(about(input))?;
+    let mut out = io::stdout().lock();
+    writeln!(out, "valid: {format}, {batches} batches, {rows} rows")?;
+    out.flush()?;
+    Ok(())
+}
+
+fn schema(input: &Path) -> Result<(), Failure> {
+    let src = open(input)?;
+    let reader = src.reader().map_err(about(input))?;
+    let mut out = io::stdout().lock();
+    write!(out, "{}", format::schema(reader.schema()))?;
+    out.flush()?;
+    Ok(())
+}
+
+fn cat(input: &Path, limit: Option<usize>) -> Result<(), Failure> {
+    let src = open(input)?;
+    let mut reader = src.reader().map_err(about(input))?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    let limit = limit.unwrap_or(usize::MAX);
+    let (mut printed, mut tables) = (0usize, 0usize);
+    while printed < limit {
+        let Some(batch) = reader.next_batch().map_err(about(input))? else {
+            break;
+        };
+        // Empty batches print nothing; a table per batch (or per
+        // `TABLE_ROWS` rows of one), separated by a blank line.
+        let n = batch.num_rows().min(limit - printed);
+        let mut start = 0usize;
+        while start < n {
+            let end = start.saturating_add(TABLE_ROWS).min(n);
+            if tables > 0 {
+                writeln!(out)?;
+            }
+            write!(out, "{}", format::table(&batch, start..end))?;
+            tables += 1;
+            start = end;
+        }
+        printed += n;
+    }
+    if tables == 0 {
+        write!(out, "{}", format::empty_table(reader.schema()))?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Where `convert` writes: standard output, a temporary file renamed over
+/// the target on success, or (for a device or FIFO) the target itself.
+enum Sink {
+    Stdout,
+    Replace { tmp: PathBuf, target: PathBuf },
+    Direct(PathBuf),
+}
+
+impl Sink {
+    fn new(output: &Path) -> Result<Sink, Failure> {
+        if is_dash(output) {
+            if io::stdout().is_terminal() {
+                return Err(Failure::Usage(
+                    "refusing to write binary IPC data to a terminal; redirect it or give a path"
+                        .into(),
+                ));
+            }
+            return Ok(Sink::Stdout);
+        }
+        match fs::metadata(output) {
+            Ok(m) if !m.is_file() => return Ok(Sink::Direct(output.to_path_buf())),
+            _ => {}
+        }
+        // Replace a regular file by renaming, never by truncating it: the
+        // input may be that very file, mapped.
+        let target = fs::canonicalize(output).unwrap_or_else(|_| output.to_path_buf());
+        let name = target
+            .file_name()
+            .ok_or_else(|| Failure::Usage(format!("{}: not a file name", output.display())))?;
+        let mut tmp_name = std::ffi::OsString::from(".");
+        tmp_name.push(name);
+        tmp_name.push(format!(".alkaid-tmp-{}", std::process::id()));
+        let tmp = target.with_file_name(tmp_name);
+        Ok(Sink::Replace { tmp, target })
+    }
+
+    fn open(&self) -> Result<Box<dyn Write>, Failure> {
+        Ok(match self {
+            Sink::Stdout => Box::new(BufWriter::new(io::stdout().lock())),
+            Sink::Replace { tmp, .. } => {
+                let f = File::options()
+                    .write(true)
+                    .create_new(true)
+                    .open(tmp)
+                    .map_err(|e| Failure::Io(tmp.display().to_string(), e))?;
+                Box::new(BufWriter::new(f))
+            }
+            Sink::Direct(p) => {
+                let f = File::create(p).map_err(|e| Failure::Io(p.display().to_string(), e))?;
+                Box::new(BufWriter::new(f))
+            }
+        })
+    }
+
+    fn commit(&self) -> Result<(), Failure> {
+        if let Sink::Replace { tmp, target } = self {
+            fs::rename(tmp, target).map_err(|e| Failure::Io(target.display().to_string(), e))?;
+        }
+        Ok(())
+    }
+
+    fn abort(&self) {
+        if let Sink::Replace { tmp, .. } = self {
+            let _ = fs::remove_file(tmp);
+        }
+    }
+}
+
+fn convert(
+    input: &Path,
+    output: &Path,
+    format: Option<Format>,
+    compression: Compression,
+) -> Result<(), Failure> {
+    match compression {
+        Compression::None => {}
+        Compression::Lz4 => {
+            return Err(Failure::Usage(
+                "--compression lz4 is not yet supported".into(),
+            ))
+        }
+        Compression::Zstd => {
+            return Err(Failure::Usage(
+                "--compression zstd is not yet supported".into(),
+            ))
+        }
+    }
+    let sink = Sink::new(output)?;
+    let src = open(input)?;
+    let mut reader = src.reader().map_err(about(input))?;
+    let format = match format {
+        Some(Format::Stream) => IpcFormat::Stream,
+        Some(Format::File) => IpcFormat::File,
+        None => reader.format(),
+    };
+    let schema = reader.schema().clone();
+    let out = sink.open()?;
+    let result = (|| -> Result<(), Failure> {
+        let mut w = IpcWriter::try_new(out, format, &schema, IpcWriteOptions::default())
+            .map_err(about(output))?;
+        while let Some(batch) = reader.next_batch().map_err(about(input))? {
+            w.write(&batch).map_err(about(output))?;
+        }
+        w.finish().map_err(about(output))?;
+        Ok(())
+    })();
+    match result {
+        Ok(()) => sink.commit(),
+        Err(e) => {
+            sink.abort();
+            Err(e)
+        }
+    }
+}

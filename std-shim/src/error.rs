@@ -1,0 +1,130 @@
+//! [`Error`]: the core's [`alkaid::Error`] or a [`std::io::Error`].
+
+use std::io;
+
+/// Shorthand for `std::result::Result<T, alkaid_std::Error>`.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in the std shim: a format, validation, limit
+/// or allocation error from the core, or an I/O error from the operating
+/// system (opening, mapping, reading or writing a file or a pipe).
+///
+/// `Display` is the inner error's message (one line, no trailing period), so
+/// that a command-line tool can print it as is.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// An error of the core (malformed input, validation, limits, memory).
+    #[error(transparent)]
+    Arrow(#[from] alkaid::Error),
+    /// An I/O error of the operating system.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+impl Error {
+    /// The core error, when this is one.
+    pub fn as_arrow(&self) -> Option<alkaid::Error> {
+        match self {
+            Error::Arrow(e) => Some(*e),
+            Error::Io(_) => None,
+        }
+    }
+
+    /// The I/O error, when this is one.
+    pub fn as_io(&self) -> Option<&io::Error> {
+        match self {
+            Error::Io(e) => Some(e),
+            Error::Arrow(_) => None,
+        }
+    }
+}
+
+/// The [`io::ErrorKind`] closest to a core error: `UnexpectedEof` for a
+/// truncated input, `OutOfMemory` for a failed allocation, `WriteZero` for a
+/// full sink, `Other` for an I/O error whose cause was lost, `InvalidData`
+/// for everything else (malformed or invalid data, limits).
+fn io_kind(e: alkaid::Error) -> io::ErrorKind {
+    match e {
+        alkaid::Error::UnexpectedEof => io::ErrorKind::UnexpectedEof,
+        alkaid::Error::AllocationFailed => io::ErrorKind::OutOfMemory,
+        alkaid::Error::WriteZero => io::ErrorKind::WriteZero,
+        alkaid::Error::Io => io::ErrorKind::Other,
+        alkaid::Error::InvalidArgument => io::ErrorKind::InvalidInput,
+        _ => io::ErrorKind::InvalidData,
+    }
+}
+
+/// I/O errors pass through; core errors become an [`io::Error`] of the
+/// closest kind (see [`Error`]) whose source is the core error.
+impl From<Error> for io::Error {
+    fn from(e: Error) -> Self {
+        match e {
+            Error::Io(e) => e,
+            Error::Arrow(e) => io::Error::new(io_kind(e), e),
+        }
+    }
+}
+
+/// Core errors pass through; I/O errors become [`alkaid::Error::UnexpectedEof`],
+/// [`alkaid::Error::WriteZero`] or [`alkaid::Error::Io`] by kind (the
+/// operating system's message is lost: the core's error is `Copy`).
+impl From<Error> for alkaid::Error {
+    fn from(e: Error) -> Self {
+        match e {
+            Error::Arrow(e) => e,
+            Error::Io(e) => match e.kind() {
+                io::ErrorKind::UnexpectedEof => alkaid::Error::UnexpectedEof,
+                io::ErrorKind::WriteZero => alkaid::Error::WriteZero,
+                io::ErrorKind::OutOfMemory => alkaid::Error::AllocationFailed,
+                _ => alkaid::Error::Io,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_is_the_inner_message() {
+        let e = Error::from(alkaid::Error::InvalidUtf8);
+        assert_eq!(e.to_string(), "string value is not valid UTF-8");
+        let e = Error::from(io::Error::new(io::ErrorKind::NotFound, "gone"));
+        assert_eq!(e.to_string(), "gone");
+    }
+
+    #[test]
+    fn conversions_both_ways() {
+        let io_err: io::Error = Error::from(alkaid::Error::UnexpectedEof).into();
+        assert_eq!(io_err.kind(), io::ErrorKind::UnexpectedEof);
+        assert_eq!(io_err.to_string(), "unexpected end of input");
+        let inner = io_err
+            .get_ref()
+            .and_then(|s| s.downcast_ref::<alkaid::Error>());
+        assert_eq!(inner, Some(&alkaid::Error::UnexpectedEof));
+        let io_err: io::Error = Error::from(alkaid::Error::OffsetsNotMonotonic).into();
+        assert_eq!(io_err.kind(), io::ErrorKind::InvalidData);
+
+        let back: io::Error = Error::from(io::Error::from(io::ErrorKind::BrokenPipe)).into();
+        assert_eq!(back.kind(), io::ErrorKind::BrokenPipe);
+
+        let core: alkaid::Error = Error::from(io::Error::from(io::ErrorKind::BrokenPipe)).into();
+        assert_eq!(core, alkaid::Error::Io);
+        let core: alkaid::Error = Error::from(io::Error::from(io::ErrorKind::UnexpectedEof)).into();
+        assert_eq!(core, alkaid::Error::UnexpectedEof);
+        let core: alkaid::Error = Error::from(alkaid::Error::InvalidMagic).into();
+        assert_eq!(core, alkaid::Error::InvalidMagic);
+        assert_eq!(
+            Error::from(alkaid::Error::InvalidMagic).as_arrow(),
+            Some(alkaid::Error::InvalidMagic)
+        );
+    }
+
+    #[test]
+    fn is_a_std_error() {
+        fn takes(_: &dyn std::error::Error) {}
+        takes(&Error::from(alkaid::Error::Io));
+    }
+}

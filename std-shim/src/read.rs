@@ -1,0 +1,387 @@
+//! Reading IPC data from paths and `std::io` sources: [`open_ipc`],
+//! [`read_ipc`], [`read_stream`], [`IpcInput`] and the batch iterator
+//! [`IpcReader`].
+
+use std::cell::Cell;
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+use alkaid::array::{RecordBatch, ValidationLevel};
+use alkaid::buffer::{Buffer, MutableBuffer};
+use alkaid::datatypes::Schema;
+use alkaid::ipc::reader::{FileReader, IpcReadOptions, SliceStreamReader, StreamReader};
+use alkaid::ipc::writer::{ALKAID_MAGIC, ARROW_MAGIC};
+use alkaid::Global;
+use memmap2::Mmap;
+
+use crate::bridge::{ErrorSlot, Tracked};
+use crate::error::{Error, Result};
+
+/// The two IPC formats ("IPC Streaming Format" and "IPC File Format").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IpcFormat {
+    /// A sequence of encapsulated messages: schema, dictionaries and record
+    /// batches, usually closed by an end-of-stream marker.
+    Stream,
+    /// The magic `ARROW1` (or `ALKAID1`), the stream's messages, a footer
+    /// indexing the batches, and the magic again.
+    File,
+}
+
+impl IpcFormat {
+    /// The format of data starting with `head`: [`IpcFormat::File`] when it
+    /// starts with the magic `ARROW1` or `ALKAID1` (a stream never does: its
+    /// first bytes are the `0xFFFFFFFF` continuation or a little-endian
+    /// length), [`IpcFormat::Stream`] otherwise. Needs at most 7 bytes.
+    pub fn detect(head: &[u8]) -> IpcFormat {
+        if head.starts_with(ARROW_MAGIC) || head.starts_with(ALKAID_MAGIC) {
+            IpcFormat::File
+        } else {
+            IpcFormat::Stream
+        }
+    }
+
+    /// `"stream"` or `"file"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            IpcFormat::Stream => "stream",
+            IpcFormat::File => "file",
+        }
+    }
+}
+
+impl fmt::Display for IpcFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where the bytes of an [`IpcInput`] are.
+enum Data {
+    /// A regular file mapped read-only.
+    Mapped(Mmap),
+    /// 64-byte aligned memory from [`Global`].
+    Owned(Buffer<'static, Global>),
+    /// A stream-format source read as it is consumed (`None` once
+    /// [`IpcInput::reader`] has taken it).
+    Reader(Cell<Option<Box<dyn Read>>>),
+}
+
+/// IPC input whose format has been detected: a memory-mapped file, bytes in
+/// aligned memory, or a stream-format source that is read as batches are
+/// consumed. Get its batches with [`IpcInput::reader`].
+///
+/// Mapped and in-memory inputs are read without copying: the batches'
+/// buffers point into the mapping (page aligned) whenever the data is
+/// uncompressed and in native byte order.
+pub struct IpcInput {
+    data: Data,
+    format: IpcFormat,
+}
+
+/// Opens the IPC file or stream at `path` and detects its format from its
+/// first bytes ([`IpcFormat::detect`]).
+///
+/// A regular file is memory-mapped (read-only); anything else (a pipe, a
+/// character device, `/dev/stdin`) is read like [`read_ipc`] does.
+///
+/// The mapping assumes that no one truncates or rewrites the file while it
+/// is mapped: the operating system would then end the process with `SIGBUS`
+/// on access, or the batches would change under the reader.
+///
+/// # Errors
+/// [`Error::Io`] when the file cannot be opened or mapped.
+pub fn open_ipc(path: impl AsRef<Path>) -> Result<IpcInput> {
+    let file = File::open(path.as_ref())?;
+    if !file.metadata()?.is_file() {
+        return read_ipc(file);
+    }
+    // SAFETY: the mapping is read-only and private to this process; the
+    // caller is told (above) that the file must not be modified while it is
+    // mapped, which is the invariant `Mmap::map` requires for the bytes it
+    // hands out to stay valid and unchanged.
+    let map = unsafe { Mmap::map(&file)? };
+    let format = IpcFormat::detect(&map);
+    Ok(IpcInput {
+        data: Data::Mapped(map),
+        format,
+    })
+}
+
+/// Reads IPC data from any `std::io` source, detecting its format from the
+/// first bytes: a file-format input is read to its end into aligned memory
+/// (the footer is at the end); a stream-format input is read lazily, batch
+/// by batch, as the [`IpcReader`] is consumed (so `producer | alkaid cat
+/// --limit 1 -` stops early).
+///
+/// # Errors
+/// [`Error::Io`] on a read error; [`Error::Arrow`] with
+/// [`alkaid::Error::AllocationFailed`] when the input does not fit in memory.
+pub fn read_ipc(mut src: impl Read + 'static) -> Result<IpcInput> {
+    let mut head = [0u8; 8];
+    let n = read_up_to(&mut src, &mut head)?;
+    let head = head.get(..n).unwrap_or(&[]);
+    let format = IpcFormat::detect(head);
+    let data = match format {
+        IpcFormat::File => Data::Owned(read_all_aligned(head, &mut src)?),
+        IpcFormat::Stream => Data::Reader(Cell::new(Some(Box::new(
+            io::Cursor::new(head.to_vec()).chain(src),
+        )))),
+    };
+    Ok(IpcInput { data, format })
+}
+
+/// Reads until `buf` is full or the source ends; returns the bytes read.
+fn read_up_to(src: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match src.read(buf.get_mut(n..).unwrap_or(&mut [])) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// `prefix` followed by everything `src` holds, in 64-byte aligned memory.
+fn read_all_aligned(prefix: &[u8], src: &mut impl Read) -> Result<Buffer<'static, Global>> {
+    const CHUNK: usize = 64 << 10;
+    let mut buf = MutableBuffer::new_in(Global);
+    buf.try_extend_from_slice(prefix)?;
+    loop {
+        let at = buf.len();
+        let room = CHUNK.max(at);
+        buf.try_extend_zeros(room)?;
+        let got = read_up_to(src, buf.as_slice_mut().get_mut(at..).unwrap_or(&mut []));
+        let got = match got {
+            Ok(k) => k,
+            Err(e) => return Err(Error::Io(e)),
+        };
+        buf.truncate(at + got);
+        if got < room {
+            return Ok(buf.into_buffer());
+        }
+    }
+}
+
+impl IpcInput {
+    /// Copies `bytes` into 64-byte aligned memory and detects their format.
+    ///
+    /// # Errors
+    /// [`alkaid::Error::AllocationFailed`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<IpcInput> {
+        Ok(IpcInput {
+            data: Data::Owned(Buffer::try_copy_in(bytes, Global)?),
+            format: IpcFormat::detect(bytes),
+        })
+    }
+
+    /// The detected format.
+    pub fn format(&self) -> IpcFormat {
+        self.format
+    }
+
+    /// The whole input, for a mapped or in-memory input; `None` for a
+    /// stream-format source read lazily (see [`read_ipc`]).
+    pub fn bytes(&self) -> Option<&[u8]> {
+        match &self.data {
+            Data::Mapped(m) => Some(m),
+            Data::Owned(b) => Some(b.as_slice()),
+            Data::Reader(_) => None,
+        }
+    }
+
+    /// A reader of the batches with the default options (full validation,
+    /// default limits); see [`Self::reader_with`].
+    ///
+    /// # Errors
+    /// As [`Self::reader_with`].
+    pub fn reader(&self) -> Result<IpcReader<'_>> {
+        self.reader_with(IpcReadOptions::default())
+    }
+
+    /// A reader of the batches: reads the schema (and, for the file format,
+    /// the footer and every dictionary). A mapped or in-memory input can be
+    /// read any number of times; a lazily read source only once.
+    ///
+    /// # Errors
+    /// Any error of the core readers for a malformed start of input
+    /// ([`alkaid::Error::UnexpectedEof`], [`alkaid::Error::InvalidMagic`],
+    /// [`alkaid::Error::InvalidFlatbuffer`], …); [`Error::Io`] on a read
+    /// error, or when a lazily read source was already consumed.
+    pub fn reader_with(&self, options: IpcReadOptions) -> Result<IpcReader<'_>> {
+        let bytes: &[u8] = match &self.data {
+            Data::Mapped(m) => m,
+            Data::Owned(b) => b.as_slice(),
+            Data::Reader(r) => {
+                let src = r
+                    .take()
+                    .ok_or_else(|| io::Error::other("input stream already consumed"))?;
+                return read_stream_with(src, options);
+            }
+        };
+        let inner = match self.format {
+            IpcFormat::Stream => {
+                Inner::Slice(SliceStreamReader::try_new_in(bytes, options, Global)?)
+            }
+            IpcFormat::File => Inner::File {
+                reader: FileReader::try_new_in(bytes, options, Global)?,
+                next: 0,
+            },
+        };
+        Ok(IpcReader {
+            inner,
+            slot: ErrorSlot::default(),
+        })
+    }
+}
+
+impl fmt::Debug for IpcInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let source = match &self.data {
+            Data::Mapped(_) => "mapped",
+            Data::Owned(_) => "memory",
+            Data::Reader(_) => "reader",
+        };
+        f.debug_struct("IpcInput")
+            .field("format", &self.format)
+            .field("source", &source)
+            .field("len", &self.bytes().map(<[u8]>::len))
+            .finish()
+    }
+}
+
+/// Reads the IPC stream format from a `std::io` source (through
+/// [`embedded_io_adapters::std::FromStd`]), batch by batch; the batches own
+/// their buffers. Wrap a slow source in a [`std::io::BufReader`]: the reader
+/// makes small reads for message prefixes.
+///
+/// # Errors
+/// As [`IpcInput::reader_with`].
+pub fn read_stream<'r>(src: impl Read + 'r) -> Result<IpcReader<'r>> {
+    read_stream_with(src, IpcReadOptions::default())
+}
+
+/// [`read_stream`] with explicit options.
+///
+/// # Errors
+/// As [`IpcInput::reader_with`].
+pub fn read_stream_with<'r>(src: impl Read + 'r, options: IpcReadOptions) -> Result<IpcReader<'r>> {
+    let slot = ErrorSlot::default();
+    let boxed: Box<dyn Read + 'r> = Box::new(src);
+    let tracked = Tracked::new(boxed, slot.clone());
+    let reader = StreamReader::try_new_in(tracked, options, Global).map_err(|e| slot.lift(e))?;
+    Ok(IpcReader {
+        inner: Inner::Read(reader),
+        slot,
+    })
+}
+
+enum Inner<'b> {
+    Slice(SliceStreamReader<'b, Global>),
+    File {
+        reader: FileReader<'b, Global>,
+        next: usize,
+    },
+    Read(StreamReader<'b, Tracked<Box<dyn Read + 'b>>, Global>),
+}
+
+/// The record batches of an IPC stream or file, in order: an [`Iterator`] of
+/// `Result<RecordBatch>` that ends after the first error.
+///
+/// Batches are validated fully by the core readers
+/// ([`ValidationLevel::Full`]); their lifetime `'b` is that of the input.
+pub struct IpcReader<'b> {
+    inner: Inner<'b>,
+    slot: ErrorSlot,
+}
+
+impl<'b> IpcReader<'b> {
+    /// The schema of every batch.
+    pub fn schema(&self) -> &Schema<'b, Global> {
+        match &self.inner {
+            Inner::Slice(r) => r.schema(),
+            Inner::File { reader, .. } => reader.schema(),
+            Inner::Read(r) => r.schema(),
+        }
+    }
+
+    /// The format being read.
+    pub fn format(&self) -> IpcFormat {
+        match &self.inner {
+            Inner::File { .. } => IpcFormat::File,
+            _ => IpcFormat::Stream,
+        }
+    }
+
+    /// The number of record batches, known up front for the file format only.
+    pub fn num_batches(&self) -> Option<usize> {
+        match &self.inner {
+            Inner::File { reader, .. } => Some(reader.num_batches()),
+            _ => None,
+        }
+    }
+
+    /// The next record batch, `None` at the end.
+    ///
+    /// # Errors
+    /// Any error of the core readers (malformed message or body, validation
+    /// error, limit); [`Error::Io`] on a read error. Reading stops after an
+    /// error.
+    pub fn next_batch(&mut self) -> Result<Option<RecordBatch<'b, Global>>> {
+        let r = match &mut self.inner {
+            Inner::Slice(r) => r.next_batch(),
+            Inner::Read(r) => r.next_batch(),
+            Inner::File { reader, next } => {
+                if *next >= reader.num_batches() {
+                    return Ok(None);
+                }
+                let b = reader.batch(*next);
+                *next = if b.is_ok() {
+                    *next + 1
+                } else {
+                    reader.num_batches()
+                };
+                b.map(Some)
+            }
+        };
+        r.map_err(|e| self.slot.lift(e))
+    }
+
+    /// Reads every remaining batch and checks it again at `level` (the
+    /// readers already validate fully; this is the explicit check of a
+    /// validating tool). Returns the number of batches and of rows.
+    ///
+    /// # Errors
+    /// The first error met.
+    pub fn validate_all(&mut self, level: ValidationLevel) -> Result<(usize, usize)> {
+        let (mut batches, mut rows) = (0usize, 0usize);
+        while let Some(b) = self.next_batch()? {
+            b.validate(level)?;
+            batches += 1;
+            rows = rows.saturating_add(b.num_rows());
+        }
+        Ok((batches, rows))
+    }
+}
+
+impl<'b> Iterator for IpcReader<'b> {
+    type Item = Result<RecordBatch<'b, Global>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_batch().transpose()
+    }
+}
+
+impl fmt::Debug for IpcReader<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("IpcReader")
+            .field("format", &self.format())
+            .field("num_batches", &self.num_batches())
+            .finish()
+    }
+}
