@@ -67,6 +67,21 @@ install_debs() {
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
+# Miri runs on the nightly toolchain (scripts/test.sh stage `miri`).
+install_miri() {
+    if ! rustup toolchain list | grep -q '^nightly'; then
+        log "rustup toolchain install nightly (minimal profile)"
+        rustup toolchain install nightly --profile minimal
+    fi
+    if ! rustup +nightly component list --installed | grep -q '^miri'; then
+        log "rustup +nightly component add miri rust-src"
+        rustup +nightly component add miri rust-src
+    else
+        log "miri present"
+    fi
+}
+
 install_rust
+install_miri
 install_debs
 log "done"

@@ -10,6 +10,7 @@
 #   fmt       cargo fmt --check (workspace and firmware projects)
 #   clippy    cargo clippy -D warnings (workspace all targets, firmware)
 #   test      cargo test --workspace
+#   miri      the core's unsafe code under Miri (nightly toolchain)
 #   nostd     alkaid and alkaid-alloc built for thumbv6m-none-eabi and
 #             thumbv7em-none-eabihf without default features
 #   firmware  every targets/qemu-cortex-m4/src/bin/*.rs run under QEMU
@@ -24,7 +25,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 
-STAGES=(install fmt clippy test nostd firmware)
+STAGES=(install fmt clippy test miri nostd firmware)
 FIRMWARE_DIRS=(targets/qemu-cortex-m4)
 NOSTD_TARGETS=(thumbv6m-none-eabi thumbv7em-none-eabihf)
 
@@ -69,6 +70,16 @@ stage_clippy() {
 stage_test() {
     local log="$WORK/cargo-test.log"
     cargo test --workspace 2>&1 | tee "$log"
+    count_cargo_tests "$log"
+}
+
+# The core's unsafe code (shared buffers, mutable buffers, vectors, the
+# nested constructors used by compute) under Miri, through the unit tests of
+# the modules that contain or drive it.
+MIRI_FILTERS=(buffer:: array:: ipc::flatbuf ipc::io compute::)
+stage_miri() {
+    local log="$WORK/miri.log"
+    cargo +nightly miri test -p alkaid --lib -- "${MIRI_FILTERS[@]}" 2>&1 | tee "$log"
     count_cargo_tests "$log"
 }
 
