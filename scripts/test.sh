@@ -73,9 +73,8 @@ stage_test() {
     count_cargo_tests "$log"
 }
 
-# The core's unsafe code (shared buffers, mutable buffers, vectors, the
-# nested constructors used by compute) under Miri, through the unit tests of
-# the modules that contain or drive it.
+# The core's unsafe code (shared and mutable buffers, TryVec) under Miri,
+# through the unit tests of the modules that contain or drive it.
 MIRI_FILTERS=(buffer:: array:: ipc::flatbuf ipc::io)
 stage_miri() {
     local log="$WORK/miri.log"
