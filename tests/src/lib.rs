@@ -17,5 +17,6 @@
 
 pub mod compare;
 pub mod harness;
+pub mod interop;
 pub mod json;
 pub mod value;
