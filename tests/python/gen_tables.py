@@ -2,10 +2,11 @@
 
 Usage: gen_tables.py OUTDIR
 
-Writes OUTDIR/<case>.<stream|arrow_file> and OUTDIR/cases.json, a JSON list
-of objects
+Writes OUTDIR/<case>.<stream|arrow_file>, OUTDIR/<case>.values.json (every
+slot of every batch as pyarrow holds it, encoded as `values_of` says) and
+OUTDIR/cases.json, a JSON list of objects
   {"name": str, "path": str, "format": "stream"|"file",
-   "compression": null|"lz4"|"zstd", "replacement": bool,
+   "compression": null|"lz4"|"zstd", "replacement": bool, "values": path,
    "batches": [{"rows": int, "null_counts": [int per column]}]}
 ("replacement": the stream replaces a dictionary, which the file format
 cannot hold; "null_counts": pyarrow's `null_count` of each top-level column).
@@ -49,6 +50,7 @@ import sys
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.ipc as ipc
 
 SEED = 20260101
@@ -341,6 +343,96 @@ def batches_of(t, chunk=CHUNK):
     return t.to_batches(max_chunksize=chunk)
 
 
+# ---------------------------------------------------------------- values
+
+# The logical value of every slot as pyarrow holds it in memory, as JSON
+# that tests/src/interop.rs turns into alkaid_tests::value::Value:
+#   null                 a null slot (or the Null type)
+#   ["b", bool]          boolean
+#   ["i", "int"]         integers, dates, times, timestamps, durations,
+#                        decimal32/64/128 (unscaled)
+#   ["i256", "int"]      decimal256 (unscaled)
+#   ["f16"|"f32"|"f64", "bits"]   floats by their bits
+#   ["mdn", months, days, "nanoseconds"]
+#   ["bin", "hex"]       binary, large_binary, binary_view, fixed_size_binary
+#   ["s", str]           string, large_string, string_view
+#   ["l", [values]]      list, large_list, list views, fixed_size_list, map
+#                        (entries are structs of key and value)
+#   ["st", [values]]     struct (one value per child)
+#   ["u", type_code, value]      union
+#   ["d", key, value]    dictionary (the key and the value it selects)
+# Run-end encoded slots are their logical values; extension slots are their
+# storage's.
+
+
+def bits(arr, t):
+    return [None if v is None else [t[0], str(v)] for v in arr.view(t[1]).to_pylist()]
+
+
+def values_of(arr):
+    """Encodes every slot of `arr` (see above)."""
+    t = arr.type
+    n = len(arr)
+    if isinstance(t, pa.BaseExtensionType):
+        return values_of(arr.storage)
+    if pa.types.is_null(t):
+        return [None] * n
+    if pa.types.is_boolean(t):
+        return [None if v is None else ["b", v] for v in arr.to_pylist()]
+    if pa.types.is_integer(t):
+        return [None if v is None else ["i", str(v)] for v in arr.to_pylist()]
+    if pa.types.is_temporal(t) and not pa.types.is_interval(t):
+        width = pa.int32() if t.bit_width == 32 else pa.int64()
+        return [None if v is None else ["i", str(v)] for v in arr.view(width).to_pylist()]
+    if pa.types.is_float16(t):
+        return bits(arr, ("f16", pa.uint16()))
+    if pa.types.is_float32(t):
+        return bits(arr, ("f32", pa.uint32()))
+    if pa.types.is_float64(t):
+        return bits(arr, ("f64", pa.uint64()))
+    if pa.types.is_decimal(t):
+        out = []
+        for v in arr.to_pylist():
+            if v is None:
+                out.append(None)
+                continue
+            unscaled = int(v.scaleb(t.scale))
+            out.append(["i256" if t.bit_width == 256 else "i", str(unscaled)])
+        return out
+    if t == pa.month_day_nano_interval():
+        return [None if v is None else ["mdn", v.months, v.days, str(v.nanoseconds)]
+                for v in arr.to_pylist()]
+    if (pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_binary_view(t)
+            or pa.types.is_fixed_size_binary(t)):
+        return [None if v is None else ["bin", v.hex()] for v in arr.to_pylist()]
+    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
+        return [None if v is None else ["s", v] for v in arr.to_pylist()]
+    if (pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_list_view(t)
+            or pa.types.is_large_list_view(t) or pa.types.is_fixed_size_list(t)
+            or pa.types.is_map(t)):
+        return [["l", values_of(arr[i].values)] if arr[i].is_valid else None for i in range(n)]
+    if pa.types.is_struct(t):
+        children = [values_of(arr.field(j)) for j in range(t.num_fields)]
+        return [["st", [c[i] for c in children]] if arr[i].is_valid else None for i in range(n)]
+    if pa.types.is_union(t):
+        # Not `arr.type_codes` / `arr.offsets`: in pyarrow 26 they ignore the
+        # offset of a sliced union. Read the buffers from the offset on.
+        off, bufs = arr.offset, arr.buffers()
+        codes = pa.Array.from_buffers(pa.int8(), off + n, [None, bufs[1]]).to_pylist()[off:]
+        dense = t.mode == "dense"
+        offsets = (pa.Array.from_buffers(pa.int32(), off + n, [None, bufs[2]]).to_pylist()[off:]
+                   if dense else None)
+        children = [values_of(arr.field(j)) for j in range(t.num_fields)]
+        return [["u", c, children[t.type_codes.index(c)][offsets[i] if dense else i]]
+                for i, c in enumerate(codes)]
+    if pa.types.is_dictionary(t):
+        dictionary = values_of(arr.dictionary)
+        return [None if k is None else ["d", k, dictionary[k]] for k in arr.indices.to_pylist()]
+    if pa.types.is_run_end_encoded(t):
+        return values_of(pc.run_end_decode(arr))
+    raise TypeError("no value encoding for %s" % t)
+
+
 # ---------------------------------------------------------------- writing
 
 
@@ -357,9 +449,13 @@ class Out:
         with opener(path, schema, options=options) as w:
             for b in batches:
                 w.write_batch(b)
+        values = os.path.join(self.outdir, "%s.values.json" % name)
+        if not os.path.exists(values):
+            with open(values, "w") as f:
+                json.dump([[values_of(c) for c in b.columns] for b in batches], f)
         self.cases.append({
             "name": name, "path": path, "format": fmt, "compression": compression,
-            "replacement": replacement,
+            "replacement": replacement, "values": values,
             "batches": [{"rows": b.num_rows, "null_counts": [c.null_count for c in b.columns]}
                         for b in batches],
         })

@@ -15,6 +15,10 @@ use alkaid::ipc::reader::{FileReader, IpcReadOptions, SliceStreamReader};
 use alkaid::ipc::writer::{FileWriter, IpcWriteOptions, StreamWriter};
 use alkaid::{Error, Global};
 
+use crate::compare::our_value;
+use crate::json::unhex;
+use crate::value::{diff, parse_i256, Value};
+
 /// The repository root (the parent of the `tests` crate).
 pub fn repo_root() -> PathBuf {
     let tests = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -243,6 +247,9 @@ pub struct Generated {
     pub replacement: bool,
     /// Per batch: rows and each column's null count, as pyarrow counts them.
     pub batches: Vec<(usize, Vec<usize>)>,
+    /// Every slot as pyarrow holds it in memory (`values_of` in
+    /// `gen_tables.py`): batches of columns of values, for [`compare_values`].
+    pub values: PathBuf,
 }
 
 /// Runs `tests/python/gen_tables.py` into `dir` and returns its cases.
@@ -266,6 +273,7 @@ pub fn generate_pyarrow_tables(dir: &Path) -> Vec<Generated> {
             format: Format::from_py(c["format"].as_str().unwrap()).unwrap(),
             compressed: !c["compression"].is_null(),
             replacement: c["replacement"].as_bool().unwrap(),
+            values: PathBuf::from(c["values"].as_str().unwrap()),
             batches: c["batches"]
                 .as_array()
                 .unwrap()
@@ -277,6 +285,111 @@ pub fn generate_pyarrow_tables(dir: &Path) -> Vec<Generated> {
                 .collect(),
         })
         .collect()
+}
+
+/// A slot value of `gen_tables.py`'s JSON (see `values_of` there).
+///
+/// # Errors
+/// When the JSON is not such a value.
+pub fn parse_value(j: &serde_json::Value) -> Result<Value, String> {
+    use serde_json::Value as J;
+    let bad = || format!("bad value {j}");
+    let a = match j {
+        J::Null => return Ok(Value::Null),
+        J::Array(a) => a,
+        _ => return Err(bad()),
+    };
+    let tag = a.first().and_then(J::as_str).ok_or_else(bad)?;
+    let arg = |k: usize| a.get(k).ok_or_else(bad);
+    let text = |k: usize| arg(k)?.as_str().ok_or_else(bad);
+    let int = |k: usize| -> Result<i128, String> {
+        match arg(k)? {
+            J::String(s) => s.parse().map_err(|_| bad()),
+            J::Number(n) => n.as_i64().map(i128::from).ok_or_else(bad),
+            _ => Err(bad()),
+        }
+    };
+    let list = |k: usize| -> Result<Vec<Value>, String> {
+        arg(k)?
+            .as_array()
+            .ok_or_else(bad)?
+            .iter()
+            .map(parse_value)
+            .collect()
+    };
+    Ok(match tag {
+        "b" => Value::Bool(arg(1)?.as_bool().ok_or_else(bad)?),
+        "i" => Value::Int(int(1)?),
+        "i256" => Value::I256(parse_i256(text(1)?).ok_or_else(bad)?),
+        "f16" => Value::F16(u16::try_from(int(1)?).map_err(|_| bad())?),
+        "f32" => Value::F32(f32::from_bits(u32::try_from(int(1)?).map_err(|_| bad())?)),
+        "f64" => Value::F64(f64::from_bits(u64::try_from(int(1)?).map_err(|_| bad())?)),
+        "mdn" => {
+            let m = i32::try_from(int(1)?).map_err(|_| bad())?;
+            let d = i32::try_from(int(2)?).map_err(|_| bad())?;
+            let ns = i64::try_from(int(3)?).map_err(|_| bad())?;
+            Value::MonthDayNano(m, d, ns)
+        }
+        "bin" => Value::Bytes(unhex(text(1)?)?),
+        "s" => Value::Str(text(1)?.to_string()),
+        "l" => Value::List(list(1)?),
+        "st" => Value::Struct(list(1)?),
+        "u" => {
+            let id = i8::try_from(int(1)?).map_err(|_| bad())?;
+            Value::Union(id, Box::new(parse_value(arg(2)?)?))
+        }
+        "d" => {
+            let k = u64::try_from(int(1)?).map_err(|_| bad())?;
+            Value::Dict(k, Box::new(parse_value(arg(2)?)?))
+        }
+        _ => return Err(bad()),
+    })
+}
+
+/// Compares every slot of our batches with pyarrow's values (`path`, as
+/// [`Generated::values`]).
+///
+/// # Errors
+/// The first difference: batch, column, row and where inside the value.
+pub fn compare_values(
+    schema: &Schema<'_, Global>,
+    batches: &[RecordBatch<'_, Global>],
+    path: &Path,
+) -> Result<(), String> {
+    use alkaid::array::Array;
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let j: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let jb = j.as_array().ok_or("values: not a list")?;
+    if jb.len() != batches.len() {
+        return Err(format!(
+            "batches: ours {} vs pyarrow's {}",
+            batches.len(),
+            jb.len()
+        ));
+    }
+    for (n, (b, jcols)) in batches.iter().zip(jb).enumerate() {
+        let jcols = jcols.as_array().ok_or("values: batch not a list")?;
+        for (c, (col, jcol)) in b.columns().iter().zip(jcols).enumerate() {
+            let name = schema.fields().get(c).map(|f| f.name()).unwrap_or("?");
+            let at = |i: usize| format!("batch {n} column {c} {name:?} row {i}");
+            let jcol = jcol.as_array().ok_or("values: column not a list")?;
+            if jcol.len() != col.len() {
+                return Err(format!(
+                    "batch {n} column {c} {name:?}: length ours {} vs pyarrow's {}",
+                    col.len(),
+                    jcol.len()
+                ));
+            }
+            for (i, jv) in jcol.iter().enumerate() {
+                let theirs = parse_value(jv).map_err(|e| format!("{}: {e}", at(i)))?;
+                let ours = our_value(col, i).map_err(|e| format!("{}: {e}", at(i)))?;
+                if let Some(d) = diff(&ours, &theirs) {
+                    return Err(format!("{}:{d}", at(i)));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// One comparison for `tests/python/compare_ipc.py`: pyarrow reads the

@@ -9,9 +9,10 @@
 //! - pyarrow's files: `tests/python/gen_tables.py` writes random tables of
 //!   every type pyarrow has (streams and files, dictionary deltas and
 //!   replacements, legacy framing, metadata V4, LZ4 and ZSTD bodies); we read
-//!   each one, validate it fully, check its batch, row and null counts
-//!   against pyarrow's, write it again with our writer, and pyarrow finds our
-//!   file equal to its own.
+//!   each one, validate it fully, check its batch, row and null counts and
+//!   every slot's value against pyarrow's in-memory values (dumped by the
+//!   script), write it again with our writer, and pyarrow finds our file
+//!   equal to its own.
 //!
 //! Compressed inputs must fail with `Error::UnsupportedType` until
 //! [`COMPRESSION_SUPPORTED`] is flipped. Both tests are ignored without the
@@ -23,8 +24,8 @@ use std::path::{Path, PathBuf};
 
 use alkaid_tests::harness::{cases, golden_dir, COMPRESSION_DIR, COMPRESSION_SUPPORTED};
 use alkaid_tests::interop::{
-    find_known, generate_pyarrow_tables, pyarrow_compare, read_ours, report, require_pyarrow,
-    rewrite_ours, scratch_dir, write_ours, Check, Format, Generated, Known, Pair,
+    compare_values, find_known, generate_pyarrow_tables, pyarrow_compare, read_ours, report,
+    require_pyarrow, rewrite_ours, scratch_dir, write_ours, Check, Format, Generated, Known, Pair,
 };
 
 /// Known failures of the golden round trips through pyarrow (peer
@@ -209,7 +210,10 @@ fn pyarrows_random_tables_of_every_type_are_read_by_us_and_written_back_equal() 
         rows.push(Check {
             file: file.clone(),
             check: reader.into(),
-            result: check_counts(&g, &schema, &batches),
+            result: check_counts(&g, &schema, &batches).and_then(|d| {
+                compare_values(&schema, &batches, &g.values)?;
+                Ok(format!("{d}; every slot equals pyarrow's"))
+            }),
             known: known(reader),
         });
         let check = format!("{}→pyarrow", g.format.writer());
@@ -253,7 +257,8 @@ fn pyarrows_random_tables_of_every_type_are_read_by_us_and_written_back_equal() 
 }
 
 /// `compare_ipc.py` sees a changed value, changed schema metadata and
-/// changed metadata of a nested field (the comparison is not vacuous).
+/// changed metadata of a nested field, and `compare_values` a changed value
+/// and a value turned null (the comparisons are not vacuous).
 #[test]
 #[cfg_attr(
     not(feature = "interop"),
@@ -290,7 +295,29 @@ fn the_pyarrow_comparison_sees_differences() {
         SharedSlice::try_from_iter_in([col.into_array_ref()], Global).unwrap(),
     )
     .unwrap();
-    let ints = write_ours(&schema, &[batch], Format::Stream).unwrap();
+    // compare_values: pyarrow's slot values against ours.
+    let values = work.join("values.json");
+    std::fs::write(&values, r#"[[[["i", "7"], null, ["i", "16909060"]]]]"#).unwrap();
+    let batches = [batch];
+    assert_eq!(compare_values(&schema, &batches, &values), Ok(()));
+    std::fs::write(&values, r#"[[[["i", "7"], null, ["i", "16909061"]]]]"#).unwrap();
+    let d = compare_values(&schema, &batches, &values).unwrap_err();
+    assert!(
+        d.starts_with("batch 0 column 0 \"x\" row 2: ours 16909060 vs"),
+        "{d}"
+    );
+    std::fs::write(
+        &values,
+        r#"[[[["i", "7"], ["i", "0"], ["i", "16909060"]]]]"#,
+    )
+    .unwrap();
+    let d = compare_values(&schema, &batches, &values).unwrap_err();
+    assert!(
+        d.starts_with("batch 0 column 0 \"x\" row 1: ours null vs"),
+        "{d}"
+    );
+
+    let ints = write_ours(&schema, &batches, Format::Stream).unwrap();
     let ints_changed = replace(&ints, &[4, 3, 2, 1], &[5]);
 
     let md_path = golden_dir().join("cpp-21.0.0/generated_custom_metadata.stream");
