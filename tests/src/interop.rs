@@ -128,7 +128,19 @@ pub fn write_ours<'a>(
     batches: &[RecordBatch<'a, Global>],
     format: Format,
 ) -> Result<Vec<u8>, String> {
-    let opts = IpcWriteOptions::default();
+    write_ours_with(schema, batches, format, IpcWriteOptions::default())
+}
+
+/// As [`write_ours`], with `opts`.
+///
+/// # Errors
+/// The first error, as [`our_error`] text.
+pub fn write_ours_with<'a>(
+    schema: &Schema<'a, Global>,
+    batches: &[RecordBatch<'a, Global>],
+    format: Format,
+    opts: IpcWriteOptions,
+) -> Result<Vec<u8>, String> {
     let w = format.writer();
     match format {
         Format::Stream => {

@@ -11,8 +11,8 @@
 //!   replacements, legacy framing, metadata V4, LZ4 and ZSTD bodies); we read
 //!   each one, validate it fully, check its batch, row and null counts and
 //!   every slot's value against pyarrow's in-memory values (dumped by the
-//!   script), write it again with our writer, and pyarrow finds our file
-//!   equal to its own.
+//!   script), write it again with our writer (64- and 8-byte alignment),
+//!   and pyarrow finds our file equal to its own.
 //!
 //! Compressed inputs must fail with `Error::UnsupportedType` until
 //! [`COMPRESSION_SUPPORTED`] is flipped. Both tests are ignored without the
@@ -22,10 +22,13 @@
 
 use std::path::{Path, PathBuf};
 
+use alkaid::ipc::writer::IpcWriteOptions;
+
 use alkaid_tests::harness::{cases, golden_dir, COMPRESSION_DIR, COMPRESSION_SUPPORTED};
 use alkaid_tests::interop::{
     compare_values, find_known, generate_pyarrow_tables, pyarrow_compare, read_ours, report,
-    require_pyarrow, rewrite_ours, scratch_dir, write_ours, Check, Format, Generated, Known, Pair,
+    require_pyarrow, rewrite_ours, scratch_dir, write_ours, write_ours_with, Check, Format,
+    Generated, Known, Pair,
 };
 
 /// Known failures of the golden round trips through pyarrow (peer
@@ -216,29 +219,43 @@ fn pyarrows_random_tables_of_every_type_are_read_by_us_and_written_back_equal() 
             }),
             known: known(reader),
         });
-        let check = format!("{}→pyarrow", g.format.writer());
-        let result = write_ours(&schema, &batches, g.format).map(|ours| {
-            let out = work.join("ours").join(&file);
-            write(&out, &ours);
-            pending.push((
-                rows.len(),
-                Pair {
-                    id: file.clone(),
-                    expected: g.path.clone(),
-                    expected_format: g.format,
-                    actual: out,
-                    actual_format: g.format,
-                },
-            ));
-            String::new()
-        });
-        let known = known(&check);
-        rows.push(Check {
-            file: file.clone(),
-            check,
-            result,
-            known,
-        });
+        // Default options (64-byte alignment), and the 8-byte alignment a
+        // firmware may choose to save RAM.
+        for alignment in [64, 8] {
+            let opts = IpcWriteOptions {
+                alignment,
+                ..IpcWriteOptions::default()
+            };
+            let (check, dir) = match alignment {
+                64 => (format!("{}→pyarrow", g.format.writer()), "ours".to_string()),
+                a => (
+                    format!("{}(alignment {a})→pyarrow", g.format.writer()),
+                    format!("ours-align{a}"),
+                ),
+            };
+            let result = write_ours_with(&schema, &batches, g.format, opts).map(|ours| {
+                let out = work.join(dir).join(&file);
+                write(&out, &ours);
+                pending.push((
+                    rows.len(),
+                    Pair {
+                        id: format!("{file} {check}"),
+                        expected: g.path.clone(),
+                        expected_format: g.format,
+                        actual: out,
+                        actual_format: g.format,
+                    },
+                ));
+                String::new()
+            });
+            let known = known(&check);
+            rows.push(Check {
+                file: file.clone(),
+                check,
+                result,
+                known,
+            });
+        }
         if g.replacement {
             let check = "FileWriter (replaced dictionary)".to_string();
             rows.push(Check {
