@@ -388,10 +388,10 @@ mod tests {
     use allocator_api2::alloc::Global;
     use std::vec::Vec;
 
-    /// A 3-byte string as a `u32` (little-endian bytes `s[0] s[1] s[2] 0`):
+    /// A 3-byte string as a `u32` (native-endian bytes `s[0] s[1] s[2] 0`):
     /// stands in for the spec's VarBinary values in the primitive tests.
     pub(super) fn word(s: &[u8; 3]) -> u32 {
-        u32::from_le_bytes([s[0], s[1], s[2], 0])
+        u32::from_ne_bytes([s[0], s[1], s[2], 0])
     }
 
     fn i32_bytes(v: &[i32]) -> Vec<u8> {
