@@ -2,20 +2,28 @@
 # Installs what scripts/test.sh needs, skipping whatever is already there:
 # Rust targets and components (rustup), Debian packages (apt-get) and the
 # Python virtual environment `.venv` at the repository root with pyarrow for
-# the interop tests (pip, from PyPI). Works as root, or through sudo
-# otherwise. Safe to run again.
+# the interop tests and polars and DuckDB for the sensor demo (pip, from
+# PyPI). Works as root, or through sudo otherwise. Safe to run again.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
-RUST_TARGETS=(thumbv7em-none-eabihf thumbv6m-none-eabi)
+RUST_TARGETS=(thumbv7em-none-eabihf thumbv6m-none-eabi s390x-unknown-linux-gnu)
 RUST_COMPONENTS=(rustfmt clippy)
-# package:command pairs; a package is installed only if its command is missing.
-DEB_PACKAGES=(qemu-system-arm:qemu-system-arm)
-# The interop tests' Python packages, pinned to the versions they are tested
-# with (the venv is rebuilt when these change).
+# package:command pairs; a package is installed only if its command is
+# missing (a "command" starting with / is a file that must exist).
+DEB_PACKAGES=(
+    qemu-system-arm:qemu-system-arm         # firmware tests, sensor demo, size report
+    binutils-arm-none-eabi:arm-none-eabi-size # size report (text/data/bss)
+    qemu-user:qemu-s390x                    # big-endian tests (stage s390x)
+    gcc-s390x-linux-gnu:s390x-linux-gnu-gcc # linker of s390x-unknown-linux-gnu
+    libc6-dev-s390x-cross:/usr/s390x-linux-gnu/lib/libc.so.6
+)
+# The Python packages (interop tests: pyarrow, numpy; sensor demo: polars,
+# duckdb), pinned to the versions they are tested with (the venv is rebuilt
+# when these change).
 VENV="$ROOT/.venv"
-PY_PACKAGES=(pyarrow==26.0.1 numpy==2.4.6)
+PY_PACKAGES=(pyarrow==26.0.1 numpy==2.4.6 polars==2.1.0 duckdb==2.0.0)
 
 log() { printf '[install] %s\n' "$*"; }
 
@@ -64,7 +72,11 @@ install_debs() {
     for entry in "${DEB_PACKAGES[@]}"; do
         pkg=${entry%%:*}
         cmd=${entry#*:}
-        command -v "$cmd" >/dev/null 2>&1 || missing+=("$pkg")
+        if [[ $cmd == /* ]]; then
+            [ -e "$cmd" ] || missing+=("$pkg")
+        else
+            command -v "$cmd" >/dev/null 2>&1 || missing+=("$pkg")
+        fi
     done
     if [ ${#missing[@]} -eq 0 ]; then
         log "debian packages present: ${DEB_PACKAGES[*]%%:*}"
