@@ -21,7 +21,11 @@
 #             thumbv7em-none-eabihf without default features
 #   firmware  every targets/qemu-cortex-m4/src/bin/*.rs run under QEMU
 #             (mps2-an386, Cortex-M4F, no global allocator)
-# Planned: s390x (big-endian under qemu-user).
+#   s390x     big-endian: the core's tests and the golden tests built for
+#             s390x-unknown-linux-gnu and run under qemu-s390x (cargo profile
+#             `s390x`, see .cargo/config.toml); then targets/big-endian
+#             writes a stream on s390x that our readers (be_check) and
+#             pyarrow (check.py, when the .venv exists) read on the host
 #
 # Every stage runs even if an earlier one failed (except install); the
 # summary gives each stage's status and time, and the last line counts the
@@ -31,8 +35,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 
-STAGES=(install fmt clippy test interop miri nostd firmware)
+STAGES=(install fmt clippy test interop miri nostd firmware s390x)
 FIRMWARE_DIRS=(targets/qemu-cortex-m4)
+# Host (std) projects under targets/: fmt and clippy only; their stages run them.
+HOST_TARGET_DIRS=(targets/big-endian)
 NOSTD_TARGETS=(thumbv6m-none-eabi thumbv7em-none-eabihf)
 
 WORK=$(mktemp -d)
@@ -60,7 +66,7 @@ stage_install() {
 stage_fmt() {
     cargo fmt --all -- --check
     local d
-    for d in "${FIRMWARE_DIRS[@]}"; do
+    for d in "${FIRMWARE_DIRS[@]}" "${HOST_TARGET_DIRS[@]}"; do
         (cd "$d" && cargo fmt -- --check)
     done
 }
@@ -70,6 +76,9 @@ stage_clippy() {
     local d
     for d in "${FIRMWARE_DIRS[@]}"; do
         (cd "$d" && cargo clippy --release --lib --bins -- -D warnings)
+    done
+    for d in "${HOST_TARGET_DIRS[@]}"; do
+        (cd "$d" && cargo clippy --all-targets -- -D warnings)
     done
 }
 
@@ -148,6 +157,69 @@ stage_firmware() {
             fi
         done
     done
+    return "$bad"
+}
+
+# Big-endian tests under qemu-user. Tests that fail on s390x for a reason
+# outside alkaid are skipped by name (with the reason) and run on their own
+# afterwards, so that the stage says when one starts passing.
+S390X=s390x-unknown-linux-gnu
+S390X_KNOWN_FAILURES=(
+    # lz4_flex 0.14 hashes the wrong 5 bytes on 64-bit big-endian targets
+    # (`hash5` shifts the word left on both byte orders; the reference LZ4
+    # shifts right on big-endian), so on s390x it finds fewer matches: the
+    # frames stay valid and round-trip, but this 1 MiB text compresses to
+    # 322039 bytes instead of under 104857 (the test's bound). Checked by
+    # patching lz4_flex's hashtable.rs: the test then passes on s390x.
+    "ipc::compression::lz4_frame::tests::one_mebibyte_round_trip_and_sizes|lz4_flex hash5 on big-endian (compression ratio only)"
+)
+stage_s390x() {
+    local log="$WORK/s390x.log" skips=() entry name bad=0
+    for entry in "${S390X_KNOWN_FAILURES[@]}"; do
+        skips+=(--skip "${entry%%|*}")
+    done
+    echo "-- cargo test -p alkaid (s390x, qemu-s390x)"
+    cargo test -p alkaid --profile s390x --target "$S390X" --no-fail-fast \
+        -- "${skips[@]}" 2>&1 | tee "$log" || bad=1
+    count_cargo_tests "$log"
+    for entry in "${S390X_KNOWN_FAILURES[@]}"; do
+        name=${entry%%|*}
+        if cargo test -q -p alkaid --lib --profile s390x --target "$S390X" \
+            -- --exact "$name" >/dev/null 2>&1; then
+            echo "NOTE: $name now passes on s390x: remove it from S390X_KNOWN_FAILURES"
+        else
+            echo "KNOWN FAILURE on s390x (skipped above): $name: ${entry#*|}"
+        fi
+    done
+
+    echo "-- cargo test -p alkaid-tests --test golden (s390x, qemu-s390x)"
+    log="$WORK/s390x-golden.log"
+    cargo test -p alkaid-tests --profile s390x --target "$S390X" --test golden 2>&1 |
+        tee "$log" || bad=1
+    count_cargo_tests "$log"
+
+    echo "-- a stream written on s390x, read on the host"
+    local d=targets/big-endian out="$ROOT/target/big-endian" py="$ROOT/.venv/bin/python"
+    mkdir -p "$out"
+    rm -f "$out/s390x.arrows"
+    (cd "$d" && cargo run --quiet --target "$S390X" --bin be_write -- "$out/s390x.arrows") || bad=1
+    log="$WORK/be-check.log"
+    (cd "$d" && cargo run --quiet --bin be_check -- "$out/s390x.arrows" --expect big) 2>&1 |
+        tee "$log" || bad=1
+    grep -E '^be_check: [0-9]+ passed, [0-9]+ failed$' "$log" |
+        sed -E 's/.* ([0-9]+) passed, ([0-9]+) failed/\1 \2/' >>"$COUNTS" || true
+    if [ -x "$py" ] && "$py" -c 'import pyarrow' 2>/dev/null; then
+        log="$WORK/be-pyarrow.log"
+        "$py" "$d/check.py" "$out/s390x.arrows" --expect big 2>&1 | tee "$log" || bad=1
+        grep -E '^check.py: [0-9]+ passed, [0-9]+ failed$' "$log" |
+            sed -E 's/.* ([0-9]+) passed, ([0-9]+) failed/\1 \2/' >>"$COUNTS" || true
+    elif [ "${CI:-}" = true ]; then
+        echo "no pyarrow at $py (run scripts/install.sh): required in CI" >&2
+        bad=1
+    else
+        echo "pyarrow check SKIPPED: no .venv with pyarrow at $py (scripts/install.sh makes it);"
+        echo "the stream was checked by our readers only"
+    fi
     return "$bad"
 }
 
