@@ -415,3 +415,33 @@ fn unsupported_compression_is_refused_up_front() {
     let r = StreamWriter::try_new_in(Vec::new(), b.schema(), options, G);
     assert_eq!(r.err(), Some(crate::Error::UnsupportedType));
 }
+
+/// The example of the README, kept compiling and passing.
+#[test]
+fn readme_example() -> crate::Result<()> {
+    use crate::Global;
+    static FIELDS: [Field<'static, Global>; 2] = [
+        Field::new("t", DataType::UInt32, false),
+        Field::new("label", DataType::Utf8, true),
+    ];
+    let schema = Schema::new(SharedSlice::borrowed(&FIELDS));
+    let t = [1u32, 2, 3];
+    let columns = [
+        PrimitiveArray::from_slice(&t).into_array_ref(),
+        StringArray::try_from_options_in(&[Some("a"), None, Some("c")], Global)?.into_array_ref(),
+    ];
+    let batch = RecordBatch::try_new(schema.clone(), SharedSlice::borrowed(&columns))?;
+
+    let mut w = StreamWriter::try_new_in(Vec::new(), &schema, IpcWriteOptions::default(), Global)?;
+    w.write(&batch)?;
+    w.finish()?;
+    let bytes = w.into_inner();
+
+    let mut n = 0;
+    for b in SliceStreamReader::try_new_in(&bytes, IpcReadOptions::default(), Global)? {
+        assert_eq!(b?, batch);
+        n += 1;
+    }
+    assert_eq!(n, 1);
+    Ok(())
+}
