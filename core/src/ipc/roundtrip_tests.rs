@@ -167,6 +167,9 @@ fn file_round_trip_with_random_access() {
         assert_batches_eq(&r.batch(2).unwrap(), &batches[2]);
         assert_batches_eq(&r.batch(0).unwrap(), &batches[0]);
         assert!(r.batch(3).is_err());
+        let all: Vec<_> = r.batches().map(|b| b.unwrap()).collect();
+        assert_eq!(all.len(), 3);
+        assert_batches_eq(&all[1], &batches[1]);
     }
 }
 
