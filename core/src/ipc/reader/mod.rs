@@ -45,12 +45,20 @@ pub struct ReadLimits {
     pub schema: DecodeLimits,
 }
 
+/// 4 GiB, or `isize::MAX` bytes on targets whose address space is smaller
+/// (computed in `u64`: `4 << 30` overflows a 32-bit `usize`).
+const FOUR_GIB_OR_ISIZE_MAX: usize = if (isize::MAX as u64) < (4u64 << 30) {
+    isize::MAX as usize
+} else {
+    (4u64 << 30) as usize
+};
+
 impl Default for ReadLimits {
     fn default() -> Self {
         ReadLimits {
             max_metadata_size: 16 << 20,
-            max_body_size: (isize::MAX as usize).min(4 << 30),
-            max_buffer_size: (isize::MAX as usize).min(4 << 30),
+            max_body_size: FOUR_GIB_OR_ISIZE_MAX,
+            max_buffer_size: FOUR_GIB_OR_ISIZE_MAX,
             max_dictionary_len: 1 << 30,
             schema: DecodeLimits::default(),
         }
