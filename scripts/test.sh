@@ -126,6 +126,7 @@ stage_nostd() {
     for t in "${NOSTD_TARGETS[@]}"; do
         echo "-- $t"
         cargo build -p alkaid --no-default-features --target "$t"
+        cargo build -p alkaid --no-default-features --features lz4,defmt --target "$t"
         cargo build -p alkaid-alloc --target "$t"
     done
 }
