@@ -23,9 +23,8 @@ struct Aligned<T: ?Sized>(T);
 static STREAM: &Aligned<[u8]> = &Aligned(*include_bytes!("../../data/sensor.arrows"));
 const LABELS: [&str; 3] = ["ok", "warn", "hot"];
 
-/// Bounds for this device. Explicit on purpose: `ReadLimits::default()`
-/// computes `4 << 30` in `usize`, which is 0 on 32-bit targets, so its body
-/// and buffer limits refuse every non-empty body here (a core bug).
+/// Bounds sized for this device (the defaults allow bodies of up to 2 GiB on
+/// a 32-bit target).
 const LIMITS: ReadLimits = ReadLimits {
     max_metadata_size: 4096,
     max_body_size: 64 * 1024,
@@ -39,7 +38,7 @@ const LIMITS: ReadLimits = ReadLimits {
 };
 
 fn run() -> alkaid::Result<bool> {
-    let options = IpcReadOptions { limits: LIMITS };
+    let options = IpcReadOptions::with_limits(LIMITS);
     let mut r = SliceStreamReader::try_new_in(&STREAM.0, options, &HEAP)?;
     let mut row = 0usize;
     let mut bad = 0usize;
@@ -83,10 +82,8 @@ fn main() -> ! {
             put("reader: FAILED (wrong values or a leak)\n");
             exit(1)
         }
-        Err(e) => {
-            put("reader: FAILED: ");
-            put(e.message());
-            put("\n");
+        Err(_) => {
+            put("reader: FAILED (error)\n");
             exit(1)
         }
     }
