@@ -77,7 +77,8 @@ fi
 for b in "${over[@]}"; do
     echo
     echo "-- $b: largest symbols (what pulls the code in)"
-    "$NM" --size-sort -r -C --radix=d "$ELF/$b" | grep -v ' [bB] ' | head -n 15 | sed 's/^/   /'
+    # `head` closes the pipe early: ignore the SIGPIPE of the commands before it.
+    ("$NM" --size-sort -r -C --radix=d "$ELF/$b" | grep -v ' [bB] ' | head -n 15 | sed 's/^/   /') || true
 done
 if [ ${#over[@]} -gt 0 ]; then
     echo
