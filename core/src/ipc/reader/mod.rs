@@ -25,7 +25,7 @@ use super::compression::{BuiltinCodecs, CodecSet};
 use super::message::{MessageHeader, MessageView, MetadataVersion, RecordBatchView};
 use super::schema::{DecodeLimits, Decoder};
 use super::Endianness;
-use crate::array::{ArrayRef, RecordBatch};
+use crate::array::{ArrayRef, RecordBatch, ValidationLevel};
 use crate::buffer::{Buffer, SharedSlice};
 use crate::datatypes::{DataType, Schema};
 use crate::error::{Error, Result};
@@ -62,6 +62,41 @@ impl Default for ReadLimits {
 pub struct IpcReadOptions {
     /// Allocation bounds.
     pub limits: ReadLimits,
+    /// How much of each decoded array is checked (Full by default).
+    validation: ValidationLevel,
+}
+
+impl IpcReadOptions {
+    /// Default options with `limits`.
+    pub fn with_limits(limits: ReadLimits) -> Self {
+        IpcReadOptions {
+            limits,
+            ..Self::default()
+        }
+    }
+
+    /// The validation level applied to decoded arrays.
+    pub fn validation(&self) -> ValidationLevel {
+        self.validation
+    }
+
+    /// Lowers the validation of decoded arrays to `level`.
+    ///
+    /// With [`ValidationLevel::Cheap`] the reader still checks every message,
+    /// node and buffer extent, and each array's O(1) invariants (types, buffer
+    /// sizes, first and last offsets), but reads no data value: decoding time
+    /// no longer depends on the body size. Framing, limits and bounds checks
+    /// are never skipped.
+    ///
+    /// # Safety
+    /// The caller vouches that the input is valid Arrow data (e.g. it wrote it
+    /// itself): accessors of arrays with invalid offsets, UTF-8, views, union
+    /// ids, run ends, dictionary keys or null counts may return wrong values
+    /// or panic.
+    pub unsafe fn with_validation(mut self, level: ValidationLevel) -> Self {
+        self.validation = level;
+        self
+    }
 }
 
 /// An empty array of `dt` (the dictionary of an all-null column whose
@@ -143,6 +178,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> ReaderCore<'b, A, S> {
             alloc: self.alloc.clone(),
             dictionaries: &self.dictionaries,
             decompressor,
+            level: self.options.validation,
             max_buffer_size: self.options.limits.max_buffer_size,
             node: 0,
             buffer: 0,
