@@ -30,13 +30,10 @@ use alkaid::ipc::reader::{FileReader, IpcReadOptions, SliceStreamReader};
 use alkaid::ipc::writer::{FileWriter, IpcWriteOptions, StreamWriter};
 use alkaid::Global as G;
 use alkaid_tests::harness::{golden_dir, rewrite};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use alkaid_tests::interop;
 
 fn script() -> PathBuf {
-    repo().join("tests/python/extension_interop.py")
+    interop::python_script("extension_interop.py")
 }
 
 /// A python that imports pyarrow, or `None` (with a notice) outside CI.
@@ -44,9 +41,7 @@ fn script() -> PathBuf {
 /// # Panics
 /// Under `CI=true` when there is none.
 fn python() -> Option<PathBuf> {
-    let candidate = std::env::var_os("ALKAID_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join(".venv/bin/python"));
+    let candidate = interop::python();
     let works = Command::new(&candidate)
         .args(["-c", "import pyarrow, numpy"])
         .output()
