@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
 # Installs what scripts/test.sh needs, skipping whatever is already there:
-# Rust targets and components (rustup) and Debian packages (apt-get).
-# Works as root, or through sudo otherwise. Safe to run again.
+# Rust targets and components (rustup), Debian packages (apt-get) and the
+# Python virtual environment `.venv` at the repository root with pyarrow for
+# the interop tests (pip, from PyPI). Works as root, or through sudo
+# otherwise. Safe to run again.
 set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
 RUST_TARGETS=(thumbv7em-none-eabihf thumbv6m-none-eabi)
 RUST_COMPONENTS=(rustfmt clippy)
 # package:command pairs; a package is installed only if its command is missing.
 DEB_PACKAGES=(qemu-system-arm:qemu-system-arm)
+# The interop tests' Python packages, pinned to the versions they are tested
+# with (the venv is rebuilt when these change).
+VENV="$ROOT/.venv"
+PY_PACKAGES=(pyarrow==26.0.1 numpy==2.4.6)
 
 log() { printf '[install] %s\n' "$*"; }
 
@@ -67,6 +75,65 @@ install_debs() {
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
+# Miri runs on the nightly toolchain (scripts/test.sh stage `miri`).
+install_miri() {
+    if ! rustup toolchain list | grep -q '^nightly'; then
+        log "rustup toolchain install nightly (minimal profile)"
+        rustup toolchain install nightly --profile minimal
+    fi
+    if ! rustup +nightly component list --installed | grep -q '^miri'; then
+        log "rustup +nightly component add miri rust-src"
+        rustup +nightly component add miri rust-src
+    else
+        log "miri present"
+    fi
+}
+
+# True when $VENV's python has exactly the pinned PY_PACKAGES.
+venv_current() {
+    [ -x "$VENV/bin/python" ] || return 1
+    "$VENV/bin/python" - "${PY_PACKAGES[@]}" <<'PY' 2>/dev/null
+import sys
+from importlib.metadata import version
+for spec in sys.argv[1:]:
+    name, want = spec.split("==")
+    if version(name) != want:
+        sys.exit(1)
+PY
+}
+
+install_venv() {
+    if venv_current; then
+        log "python venv present: $VENV (${PY_PACKAGES[*]})"
+        return 0
+    fi
+    if ! command -v python3 >/dev/null 2>&1; then
+        log "apt-get install python3 python3-venv"
+        as_root apt-get update -qq
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3 python3-venv
+    fi
+    if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -m pip --version >/dev/null 2>&1; then
+        rm -rf "$VENV"
+        log "python3 -m venv $VENV"
+        if ! python3 -m venv "$VENV" >/dev/null 2>&1; then
+            # Debian's python3 has no ensurepip without python3-venv.
+            rm -rf "$VENV"
+            log "apt-get install python3-venv"
+            as_root apt-get update -qq
+            as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-venv
+            python3 -m venv "$VENV"
+        fi
+    fi
+    log "pip install ${PY_PACKAGES[*]} into $VENV"
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${PY_PACKAGES[@]}"
+    venv_current || {
+        log "$VENV does not have ${PY_PACKAGES[*]} after pip install"
+        return 1
+    }
+}
+
 install_rust
+install_miri
 install_debs
+install_venv
 log "done"

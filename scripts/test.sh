@@ -6,15 +6,22 @@
 #   ALKAID_SKIP_INSTALL=1 scripts/test.sh   # do not run scripts/install.sh
 #
 # Stages (each a function `stage_<name>` below; add new ones to STAGES):
-#   install   scripts/install.sh (rust targets/components, qemu-system-arm)
+#   install   scripts/install.sh (rust targets/components, qemu-system-arm,
+#             the .venv with pyarrow)
 #   fmt       cargo fmt --check (workspace and firmware projects)
 #   clippy    cargo clippy -D warnings (workspace all targets, firmware)
 #   test      cargo test --workspace
+#   miri      the core's unsafe code under Miri (nightly toolchain)
+#   interop   round trips with pyarrow (the .venv's, or $ALKAID_PYTHON) and
+#             arrow-rs 60: cargo test -p alkaid-tests --features interop
+#             (tests/interop_pyarrow.rs, tests/interop_arrow_rs.rs). Fails
+#             when pyarrow is missing; outside CI, ALKAID_SKIP_PYARROW=1
+#             runs only the arrow-rs tests.
 #   nostd     alkaid and alkaid-alloc built for thumbv6m-none-eabi and
 #             thumbv7em-none-eabihf without default features
 #   firmware  every targets/qemu-cortex-m4/src/bin/*.rs run under QEMU
 #             (mps2-an386, Cortex-M4F, no global allocator)
-# Planned: pyarrow (interop in a venv), s390x (big-endian under qemu-user).
+# Planned: s390x (big-endian under qemu-user).
 #
 # Every stage runs even if an earlier one failed (except install); the
 # summary gives each stage's status and time, and the last line counts the
@@ -24,7 +31,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 
-STAGES=(install fmt clippy test nostd firmware)
+STAGES=(install fmt clippy test interop miri nostd firmware)
 FIRMWARE_DIRS=(targets/qemu-cortex-m4)
 NOSTD_TARGETS=(thumbv6m-none-eabi thumbv7em-none-eabihf)
 
@@ -72,11 +79,47 @@ stage_test() {
     count_cargo_tests "$log"
 }
 
+# The core's unsafe code (shared and mutable buffers, TryVec) under Miri,
+# through the unit tests of the modules that contain or drive it.
+MIRI_FILTERS=(buffer:: array:: ipc::flatbuf ipc::io)
+stage_miri() {
+    local log="$WORK/miri.log"
+    cargo +nightly miri test -p alkaid --lib -- "${MIRI_FILTERS[@]}" 2>&1 | tee "$log"
+    count_cargo_tests "$log"
+}
+
+stage_interop() {
+    local log="$WORK/cargo-interop.log"
+    local py="${ALKAID_PYTHON:-$ROOT/.venv/bin/python}"
+    local tests=(--test interop_pyarrow --test interop_arrow_rs) filter=()
+    if [ "${ALKAID_SKIP_PYARROW:-0}" = 1 ]; then
+        if [ "${CI:-}" = true ]; then
+            echo "ALKAID_SKIP_PYARROW=1 is not allowed in CI" >&2
+            return 1
+        fi
+        echo "pyarrow tests SKIPPED (ALKAID_SKIP_PYARROW=1): arrow-rs only"
+        tests=(--test interop_arrow_rs)
+        filter=(--skip pyarrow)
+    elif ! "$py" -c 'import pyarrow' 2>/dev/null; then
+        echo "no pyarrow at $py: run scripts/install.sh (or set ALKAID_PYTHON)" >&2
+        return 1
+    else
+        echo "pyarrow $("$py" -c 'import pyarrow; print(pyarrow.__version__)') at $py"
+    fi
+    # One thread: the tests print their per-file tables whole.
+    ALKAID_PYTHON="$py" cargo test -p alkaid-tests --features interop "${tests[@]}" \
+        -- --nocapture --test-threads=1 "${filter[@]}" 2>&1 | tee "$log"
+    count_cargo_tests "$log"
+}
+
 stage_nostd() {
     local t
     for t in "${NOSTD_TARGETS[@]}"; do
         echo "-- $t"
         cargo build -p alkaid --no-default-features --target "$t"
+        cargo build -p alkaid --no-default-features --features lz4,defmt --target "$t"
+        # The ZSTD decoder needs a global allocator only when linked, not to build.
+        cargo build -p alkaid --no-default-features --features zstd-decode --target "$t"
         cargo build -p alkaid-alloc --target "$t"
     done
 }

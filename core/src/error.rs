@@ -187,6 +187,15 @@ errors! {
     /// Decompression produced a different number of bytes than the buffer's
     /// length prefix or the frame's content size declares.
     DecompressedSizeMismatch => "decompressed size differs from the declared size",
+
+    // ----- row format -----
+    /// Row bytes are not a valid encoding for the converter's fields: a
+    /// sentinel or block marker that is not allowed, a row that ends early or
+    /// has bytes left over, non-zero padding, or list lengths that disagree.
+    InvalidRow => "row bytes are not a valid row encoding",
+    /// A row holds a dictionary key that this converter never issued (for
+    /// example a row made by another converter).
+    UnknownDictionaryKey => "row holds a dictionary key unknown to this converter",
 }
 
 impl fmt::Display for Error {

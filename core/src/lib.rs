@@ -30,6 +30,7 @@ pub mod datatypes;
 mod error;
 pub mod ipc;
 pub mod native;
+pub mod row;
 
 pub use allocator_api2;
 pub use error::{Error, Result};

@@ -6,12 +6,18 @@
 //! - [`harness`]: the golden cases, our readers and writers run on them
 //!   (with the core's codecs, whose ZSTD decoder is `ruzstd`, or the std
 //!   shim's, whose ZSTD is the reference library), the expected failures and
-//!   the summary table.
+//!   the summary table;
+//! - [`interop`]: our readers and writers on whole files, pyarrow (through
+//!   the scripts of `tests/python/`) and the interop tables.
 //!
 //! `cargo test -p alkaid-tests` runs `tests/golden.rs` (every golden file
 //! through every reader, then through our writers and back),
 //! `tests/compare_selftest.rs` (the comparison catches altered JSON) and
-//! `tests/core_bugs.rs` (ignored tests pinning known core bugs). The golden
+//! `tests/core_bugs.rs` (ignored tests pinning known core bugs).
+//! `cargo test -p alkaid-tests --features interop` (the `interop` stage of
+//! `scripts/test.sh`) also runs `tests/interop_pyarrow.rs` and
+//! `tests/interop_arrow_rs.rs`: round trips with pyarrow (Python at
+//! `$ALKAID_PYTHON`, else `<repo>/.venv/bin/python`) and arrow-rs 60. The golden
 //! files are found at `$ALKAID_GOLDEN_DIR`, else `<repo>/../shared/golden`,
 //! else `/work/shared/golden`; the tests fail when none exists.
 //! `cargo test -p alkaid-tests --test golden -- --nocapture` prints the
@@ -23,5 +29,6 @@
 
 pub mod compare;
 pub mod harness;
+pub mod interop;
 pub mod json;
 pub mod value;

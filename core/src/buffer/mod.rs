@@ -168,3 +168,64 @@ impl<A: Allocator> fmt::Debug for Buffer<'_, A> {
         write!(f, "Buffer({:?})", self.as_slice())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use allocator_api2::alloc::Global;
+
+    #[test]
+    fn regions_are_borrowed_when_aligned_else_copied_or_refused() {
+        let owned = Buffer::try_copy_in(&[1u8, 0, 0, 0, 2, 0, 0, 0, 3], Global).unwrap();
+        let aligned = &owned.as_slice()[..8];
+        let b = Buffer::try_from_region(aligned, 4, Misaligned::Refuse, Global).unwrap();
+        assert!(!b.is_owned());
+        assert_eq!(b.as_ptr(), aligned.as_ptr());
+        assert_eq!(
+            b.typed::<u32>().unwrap(),
+            &[
+                u32::from_ne_bytes([1, 0, 0, 0]),
+                u32::from_ne_bytes([2, 0, 0, 0])
+            ]
+        );
+
+        let odd = &owned.as_slice()[1..9];
+        assert_eq!(
+            Buffer::try_from_region(odd, 4, Misaligned::Refuse, Global).unwrap_err(),
+            Error::Misaligned
+        );
+        let copied = Buffer::try_from_region(odd, 4, Misaligned::Copy, Global).unwrap();
+        assert!(copied.is_owned());
+        assert_eq!(copied.as_ptr() as usize % ALIGNMENT, 0);
+        assert_eq!(copied.as_slice(), odd);
+        assert_eq!(
+            Buffer::try_from_region(odd, 4, Misaligned::Copy, crate::NoAlloc).unwrap_err(),
+            Error::AllocationFailed
+        );
+        // Byte-aligned element types never need a copy.
+        assert!(!Buffer::try_from_region(odd, 1, Misaligned::Refuse, Global)
+            .unwrap()
+            .is_owned());
+    }
+
+    #[test]
+    fn owned_buffers_are_padded_with_zeros() {
+        let mut m = MutableBuffer::new_in(Global);
+        m.try_extend_from_slice(&[0xAB; 70]).unwrap();
+        assert_eq!(m.capacity(), 128);
+        // Growing into the padding writes nothing: what appears is the
+        // padding itself, which must be zero; so must bytes given up.
+        m.try_extend_zeros(58).unwrap();
+        assert!(m.as_slice()[70..].iter().all(|&x| x == 0));
+        m.truncate(10);
+        m.try_extend_zeros(118).unwrap();
+        assert!(m.as_slice()[10..].iter().all(|&x| x == 0));
+        let b = m.into_buffer();
+        assert_eq!(b.as_ptr() as usize % ALIGNMENT, 0);
+        let typed_err = Buffer::try_copy_in(&[0u8; 3], Global).unwrap();
+        assert_eq!(
+            typed_err.typed::<u16>().unwrap_err(),
+            Error::BufferLengthNotMultiple
+        );
+    }
+}

@@ -167,6 +167,9 @@ fn file_round_trip_with_random_access() {
         assert_batches_eq(&r.batch(2).unwrap(), &batches[2]);
         assert_batches_eq(&r.batch(0).unwrap(), &batches[0]);
         assert!(r.batch(3).is_err());
+        let all: Vec<_> = r.batches().map(|b| b.unwrap()).collect();
+        assert_eq!(all.len(), 3);
+        assert_batches_eq(&all[1], &batches[1]);
     }
 }
 
@@ -414,4 +417,79 @@ fn unsupported_compression_is_refused_up_front() {
     };
     let r = StreamWriter::try_new_in(Vec::new(), b.schema(), options, G);
     assert_eq!(r.err(), Some(crate::Error::UnsupportedType));
+}
+
+/// The example of the README, kept compiling and passing.
+#[test]
+fn readme_example() -> crate::Result<()> {
+    use crate::Global;
+    static FIELDS: [Field<'static, Global>; 2] = [
+        Field::new("t", DataType::UInt32, false),
+        Field::new("label", DataType::Utf8, true),
+    ];
+    let schema = Schema::new(SharedSlice::borrowed(&FIELDS));
+    let t = [1u32, 2, 3];
+    let columns = [
+        PrimitiveArray::from_slice(&t).into_array_ref(),
+        StringArray::try_from_options_in(&[Some("a"), None, Some("c")], Global)?.into_array_ref(),
+    ];
+    let batch = RecordBatch::try_new(schema.clone(), SharedSlice::borrowed(&columns))?;
+
+    let mut w = StreamWriter::try_new_in(Vec::new(), &schema, IpcWriteOptions::default(), Global)?;
+    w.write(&batch)?;
+    w.finish()?;
+    let bytes = w.into_inner();
+
+    let mut n = 0;
+    for b in SliceStreamReader::try_new_in(&bytes, IpcReadOptions::default(), Global)? {
+        assert_eq!(b?, batch);
+        n += 1;
+    }
+    assert_eq!(n, 1);
+    Ok(())
+}
+
+#[test]
+fn cheap_validation_reads_valid_input_identically_and_skips_data_checks() {
+    let batches = [sample_batch(0), sample_batch(3)];
+    let bytes = write_stream(&batches, IpcWriteOptions::default());
+    // SAFETY: we wrote these bytes ourselves.
+    let cheap = unsafe { IpcReadOptions::default().with_validation(ValidationLevel::Cheap) };
+    let got: Vec<_> = SliceStreamReader::try_new_in(&bytes, cheap, G)
+        .unwrap()
+        .map(|b| b.unwrap())
+        .collect();
+    assert_eq!(got.len(), 2);
+    for (g, b) in got.iter().zip(&batches) {
+        assert_eq!(g, b);
+    }
+
+    // A string column whose bytes are not UTF-8: Full refuses it, Cheap does
+    // not read the data (the caller vouched for it).
+    let s = StringArray::<G>::try_from_options_in(&[Some("abc")], G).unwrap();
+    let schema =
+        Schema::new(SharedSlice::try_from_iter_in([field("s", DataType::Utf8, true)], G).unwrap());
+    let batch = RecordBatch::try_new(
+        schema,
+        SharedSlice::try_from_iter_in([s.into_array_ref()], G).unwrap(),
+    )
+    .unwrap();
+    let mut bytes = write_stream(core::slice::from_ref(&batch), IpcWriteOptions::default());
+    let at = bytes.windows(3).rposition(|w| w == b"abc").unwrap();
+    bytes[at] = 0xFF;
+    let full = SliceStreamReader::try_new_in(&bytes, IpcReadOptions::default(), G)
+        .unwrap()
+        .next_batch();
+    assert_eq!(full.unwrap_err(), crate::Error::InvalidUtf8);
+    let lax = SliceStreamReader::try_new_in(&bytes, cheap, G)
+        .unwrap()
+        .next_batch();
+    assert!(lax.unwrap().is_some());
+    // Bounds are still checked at Cheap: a cut body is an error.
+    assert!(
+        SliceStreamReader::try_new_in(&bytes[..bytes.len() - 24], cheap, G)
+            .unwrap()
+            .next_batch()
+            .is_err()
+    );
 }

@@ -14,7 +14,7 @@ use crate::array::{
     Array, ArrayRef, BinaryArray, BinaryViewArray, BooleanArray, DictionaryArray, DictionaryKeys,
     FixedSizeBinaryArray, FixedSizeListArray, LargeBinaryArray, LargeListArray, LargeListViewArray,
     LargeStringArray, ListArray, ListViewArray, MapArray, NullArray, PrimitiveArray, PrimitiveType,
-    RunArray, RunEnds, StringArray, StringViewArray, StructArray, UnionArray,
+    RunArray, RunEnds, StringArray, StringViewArray, StructArray, UnionArray, ValidationLevel,
 };
 use crate::buffer::{
     BooleanBuffer, Buffer, MutableBuffer, NullBuffer, OffsetBuffer, ScalarBuffer, SharedBox,
@@ -24,6 +24,24 @@ use crate::datatypes::{DataType, Field, IndexType, IntervalUnit, UnionMode};
 use crate::error::{Error, Result};
 use crate::ipc::message::{MetadataVersion, RecordBatchView};
 use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano, NativeType};
+
+/// Builds an array with its validated constructor at `ValidationLevel::Full`,
+/// or with `new_unchecked` followed by `validate(level)` when the caller
+/// lowered the level through the `unsafe` `IpcReadOptions::with_validation`.
+macro_rules! make {
+    ($self:ident, $t:ty, $checked:ident ( $($arg:expr),* $(,)? )) => {{
+        if $self.level == ValidationLevel::Full {
+            <$t>::$checked($($arg),*)?
+        } else {
+            // SAFETY: the caller of `IpcReadOptions::with_validation` vouched
+            // for the data; `validate` still checks the O(1) invariants at
+            // the chosen level.
+            let a = unsafe { <$t>::new_unchecked($($arg),*) };
+            a.validate($self.level)?;
+            a
+        }
+    }};
+}
 
 /// Decodes the arrays of one record (or dictionary) batch.
 pub(crate) struct BodyDecoder<'m, 'b, 'd, A: Allocator + Clone> {
@@ -36,6 +54,9 @@ pub(crate) struct BodyDecoder<'m, 'b, 'd, A: Allocator + Clone> {
     pub(crate) dictionaries: &'d DictionaryStore<'b, A>,
     pub(crate) decompressor: Option<&'d mut dyn crate::ipc::compression::Codec>,
     pub(crate) max_buffer_size: usize,
+    /// Validation of each array (`Full` unless the caller lowered it, which
+    /// is `unsafe`, see `IpcReadOptions::with_validation`).
+    pub(crate) level: ValidationLevel,
     pub(crate) node: usize,
     pub(crate) buffer: usize,
     pub(crate) variadic: usize,
@@ -87,7 +108,12 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
             return Ok(None);
         }
         let bits = BooleanBuffer::try_new(buf, 0, len).map_err(|_| Error::ValidityTooSmall)?;
-        Ok(Some(NullBuffer::try_new_with_count(bits, null_count)?))
+        if self.level == ValidationLevel::Full {
+            Ok(Some(NullBuffer::try_new_with_count(bits, null_count)?))
+        } else {
+            // SAFETY: see `make!`: the caller vouched for the null counts.
+            Ok(Some(unsafe { NullBuffer::new_unchecked(bits, null_count) }))
+        }
     }
 
     /// The first `n` values of `buf` as `T`s, borrowed when possible.
@@ -137,6 +163,21 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
             })
     }
 
+    /// Offsets of a list or map: checked for monotonicity at Full only.
+    fn offset_buffer<O: crate::buffer::OffsetSize>(
+        &mut self,
+        len: usize,
+    ) -> Result<OffsetBuffer<'b, O, A>> {
+        let o = self.offsets::<O>(len)?;
+        if self.level == ValidationLevel::Full {
+            OffsetBuffer::try_new(o)
+        } else {
+            // SAFETY: see `make!`; the array's `validate` still checks the
+            // first and last offsets against the child.
+            Ok(unsafe { OffsetBuffer::new_unchecked(o) })
+        }
+    }
+
     fn boxed(&self, a: ArrayRef<'b, A>) -> Result<SharedBox<'b, ArrayRef<'b, A>, A>> {
         SharedBox::try_new_in(a, self.alloc.clone())
     }
@@ -150,7 +191,11 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
         let nulls = self.validity(len, null_count)?;
         let buf = self.next_buffer()?;
         let values = self.scalar::<T>(buf, len)?;
-        PrimitiveArray::try_new(dt.clone(), values, nulls)
+        Ok(make!(
+            self,
+            PrimitiveArray<'b, T, A>,
+            try_new(dt.clone(), values, nulls)
+        ))
     }
 
     /// Decodes the array of `field` (and its children).
@@ -163,7 +208,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
             Boolean => {
                 let nulls = self.validity(len, nc)?;
                 let bits = BooleanBuffer::try_new(self.next_buffer()?, 0, len)?;
-                BooleanArray::try_new(bits, nulls)?.into_array_ref()
+                make!(self, BooleanArray<'b, A>, try_new(bits, nulls)).into_array_ref()
             }
             Int8 => self.primitive::<i8>(dt, len, nc)?.into_array_ref(),
             Int16 => self.primitive::<i16>(dt, len, nc)?.into_array_ref(),
@@ -196,17 +241,23 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 if n > buf.len() {
                     return Err(Error::BufferTooSmall);
                 }
-                FixedSizeBinaryArray::try_new(dt.clone(), len, buf.slice(0, n)?, nulls)?
-                    .into_array_ref()
+                make!(
+                    self,
+                    FixedSizeBinaryArray<'b, A>,
+                    try_new(dt.clone(), len, buf.slice(0, n)?, nulls)
+                )
+                .into_array_ref()
             }
             Binary | Utf8 => {
                 let nulls = self.validity(len, nc)?;
                 let offsets = self.offsets::<i32>(len)?;
                 let values = self.next_buffer()?;
                 if matches!(dt, Binary) {
-                    BinaryArray::try_new(offsets, values, nulls)?.into_array_ref()
+                    make!(self, BinaryArray<'b, A>, try_new(offsets, values, nulls))
+                        .into_array_ref()
                 } else {
-                    StringArray::try_new(offsets, values, nulls)?.into_array_ref()
+                    make!(self, StringArray<'b, A>, try_new(offsets, values, nulls))
+                        .into_array_ref()
                 }
             }
             LargeBinary | LargeUtf8 => {
@@ -214,9 +265,19 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 let offsets = self.offsets::<i64>(len)?;
                 let values = self.next_buffer()?;
                 if matches!(dt, LargeBinary) {
-                    LargeBinaryArray::try_new(offsets, values, nulls)?.into_array_ref()
+                    make!(
+                        self,
+                        LargeBinaryArray<'b, A>,
+                        try_new(offsets, values, nulls)
+                    )
+                    .into_array_ref()
                 } else {
-                    LargeStringArray::try_new(offsets, values, nulls)?.into_array_ref()
+                    make!(
+                        self,
+                        LargeStringArray<'b, A>,
+                        try_new(offsets, values, nulls)
+                    )
+                    .into_array_ref()
                 }
             }
             BinaryView | Utf8View => {
@@ -234,23 +295,36 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 let alloc = self.alloc.clone();
                 let data = SharedSlice::try_from_fn_in(count, alloc, |_| self.next_buffer())?;
                 if matches!(dt, BinaryView) {
-                    BinaryViewArray::try_new(views, data, nulls)?.into_array_ref()
+                    make!(self, BinaryViewArray<'b, A>, try_new(views, data, nulls))
+                        .into_array_ref()
                 } else {
-                    StringViewArray::try_new(views, data, nulls)?.into_array_ref()
+                    make!(self, StringViewArray<'b, A>, try_new(views, data, nulls))
+                        .into_array_ref()
                 }
             }
             List(f) => {
                 let nulls = self.validity(len, nc)?;
-                let offsets = OffsetBuffer::try_new(self.offsets::<i32>(len)?)?;
+                let offsets = self.offset_buffer::<i32>(len)?;
                 let child = self.array(f)?;
-                ListArray::try_new(f.clone(), offsets, self.boxed(child)?, nulls)?.into_array_ref()
+                let values = self.boxed(child)?;
+                make!(
+                    self,
+                    ListArray<'b, A>,
+                    try_new(f.clone(), offsets, values, nulls)
+                )
+                .into_array_ref()
             }
             LargeList(f) => {
                 let nulls = self.validity(len, nc)?;
-                let offsets = OffsetBuffer::try_new(self.offsets::<i64>(len)?)?;
+                let offsets = self.offset_buffer::<i64>(len)?;
                 let child = self.array(f)?;
-                LargeListArray::try_new(f.clone(), offsets, self.boxed(child)?, nulls)?
-                    .into_array_ref()
+                let values = self.boxed(child)?;
+                make!(
+                    self,
+                    LargeListArray<'b, A>,
+                    try_new(f.clone(), offsets, values, nulls)
+                )
+                .into_array_ref()
             }
             ListView(f) => {
                 let nulls = self.validity(len, nc)?;
@@ -259,8 +333,13 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 let b = self.next_buffer()?;
                 let sizes = self.scalar::<i32>(b, len)?;
                 let child = self.array(f)?;
-                ListViewArray::try_new(f.clone(), offsets, sizes, self.boxed(child)?, nulls)?
-                    .into_array_ref()
+                let values = self.boxed(child)?;
+                make!(
+                    self,
+                    ListViewArray<'b, A>,
+                    try_new(f.clone(), offsets, sizes, values, nulls)
+                )
+                .into_array_ref()
             }
             LargeListView(f) => {
                 let nulls = self.validity(len, nc)?;
@@ -269,14 +348,24 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 let b = self.next_buffer()?;
                 let sizes = self.scalar::<i64>(b, len)?;
                 let child = self.array(f)?;
-                LargeListViewArray::try_new(f.clone(), offsets, sizes, self.boxed(child)?, nulls)?
-                    .into_array_ref()
+                let values = self.boxed(child)?;
+                make!(
+                    self,
+                    LargeListViewArray<'b, A>,
+                    try_new(f.clone(), offsets, sizes, values, nulls)
+                )
+                .into_array_ref()
             }
             FixedSizeList(f, size) => {
                 let nulls = self.validity(len, nc)?;
                 let child = self.array(f)?;
-                FixedSizeListArray::try_new(f.clone(), *size, len, self.boxed(child)?, nulls)?
-                    .into_array_ref()
+                let values = self.boxed(child)?;
+                make!(
+                    self,
+                    FixedSizeListArray<'b, A>,
+                    try_new(f.clone(), *size, len, values, nulls)
+                )
+                .into_array_ref()
             }
             Struct(fields) => {
                 let nulls = self.validity(len, nc)?;
@@ -286,16 +375,25 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                         Some(f) => self.array(f),
                         None => Err(Error::InvalidChildCount),
                     })?;
-                StructArray::try_new_with_len(fields.clone(), children, len, nulls)?
-                    .into_array_ref()
+                make!(
+                    self,
+                    StructArray<'b, A>,
+                    try_new_with_len(fields.clone(), children, len, nulls)
+                )
+                .into_array_ref()
             }
             Map(f, sorted) => {
                 let nulls = self.validity(len, nc)?;
-                let offsets = OffsetBuffer::try_new(self.offsets::<i32>(len)?)?;
+                let offsets = self.offset_buffer::<i32>(len)?;
                 let ArrayRef::Struct(entries) = self.array(f)? else {
                     return Err(Error::MapEntriesInvalid);
                 };
-                MapArray::try_new(f.clone(), offsets, entries, nulls, *sorted)?.into_array_ref()
+                make!(
+                    self,
+                    MapArray<'b, A>,
+                    try_new(f.clone(), offsets, entries, nulls, *sorted)
+                )
+                .into_array_ref()
             }
             Union(fields, mode) => {
                 if self.version < MetadataVersion::V5 {
@@ -317,8 +415,12 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                     Some(f) => self.array(f),
                     None => Err(Error::InvalidChildCount),
                 })?;
-                UnionArray::try_new(fields.clone(), *mode, type_ids, offsets, children)?
-                    .into_array_ref()
+                make!(
+                    self,
+                    UnionArray<'b, A>,
+                    try_new(fields.clone(), *mode, type_ids, offsets, children)
+                )
+                .into_array_ref()
             }
             Dictionary(index, value_type, _) => {
                 let nulls = self.validity(len, nc)?;
@@ -334,7 +436,12 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                     }
                     None => return Err(Error::DictionaryNotFound),
                 };
-                DictionaryArray::try_new(dt.clone(), keys, values)?.into_array_ref()
+                make!(
+                    self,
+                    DictionaryArray<'b, A>,
+                    try_new(dt.clone(), keys, values)
+                )
+                .into_array_ref()
             }
             RunEndEncoded(rf, vf) => {
                 if nc != 0 {
@@ -342,8 +449,13 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 }
                 let run_ends = RunEnds::try_from(self.array(rf)?)?;
                 let values = self.array(vf)?;
-                RunArray::try_new_with_offset(dt.clone(), run_ends, self.boxed(values)?, 0, len)?
-                    .into_array_ref()
+                let values = self.boxed(values)?;
+                make!(
+                    self,
+                    RunArray<'b, A>,
+                    try_new_with_offset(dt.clone(), run_ends, values, 0, len)
+                )
+                .into_array_ref()
             }
         })
     }

@@ -126,6 +126,13 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
     }
 }
 
+impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
+    /// Iterates the record batches in file order.
+    pub fn batches(&mut self) -> impl Iterator<Item = Result<RecordBatch<'b, A>>> + '_ {
+        (0..self.num_batches()).map(move |i| self.batch(i))
+    }
+}
+
 impl<'b, A: Allocator + Clone + 'b, S: CodecSet> core::fmt::Debug for FileReader<'b, A, S> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("FileReader")

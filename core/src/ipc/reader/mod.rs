@@ -25,7 +25,7 @@ use super::compression::{BuiltinCodecs, CodecSet};
 use super::message::{MessageHeader, MessageView, MetadataVersion, RecordBatchView};
 use super::schema::{DecodeLimits, Decoder};
 use super::Endianness;
-use crate::array::{ArrayRef, RecordBatch};
+use crate::array::{ArrayRef, RecordBatch, ValidationLevel};
 use crate::buffer::{Buffer, SharedSlice};
 use crate::datatypes::{DataType, Schema};
 use crate::error::{Error, Result};
@@ -45,12 +45,20 @@ pub struct ReadLimits {
     pub schema: DecodeLimits,
 }
 
+/// 4 GiB, or `isize::MAX` bytes on targets whose address space is smaller
+/// (computed in `u64`: `4 << 30` overflows a 32-bit `usize`).
+const FOUR_GIB_OR_ISIZE_MAX: usize = if (isize::MAX as u64) < (4u64 << 30) {
+    isize::MAX as usize
+} else {
+    (4u64 << 30) as usize
+};
+
 impl Default for ReadLimits {
     fn default() -> Self {
         ReadLimits {
             max_metadata_size: 16 << 20,
-            max_body_size: (isize::MAX as usize).min(4 << 30),
-            max_buffer_size: (isize::MAX as usize).min(4 << 30),
+            max_body_size: FOUR_GIB_OR_ISIZE_MAX,
+            max_buffer_size: FOUR_GIB_OR_ISIZE_MAX,
             max_dictionary_len: 1 << 30,
             schema: DecodeLimits::default(),
         }
@@ -62,6 +70,41 @@ impl Default for ReadLimits {
 pub struct IpcReadOptions {
     /// Allocation bounds.
     pub limits: ReadLimits,
+    /// How much of each decoded array is checked (Full by default).
+    validation: ValidationLevel,
+}
+
+impl IpcReadOptions {
+    /// Default options with `limits`.
+    pub fn with_limits(limits: ReadLimits) -> Self {
+        IpcReadOptions {
+            limits,
+            ..Self::default()
+        }
+    }
+
+    /// The validation level applied to decoded arrays.
+    pub fn validation(&self) -> ValidationLevel {
+        self.validation
+    }
+
+    /// Lowers the validation of decoded arrays to `level`.
+    ///
+    /// With [`ValidationLevel::Cheap`] the reader still checks every message,
+    /// node and buffer extent, and each array's O(1) invariants (types, buffer
+    /// sizes, first and last offsets), but reads no data value: decoding time
+    /// no longer depends on the body size. Framing, limits and bounds checks
+    /// are never skipped.
+    ///
+    /// # Safety
+    /// The caller vouches that the input is valid Arrow data (e.g. it wrote it
+    /// itself): accessors of arrays with invalid offsets, UTF-8, views, union
+    /// ids, run ends, dictionary keys or null counts may return wrong values
+    /// or panic.
+    pub unsafe fn with_validation(mut self, level: ValidationLevel) -> Self {
+        self.validation = level;
+        self
+    }
 }
 
 /// An empty array of `dt` (the dictionary of an all-null column whose
@@ -143,6 +186,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> ReaderCore<'b, A, S> {
             alloc: self.alloc.clone(),
             dictionaries: &self.dictionaries,
             decompressor,
+            level: self.options.validation,
             max_buffer_size: self.options.limits.max_buffer_size,
             node: 0,
             buffer: 0,

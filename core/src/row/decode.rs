@@ -1,0 +1,241 @@
+//! Decoding rows back into columns: each column's decoder consumes its piece
+//! from the front of every row (the cursors), checking every byte. Also the
+//! helpers every nested decoder needs: the length of one encoded value
+//! ([`skip_one`]) and the encoding of a null ([`write_null`]).
+
+use allocator_api2::alloc::Allocator;
+
+use super::{dictionary, fixed, list, nested, variable, Kind, Node};
+use crate::array::{
+    Array, ArrayRef, BinaryType, BinaryViewType, LargeBinaryType, LargeUtf8Type, NullArray,
+    StringViewType, Utf8Type,
+};
+use crate::buffer::MutableBuffer;
+use crate::datatypes::{DataType, IntervalUnit};
+use crate::error::{Error, Result};
+use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
+
+/// Decodes the column `node` describes from the front of each row,
+/// advancing the rows past it.
+///
+/// # Errors
+/// [`Error::InvalidRow`], [`Error::InvalidUtf8`],
+/// [`Error::UnknownDictionaryKey`], [`Error::AllocationFailed`],
+/// [`Error::UnsupportedType`].
+pub(crate) fn decode_column<'a, A: Allocator + Clone>(
+    node: &Node<'a, A>,
+    rows: &mut [&[u8]],
+    alloc: &A,
+) -> Result<ArrayRef<'a, A>> {
+    match &node.kind {
+        Kind::Leaf => decode_leaf(node, rows, alloc),
+        Kind::Struct(children) => {
+            Ok(nested::decode_struct(node, children, rows, alloc)?.into_array_ref())
+        }
+        Kind::FixedSizeList(_, size) => {
+            Ok(
+                nested::decode_fixed_size_list(node, node.child()?, *size, rows, alloc)?
+                    .into_array_ref(),
+            )
+        }
+        Kind::List(_) => list::decode(node, node.child()?, rows, alloc),
+        Kind::Dictionary(..) => dictionary::decode_dictionary(node, rows, alloc),
+        Kind::RunEnd(_) => dictionary::decode_run(node, rows, alloc),
+    }
+}
+
+fn decode_leaf<'a, A: Allocator + Clone>(
+    node: &Node<'a, A>,
+    rows: &mut [&[u8]],
+    alloc: &A,
+) -> Result<ArrayRef<'a, A>> {
+    use DataType::*;
+    let opts = node.options;
+    let unordered = node.unordered;
+    let dt = &node.decoded;
+    macro_rules! prim {
+        ($t:ty) => {
+            fixed::decode::<$t, A>(rows, dt, opts, alloc)?.into_array_ref()
+        };
+    }
+    Ok(match dt {
+        Null => NullArray::new(rows.len()).into_array_ref(),
+        Boolean => fixed::decode_bool(rows, opts, alloc)?.into_array_ref(),
+        Int8 => prim!(i8),
+        Int16 => prim!(i16),
+        Int32 | Date32 | Time32(_) | Decimal32(..) | Interval(IntervalUnit::YearMonth) => {
+            prim!(i32)
+        }
+        Int64 | Date64 | Time64(_) | Timestamp(..) | Duration(_) | Decimal64(..) => prim!(i64),
+        UInt8 => prim!(u8),
+        UInt16 => prim!(u16),
+        UInt32 => prim!(u32),
+        UInt64 => prim!(u64),
+        Float16 => prim!(f16),
+        Float32 => prim!(f32),
+        Float64 => prim!(f64),
+        Decimal128(..) => prim!(i128),
+        Decimal256(..) => prim!(i256),
+        Interval(IntervalUnit::DayTime) => prim!(IntervalDayTime),
+        Interval(IntervalUnit::MonthDayNano) => prim!(IntervalMonthDayNano),
+        FixedSizeBinary(_) => fixed::decode_fixed_binary(rows, dt, opts, alloc)?.into_array_ref(),
+        Binary => variable::decode::<BinaryType, A>(rows, opts, unordered, alloc)?.into_array_ref(),
+        LargeBinary => {
+            variable::decode::<LargeBinaryType, A>(rows, opts, unordered, alloc)?.into_array_ref()
+        }
+        Utf8 => variable::decode::<Utf8Type, A>(rows, opts, unordered, alloc)?.into_array_ref(),
+        LargeUtf8 => {
+            variable::decode::<LargeUtf8Type, A>(rows, opts, unordered, alloc)?.into_array_ref()
+        }
+        BinaryView => variable::decode_view::<BinaryViewType, A>(rows, opts, unordered, alloc)?
+            .into_array_ref(),
+        Utf8View => variable::decode_view::<StringViewType, A>(rows, opts, unordered, alloc)?
+            .into_array_ref(),
+        _ => return Err(Error::UnsupportedType),
+    })
+}
+
+/// `true` for the variable-length leaf types.
+fn is_variable<A: Allocator>(dt: &DataType<'_, A>) -> bool {
+    use DataType::*;
+    matches!(
+        dt,
+        Binary | LargeBinary | Utf8 | LargeUtf8 | BinaryView | Utf8View
+    )
+}
+
+/// Width in bytes of a fixed-width leaf's encoding (validity byte included).
+fn fixed_len<A: Allocator>(dt: &DataType<'_, A>) -> Result<usize> {
+    match dt {
+        DataType::Null => Ok(0),
+        DataType::Boolean => Ok(2),
+        DataType::FixedSizeBinary(w) => usize::try_from(*w)
+            .map(|w| w + 1)
+            .map_err(|_| Error::InvalidDataType),
+        dt => dt
+            .primitive_width()
+            .map(|w| w + 1)
+            .ok_or(Error::UnsupportedType),
+    }
+}
+
+/// Length of the encoding of a null of `node`.
+///
+/// # Errors
+/// [`Error::UnsupportedType`], [`Error::InvalidDataType`].
+pub(crate) fn null_len<A: Allocator>(node: &Node<'_, A>) -> Result<usize> {
+    match &node.kind {
+        Kind::Leaf if is_variable(&node.data_type) => Ok(if node.unordered { 4 } else { 1 }),
+        Kind::Leaf => fixed_len(&node.data_type),
+        Kind::Struct(_) | Kind::FixedSizeList(..) | Kind::Dictionary(Some(_), _) => Ok(1),
+        Kind::List(_) => Ok(if node.unordered { 4 } else { 1 }),
+        Kind::Dictionary(None, _) | Kind::RunEnd(_) => null_len(node.child()?),
+    }
+}
+
+/// Writes the encoding of a null of `node` at the start of `out`; returns
+/// its length ([`null_len`]). It is what the encoders write for a null.
+///
+/// # Errors
+/// [`Error::OutOfBounds`] when `out` is too short.
+pub(crate) fn write_null<A: Allocator>(node: &Node<'_, A>, out: &mut [u8]) -> Result<usize> {
+    let n = null_len(node)?;
+    let out = out.get_mut(..n).ok_or(Error::OutOfBounds)?;
+    match &node.kind {
+        Kind::Dictionary(None, _) | Kind::RunEnd(_) => {
+            write_null(node.child()?, out)?;
+        }
+        Kind::List(_) if node.unordered => out.fill(0xFF),
+        Kind::Leaf if node.unordered && is_variable(&node.data_type) => out.fill(0xFF),
+        _ => {
+            if let Some((head, tail)) = out.split_first_mut() {
+                *head = node.options.null_sentinel();
+                tail.fill(0);
+            }
+        }
+    }
+    Ok(n)
+}
+
+/// Appends the encoding of a null of `node` to `out`.
+///
+/// # Errors
+/// [`Error::AllocationFailed`].
+pub(crate) fn write_null_into<A: Allocator, B: Allocator>(
+    node: &Node<'_, A>,
+    out: &mut MutableBuffer<B>,
+) -> Result<()> {
+    let start = out.len();
+    out.try_extend_zeros(null_len(node)?)?;
+    let tail = out
+        .as_slice_mut()
+        .get_mut(start..)
+        .ok_or(Error::OutOfBounds)?;
+    write_null(node, tail)?;
+    Ok(())
+}
+
+/// Length of the one encoded value of `node` at the front of `row`.
+///
+/// # Errors
+/// [`Error::InvalidRow`] when the row is too short or a sentinel is wrong.
+pub(crate) fn skip_one<A: Allocator>(node: &Node<'_, A>, row: &[u8]) -> Result<usize> {
+    let sentinel = node.options.null_sentinel();
+    let n = match &node.kind {
+        Kind::Leaf if is_variable(&node.data_type) => {
+            if node.unordered {
+                variable::skip_unordered(row)?
+            } else {
+                variable::skip_ordered(row, node.options)?
+            }
+        }
+        Kind::Leaf => fixed_len(&node.data_type)?,
+        Kind::List(_) => {
+            if node.unordered {
+                variable::skip_unordered(row)?
+            } else {
+                variable::skip_ordered(row, node.options)?
+            }
+        }
+        Kind::Struct(children) => match row.first() {
+            Some(&1) => {
+                let mut pos = 1;
+                for c in children.iter() {
+                    pos += skip_one(c, row.get(pos..).ok_or(Error::InvalidRow)?)?;
+                }
+                pos
+            }
+            Some(&b) if b == sentinel => 1,
+            _ => return Err(Error::InvalidRow),
+        },
+        Kind::FixedSizeList(c, size) => match row.first() {
+            Some(&1) => {
+                let child = c.first().ok_or(Error::UnsupportedType)?;
+                let mut pos = 1;
+                for _ in 0..*size {
+                    pos += skip_one(child, row.get(pos..).ok_or(Error::InvalidRow)?)?;
+                }
+                pos
+            }
+            Some(&b) if b == sentinel => 1,
+            _ => return Err(Error::InvalidRow),
+        },
+        Kind::Dictionary(Some(_), _) => match row.first() {
+            Some(&1) => {
+                let terminator = if node.options.descending { 0xFF } else { 0 };
+                let rest = row.get(1..).ok_or(Error::InvalidRow)?;
+                2 + rest
+                    .iter()
+                    .position(|&b| b == terminator)
+                    .ok_or(Error::InvalidRow)?
+            }
+            Some(&b) if b == sentinel => 1,
+            _ => return Err(Error::InvalidRow),
+        },
+        Kind::Dictionary(None, _) | Kind::RunEnd(_) => skip_one(node.child()?, row)?,
+    };
+    if n > row.len() {
+        return Err(Error::InvalidRow);
+    }
+    Ok(n)
+}

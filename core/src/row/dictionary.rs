@@ -1,0 +1,342 @@
+//! Dictionary and run-end encoded columns: each slot's row piece is a copy
+//! of one row of a per-batch table.
+//!
+//! Dictionary, ordered: the dictionary's values are encoded (ascending) and
+//! interned ([`super::interner`]); the table holds, per
+//! dictionary value, `0x01` followed by its key and a `0x00` terminator (key
+//! and terminator inverted when descending), or the null sentinel for a null
+//! value. A null key is the null sentinel. So batches with different,
+//! unsorted dictionaries encode consistently.
+//!
+//! Dictionary, unordered: the table is the values' own encoding (rows are
+//! equal exactly when the values are); a null key is the value type's null.
+//!
+//! Run-end encoded (the spec leaves it open): encoded by value — each slot
+//! is its run's value's encoding, so rows compare as the logical values do.
+
+use allocator_api2::alloc::Allocator;
+
+use super::decode::{decode_column, null_len, skip_one, write_null, write_null_into};
+use super::encode::{encode_to_rows, Encoder};
+use super::interner::{is_null_value, Interner};
+use super::slots::Slots;
+use super::{take, typed, Kind, Node, Rows, SortOptions};
+use crate::array::{
+    Array, ArrayRef, DictionaryArray, DictionaryKeys, PrimitiveArray, RunArray, RunEnds,
+};
+use crate::buffer::{MutableBuffer, ScalarBuffer, SharedBox};
+use crate::datatypes::DataType;
+use crate::error::{Error, Result};
+
+/// Which table row each slot takes.
+pub(crate) enum TableIndex<'c, 'b, A: Allocator> {
+    /// Row `keys[i]`; a null key takes the column's null encoding.
+    Keys(&'c DictionaryKeys<'b, A>),
+    /// The row of the slot's run, counted from run `first`.
+    Runs(&'c RunArray<'b, A>, usize),
+}
+
+/// Walks the physical index of each logical slot of a run-end encoded view.
+struct RunWalk<'c, 'b, A: Allocator> {
+    ends: &'c RunEnds<'b, A>,
+    logical: i64,
+    run: usize,
+}
+
+impl<A: Allocator> RunWalk<'_, '_, A> {
+    /// The run of the next slot.
+    fn next(&mut self) -> Result<usize> {
+        loop {
+            let end = self.ends.get(self.run).ok_or(Error::RunEndsTooShort)?;
+            if end > self.logical {
+                break;
+            }
+            self.run += 1;
+        }
+        self.logical += 1;
+        Ok(self.run)
+    }
+}
+
+impl<'c, 'b, A: Allocator> TableIndex<'c, 'b, A> {
+    /// Calls `f(i, Some(table row))` or `f(i, None)` (null key) for each slot.
+    fn for_each(
+        &self,
+        len: usize,
+        mut f: impl FnMut(usize, Option<usize>) -> Result<()>,
+    ) -> Result<()> {
+        match self {
+            TableIndex::Keys(keys) => {
+                for i in 0..len {
+                    let k = if keys.is_valid(i) {
+                        Some(keys.value(i).ok_or(Error::DictionaryKeyOutOfBounds)?)
+                    } else {
+                        None
+                    };
+                    f(i, k)?;
+                }
+            }
+            TableIndex::Runs(r, first) => {
+                let mut walk = RunWalk {
+                    ends: r.run_ends(),
+                    logical: i64::try_from(r.offset()).map_err(|_| Error::CapacityOverflow)?,
+                    run: *first,
+                };
+                for i in 0..len {
+                    let j = walk.next()?;
+                    f(i, Some(j - first))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Encodes a dictionary's values and builds its table.
+pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
+    interner: Option<&mut Interner<A>>,
+    values: &mut [Node<'_, A>],
+    opts: SortOptions,
+    d: &'c DictionaryArray<'b, A>,
+    alloc: &A,
+) -> Result<Encoder<'c, 'b, A>> {
+    let value_sentinel = values
+        .first()
+        .ok_or(Error::UnsupportedType)?
+        .options
+        .null_sentinel();
+    let encoded = encode_to_rows(values, core::slice::from_ref(d.values()), alloc)?;
+    let table = match interner {
+        None => encoded,
+        Some(interner) => {
+            interner.intern(&encoded, value_sentinel, alloc)?;
+            let mut table = Rows::try_with_capacity_in(encoded.len(), 0, alloc.clone())?;
+            for v in encoded.iter() {
+                let v = v.data();
+                if is_null_value(v, value_sentinel) {
+                    table.try_push_with(1, |out| {
+                        out.fill(opts.null_sentinel());
+                        Ok(())
+                    })?;
+                    continue;
+                }
+                let key = interner.key_of(v).ok_or(Error::UnknownDictionaryKey)?;
+                table.try_push_with(key.len() + 2, |out| {
+                    let (head, rest) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
+                    *head = 1;
+                    let (k, term) = rest.split_at_mut(key.len());
+                    k.copy_from_slice(key);
+                    if opts.descending {
+                        k.iter_mut().for_each(|b| *b = !*b);
+                        term.fill(0xFF);
+                    }
+                    Ok(())
+                })?;
+            }
+            table
+        }
+    };
+    Ok(Encoder::Table {
+        table,
+        index: TableIndex::Keys(d.keys()),
+    })
+}
+
+/// Encodes the runs of a run-end encoded view.
+pub(crate) fn prepare_run<'c, 'b, A: Allocator + Clone>(
+    values: &mut [Node<'_, A>],
+    r: &'c RunArray<'b, A>,
+    alloc: &A,
+) -> Result<Encoder<'c, 'b, A>> {
+    let range = r.get_physical_range();
+    let runs = r.values().slice(range.start, range.len())?;
+    Ok(Encoder::Table {
+        table: encode_to_rows(values, core::slice::from_ref(&runs), alloc)?,
+        index: TableIndex::Runs(r, range.start),
+    })
+}
+
+/// Adds each slot's table row length (or null length) to `lengths`.
+pub(crate) fn add_lengths<A: Allocator>(
+    node: &Node<'_, A>,
+    table: &Rows<A>,
+    index: &TableIndex<'_, '_, A>,
+    lengths: &mut [usize],
+) -> Result<()> {
+    let null = null_len(node)?;
+    let n = lengths.len();
+    index.for_each(n, |i, row| {
+        let add = match row {
+            Some(j) => table
+                .span(j, j + 1)
+                .map_err(|_| Error::DictionaryKeyOutOfBounds)?,
+            None => null,
+        };
+        let l = lengths.get_mut(i).ok_or(Error::OutOfBounds)?;
+        *l = l.checked_add(add).ok_or(Error::CapacityOverflow)?;
+        Ok(())
+    })
+}
+
+/// Copies each slot's table row (or writes the null encoding).
+pub(crate) fn encode<A: Allocator>(
+    node: &Node<'_, A>,
+    table: &Rows<A>,
+    index: &TableIndex<'_, '_, A>,
+    data: &mut [u8],
+    cursors: &mut [usize],
+) -> Result<()> {
+    let n = cursors.len();
+    index.for_each(n, |i, row| {
+        let c = cursors.get_mut(i).ok_or(Error::OutOfBounds)?;
+        let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
+        let written = match row {
+            Some(j) => {
+                let bytes = table.span_bytes(j, j + 1)?;
+                out.get_mut(..bytes.len())
+                    .ok_or(Error::OutOfBounds)?
+                    .copy_from_slice(bytes);
+                bytes.len()
+            }
+            None => write_null(node, out)?,
+        };
+        *c += written;
+        Ok(())
+    })
+}
+
+/// Decodes a dictionary column into its value type.
+///
+/// # Errors
+/// [`Error::InvalidRow`]; [`Error::UnknownDictionaryKey`] for a key this
+/// converter never issued; the values' decoding errors.
+pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
+    node: &Node<'a, A>,
+    rows: &mut [&[u8]],
+    alloc: &A,
+) -> Result<ArrayRef<'a, A>> {
+    let Kind::Dictionary(interner, _) = &node.kind else {
+        return Err(Error::TypeMismatch);
+    };
+    let value_node = node.child()?;
+    let Some(interner) = interner else {
+        // Unordered: the rows hold the values' own encoding.
+        return decode_column(value_node, rows, alloc);
+    };
+    let opts = node.options;
+    let mut null_value = MutableBuffer::new_in(alloc.clone());
+    write_null_into(value_node, &mut null_value)?;
+    let null_value = null_value.as_slice();
+    let (flip, terminator) = if opts.descending {
+        (0xFF, 0xFF)
+    } else {
+        (0, 0)
+    };
+    let mut key = MutableBuffer::new_in(alloc.clone());
+    let mut cursors = Slots::try_from_fn_in(rows.len(), alloc.clone(), |i| {
+        let row = rows.get_mut(i).ok_or(Error::OutOfBounds)?;
+        let first = take(row, 1)?.first().copied();
+        match first {
+            Some(1) => {}
+            Some(b) if b == opts.null_sentinel() => return Ok(null_value),
+            _ => return Err(Error::InvalidRow),
+        }
+        let len = row
+            .iter()
+            .position(|&b| b == terminator)
+            .ok_or(Error::InvalidRow)?;
+        let k = take(row, len + 1)?;
+        let k = k.get(..len).ok_or(Error::InvalidRow)?;
+        let k = if flip == 0 {
+            k
+        } else {
+            key.clear();
+            key.try_extend_from_slice(k)?;
+            key.as_slice_mut().iter_mut().for_each(|b| *b ^= flip);
+            key.as_slice()
+        };
+        interner.value_of(k).ok_or(Error::UnknownDictionaryKey)
+    })?;
+    let values = decode_column(value_node, &mut cursors, alloc)?;
+    if cursors.iter().any(|c| !c.is_empty()) {
+        return Err(Error::InvalidRow);
+    }
+    Ok(values)
+}
+
+/// Decodes a run-end encoded column: consecutive slots with equal value
+/// bytes form one run.
+///
+/// # Errors
+/// [`Error::InvalidRow`]; [`Error::CapacityOverflow`] when the length does
+/// not fit the run-end type; the values' decoding errors.
+pub(crate) fn decode_run<'a, A: Allocator + Clone>(
+    node: &Node<'a, A>,
+    rows: &mut [&[u8]],
+    alloc: &A,
+) -> Result<ArrayRef<'a, A>> {
+    let DataType::RunEndEncoded(ends_field, _) = &node.decoded else {
+        return Err(Error::TypeMismatch);
+    };
+    let value_node = node.child()?;
+    // The value of each slot, and the number of runs.
+    let mut runs = 0usize;
+    let mut prev: Option<&[u8]> = None;
+    let values_of = Slots::try_from_fn_in(rows.len(), alloc.clone(), |i| {
+        let row = rows.get_mut(i).ok_or(Error::OutOfBounds)?;
+        let n = skip_one(value_node, row)?;
+        let v = take(row, n)?;
+        if prev != Some(v) {
+            runs += 1;
+            prev = Some(v);
+        }
+        Ok(v)
+    })?;
+    let mut ends = MutableBuffer::new_in(alloc.clone());
+    ends.try_reserve_exact(runs.checked_mul(8).ok_or(Error::CapacityOverflow)?)?;
+    let mut next = 0usize;
+    let mut heads = Slots::try_from_fn_in(runs, alloc.clone(), |_| {
+        let head = *values_of.get(next).ok_or(Error::OutOfBounds)?;
+        next += 1;
+        while values_of.get(next) == Some(&head) {
+            next += 1;
+        }
+        ends.try_push(i64::try_from(next).map_err(|_| Error::CapacityOverflow)?)?;
+        Ok(head)
+    })?;
+    let values = decode_column(value_node, &mut heads, alloc)?;
+    if heads.iter().any(|c| !c.is_empty()) {
+        return Err(Error::InvalidRow);
+    }
+    let ends: &[i64] = typed(ends.as_slice())?;
+    let dt = ends_field.data_type().clone();
+    let run_ends = match dt {
+        DataType::Int16 => RunEnds::Int16(narrow::<i16, A>(ends, dt, alloc)?),
+        DataType::Int32 => RunEnds::Int32(narrow::<i32, A>(ends, dt, alloc)?),
+        DataType::Int64 => RunEnds::Int64(narrow::<i64, A>(ends, dt, alloc)?),
+        _ => return Err(Error::InvalidDataType),
+    };
+    Ok(RunArray::try_new(
+        node.decoded.clone(),
+        run_ends,
+        SharedBox::try_new_in(values, alloc.clone())?,
+    )?
+    .into_array_ref())
+}
+
+/// Run ends as a primitive array of `T`.
+fn narrow<'a, T, A: Allocator + Clone>(
+    ends: &[i64],
+    dt: DataType<'a, A>,
+    alloc: &A,
+) -> Result<PrimitiveArray<'a, T, A>>
+where
+    T: crate::array::PrimitiveType + TryFrom<i64>,
+{
+    let mut b = MutableBuffer::new_in(alloc.clone());
+    b.try_reserve_exact(ends.len() * core::mem::size_of::<T>())?;
+    for &e in ends {
+        b.try_push(T::try_from(e).map_err(|_| Error::CapacityOverflow)?)?;
+    }
+    PrimitiveArray::try_new(dt, ScalarBuffer::try_from_buffer(b.into_buffer())?, None)
+}

@@ -1,0 +1,273 @@
+//! Encoding columns into rows: sizes first, then one pass per column.
+//!
+//! [`encode_columns`] prepares an [`Encoder`] per column (nested and
+//! dictionary columns encode their children into temporary rows here), adds
+//! every column's encoded size of each row into the new offsets, turns them
+//! into start positions, grows the byte buffer once, and lets each column
+//! write its piece of every row, advancing the row's position. At the end
+//! the positions are the rows' end offsets.
+
+use allocator_api2::alloc::Allocator;
+
+use super::dictionary::{self, TableIndex};
+use super::list::{self, ListIndex};
+use super::slots::Slots;
+use super::{fixed, nested, variable, Kind, Node, Rows};
+use crate::array::{Array, ArrayRef};
+use crate::buffer::NullBuffer;
+use crate::error::{Error, Result};
+
+/// A column ready to be encoded.
+pub(crate) enum Encoder<'c, 'b, A: Allocator> {
+    /// Encoded straight from the array (every leaf type).
+    Direct(&'c ArrayRef<'b, A>),
+    /// Struct (`per_row == 1`: the children's rows) and fixed-size list
+    /// (`per_row == size`: the elements' rows): `0x01` then the `per_row`
+    /// child rows of the slot, or the null sentinel alone.
+    Nested {
+        nulls: Option<&'c NullBuffer<'b, A>>,
+        child: Rows<A>,
+        per_row: usize,
+    },
+    /// Lists: the canonical byte array of the slot's element rows, encoded
+    /// as variable-length bytes.
+    List {
+        nulls: Option<&'c NullBuffer<'b, A>>,
+        index: ListIndex<'c>,
+        child: Rows<A>,
+    },
+    /// Dictionary and run-end encoded: a copy of one row of `table` per slot.
+    Table {
+        table: Rows<A>,
+        index: TableIndex<'c, 'b, A>,
+    },
+}
+
+/// Encodes `columns` (one per node) into new rows.
+///
+/// # Errors
+/// As [`encode_columns`].
+pub(crate) fn encode_to_rows<A: Allocator + Clone>(
+    nodes: &mut [Node<'_, A>],
+    columns: &[ArrayRef<'_, A>],
+    alloc: &A,
+) -> Result<Rows<A>> {
+    let mut rows = Rows::new_in(alloc.clone());
+    encode_columns(nodes, columns, &mut rows, alloc)?;
+    Ok(rows)
+}
+
+/// Encodes `columns` (one per node) and appends the rows to `rows`.
+///
+/// # Errors
+/// [`Error::SchemaMismatch`], [`Error::TypeMismatch`],
+/// [`Error::LengthMismatch`], [`Error::AllocationFailed`],
+/// [`Error::CapacityOverflow`]. On error `rows` may hold a partial append
+/// (the caller rolls back).
+pub(crate) fn encode_columns<A: Allocator + Clone>(
+    nodes: &mut [Node<'_, A>],
+    columns: &[ArrayRef<'_, A>],
+    rows: &mut Rows<A>,
+    alloc: &A,
+) -> Result<()> {
+    if columns.len() != nodes.len() {
+        return Err(Error::SchemaMismatch);
+    }
+    let n = columns.first().map_or(0, |c| c.len());
+    for (node, c) in nodes.iter().zip(columns) {
+        if c.len() != n {
+            return Err(Error::LengthMismatch);
+        }
+        if *c.data_type() != node.data_type {
+            return Err(Error::TypeMismatch);
+        }
+    }
+    let encoders = Slots::try_from_fn_in(columns.len(), alloc.clone(), |i| {
+        let node = nodes.get_mut(i).ok_or(Error::OutOfBounds)?;
+        let column = columns.get(i).ok_or(Error::OutOfBounds)?;
+        prepare(node, column, alloc)
+    })?;
+    let first = rows.len();
+    rows.try_grow_offsets(n)?;
+    let (buffer, offsets) = rows.parts_mut()?;
+    let cursors = offsets.get_mut(first + 1..).ok_or(Error::OutOfBounds)?;
+    for (enc, node) in encoders.iter().zip(nodes.iter()) {
+        add_lengths(enc, node, cursors)?;
+    }
+    let mut end = buffer.len();
+    for c in cursors.iter_mut() {
+        let len = *c;
+        *c = end;
+        end = end.checked_add(len).ok_or(Error::CapacityOverflow)?;
+    }
+    buffer.try_extend_zeros(end - buffer.len())?;
+    let data = buffer.as_slice_mut();
+    for (enc, node) in encoders.iter().zip(nodes.iter()) {
+        encode(enc, node, data, cursors)?;
+    }
+    if cursors.last().is_some_and(|&c| c != end) {
+        return Err(Error::OutOfBounds);
+    }
+    Ok(())
+}
+
+/// Readies one column for encoding (encoding its children, interning
+/// dictionary values).
+fn prepare<'c, 'b, A: Allocator + Clone>(
+    node: &mut Node<'_, A>,
+    column: &'c ArrayRef<'b, A>,
+    alloc: &A,
+) -> Result<Encoder<'c, 'b, A>> {
+    let opts = node.options;
+    match (&mut node.kind, column) {
+        (Kind::Leaf, c) => Ok(Encoder::Direct(c)),
+        (Kind::Struct(children), ArrayRef::Struct(s)) => nested::prepare_struct(children, s, alloc),
+        (Kind::FixedSizeList(child, size), ArrayRef::FixedSizeList(l)) => {
+            nested::prepare_fixed_size_list(child, *size, l, alloc)
+        }
+        (Kind::List(child), ArrayRef::List(l)) => list::prepare_list(child, l, alloc),
+        (Kind::List(child), ArrayRef::LargeList(l)) => list::prepare_list(child, l, alloc),
+        (Kind::List(child), ArrayRef::ListView(l)) => list::prepare_list_view(child, l, alloc),
+        (Kind::List(child), ArrayRef::LargeListView(l)) => list::prepare_list_view(child, l, alloc),
+        (Kind::List(child), ArrayRef::Map(m)) => list::prepare_map(child, m, alloc),
+        (Kind::Dictionary(interner, values), ArrayRef::Dictionary(d)) => {
+            dictionary::prepare_dictionary(interner.as_mut(), values, opts, d, alloc)
+        }
+        (Kind::RunEnd(values), ArrayRef::RunEndEncoded(r)) => {
+            dictionary::prepare_run(values, r, alloc)
+        }
+        _ => Err(Error::TypeMismatch),
+    }
+}
+
+/// Adds `delta` to every length.
+fn add_all(lengths: &mut [usize], delta: usize) -> Result<()> {
+    for l in lengths {
+        *l = l.checked_add(delta).ok_or(Error::CapacityOverflow)?;
+    }
+    Ok(())
+}
+
+/// `bytes` when `valid`, else `None`.
+#[inline]
+fn valid_bytes(valid: bool, bytes: Option<&[u8]>) -> Option<&[u8]> {
+    if valid {
+        bytes
+    } else {
+        None
+    }
+}
+
+/// Adds each row's encoded size for this column to `lengths[i]`.
+pub(crate) fn add_lengths<A: Allocator>(
+    enc: &Encoder<'_, '_, A>,
+    node: &Node<'_, A>,
+    lengths: &mut [usize],
+) -> Result<()> {
+    let unordered = node.unordered;
+    macro_rules! var {
+        ($a:expr) => {
+            variable::add_lengths(
+                lengths,
+                |i| valid_bytes($a.is_valid(i), $a.value_bytes(i)),
+                unordered,
+            )
+        };
+    }
+    match enc {
+        Encoder::Direct(column) => match column {
+            ArrayRef::Null(_) => Ok(()),
+            ArrayRef::Boolean(_) => add_all(lengths, 2),
+            ArrayRef::FixedSizeBinary(a) => add_all(lengths, 1 + a.value_length()),
+            ArrayRef::Binary(a) => var!(a),
+            ArrayRef::LargeBinary(a) => var!(a),
+            ArrayRef::Utf8(a) => var!(a),
+            ArrayRef::LargeUtf8(a) => var!(a),
+            ArrayRef::BinaryView(a) => var!(a),
+            ArrayRef::Utf8View(a) => var!(a),
+            other => match other.data_type().primitive_width() {
+                Some(w) => add_all(lengths, 1 + w),
+                None => Err(Error::UnsupportedType),
+            },
+        },
+        Encoder::Nested {
+            nulls,
+            child,
+            per_row,
+        } => nested::add_lengths(*nulls, child, *per_row, lengths),
+        Encoder::List {
+            nulls,
+            index,
+            child,
+        } => list::add_lengths(*nulls, index, child, unordered, lengths),
+        Encoder::Table { table, index } => dictionary::add_lengths(node, table, index, lengths),
+    }
+}
+
+/// Writes this column's piece of every row at `data[cursors[i]..]`,
+/// advancing the cursors.
+pub(crate) fn encode<A: Allocator>(
+    enc: &Encoder<'_, '_, A>,
+    node: &Node<'_, A>,
+    data: &mut [u8],
+    cursors: &mut [usize],
+) -> Result<()> {
+    let opts = node.options;
+    let unordered = node.unordered;
+    macro_rules! fixed {
+        ($a:expr) => {
+            fixed::encode(data, cursors, $a.values(), $a.nulls(), opts)
+        };
+    }
+    macro_rules! var {
+        ($a:expr) => {
+            variable::encode(
+                data,
+                cursors,
+                |i| valid_bytes($a.is_valid(i), $a.value_bytes(i)),
+                opts,
+                unordered,
+            )
+        };
+    }
+    match enc {
+        Encoder::Direct(column) => match column {
+            ArrayRef::Null(_) => Ok(()),
+            ArrayRef::Boolean(a) => fixed::encode_bool(data, cursors, a, opts),
+            ArrayRef::Int8(a) => fixed!(a),
+            ArrayRef::Int16(a) => fixed!(a),
+            ArrayRef::Int32(a) => fixed!(a),
+            ArrayRef::Int64(a) => fixed!(a),
+            ArrayRef::UInt8(a) => fixed!(a),
+            ArrayRef::UInt16(a) => fixed!(a),
+            ArrayRef::UInt32(a) => fixed!(a),
+            ArrayRef::UInt64(a) => fixed!(a),
+            ArrayRef::Float16(a) => fixed!(a),
+            ArrayRef::Float32(a) => fixed!(a),
+            ArrayRef::Float64(a) => fixed!(a),
+            ArrayRef::Int128(a) => fixed!(a),
+            ArrayRef::Int256(a) => fixed!(a),
+            ArrayRef::IntervalDayTime(a) => fixed!(a),
+            ArrayRef::IntervalMonthDayNano(a) => fixed!(a),
+            ArrayRef::FixedSizeBinary(a) => fixed::encode_fixed_binary(data, cursors, a, opts),
+            ArrayRef::Binary(a) => var!(a),
+            ArrayRef::LargeBinary(a) => var!(a),
+            ArrayRef::Utf8(a) => var!(a),
+            ArrayRef::LargeUtf8(a) => var!(a),
+            ArrayRef::BinaryView(a) => var!(a),
+            ArrayRef::Utf8View(a) => var!(a),
+            _ => Err(Error::UnsupportedType),
+        },
+        Encoder::Nested {
+            nulls,
+            child,
+            per_row,
+        } => nested::encode(*nulls, child, *per_row, opts, data, cursors),
+        Encoder::List {
+            nulls,
+            index,
+            child,
+        } => list::encode(*nulls, index, child, opts, unordered, data, cursors),
+        Encoder::Table { table, index } => dictionary::encode(node, table, index, data, cursors),
+    }
+}

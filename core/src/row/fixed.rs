@@ -1,0 +1,475 @@
+//! Fixed-width encodings: integers, floats, decimals, temporal and interval
+//! values, booleans and fixed-size binary.
+//!
+//! A value is one validity byte `0x01` followed by its order-preserving
+//! bytes (inverted when descending); a null is the null sentinel (`0x00`, or
+//! `0xFF` for nulls last) followed by as many zero bytes. So every row of a
+//! fixed-width column has the same length: `1 + width`.
+//!
+//! - unsigned integers: big-endian bytes;
+//! - signed integers (and decimals, dates, times, timestamps, durations):
+//!   the sign bit flipped, then big-endian;
+//! - floats: NaNs made one canonical positive NaN and `-0.0` made `0.0`, then
+//!   the IEEE bits of negative values inverted except the sign bit (so the
+//!   bits order like the values), then as a signed integer. This gives
+//!   `-inf < negatives < -0.0 = 0.0 < positives < inf < NaN`, all NaNs equal;
+//! - intervals: their fields in declaration order, each as a signed integer
+//!   (so they order field by field, as arrow-rs orders them);
+//! - booleans: one byte `0x00` (false) or `0x01` (true);
+//! - fixed-size binary: the bytes as they are.
+
+use core::mem::size_of;
+
+use allocator_api2::alloc::Allocator;
+
+use super::{take, SortOptions};
+use crate::array::{Array, BooleanArray, FixedSizeBinaryArray, PrimitiveArray, PrimitiveType};
+use crate::buffer::{
+    BooleanBufferBuilder, Buffer, MutableBuffer, NullBuffer, NullBufferBuilder, ScalarBuffer,
+};
+use crate::datatypes::DataType;
+use crate::error::{Error, Result};
+use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
+
+/// A native type with an order-preserving fixed-width byte encoding.
+pub(crate) trait FixedEncode: PrimitiveType {
+    /// The encoded bytes (without the validity byte): `[u8; WIDTH]`.
+    type Bytes: AsRef<[u8]> + AsMut<[u8]> + Copy + for<'b> TryFrom<&'b [u8]>;
+    /// The order-preserving bytes of `self`.
+    fn encode(self) -> Self::Bytes;
+    /// The value of encoded bytes (the inverse of [`Self::encode`] up to the
+    /// float normalisation).
+    fn decode(bytes: Self::Bytes) -> Self;
+}
+
+/// Width in bytes of one encoded value of `T`, validity byte included.
+pub(crate) const fn encoded_width<T: FixedEncode>() -> usize {
+    1 + size_of::<T::Bytes>()
+}
+
+macro_rules! unsigned {
+    ($($t:ty),*) => {$(
+        impl FixedEncode for $t {
+            type Bytes = [u8; size_of::<$t>()];
+            #[inline]
+            fn encode(self) -> Self::Bytes {
+                self.to_be_bytes()
+            }
+            #[inline]
+            fn decode(bytes: Self::Bytes) -> Self {
+                <$t>::from_be_bytes(bytes)
+            }
+        }
+    )*};
+}
+unsigned!(u8, u16, u32, u64);
+
+macro_rules! signed {
+    ($($t:ty),*) => {$(
+        impl FixedEncode for $t {
+            type Bytes = [u8; size_of::<$t>()];
+            #[inline]
+            fn encode(self) -> Self::Bytes {
+                let mut b = self.to_be_bytes();
+                b[0] ^= 0x80;
+                b
+            }
+            #[inline]
+            fn decode(mut bytes: Self::Bytes) -> Self {
+                bytes[0] ^= 0x80;
+                <$t>::from_be_bytes(bytes)
+            }
+        }
+    )*};
+}
+signed!(i8, i16, i32, i64, i128);
+
+impl FixedEncode for i256 {
+    type Bytes = [u8; 32];
+    #[inline]
+    fn encode(self) -> [u8; 32] {
+        let mut b = self.to_be_bytes();
+        b[0] ^= 0x80;
+        b
+    }
+    #[inline]
+    fn decode(mut bytes: [u8; 32]) -> Self {
+        bytes[0] ^= 0x80;
+        bytes.reverse();
+        i256::from_le_bytes(bytes)
+    }
+}
+
+/// Floats: `$bits` is the unsigned type of the IEEE bits, `$int` the signed
+/// one; `$nan` the canonical NaN, `$abs` the mask without the sign bit, `$inf`
+/// the bits of infinity.
+macro_rules! float {
+    ($t:ty, $bits:ty, $int:ty, $nan:expr, $abs:expr, $inf:expr) => {
+        impl FixedEncode for $t {
+            type Bytes = [u8; size_of::<$t>()];
+            #[inline]
+            fn encode(self) -> Self::Bytes {
+                let mut bits: $bits = self.to_bits();
+                if bits & $abs > $inf {
+                    bits = $nan;
+                } else if bits & $abs == 0 {
+                    bits = 0;
+                }
+                let s = bits as $int;
+                let shift = <$int>::BITS - 1;
+                let ordered = s ^ ((((s >> shift) as $bits) >> 1) as $int);
+                ordered.encode()
+            }
+            #[inline]
+            fn decode(bytes: Self::Bytes) -> Self {
+                let ordered = <$int>::decode(bytes);
+                let shift = <$int>::BITS - 1;
+                let s = ordered ^ ((((ordered >> shift) as $bits) >> 1) as $int);
+                <$t>::from_bits(s as $bits)
+            }
+        }
+    };
+}
+float!(f16, u16, i16, 0x7E00, 0x7FFF, 0x7C00);
+float!(f32, u32, i32, 0x7FC0_0000, 0x7FFF_FFFF, 0x7F80_0000);
+float!(
+    f64,
+    u64,
+    i64,
+    0x7FF8_0000_0000_0000,
+    0x7FFF_FFFF_FFFF_FFFF,
+    0x7FF0_0000_0000_0000
+);
+
+impl FixedEncode for IntervalDayTime {
+    type Bytes = [u8; 8];
+    fn encode(self) -> [u8; 8] {
+        let mut b = [0u8; 8];
+        b[..4].copy_from_slice(&self.days.encode());
+        b[4..].copy_from_slice(&self.milliseconds.encode());
+        b
+    }
+    fn decode(bytes: [u8; 8]) -> Self {
+        let (d, m) = bytes.split_at(4);
+        IntervalDayTime::new(
+            i32::decode(d.try_into().unwrap_or_default()),
+            i32::decode(m.try_into().unwrap_or_default()),
+        )
+    }
+}
+
+impl FixedEncode for IntervalMonthDayNano {
+    type Bytes = [u8; 16];
+    fn encode(self) -> [u8; 16] {
+        let mut b = [0u8; 16];
+        b[..4].copy_from_slice(&self.months.encode());
+        b[4..8].copy_from_slice(&self.days.encode());
+        b[8..].copy_from_slice(&self.nanoseconds.encode());
+        b
+    }
+    fn decode(bytes: [u8; 16]) -> Self {
+        let (m, rest) = bytes.split_at(4);
+        let (d, n) = rest.split_at(4);
+        IntervalMonthDayNano::new(
+            i32::decode(m.try_into().unwrap_or_default()),
+            i32::decode(d.try_into().unwrap_or_default()),
+            i64::decode(n.try_into().unwrap_or_default()),
+        )
+    }
+}
+
+#[inline]
+fn invert(bytes: &mut [u8]) {
+    bytes.iter_mut().for_each(|b| *b = !*b);
+}
+
+/// Writes one fixed-width row piece: `out` is exactly `1 + width` bytes.
+#[inline]
+fn write(out: &mut [u8], value: Option<&[u8]>, opts: SortOptions) {
+    let Some((head, tail)) = out.split_first_mut() else {
+        return;
+    };
+    match value {
+        Some(v) => {
+            *head = 1;
+            tail.copy_from_slice(v);
+            if opts.descending {
+                invert(tail);
+            }
+        }
+        None => {
+            *head = opts.null_sentinel();
+            tail.fill(0);
+        }
+    }
+}
+
+/// Encodes `values` (one per entry of `offsets`), writing row `i` at
+/// `data[offsets[i]..]` and advancing `offsets[i]` past it.
+///
+/// # Errors
+/// [`Error::LengthMismatch`] when `values` and `offsets` differ in length;
+/// [`Error::OutOfBounds`] when `data` is too short (sizes were miscomputed).
+pub(crate) fn encode<T: FixedEncode>(
+    data: &mut [u8],
+    offsets: &mut [usize],
+    values: &[T],
+    nulls: Option<&NullBuffer<'_, impl Allocator>>,
+    opts: SortOptions,
+) -> Result<()> {
+    if values.len() != offsets.len() {
+        return Err(Error::LengthMismatch);
+    }
+    let w = encoded_width::<T>();
+    for (i, (off, v)) in offsets.iter_mut().zip(values).enumerate() {
+        let end = *off + w;
+        let out = data.get_mut(*off..end).ok_or(Error::OutOfBounds)?;
+        if nulls.is_none_or(|n| n.is_valid(i)) {
+            write(out, Some(v.encode().as_ref()), opts);
+        } else {
+            write(out, None, opts);
+        }
+        *off = end;
+    }
+    Ok(())
+}
+
+/// Encodes a boolean column: rows of 2 bytes.
+///
+/// # Errors
+/// As [`encode`].
+pub(crate) fn encode_bool<A: Allocator>(
+    data: &mut [u8],
+    offsets: &mut [usize],
+    array: &BooleanArray<'_, A>,
+    opts: SortOptions,
+) -> Result<()> {
+    if array.len() != offsets.len() {
+        return Err(Error::LengthMismatch);
+    }
+    for (i, off) in offsets.iter_mut().enumerate() {
+        let end = *off + 2;
+        let out = data.get_mut(*off..end).ok_or(Error::OutOfBounds)?;
+        let v = array.get(i).map(|b| [u8::from(b)]);
+        write(out, v.as_ref().map(|b| &b[..]), opts);
+        *off = end;
+    }
+    Ok(())
+}
+
+/// Encodes a fixed-size binary column: rows of `1 + width` bytes.
+///
+/// # Errors
+/// As [`encode`].
+pub(crate) fn encode_fixed_binary<A: Allocator>(
+    data: &mut [u8],
+    offsets: &mut [usize],
+    array: &FixedSizeBinaryArray<'_, A>,
+    opts: SortOptions,
+) -> Result<()> {
+    if array.len() != offsets.len() {
+        return Err(Error::LengthMismatch);
+    }
+    let w = 1 + array.value_length();
+    for (i, off) in offsets.iter_mut().enumerate() {
+        let end = *off + w;
+        let out = data.get_mut(*off..end).ok_or(Error::OutOfBounds)?;
+        let v = match array.get(i) {
+            Some(v) => Some(v.get(..w - 1).ok_or(Error::OutOfBounds)?),
+            None => None,
+        };
+        write(out, v, opts);
+        *off = end;
+    }
+    Ok(())
+}
+
+/// Splits one fixed-width piece of `1 + width` bytes off the front of `row`:
+/// `Some(payload)` (inverted back when descending, into `scratch`) for a
+/// value, `None` for a null.
+///
+/// # Errors
+/// [`Error::InvalidRow`]: the row is too short, the first byte is neither
+/// `0x01` nor the null sentinel, or a null's payload is not zero.
+#[inline]
+fn read<'r>(row: &mut &'r [u8], width: usize, opts: SortOptions) -> Result<Option<&'r [u8]>> {
+    let piece = take(row, 1 + width)?;
+    let (&head, payload) = piece.split_first().ok_or(Error::InvalidRow)?;
+    if head == 1 {
+        Ok(Some(payload))
+    } else if head == opts.null_sentinel() && payload.iter().all(|&b| b == 0) {
+        Ok(None)
+    } else {
+        Err(Error::InvalidRow)
+    }
+}
+
+/// Decodes a primitive column of type `data_type` from the front of each row.
+///
+/// # Errors
+/// [`Error::InvalidRow`] (see `read`); [`Error::AllocationFailed`];
+/// [`Error::TypeMismatch`] when `T` does not store `data_type`.
+pub(crate) fn decode<'a, T: FixedEncode, A: Allocator + Clone>(
+    rows: &mut [&[u8]],
+    data_type: &DataType<'a, A>,
+    opts: SortOptions,
+    alloc: &A,
+) -> Result<PrimitiveArray<'a, T, A>> {
+    let mut values = MutableBuffer::new_in(alloc.clone());
+    let bytes = rows
+        .len()
+        .checked_mul(size_of::<T>())
+        .ok_or(Error::CapacityOverflow)?;
+    values.try_reserve_exact(bytes)?;
+    let mut nulls = NullBufferBuilder::new_in(alloc.clone());
+    let w = size_of::<T::Bytes>();
+    for row in rows.iter_mut() {
+        match read(row, w, opts)? {
+            Some(payload) => {
+                let mut b = T::Bytes::try_from(payload).map_err(|_| Error::InvalidRow)?;
+                if opts.descending {
+                    invert(b.as_mut());
+                }
+                values.try_push(T::decode(b))?;
+                nulls.try_append_non_null()?;
+            }
+            None => {
+                values.try_push(T::default())?;
+                nulls.try_append_null()?;
+            }
+        }
+    }
+    PrimitiveArray::try_new(
+        data_type.clone(),
+        ScalarBuffer::try_from_buffer(values.into_buffer())?,
+        nulls.finish(),
+    )
+}
+
+/// Decodes a boolean column.
+///
+/// # Errors
+/// [`Error::InvalidRow`] also when the value byte is not `0x00`/`0x01`
+/// (inverted when descending).
+pub(crate) fn decode_bool<'a, A: Allocator + Clone>(
+    rows: &mut [&[u8]],
+    opts: SortOptions,
+    alloc: &A,
+) -> Result<BooleanArray<'a, A>> {
+    let mut values = BooleanBufferBuilder::new_in(alloc.clone());
+    values.try_reserve(rows.len())?;
+    let mut nulls = NullBufferBuilder::new_in(alloc.clone());
+    let flip = if opts.descending { 0xFF } else { 0 };
+    for row in rows.iter_mut() {
+        match read(row, 1, opts)? {
+            Some(&[b]) => {
+                let v = match b ^ flip {
+                    0 => false,
+                    1 => true,
+                    _ => return Err(Error::InvalidRow),
+                };
+                values.try_append(v)?;
+                nulls.try_append_non_null()?;
+            }
+            Some(_) => return Err(Error::InvalidRow),
+            None => {
+                values.try_append(false)?;
+                nulls.try_append_null()?;
+            }
+        }
+    }
+    BooleanArray::try_new(values.finish(), nulls.finish())
+}
+
+/// Decodes a fixed-size binary column of type `data_type`.
+///
+/// # Errors
+/// [`Error::InvalidRow`]; [`Error::AllocationFailed`]; [`Error::InvalidDataType`].
+pub(crate) fn decode_fixed_binary<'a, A: Allocator + Clone>(
+    rows: &mut [&[u8]],
+    data_type: &DataType<'a, A>,
+    opts: SortOptions,
+    alloc: &A,
+) -> Result<FixedSizeBinaryArray<'a, A>> {
+    let DataType::FixedSizeBinary(width) = data_type else {
+        return Err(Error::TypeMismatch);
+    };
+    let w = usize::try_from(*width).map_err(|_| Error::InvalidDataType)?;
+    let mut values = MutableBuffer::new_in(alloc.clone());
+    values.try_reserve_exact(rows.len().checked_mul(w).ok_or(Error::CapacityOverflow)?)?;
+    let mut nulls = NullBufferBuilder::new_in(alloc.clone());
+    for row in rows.iter_mut() {
+        match read(row, w, opts)? {
+            Some(payload) => {
+                let start = values.len();
+                values.try_extend_from_slice(payload)?;
+                if opts.descending {
+                    if let Some(tail) = values.as_slice_mut().get_mut(start..) {
+                        invert(tail);
+                    }
+                }
+                nulls.try_append_non_null()?;
+            }
+            None => {
+                values.try_extend_zeros(w)?;
+                nulls.try_append_null()?;
+            }
+        }
+    }
+    let buffer: Buffer<'a, A> = values.into_buffer();
+    FixedSizeBinaryArray::try_new(data_type.clone(), rows.len(), buffer, nulls.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_order_and_normalisation() {
+        let vals = [
+            f32::NEG_INFINITY,
+            -1.5,
+            -f32::MIN_POSITIVE,
+            -0.0,
+            0.0,
+            f32::MIN_POSITIVE,
+            2.0,
+            f32::INFINITY,
+            f32::NAN,
+        ];
+        for w in vals.windows(2) {
+            let (a, b) = (w[0].encode(), w[1].encode());
+            if w[0] == w[1] {
+                assert_eq!(a, b, "{} {}", w[0], w[1]);
+            } else {
+                assert!(a < b, "{} {}", w[0], w[1]);
+            }
+        }
+        let neg_nan = f32::from_bits(0xFFC0_0001);
+        assert_eq!(neg_nan.encode(), f32::NAN.encode());
+        assert_eq!(f32::decode((-0.0f32).encode()).to_bits(), 0);
+        assert_eq!(f32::decode(neg_nan.encode()).to_bits(), 0x7FC0_0000);
+        assert_eq!(f64::decode((-2.5f64).encode()), -2.5);
+        assert_eq!(
+            f16::from_bits(0xFE01).encode(),
+            f16::from_bits(0x7C01).encode()
+        );
+        assert!(f16::INFINITY.encode() < f16::NAN.encode());
+        assert!(f16::from_f32(-1.0).encode() < f16::from_f32(-0.5).encode());
+    }
+
+    #[test]
+    fn integer_bytes() {
+        assert_eq!(5i32.encode(), [0x80, 0, 0, 5]);
+        assert_eq!((-5i32).encode(), [0x7F, 0xFF, 0xFF, 0xFB]);
+        assert_eq!(258u32.encode(), [0, 0, 1, 2]);
+        let x = i256::from_i128(-2);
+        assert_eq!(i256::decode(x.encode()), x);
+        assert!(i256::from_i128(-1).encode() < i256::from_i128(0).encode());
+        assert!(i256::from_parts(0, 1).encode() > i256::from_i128(i128::MAX).encode());
+        let iv = IntervalMonthDayNano::new(-1, 2, -3);
+        assert_eq!(IntervalMonthDayNano::decode(iv.encode()), iv);
+        let dt = IntervalDayTime::new(7, -8);
+        assert_eq!(IntervalDayTime::decode(dt.encode()), dt);
+    }
+}

@@ -1,0 +1,599 @@
+//! Row format: converts columns into rows of bytes that sort, compare and
+//! hash like the original values ("Row format" spec, 004).
+//!
+//! A [`RowConverter`] is made for a list of [`SortField`]s (a data type and
+//! its [`SortOptions`]). [`RowConverter::convert_columns`] encodes columns of
+//! those types into [`Rows`]: one contiguous byte buffer plus offsets, in
+//! memory from the converter's allocator. Comparing two [`Row`]s with
+//! `memcmp` (their `Ord`) gives the order of the original values, column by
+//! column, as the options say; equal rows mean equal values. This is what
+//! multi-column sorts, merges, joins and group-bys want. Rows decode back to
+//! columns of the original types with [`RowConverter::convert_rows`], which
+//! validates its input: malformed bytes give [`Error::InvalidRow`], never a panic.
+//!
+//! # Encoding
+//!
+//! A row is the concatenation of each column's encoding; no encoding needs
+//! escaping, so it is never ambiguous whether a byte is a sentinel or data.
+//!
+//! - **Nulls** are the null sentinel `0x00`, or `0xFF` when
+//!   [`SortOptions::nulls_first`] is false. Valid values start with a byte
+//!   between the two (`0x01`, `0x02`, or their inversions `0xFE`, `0xFD`).
+//! - **Unsigned integers**: `0x01` then the big-endian bytes; a null is the
+//!   sentinel then as many zero bytes. u32 258 is `01 00 00 01 02`.
+//! - **Signed integers** (also decimals, dates, times, timestamps,
+//!   durations): the sign bit flipped, then as unsigned. i32 -5 is `01 7F FF FF FB`.
+//! - **Floats**: NaNs become one canonical NaN and `-0.0` becomes `0.0`; the
+//!   bits are turned into an order-preserving integer, giving
+//!   `-inf < negatives < -0.0 = 0.0 < positives < inf < NaN`, all NaNs equal
+//!   (decoding gives the canonical values back).
+//! - **Booleans**: `0x01` then `0x00` or `0x01`. **Intervals**: their fields in
+//!   order, each as a signed integer. **Fixed-size binary**: `0x01` then the bytes.
+//! - **Variable-length bytes and strings** (Binary, Utf8, their `Large` and
+//!   `View` forms): `0x01` for empty, else `0x02` then 32-byte blocks each
+//!   followed by `0xFF`, the last zero padded and followed by its unpadded
+//!   length. The unordered encoding ([`RowEncoding::Unordered`]) writes a
+//!   4-byte little-endian length and the raw bytes instead (`u32::MAX` for null).
+//! - **Structs**: the sentinel alone for a null, else `0x01` then each
+//!   child's encoding (children sort with the struct's options).
+//!   **Fixed-size lists** likewise: `0x01` then each element's encoding.
+//! - **Lists** (List, LargeList, ListView, LargeListView, Map): the elements'
+//!   encodings back to back, then each element's encoded length and the
+//!   element count as big-endian `u32`s (the "canonical byte array"),
+//!   encoded as variable-length bytes; `[]` is the empty byte array. The
+//!   elements are encoded ascending and the whole inverted when descending.
+//!   As in the spec, a list that is a prefix of another does not always sort
+//!   first when the next element is a null sorting first (`[1, null] <
+//!   [1]`); see the list module.
+//! - **Dictionaries**: `0x01`, then a key from an order-preserving mapping
+//!   of the values that grows with every batch, then a `0x00` terminator (key
+//!   and terminator inverted when descending): batches with different,
+//!   unsorted dictionaries encode consistently. Unordered: the value's own
+//!   encoding. **Run-end encoded** columns are encoded by value.
+//! - **Null** columns take no bytes.
+//! - **Descending** columns invert every byte of a valid value's encoding
+//!   after its validity byte (for variable-length values and lists: every
+//!   byte but a null's sentinel).
+//!
+//! # Example
+//!
+//! ```
+//! # #[cfg(feature = "alloc")] {
+//! use alkaid::array::{Array, PrimitiveArray, StringArray};
+//! use alkaid::datatypes::DataType;
+//! use alkaid::row::{RowConverter, SortField, SortOptions};
+//! use alkaid::Global;
+//!
+//! let names = StringArray::<Global>::try_from_options_in(
+//!     &[Some("b"), Some("a"), None, Some("a")],
+//!     Global,
+//! )?;
+//! let ages = PrimitiveArray::<i32, Global>::from_slice(&[30, 40, 50, 20]);
+//! let mut converter = RowConverter::try_new(&[
+//!     SortField::new(DataType::Utf8),
+//!     SortField::new_with_options(DataType::Int32, SortOptions::new(true, false)),
+//! ])?;
+//! let rows = converter.convert_columns(&[names.into_array_ref(), ages.into_array_ref()])?;
+//!
+//! // Sort by name ascending (nulls first), then age descending.
+//! let mut order: Vec<usize> = (0..rows.len()).collect();
+//! order.sort_by_key(|&i| rows.row(i));
+//! assert_eq!(order, [2, 1, 3, 0]);
+//!
+//! // And back to columns.
+//! let columns = converter.convert_rows(&rows)?;
+//! assert_eq!(columns[1].len(), 4);
+//! # }
+//! # Ok::<(), alkaid::Error>(())
+//! ```
+
+mod decode;
+mod dictionary;
+mod encode;
+mod fixed;
+mod interner;
+mod list;
+mod nested;
+mod rows;
+mod slots;
+mod variable;
+
+#[cfg(test)]
+mod proptests;
+#[cfg(test)]
+mod test_model;
+#[cfg(test)]
+mod tests;
+
+pub use rows::{Row, Rows, RowsIter};
+
+use allocator_api2::alloc::Allocator;
+use derive_where::derive_where;
+
+use crate::array::ArrayRef;
+use crate::buffer::{SharedBox, SharedSlice};
+use crate::datatypes::{DataType, Field, FieldRef};
+use crate::error::{Error, Result};
+use interner::Interner;
+use slots::Slots;
+
+/// How one column sorts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SortOptions {
+    /// Largest values first.
+    pub descending: bool,
+    /// Nulls before every value (`true`, the default) or after.
+    pub nulls_first: bool,
+}
+
+impl Default for SortOptions {
+    /// Ascending, nulls first.
+    fn default() -> Self {
+        SortOptions {
+            descending: false,
+            nulls_first: true,
+        }
+    }
+}
+
+impl SortOptions {
+    /// Options with both flags given.
+    pub const fn new(descending: bool, nulls_first: bool) -> Self {
+        SortOptions {
+            descending,
+            nulls_first,
+        }
+    }
+
+    /// The byte of a null: `0x00` when nulls come first, `0xFF` otherwise.
+    #[inline]
+    pub(crate) const fn null_sentinel(self) -> u8 {
+        if self.nulls_first {
+            0x00
+        } else {
+            0xFF
+        }
+    }
+}
+
+/// A column of a [`RowConverter`]: its data type and [`SortOptions`].
+#[derive_where(Clone, Debug, PartialEq)]
+pub struct SortField<'a, A: Allocator> {
+    data_type: DataType<'a, A>,
+    options: SortOptions,
+}
+
+impl<'a, A: Allocator> SortField<'a, A> {
+    /// A column of `data_type`, ascending with nulls first.
+    pub fn new(data_type: DataType<'a, A>) -> Self {
+        Self::new_with_options(data_type, SortOptions::default())
+    }
+
+    /// A column of `data_type` sorting as `options` say.
+    pub fn new_with_options(data_type: DataType<'a, A>, options: SortOptions) -> Self {
+        SortField { data_type, options }
+    }
+
+    /// The data type.
+    pub fn data_type(&self) -> &DataType<'a, A> {
+        &self.data_type
+    }
+
+    /// The sort options.
+    pub fn options(&self) -> SortOptions {
+        self.options
+    }
+}
+
+/// Which row encoding a [`RowConverter`] writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum RowEncoding {
+    /// Rows compare (`memcmp`) in the order of the values.
+    #[default]
+    Ordered,
+    /// Rows are only equal when the values are (for hashing and grouping):
+    /// variable-length values are written as a length and the raw bytes,
+    /// dictionaries by value. Cheaper to encode; the order of rows means nothing.
+    Unordered,
+}
+
+/// One column (or nested child) of a converter: type, options, and the
+/// state its encoding needs.
+pub(crate) struct Node<'a, A: Allocator> {
+    pub(crate) data_type: DataType<'a, A>,
+    /// The type of decoded columns: `data_type` with every dictionary
+    /// replaced by its value type.
+    pub(crate) decoded: DataType<'a, A>,
+    pub(crate) options: SortOptions,
+    pub(crate) unordered: bool,
+    pub(crate) kind: Kind<'a, A>,
+}
+
+/// What a node holds beside its type: child nodes and dictionary state.
+pub(crate) enum Kind<'a, A: Allocator> {
+    /// Encoded from the array alone.
+    Leaf,
+    /// Struct: one node per field.
+    Struct(Slots<Node<'a, A>, A>),
+    /// List, LargeList, ListView, LargeListView, Map: one node for the
+    /// elements (the entries struct of a map).
+    List(Slots<Node<'a, A>, A>),
+    /// FixedSizeList: one node for the elements and the list size.
+    FixedSizeList(Slots<Node<'a, A>, A>, usize),
+    /// Dictionary: the interner (ordered encoding only) and one node for the
+    /// values (ascending when ordered: the interner's order).
+    Dictionary(Option<Interner<A>>, Slots<Node<'a, A>, A>),
+    /// RunEndEncoded: one node for the values.
+    RunEnd(Slots<Node<'a, A>, A>),
+}
+
+impl<'a, A: Allocator + Clone> Node<'a, A> {
+    fn try_new(
+        data_type: &DataType<'a, A>,
+        options: SortOptions,
+        unordered: bool,
+        alloc: &A,
+    ) -> Result<Self> {
+        use DataType::*;
+        data_type.validate()?;
+        let one = |dt: &DataType<'a, A>, opts: SortOptions| {
+            Slots::try_from_fn_in(1, alloc.clone(), |_| {
+                Node::try_new(dt, opts, unordered, alloc)
+            })
+        };
+        let kind = match data_type {
+            Struct(fields) => {
+                Kind::Struct(Slots::try_from_fn_in(fields.len(), alloc.clone(), |i| {
+                    let f = fields.get(i).ok_or(Error::OutOfBounds)?;
+                    Node::try_new(f.data_type(), options, unordered, alloc)
+                })?)
+            }
+            List(f) | LargeList(f) | ListView(f) | LargeListView(f) | Map(f, _) => {
+                // The canonical byte array of a list is inverted as a whole
+                // when descending, so the elements are encoded ascending,
+                // with nulls placed so that they land as asked after inversion.
+                let opts = if unordered {
+                    options
+                } else {
+                    SortOptions::new(false, options.nulls_first != options.descending)
+                };
+                Kind::List(one(f.data_type(), opts)?)
+            }
+            FixedSizeList(f, n) => Kind::FixedSizeList(
+                one(f.data_type(), options)?,
+                usize::try_from(*n).map_err(|_| Error::InvalidDataType)?,
+            ),
+            Dictionary(_, value, _) => {
+                if unordered {
+                    Kind::Dictionary(None, one(value, options)?)
+                } else {
+                    // Keys are inverted as a whole when descending (like
+                    // lists), so the values are interned ascending, with
+                    // nested nulls placed to land as asked after inversion.
+                    Kind::Dictionary(
+                        Some(Interner::new_in(alloc.clone())),
+                        one(
+                            value,
+                            SortOptions::new(false, options.nulls_first != options.descending),
+                        )?,
+                    )
+                }
+            }
+            RunEndEncoded(_, values) => Kind::RunEnd(one(values.data_type(), options)?),
+            dt if RowConverter::<A>::supports_leaf(dt) => Kind::Leaf,
+            _ => return Err(Error::UnsupportedType),
+        };
+        Ok(Node {
+            data_type: data_type.clone(),
+            decoded: decoded_type(data_type, alloc)?,
+            options,
+            unordered,
+            kind,
+        })
+    }
+}
+
+impl<'a, A: Allocator> Node<'a, A> {
+    /// The only child node (lists, dictionaries, run-end encoded).
+    pub(crate) fn child(&self) -> Result<&Node<'a, A>> {
+        match &self.kind {
+            Kind::List(c)
+            | Kind::FixedSizeList(c, _)
+            | Kind::Dictionary(_, c)
+            | Kind::RunEnd(c) => c.first().ok_or(Error::UnsupportedType),
+            Kind::Leaf | Kind::Struct(_) => Err(Error::UnsupportedType),
+        }
+    }
+}
+
+/// `true` when `dt` is or contains a dictionary.
+fn has_dictionary<A: Allocator>(dt: &DataType<'_, A>) -> bool {
+    use DataType::*;
+    match dt {
+        Dictionary(..) => true,
+        Struct(fields) => fields.iter().any(|f| has_dictionary(f.data_type())),
+        List(f)
+        | LargeList(f)
+        | ListView(f)
+        | LargeListView(f)
+        | Map(f, _)
+        | FixedSizeList(f, _) => has_dictionary(f.data_type()),
+        RunEndEncoded(_, v) => has_dictionary(v.data_type()),
+        _ => false,
+    }
+}
+
+/// `dt` with every dictionary replaced by its value type: the type that
+/// [`RowConverter::convert_rows`] returns.
+fn decoded_type<'a, A: Allocator + Clone>(
+    dt: &DataType<'a, A>,
+    alloc: &A,
+) -> Result<DataType<'a, A>> {
+    use DataType::*;
+    if !has_dictionary(dt) {
+        return Ok(dt.clone());
+    }
+    let field = |f: &Field<'a, A>| -> Result<Field<'a, A>> {
+        Ok(Field::from_parts(
+            f.name_shared().clone(),
+            decoded_type(f.data_type(), alloc)?,
+            f.is_nullable(),
+            f.metadata().clone(),
+            None,
+        ))
+    };
+    let boxed = |f: &FieldRef<'a, A>| -> Result<FieldRef<'a, A>> {
+        SharedBox::try_new_in(field(f)?, alloc.clone())
+    };
+    Ok(match dt {
+        Dictionary(_, v, _) => decoded_type(v, alloc)?,
+        Struct(fields) => Struct(SharedSlice::try_from_fn_in(
+            fields.len(),
+            alloc.clone(),
+            |i| field(fields.get(i).ok_or(Error::OutOfBounds)?),
+        )?),
+        List(f) => List(boxed(f)?),
+        LargeList(f) => LargeList(boxed(f)?),
+        ListView(f) => ListView(boxed(f)?),
+        LargeListView(f) => LargeListView(boxed(f)?),
+        FixedSizeList(f, n) => FixedSizeList(boxed(f)?, *n),
+        Map(f, sorted) => Map(boxed(f)?, *sorted),
+        RunEndEncoded(r, v) => RunEndEncoded(r.clone(), boxed(v)?),
+        other => other.clone(),
+    })
+}
+
+/// Converts columns to [`Rows`] and back (see the [module](self) documentation).
+///
+/// Allocator-generic: the rows, and every buffer the converter needs, come
+/// from `A`. Encoding a batch makes one allocation for the row bytes and one
+/// for the offsets (sizes are computed first), plus a few per nested or
+/// dictionary column; nothing per row.
+pub struct RowConverter<'a, A: Allocator + Clone> {
+    nodes: Slots<Node<'a, A>, A>,
+    encoding: RowEncoding,
+}
+
+impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
+    /// A converter for columns of `fields` (types and sort options), writing
+    /// the ordered encoding, with memory from `alloc`.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedType`] for a type without a row encoding (see
+    /// [`Self::supports_data_type`]); [`Error::InvalidDataType`];
+    /// [`Error::AllocationFailed`].
+    pub fn try_new_in(fields: &[SortField<'a, A>], alloc: A) -> Result<Self> {
+        Self::try_new_with_encoding_in(fields, RowEncoding::Ordered, alloc)
+    }
+
+    /// A converter writing the unordered encoding ([`RowEncoding::Unordered`]).
+    ///
+    /// # Errors
+    /// As [`Self::try_new_in`].
+    pub fn try_new_unordered_in(fields: &[SortField<'a, A>], alloc: A) -> Result<Self> {
+        Self::try_new_with_encoding_in(fields, RowEncoding::Unordered, alloc)
+    }
+
+    /// A converter writing `encoding`.
+    ///
+    /// # Errors
+    /// As [`Self::try_new_in`].
+    pub fn try_new_with_encoding_in(
+        fields: &[SortField<'a, A>],
+        encoding: RowEncoding,
+        alloc: A,
+    ) -> Result<Self> {
+        let unordered = encoding == RowEncoding::Unordered;
+        let nodes = Slots::try_from_fn_in(fields.len(), alloc.clone(), |i| {
+            let f = fields.get(i).ok_or(Error::OutOfBounds)?;
+            Node::try_new(&f.data_type, f.options, unordered, &alloc)
+        })?;
+        Ok(RowConverter { nodes, encoding })
+    }
+
+    /// `true` when columns of `data_type` can be converted: Null, Boolean,
+    /// every integer, float, decimal, temporal and interval type,
+    /// FixedSizeBinary, Binary, LargeBinary, Utf8, LargeUtf8, BinaryView,
+    /// Utf8View, and Struct, List, LargeList, ListView, LargeListView,
+    /// FixedSizeList, Map, Dictionary and RunEndEncoded of supported types.
+    /// Unions are not supported.
+    pub fn supports_data_type(data_type: &DataType<'_, A>) -> bool {
+        use DataType::*;
+        match data_type {
+            Struct(fields) => fields
+                .iter()
+                .all(|f| Self::supports_data_type(f.data_type())),
+            List(f) | LargeList(f) | ListView(f) | LargeListView(f) | Map(f, _) => {
+                Self::supports_data_type(f.data_type())
+            }
+            FixedSizeList(f, _) => Self::supports_data_type(f.data_type()),
+            Dictionary(_, v, _) => Self::supports_data_type(v),
+            RunEndEncoded(_, v) => Self::supports_data_type(v.data_type()),
+            dt => Self::supports_leaf(dt),
+        }
+    }
+
+    fn supports_leaf(data_type: &DataType<'_, A>) -> bool {
+        use DataType::*;
+        matches!(
+            data_type,
+            Null | Boolean
+                | FixedSizeBinary(_)
+                | Binary
+                | LargeBinary
+                | Utf8
+                | LargeUtf8
+                | BinaryView
+                | Utf8View
+        ) || data_type.primitive_width().is_some()
+    }
+
+    /// Number of columns.
+    pub fn num_columns(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The data type of column `i`, or `None` when out of range.
+    pub fn data_type(&self, i: usize) -> Option<&DataType<'a, A>> {
+        self.nodes.get(i).map(|n| &n.data_type)
+    }
+
+    /// The type of column `i` as [`Self::convert_rows`] returns it (every
+    /// dictionary replaced by its value type), or `None` when out of range.
+    pub fn decoded_type(&self, i: usize) -> Option<&DataType<'a, A>> {
+        self.nodes.get(i).map(|n| &n.decoded)
+    }
+
+    /// The sort options of column `i`, or `None` when out of range.
+    pub fn options(&self, i: usize) -> Option<SortOptions> {
+        self.nodes.get(i).map(|n| n.options)
+    }
+
+    /// The encoding this converter writes.
+    pub fn encoding(&self) -> RowEncoding {
+        self.encoding
+    }
+
+    /// Empty [`Rows`] with room for `rows` rows of `bytes` bytes in total.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
+    pub fn empty_rows(&self, rows: usize, bytes: usize) -> Result<Rows<A>> {
+        Rows::try_with_capacity_in(rows, bytes, self.nodes.allocator().clone())
+    }
+
+    /// Encodes `columns` (one per field, of the fields' types, all of one
+    /// length) into new [`Rows`].
+    ///
+    /// `&mut self` because dictionary columns add their new values to the
+    /// converter's order-preserving mapping.
+    ///
+    /// # Errors
+    /// [`Error::SchemaMismatch`] when the number of columns differs from the
+    /// fields'; [`Error::TypeMismatch`] when a column's type differs from its
+    /// field's; [`Error::LengthMismatch`] when lengths differ;
+    /// [`Error::AllocationFailed`]; [`Error::CapacityOverflow`].
+    pub fn convert_columns(&mut self, columns: &[ArrayRef<'_, A>]) -> Result<Rows<A>> {
+        let mut rows = Rows::new_in(self.nodes.allocator().clone());
+        self.append(&mut rows, columns)?;
+        Ok(rows)
+    }
+
+    /// Encodes `columns` as [`Self::convert_columns`] does and appends the
+    /// rows to `rows` (which must come from this converter). On error `rows`
+    /// is left as it was.
+    ///
+    /// # Errors
+    /// As [`Self::convert_columns`].
+    pub fn append(&mut self, rows: &mut Rows<A>, columns: &[ArrayRef<'_, A>]) -> Result<()> {
+        let alloc = self.nodes.allocator().clone();
+        let mark = rows.mark();
+        let r = encode::encode_columns(&mut self.nodes, columns, rows, &alloc);
+        if r.is_err() {
+            rows.reset(mark);
+        }
+        r
+    }
+
+    /// Decodes rows back into columns of the fields' types (dictionary
+    /// columns decode to their value type; floats come back normalised).
+    ///
+    /// The rows may come from anywhere: every byte is checked.
+    ///
+    /// # Errors
+    /// [`Error::InvalidRow`] for bytes that are not a row of this converter's
+    /// fields (including trailing bytes); [`Error::InvalidUtf8`] for a string
+    /// column with bytes that are not UTF-8; [`Error::AllocationFailed`].
+    pub fn convert_rows<'r, I>(&self, rows: I) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>>
+    where
+        I: IntoIterator<Item = Row<'r>>,
+        I::IntoIter: ExactSizeIterator,
+    {
+        let alloc = self.nodes.allocator().clone();
+        let mut cursors =
+            Slots::try_from_iter_in(rows.into_iter().map(|r| r.data()), alloc.clone())?;
+        let columns = SharedSlice::try_from_fn_in(self.nodes.len(), alloc.clone(), |i| {
+            let node = self.nodes.get(i).ok_or(Error::OutOfBounds)?;
+            decode::decode_column(node, &mut cursors, &alloc)
+        })?;
+        if cursors.iter().any(|c| !c.is_empty()) {
+            return Err(Error::InvalidRow);
+        }
+        Ok(columns)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<'a> RowConverter<'a, crate::Global> {
+    /// [`Self::try_new_in`] with the global allocator.
+    ///
+    /// # Errors
+    /// As [`Self::try_new_in`].
+    pub fn try_new(fields: &[SortField<'a, crate::Global>]) -> Result<Self> {
+        Self::try_new_in(fields, crate::Global)
+    }
+
+    /// [`Self::try_new_unordered_in`] with the global allocator.
+    ///
+    /// # Errors
+    /// As [`Self::try_new_in`].
+    pub fn try_new_unordered(fields: &[SortField<'a, crate::Global>]) -> Result<Self> {
+        Self::try_new_unordered_in(fields, crate::Global)
+    }
+}
+
+impl<A: Allocator + Clone> core::fmt::Debug for RowConverter<'_, A> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let mut l = f.debug_list();
+        for n in self.nodes.iter() {
+            l.entry(&(&n.data_type, n.options));
+        }
+        l.finish()
+    }
+}
+
+/// `bytes` as `T`s (an empty slice for no bytes, whatever its address).
+///
+/// # Errors
+/// [`Error::Misaligned`], [`Error::BufferLengthNotMultiple`] (neither happens
+/// for the 64-byte aligned buffers this module reads).
+pub(crate) fn typed<T: bytemuck::Pod>(bytes: &[u8]) -> Result<&[T]> {
+    if bytes.is_empty() {
+        return Ok(&[]);
+    }
+    bytemuck::try_cast_slice(bytes).map_err(|_| Error::Misaligned)
+}
+
+/// Splits `n` bytes off the front of `row`.
+///
+/// # Errors
+/// [`Error::InvalidRow`] when `row` is shorter.
+#[inline]
+pub(crate) fn take<'r>(row: &mut &'r [u8], n: usize) -> Result<&'r [u8]> {
+    if row.len() < n {
+        return Err(Error::InvalidRow);
+    }
+    let (head, tail) = row.split_at(n);
+    *row = tail;
+    Ok(head)
+}

@@ -1,0 +1,420 @@
+//! Property tests: random multi-column inputs of every supported type and
+//! every [`SortOptions`] combination, in two batches whose dictionaries differ.
+//!
+//! - sorting rows by `memcmp` gives the order of the reference comparator
+//!   (`test_model::reference_cmp`), across both batches;
+//! - decoding the rows gives the values back;
+//! - unordered rows are equal exactly when the values are;
+//! - arbitrary bytes, and valid rows with bytes changed or cut, decode to
+//!   an error or to columns, never to a panic.
+
+use core::cmp::Ordering;
+use std::vec::Vec;
+
+use proptest::collection::vec;
+use proptest::prelude::*;
+
+use super::test_model::{build, field, float, reference_cmp, value_at, Dt, G, V};
+use super::{Row, RowConverter, Rows, SortField, SortOptions};
+use crate::array::{Array, ArrayRef};
+use crate::buffer::{SharedBox, SharedSlice};
+use crate::datatypes::{DataType, Field, IndexType, IntervalUnit, TimeUnit};
+use crate::native::{f16, i256};
+use crate::Global;
+
+fn leaf_type() -> BoxedStrategy<Dt> {
+    use DataType::*;
+    prop::sample::select(std::vec![
+        Boolean,
+        Int8,
+        Int16,
+        Int32,
+        Int64,
+        UInt8,
+        UInt16,
+        UInt32,
+        UInt64,
+        Float16,
+        Float32,
+        Float64,
+        Decimal32(9, 2),
+        Decimal64(18, 2),
+        Decimal128(38, 2),
+        Decimal256(76, 2),
+        Date32,
+        Date64,
+        Time32(TimeUnit::Millisecond),
+        Time64(TimeUnit::Nanosecond),
+        Timestamp(TimeUnit::Microsecond, None),
+        Duration(TimeUnit::Second),
+        Interval(IntervalUnit::YearMonth),
+        Interval(IntervalUnit::DayTime),
+        Interval(IntervalUnit::MonthDayNano),
+        FixedSizeBinary(3),
+        Binary,
+        LargeBinary,
+        Utf8,
+        LargeUtf8,
+        BinaryView,
+        Utf8View,
+    ])
+    .boxed()
+}
+
+const NAMES: [&str; 3] = ["f0", "f1", "f2"];
+
+fn data_type() -> BoxedStrategy<Dt> {
+    use DataType::*;
+    leaf_type()
+        .prop_recursive(2, 12, 3, |inner| {
+            prop_oneof![
+                vec(inner.clone(), 1..=3).prop_map(|ts| {
+                    let fields = SharedSlice::try_from_fn_in(ts.len(), Global, |i| {
+                        Ok(Field::new(NAMES[i], ts[i].clone(), true))
+                    })
+                    .unwrap();
+                    Struct(fields)
+                }),
+                inner.clone().prop_map(|t| List(field("item", t, true))),
+                inner
+                    .clone()
+                    .prop_map(|t| LargeList(field("item", t, true))),
+                inner.clone().prop_map(|t| ListView(field("item", t, true))),
+                inner
+                    .clone()
+                    .prop_map(|t| LargeListView(field("item", t, true))),
+                inner
+                    .clone()
+                    .prop_map(|t| FixedSizeList(field("item", t, true), 2)),
+                inner.clone().prop_map(|t| {
+                    let kv = SharedSlice::try_from_iter_in(
+                        [
+                            Field::new("key", Int32, false),
+                            Field::new("value", t, true),
+                        ],
+                        Global,
+                    )
+                    .unwrap();
+                    Map(field("entries", Struct(kv), false), false)
+                }),
+                (
+                    inner.clone(),
+                    prop::sample::select(std::vec![
+                        IndexType::Int32,
+                        IndexType::UInt16,
+                        IndexType::Int64
+                    ])
+                )
+                    .prop_map(|(t, k)| Dictionary(
+                        k,
+                        SharedBox::try_new_in(t, Global).unwrap(),
+                        false
+                    )),
+                inner.prop_map(|t| RunEndEncoded(
+                    field("run_ends", Int32, false),
+                    field("values", t, true)
+                )),
+            ]
+        })
+        .boxed()
+}
+
+fn column_type() -> BoxedStrategy<Dt> {
+    prop_oneof![1 => Just(DataType::Null), 12 => data_type()].boxed()
+}
+
+fn small_or(range: core::ops::RangeInclusive<i128>) -> BoxedStrategy<V> {
+    prop_oneof![(-2i128..3).prop_map(V::I), range.prop_map(V::I)].boxed()
+}
+
+fn unsigned(max: u64) -> BoxedStrategy<V> {
+    prop_oneof![(0u64..3).prop_map(V::U), (0..=max).prop_map(V::U)].boxed()
+}
+
+fn float_value(f: impl Fn(f64) -> f64 + 'static) -> BoxedStrategy<V> {
+    prop_oneof![
+        prop::sample::select(std::vec![
+            f64::NAN,
+            -f64::NAN,
+            f64::from_bits(0x7FF0_0000_0000_0001),
+            0.0,
+            -0.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1.5,
+            -1.5
+        ]),
+        any::<f64>(),
+        (-3i32..3).prop_map(f64::from),
+    ]
+    .prop_map(move |x| float(f(x)))
+    .boxed()
+}
+
+fn bytes_value(max: usize) -> BoxedStrategy<V> {
+    vec(
+        prop::sample::select(std::vec![0u8, 1, 2, b'a', 0xFE, 0xFF]),
+        0..max,
+    )
+    .prop_map(V::B)
+    .boxed()
+}
+
+/// Values of `dt` (nulls included).
+fn value(dt: &Dt) -> BoxedStrategy<V> {
+    use DataType::*;
+    let non_null = match dt {
+        Null => return Just(V::Null).boxed(),
+        Boolean => any::<bool>().prop_map(V::Bool).boxed(),
+        Int8 => small_or(i8::MIN.into()..=i8::MAX.into()),
+        Int16 => small_or(i16::MIN.into()..=i16::MAX.into()),
+        Int32 | Date32 | Time32(_) | Decimal32(..) | Interval(IntervalUnit::YearMonth) => {
+            small_or(i32::MIN.into()..=i32::MAX.into())
+        }
+        Int64 | Date64 | Time64(_) | Timestamp(..) | Duration(_) | Decimal64(..) => {
+            small_or(i64::MIN.into()..=i64::MAX.into())
+        }
+        Decimal128(..) => small_or(i128::MIN..=i128::MAX),
+        UInt8 => unsigned(u8::MAX.into()),
+        UInt16 => unsigned(u16::MAX.into()),
+        UInt32 => unsigned(u32::MAX.into()),
+        UInt64 => unsigned(u64::MAX),
+        Float16 => float_value(|x| f16::from_f64(x).to_f64()),
+        Float32 => float_value(|x| f64::from(x as f32)),
+        Float64 => float_value(|x| x),
+        Decimal256(..) => prop_oneof![
+            (-2i128..3).prop_map(|x| V::W(i256::from_i128(x))),
+            (any::<u128>(), any::<i128>()).prop_map(|(l, h)| V::W(i256::from_parts(l, h))),
+        ]
+        .boxed(),
+        Interval(IntervalUnit::DayTime) => vec(-2i64..3, 2).prop_map(V::Iv).boxed(),
+        Interval(IntervalUnit::MonthDayNano) => (vec(-2i64..3, 2), any::<i64>())
+            .prop_map(|(mut f, n)| {
+                f.push(n % 3);
+                V::Iv(f)
+            })
+            .boxed(),
+        FixedSizeBinary(w) => vec(prop::sample::select(std::vec![0u8, 1, 0xFF]), *w as usize)
+            .prop_map(V::B)
+            .boxed(),
+        Binary | LargeBinary | BinaryView => bytes_value(40),
+        Utf8 | LargeUtf8 | Utf8View => "[ab\u{e9}\u{0}]{0,40}"
+            .prop_map(|s| V::B(s.into_bytes()))
+            .boxed(),
+        Struct(fields) => fields
+            .iter()
+            .map(|f| value(f.data_type()))
+            .collect::<Vec<_>>()
+            .prop_map(V::S)
+            .boxed(),
+        List(f) | LargeList(f) | ListView(f) | LargeListView(f) => {
+            vec(value(f.data_type()), 0..4).prop_map(V::L).boxed()
+        }
+        FixedSizeList(f, n) => vec(value(f.data_type()), *n as usize)
+            .prop_map(V::L)
+            .boxed(),
+        Map(f, _) => {
+            let DataType::Struct(kv) = f.data_type() else {
+                panic!()
+            };
+            vec((-2i128..3, value(kv[1].data_type())), 0..3)
+                .prop_map(|es| {
+                    V::L(
+                        es.into_iter()
+                            .map(|(k, v)| V::S(std::vec![V::I(k), v]))
+                            .collect(),
+                    )
+                })
+                .boxed()
+        }
+        Dictionary(_, v, _) => value(v),
+        RunEndEncoded(_, v) => value(v.data_type()),
+        other => panic!("no values for {other:?}"),
+    };
+    prop_oneof![1 => Just(V::Null), 4 => non_null].boxed()
+}
+
+/// `n` values, repeating the previous one now and then (runs, dictionary hits).
+fn column(dt: &Dt, n: usize) -> BoxedStrategy<Vec<V>> {
+    vec((value(dt), prop::bool::weighted(0.3)), n)
+        .prop_map(|vs| {
+            let mut out: Vec<V> = Vec::with_capacity(vs.len());
+            for (v, repeat) in vs {
+                let v = match (repeat, out.last()) {
+                    (true, Some(prev)) => prev.clone(),
+                    _ => v,
+                };
+                out.push(v);
+            }
+            out
+        })
+        .boxed()
+}
+
+/// A column built with a null slot before and after, then sliced to `vals`.
+fn sliced(dt: &Dt, vals: &[V]) -> ArrayRef<'static, G> {
+    let mut padded = std::vec![V::Null];
+    padded.extend(vals.iter().cloned());
+    padded.push(V::Null);
+    build(dt, &padded).slice(1, vals.len()).unwrap()
+}
+
+#[derive(Debug, Clone)]
+struct Case {
+    types: Vec<Dt>,
+    options: Vec<SortOptions>,
+    batches: [Vec<Vec<V>>; 2],
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    vec((column_type(), any::<bool>(), any::<bool>()), 1..4)
+        .prop_flat_map(|cols| {
+            let types: Vec<Dt> = cols.iter().map(|c| c.0.clone()).collect();
+            let options: Vec<SortOptions> =
+                cols.iter().map(|c| SortOptions::new(c.1, c.2)).collect();
+            (Just(types), Just(options), (0usize..10, 0usize..10)).prop_flat_map(
+                |(t, o, (n1, n2))| {
+                    let batch = |n: usize| t.iter().map(|t| column(t, n)).collect::<Vec<_>>();
+                    let (b1, b2) = (batch(n1), batch(n2));
+                    (Just(t), Just(o), b1, b2)
+                },
+            )
+        })
+        .prop_map(|(types, options, b1, b2)| Case {
+            types,
+            options,
+            batches: [b1, b2],
+        })
+}
+
+fn fields(c: &Case) -> Vec<SortField<'static, G>> {
+    c.types
+        .iter()
+        .zip(&c.options)
+        .map(|(t, o)| SortField::new_with_options(t.clone(), *o))
+        .collect()
+}
+
+/// Encodes both batches (the second appended) and returns the rows with the
+/// values of every row, column by column.
+fn encode(conv: &mut RowConverter<'static, G>, c: &Case) -> (Rows<G>, Vec<Vec<V>>) {
+    let mut rows = conv.empty_rows(0, 0).unwrap();
+    let mut all: Vec<Vec<V>> = std::vec![Vec::new(); c.types.len()];
+    for batch in &c.batches {
+        let cols: Vec<ArrayRef<'static, G>> = c
+            .types
+            .iter()
+            .zip(batch)
+            .map(|(t, vals)| sliced(t, vals))
+            .collect();
+        conv.append(&mut rows, &cols).unwrap();
+        for (k, vals) in batch.iter().enumerate() {
+            all[k].extend(vals.iter().cloned());
+        }
+    }
+    (rows, all)
+}
+
+fn check_round_trip(conv: &RowConverter<'static, G>, rows: &Rows<G>, all: &[Vec<V>]) {
+    let decoded = conv.convert_rows(rows.iter()).unwrap();
+    for (k, col) in decoded.iter().enumerate() {
+        assert_eq!(Some(col.data_type()), conv.decoded_type(k));
+        assert_eq!(col.len(), rows.len());
+        for (i, v) in all[k].iter().enumerate() {
+            assert_eq!(&value_at(col, i), v, "column {k} row {i}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn rows_sort_like_the_values(c in case()) {
+        let mut conv = RowConverter::try_new(&fields(&c)).unwrap();
+        let (rows, all) = encode(&mut conv, &c);
+        let n = rows.len();
+        for i in 0..n {
+            for j in 0..n {
+                let mut expected = Some(Ordering::Equal);
+                for (k, (t, o)) in c.types.iter().zip(&c.options).enumerate() {
+                    match reference_cmp(t, *o, &all[k][i], &all[k][j]) {
+                        Some(Ordering::Equal) => continue,
+                        other => {
+                            expected = other;
+                            break;
+                        }
+                    }
+                }
+                let Some(expected) = expected else { continue };
+                let got = rows.row(i).unwrap().cmp(&rows.row(j).unwrap());
+                prop_assert_eq!(got, expected, "rows {} and {}: {:?} vs {:?}", i, j,
+                    all.iter().map(|c| &c[i]).collect::<Vec<_>>(),
+                    all.iter().map(|c| &c[j]).collect::<Vec<_>>());
+            }
+        }
+        check_round_trip(&conv, &rows, &all);
+    }
+
+    #[test]
+    fn unordered_rows_are_equal_exactly_when_values_are(c in case()) {
+        let mut conv = RowConverter::try_new_unordered(&fields(&c)).unwrap();
+        let (rows, all) = encode(&mut conv, &c);
+        let n = rows.len();
+        for i in 0..n {
+            for j in 0..n {
+                let same = all.iter().all(|col| col[i] == col[j]);
+                prop_assert_eq!(rows.row(i) == rows.row(j), same, "rows {} and {}", i, j);
+            }
+        }
+        check_round_trip(&conv, &rows, &all);
+    }
+}
+
+/// Decodes rows one at a time and all together; only checks that nothing panics.
+fn decode_all(conv: &RowConverter<'static, G>, rows: &[Vec<u8>]) {
+    let _ = conv.convert_rows(rows.iter().map(|r| Row::new(r)));
+    for r in rows {
+        let _ = conv.convert_rows([Row::new(r)]);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn malformed_rows_never_panic(
+        c in case(),
+        unordered in any::<bool>(),
+        noise in vec(vec(any::<u8>(), 0..80), 0..4),
+        edits in vec((any::<usize>(), any::<usize>(), any::<u8>(), 0u8..3), 1..4),
+    ) {
+        let fields = fields(&c);
+        let mut conv = if unordered {
+            RowConverter::try_new_unordered(&fields).unwrap()
+        } else {
+            RowConverter::try_new(&fields).unwrap()
+        };
+        let (rows, _) = encode(&mut conv, &c);
+        decode_all(&conv, &noise);
+        let mut bytes: Vec<Vec<u8>> = rows.iter().map(|r| r.data().to_vec()).collect();
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        for (row, pos, b, how) in edits {
+            let n = bytes.len();
+            let r = &mut bytes[row % n];
+            if r.is_empty() {
+                r.push(b);
+                continue;
+            }
+            let at = pos % r.len();
+            match how {
+                0 => r[at] = b,
+                1 => r.truncate(at),
+                _ => r.insert(at, b),
+            }
+        }
+        decode_all(&conv, &bytes);
+    }
+}

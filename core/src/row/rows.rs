@@ -1,0 +1,315 @@
+//! [`Rows`] (many encoded rows in one buffer) and [`Row`] (one of them).
+
+use core::fmt;
+
+use allocator_api2::alloc::Allocator;
+
+use crate::buffer::MutableBuffer;
+use crate::error::{Error, Result};
+
+const USIZE: usize = core::mem::size_of::<usize>();
+
+/// Encoded rows: one contiguous byte buffer and `len + 1` offsets (in bytes,
+/// native `usize`s), both in memory from `A`. Row `i` is
+/// `buffer[offsets[i]..offsets[i + 1]]`.
+///
+/// Made by [`super::RowConverter::convert_columns`] and grown by
+/// [`super::RowConverter::append`]. Rows compare with `memcmp`: sorting
+/// [`Row`]s sorts the original columns as the converter's
+/// [`super::SortOptions`] say.
+pub struct Rows<A: Allocator> {
+    buffer: MutableBuffer<A>,
+    /// `len + 1` offsets once a row was added; empty before (zero rows).
+    offsets: MutableBuffer<A>,
+}
+
+impl<A: Allocator> Rows<A> {
+    /// No rows; allocates nothing.
+    pub fn new_in(alloc: A) -> Self
+    where
+        A: Clone,
+    {
+        Rows {
+            buffer: MutableBuffer::new_in(alloc.clone()),
+            offsets: MutableBuffer::new_in(alloc),
+        }
+    }
+
+    /// No rows, with room for `rows` rows of `bytes` bytes in total.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
+    pub fn try_with_capacity_in(rows: usize, bytes: usize, alloc: A) -> Result<Self>
+    where
+        A: Clone,
+    {
+        let mut r = Self::new_in(alloc);
+        r.buffer.try_reserve_exact(bytes)?;
+        let n = rows
+            .checked_add(1)
+            .and_then(|n| n.checked_mul(USIZE))
+            .ok_or(Error::CapacityOverflow)?;
+        r.offsets.try_reserve_exact(n)?;
+        Ok(r)
+    }
+
+    /// Number of rows.
+    #[inline]
+    pub fn len(&self) -> usize {
+        (self.offsets.len() / USIZE).saturating_sub(1)
+    }
+
+    /// `true` when there are no rows.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `len + 1` offsets (bytes into [`Self::data`]); empty when there are no rows.
+    #[inline]
+    pub fn offsets(&self) -> &[usize] {
+        bytemuck::try_cast_slice(self.offsets.as_slice()).unwrap_or(&[])
+    }
+
+    /// All row bytes, back to back.
+    #[inline]
+    pub fn data(&self) -> &[u8] {
+        self.buffer.as_slice()
+    }
+
+    /// Total size of the row bytes (without the offsets).
+    pub fn size(&self) -> usize {
+        self.buffer.len()
+    }
+
+    /// Row `i`, or `None` when `i >= len`.
+    #[inline]
+    pub fn row(&self, i: usize) -> Option<Row<'_>> {
+        let o = self.offsets();
+        let start = *o.get(i)?;
+        let end = *o.get(i.checked_add(1)?)?;
+        Some(Row {
+            data: self.buffer.as_slice().get(start..end)?,
+        })
+    }
+
+    /// Iterates the rows in order.
+    pub fn iter(&self) -> RowsIter<'_, A> {
+        RowsIter {
+            rows: self,
+            next: 0,
+            end: self.len(),
+        }
+    }
+
+    /// Removes every row, keeping the memory.
+    pub fn clear(&mut self) {
+        self.buffer.clear();
+        self.offsets.clear();
+    }
+
+    /// Copies one row (of any `Rows` made by the same converter) to the end.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
+    pub fn try_push(&mut self, row: Row<'_>) -> Result<()> {
+        let (buffer_len, offsets_len) = (self.buffer.len(), self.offsets.len());
+        let r = self.try_push_inner(row.data);
+        if r.is_err() {
+            self.buffer.truncate(buffer_len);
+            self.offsets.truncate(offsets_len);
+        }
+        r
+    }
+
+    fn try_push_inner(&mut self, bytes: &[u8]) -> Result<()> {
+        if self.offsets.is_empty() {
+            self.offsets.try_extend_from_slice(&0usize.to_ne_bytes())?;
+        }
+        self.buffer.try_extend_from_slice(bytes)?;
+        self.offsets
+            .try_extend_from_slice(&self.buffer.len().to_ne_bytes())
+    }
+
+    /// Appends one row of `len` bytes written by `f` (given exactly `len`
+    /// zeroed bytes). On error nothing is appended.
+    pub(crate) fn try_push_with(
+        &mut self,
+        len: usize,
+        f: impl FnOnce(&mut [u8]) -> Result<()>,
+    ) -> Result<()> {
+        let mark = self.mark();
+        let r = self.try_push_with_inner(len, f);
+        if r.is_err() {
+            self.reset(mark);
+        }
+        r
+    }
+
+    fn try_push_with_inner(
+        &mut self,
+        len: usize,
+        f: impl FnOnce(&mut [u8]) -> Result<()>,
+    ) -> Result<()> {
+        if self.offsets.is_empty() {
+            self.offsets.try_extend_from_slice(&0usize.to_ne_bytes())?;
+        }
+        let start = self.buffer.len();
+        self.buffer.try_extend_zeros(len)?;
+        f(self
+            .buffer
+            .as_slice_mut()
+            .get_mut(start..)
+            .ok_or(Error::OutOfBounds)?)?;
+        self.offsets
+            .try_extend_from_slice(&self.buffer.len().to_ne_bytes())
+    }
+
+    /// Total length of rows `start..end` (0 when the range is empty).
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] when the range exceeds the rows.
+    #[inline]
+    pub(crate) fn span(&self, start: usize, end: usize) -> Result<usize> {
+        if start == end {
+            return Ok(0);
+        }
+        let o = self.offsets();
+        match (o.get(start), o.get(end)) {
+            (Some(&a), Some(&b)) if a <= b => Ok(b - a),
+            _ => Err(Error::OutOfBounds),
+        }
+    }
+
+    /// The bytes of rows `start..end`, back to back.
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] when the range exceeds the rows.
+    #[inline]
+    pub(crate) fn span_bytes(&self, start: usize, end: usize) -> Result<&[u8]> {
+        if start == end {
+            return Ok(&[]);
+        }
+        let o = self.offsets();
+        match (o.get(start), o.get(end)) {
+            (Some(&a), Some(&b)) => self.buffer.as_slice().get(a..b).ok_or(Error::OutOfBounds),
+            _ => Err(Error::OutOfBounds),
+        }
+    }
+
+    /// Adds `n` rows whose lengths the caller will write: returns the new
+    /// offsets (`n` of them, zeroed) to be filled with lengths.
+    pub(crate) fn try_grow_offsets(&mut self, n: usize) -> Result<()> {
+        if self.offsets.is_empty() {
+            self.offsets.try_extend_from_slice(&0usize.to_ne_bytes())?;
+        }
+        let bytes = n.checked_mul(USIZE).ok_or(Error::CapacityOverflow)?;
+        self.offsets.try_extend_zeros(bytes)
+    }
+
+    /// The byte buffer and the offsets together, mutably.
+    pub(crate) fn parts_mut(&mut self) -> Result<(&mut MutableBuffer<A>, &mut [usize])> {
+        let offsets = bytemuck::try_cast_slice_mut(self.offsets.as_slice_mut())
+            .map_err(|_| Error::Misaligned)?;
+        Ok((&mut self.buffer, offsets))
+    }
+
+    /// Byte length and offset count, to roll back a failed append.
+    pub(crate) fn mark(&self) -> (usize, usize) {
+        (self.buffer.len(), self.offsets.len())
+    }
+
+    /// Rolls back to a [`Self::mark`].
+    pub(crate) fn reset(&mut self, mark: (usize, usize)) {
+        self.buffer.truncate(mark.0);
+        self.offsets.truncate(mark.1);
+    }
+}
+
+impl<A: Allocator> fmt::Debug for Rows<A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<'r, A: Allocator> IntoIterator for &'r Rows<A> {
+    type Item = Row<'r>;
+    type IntoIter = RowsIter<'r, A>;
+    fn into_iter(self) -> RowsIter<'r, A> {
+        self.iter()
+    }
+}
+
+/// Iterator over the rows of a [`Rows`] (exact size, double-ended).
+#[derive(Debug)]
+pub struct RowsIter<'r, A: Allocator> {
+    rows: &'r Rows<A>,
+    next: usize,
+    end: usize,
+}
+
+impl<'r, A: Allocator> Iterator for RowsIter<'r, A> {
+    type Item = Row<'r>;
+
+    fn next(&mut self) -> Option<Row<'r>> {
+        if self.next >= self.end {
+            return None;
+        }
+        let r = self.rows.row(self.next);
+        self.next += 1;
+        r
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.end - self.next;
+        (n, Some(n))
+    }
+}
+
+impl<A: Allocator> ExactSizeIterator for RowsIter<'_, A> {}
+
+impl<A: Allocator> DoubleEndedIterator for RowsIter<'_, A> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        if self.next >= self.end {
+            return None;
+        }
+        self.end -= 1;
+        self.rows.row(self.end)
+    }
+}
+
+/// One encoded row: bytes that compare (`Ord`, `memcmp`), hash and test for
+/// equality exactly as the original values do under the converter's
+/// [`super::SortOptions`] (see the module documentation for the encoding).
+///
+/// A `Row` may also wrap bytes from elsewhere (stored, sent over a network):
+/// [`super::RowConverter::convert_rows`] validates them and returns
+/// [`Error::InvalidRow`] rather than panicking on malformed input.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Row<'r> {
+    data: &'r [u8],
+}
+
+impl<'r> Row<'r> {
+    /// Wraps encoded row bytes (checked only when decoded).
+    pub const fn new(data: &'r [u8]) -> Self {
+        Row { data }
+    }
+
+    /// The encoded bytes.
+    pub const fn data(&self) -> &'r [u8] {
+        self.data
+    }
+}
+
+impl AsRef<[u8]> for Row<'_> {
+    fn as_ref(&self) -> &[u8] {
+        self.data
+    }
+}
+
+impl fmt::Debug for Row<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Row({:02x?})", self.data)
+    }
+}

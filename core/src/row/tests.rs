@@ -1,0 +1,560 @@
+//! Tests of the row format: the spec's worked examples byte for byte,
+//! round trips, and malformed rows.
+
+use std::vec::Vec;
+
+use allocator_api2::alloc::Global;
+
+use super::*;
+use crate::array::{Array, PrimitiveArray, StringArray};
+
+type G = Global;
+
+fn rows_bytes(rows: &Rows<G>) -> Vec<Vec<u8>> {
+    rows.iter().map(|r| r.data().to_vec()).collect()
+}
+
+fn convert(dt: DataType<'static, G>, opts: SortOptions, col: ArrayRef<'static, G>) -> Vec<Vec<u8>> {
+    let mut c = RowConverter::try_new(&[SortField::new_with_options(dt, opts)]).unwrap();
+    let rows = c.convert_columns(&[col]).unwrap();
+    rows_bytes(&rows)
+}
+
+/// "Unsigned Integer Encoding": 3, 258, 23423, NULL as u32.
+#[test]
+fn spec_unsigned_example() {
+    let col = PrimitiveArray::<u32, G>::try_from_options_in(
+        &[Some(3), Some(258), Some(23423), None],
+        Global,
+    )
+    .unwrap()
+    .into_array_ref();
+    let got = convert(DataType::UInt32, SortOptions::default(), col.clone());
+    assert_eq!(
+        got,
+        [
+            [0x01, 0x00, 0x00, 0x00, 0x03],
+            [0x01, 0x00, 0x00, 0x01, 0x02],
+            [0x01, 0x00, 0x00, 0x5B, 0x7F],
+            [0x00, 0x00, 0x00, 0x00, 0x00],
+        ]
+    );
+    // Nulls last: the sentinel becomes 0xFF; descending inverts the value bytes.
+    let got = convert(DataType::UInt32, SortOptions::new(true, false), col);
+    assert_eq!(
+        got,
+        [
+            [0x01, 0xFF, 0xFF, 0xFF, 0xFC],
+            [0x01, 0xFF, 0xFF, 0xFE, 0xFD],
+            [0x01, 0xFF, 0xFF, 0xA4, 0x80],
+            [0xFF, 0x00, 0x00, 0x00, 0x00],
+        ]
+    );
+}
+
+/// "Signed Integer Encoding": 5 and -5 as i32.
+#[test]
+fn spec_signed_example() {
+    let col = PrimitiveArray::<i32, G>::from_slice(&[5, -5]).into_array_ref();
+    let got = convert(DataType::Int32, SortOptions::default(), col);
+    assert_eq!(
+        got,
+        [
+            [0x01, 0x80, 0x00, 0x00, 0x05],
+            [0x01, 0x7F, 0xFF, 0xFF, 0xFB]
+        ]
+    );
+}
+
+/// "Variable Length Bytes (including Strings) Encoding" with the real
+/// 32-byte blocks (the spec draws 4-byte blocks; those are checked in
+/// `variable::tests`).
+#[test]
+fn spec_string_example() {
+    let col = StringArray::<G>::try_from_options_in(
+        &[Some("MEEP"), Some(""), None, Some("Defenestration")],
+        Global,
+    )
+    .unwrap()
+    .into_array_ref();
+    let got = convert(DataType::Utf8, SortOptions::default(), col.clone());
+    let mut meep = std::vec![0x02, b'M', b'E', b'E', b'P'];
+    meep.resize(33, 0);
+    meep.push(4);
+    let mut def = std::vec![0x02];
+    def.extend_from_slice(b"Defenestration");
+    def.resize(33, 0);
+    def.push(14);
+    assert_eq!(
+        got,
+        [meep.clone(), std::vec![0x01], std::vec![0x00], def.clone()]
+    );
+    // Descending, nulls last: every byte of a value inverted, null = 0xFF.
+    let got = convert(DataType::Utf8, SortOptions::new(true, false), col);
+    let inv = |v: &[u8]| v.iter().map(|b| !b).collect::<Vec<u8>>();
+    assert_eq!(
+        got,
+        [inv(&meep), std::vec![0xFE], std::vec![0xFF], inv(&def)]
+    );
+}
+
+#[test]
+fn long_string_blocks() {
+    let s: std::string::String = core::iter::repeat_n('x', 70).collect();
+    let col = StringArray::<G>::try_from_options_in(&[Some(&s)], Global)
+        .unwrap()
+        .into_array_ref();
+    let got = convert(DataType::Utf8, SortOptions::default(), col);
+    let r = &got[0];
+    assert_eq!(r.len(), 1 + 3 * 33);
+    assert_eq!(r[33], 0xFF);
+    assert_eq!(r[66], 0xFF);
+    assert_eq!(r[67..73], [b'x'; 6]);
+    assert!(r[73..99].iter().all(|&b| b == 0));
+    assert_eq!(r[99], 6);
+}
+
+use super::test_model::{build, field, V};
+use crate::datatypes::{Field, IndexType};
+
+fn list_u8() -> DataType<'static, G> {
+    DataType::List(field("item", DataType::UInt8, true))
+}
+
+/// "List Encoding": `[1, 2, 3]`, `[1, null]`, `[]`, `null` of UInt8.
+#[test]
+fn spec_list_example() {
+    let vals = [
+        V::L(std::vec![V::U(1), V::U(2), V::U(3)]),
+        V::L(std::vec![V::U(1), V::Null]),
+        V::L(std::vec![]),
+        V::Null,
+    ];
+    let got = convert(list_u8(), SortOptions::default(), build(&list_u8(), &vals));
+    // The canonical byte arrays of the spec's table...
+    let c0: [u8; 22] = [
+        0x01, 0x01, 0x01, 0x02, 0x01, 0x03, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 3,
+    ];
+    let c1: [u8; 16] = [0x01, 0x01, 0x00, 0x00, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 2];
+    // ...encoded as variable-length bytes (one 32-byte block each).
+    let block = |c: &[u8]| {
+        let mut r = std::vec![0x02];
+        r.extend_from_slice(c);
+        r.resize(33, 0);
+        r.push(c.len() as u8);
+        r
+    };
+    assert_eq!(
+        got,
+        [block(&c0), block(&c1), std::vec![0x01], std::vec![0x00]]
+    );
+    // And they decode back.
+    let mut c = RowConverter::try_new(&[SortField::new(list_u8())]).unwrap();
+    let rows = c.convert_columns(&[build(&list_u8(), &vals)]).unwrap();
+    let back = c.convert_rows(rows.iter()).unwrap();
+    for (i, v) in vals.iter().enumerate() {
+        assert_eq!(&super::test_model::value_at(&back[0], i), v);
+    }
+}
+
+/// The spec's list encoding puts `[1, null]` before `[1]` when nulls sort
+/// first (the length bytes `00 00 00 02` meet the null's `00 00`); with
+/// nulls last the order is the element order. Documented in `list.rs`.
+#[test]
+fn spec_list_encoding_prefix_caveat() {
+    let vals = [V::L(std::vec![V::U(1)]), V::L(std::vec![V::U(1), V::Null])];
+    let first = convert(list_u8(), SortOptions::default(), build(&list_u8(), &vals));
+    assert!(first[1] < first[0], "spec encoding: [1, null] < [1]");
+    let last = convert(
+        list_u8(),
+        SortOptions::new(false, false),
+        build(&list_u8(), &vals),
+    );
+    assert!(last[0] < last[1], "nulls last: [1] < [1, null]");
+}
+
+/// "Struct Encoding": `Int32 │ Struct[Int32, Float32] │ Int32` flattens to
+/// `Int32 │ validity │ Int32 │ Float32 │ Int32`; a null struct is one byte.
+#[test]
+fn spec_struct_example() {
+    let st = DataType::Struct(
+        SharedSlice::try_from_iter_in(
+            [
+                Field::new("a", DataType::Int32, true),
+                Field::new("b", DataType::Float32, true),
+            ],
+            Global,
+        )
+        .unwrap(),
+    );
+    let fields = [
+        SortField::new(DataType::Int32),
+        SortField::new(st.clone()),
+        SortField::new(DataType::Int32),
+    ];
+    let mut c = RowConverter::try_new(&fields).unwrap();
+    let cols = [
+        build(&DataType::Int32, &[V::I(7), V::I(8)]),
+        build(
+            &st,
+            &[
+                V::S(std::vec![V::I(1), super::test_model::float(2.0)]),
+                V::Null,
+            ],
+        ),
+        build(&DataType::Int32, &[V::I(9), V::I(10)]),
+    ];
+    let rows = c.convert_columns(&cols).unwrap();
+    assert_eq!(
+        rows.row(0).unwrap().data(),
+        [
+            0x01, 0x80, 0, 0, 7,    // Int32
+            0x01, // struct valid
+            0x01, 0x80, 0, 0, 1, // Int32
+            0x01, 0xC0, 0, 0, 0, // Float32 2.0
+            0x01, 0x80, 0, 0, 9, // Int32
+        ]
+    );
+    assert_eq!(
+        rows.row(1).unwrap().data(),
+        [0x01, 0x80, 0, 0, 8, 0x00, 0x01, 0x80, 0, 0, 10]
+    );
+}
+
+fn dict_utf8() -> DataType<'static, G> {
+    DataType::Dictionary(
+        IndexType::Int32,
+        crate::buffer::SharedBox::try_new_in(DataType::Utf8, Global).unwrap(),
+        false,
+    )
+}
+
+fn strs(v: &[Option<&str>]) -> std::vec::Vec<V> {
+    v.iter()
+        .map(|s| s.map_or(V::Null, |s| V::B(s.as_bytes().to_vec())))
+        .collect()
+}
+
+/// "Dictionary Encoding": `0x01`, a key of non-zero bytes and a `0x00`
+/// terminator; batches with different, unsorted dictionaries sort together.
+#[test]
+fn dictionaries_with_different_dictionaries_compare_consistently() {
+    for opts in [SortOptions::new(false, true), SortOptions::new(true, false)] {
+        let mut c =
+            RowConverter::try_new(&[SortField::new_with_options(dict_utf8(), opts)]).unwrap();
+        let b1 = strs(&[Some("Soup"), Some("Bar"), None, Some("ZZ")]);
+        let b2 = strs(&[Some("Fabulous"), Some("Bar"), Some("Apple"), Some("Zebra")]);
+        let mut rows = c.convert_columns(&[build(&dict_utf8(), &b1)]).unwrap();
+        c.append(&mut rows, &[build(&dict_utf8(), &b2)]).unwrap();
+        let r = |i: usize| rows.row(i).unwrap();
+        // A value: 0x01, key bytes (non-zero; inverted when descending), terminator.
+        let soup = r(0).data();
+        assert_eq!(soup[0], 0x01);
+        let term = if opts.descending { 0xFF } else { 0x00 };
+        assert_eq!(*soup.last().unwrap(), term);
+        assert!(soup[1..soup.len() - 1].iter().all(|&b| b != term));
+        assert_eq!(r(2).data(), [opts.null_sentinel()]);
+        assert_eq!(r(1), r(5), "Bar in both batches");
+        let mut order: std::vec::Vec<usize> = (0..8).collect();
+        order.sort_by_key(|&i| r(i));
+        // Soup Bar null ZZ | Fabulous Bar Apple Zebra; "ZZ" < "Zebra" bytewise.
+        let sorted = if opts.descending {
+            [7, 3, 0, 4, 1, 5, 6, 2]
+        } else {
+            [2, 6, 1, 5, 4, 0, 3, 7]
+        };
+        assert_eq!(order, sorted);
+        // Dictionaries decode to their value type.
+        let back = c.convert_rows(rows.iter()).unwrap();
+        let ArrayRef::Utf8(s) = &back[0] else {
+            panic!("expected Utf8")
+        };
+        let got: std::vec::Vec<_> = s.iter().collect();
+        assert_eq!(
+            got,
+            [
+                Some("Soup"),
+                Some("Bar"),
+                None,
+                Some("ZZ"),
+                Some("Fabulous"),
+                Some("Bar"),
+                Some("Apple"),
+                Some("Zebra")
+            ]
+        );
+    }
+}
+
+#[test]
+fn run_end_encoded_by_value_and_back() {
+    let ree = DataType::RunEndEncoded(
+        field("run_ends", DataType::Int32, false),
+        field("values", DataType::Utf8, true),
+    );
+    let vals = strs(&[Some("b"), Some("b"), None, Some("a"), Some("a"), Some("a")]);
+    let col = build(&ree, &vals);
+    let plain = build(&DataType::Utf8, &vals);
+    let got = convert(
+        ree.clone(),
+        SortOptions::default(),
+        col.clone().slice(1, 4).unwrap(),
+    );
+    let want = convert(
+        DataType::Utf8,
+        SortOptions::default(),
+        plain.slice(1, 4).unwrap(),
+    );
+    assert_eq!(got, want);
+    let mut c = RowConverter::try_new(&[SortField::new(ree)]).unwrap();
+    let rows = c.convert_columns(&[col]).unwrap();
+    let back = c.convert_rows(rows.iter()).unwrap();
+    let ArrayRef::RunEndEncoded(r) = &back[0] else {
+        panic!("expected REE")
+    };
+    assert_eq!(r.run_ends().len(), 3);
+    assert_eq!(r.run_ends().get(2), Some(6));
+    let empty = c.convert_rows(rows.iter().take(0)).unwrap();
+    assert_eq!(empty[0].len(), 0);
+}
+
+#[test]
+fn column_errors() {
+    let mut c = RowConverter::try_new(&[SortField::new(DataType::Int32)]).unwrap();
+    let a = build(&DataType::Int32, &[V::I(1), V::I(2)]);
+    let b = build(&DataType::Int64, &[V::I(1), V::I(2)]);
+    assert_eq!(c.convert_columns(&[]).unwrap_err(), Error::SchemaMismatch);
+    assert_eq!(c.convert_columns(&[b]).unwrap_err(), Error::TypeMismatch);
+    let mut two = RowConverter::try_new(&[
+        SortField::new(DataType::Int32),
+        SortField::new(DataType::Int32),
+    ])
+    .unwrap();
+    let short = a.slice(0, 1).unwrap();
+    assert_eq!(
+        two.convert_columns(&[a.clone(), short]).unwrap_err(),
+        Error::LengthMismatch
+    );
+    // A failed append leaves the rows as they were.
+    let mut rows = c.convert_columns(core::slice::from_ref(&a)).unwrap();
+    let before: std::vec::Vec<_> = rows_bytes(&rows);
+    assert!(c.append(&mut rows, &[a.clone(), a]).is_err());
+    assert_eq!(rows_bytes(&rows), before);
+    let union = DataType::Union(
+        crate::datatypes::UnionFields::try_new(SharedSlice::empty(), SharedSlice::empty()).unwrap(),
+        crate::datatypes::UnionMode::Sparse,
+    );
+    assert_eq!(
+        RowConverter::try_new(&[SortField::new(union)]).unwrap_err(),
+        Error::UnsupportedType
+    );
+}
+
+fn decode_err(dt: DataType<'static, G>, bytes: &[u8]) -> Error {
+    let c = RowConverter::try_new(&[SortField::new(dt)]).unwrap();
+    c.convert_rows([Row::new(bytes)]).unwrap_err()
+}
+
+#[test]
+fn malformed_rows_are_errors() {
+    use DataType::*;
+    assert_eq!(decode_err(Int32, &[0x01, 0, 0]), Error::InvalidRow);
+    assert_eq!(decode_err(Int32, &[0x02, 0, 0, 0, 0]), Error::InvalidRow);
+    assert_eq!(decode_err(Int32, &[0x00, 0, 0, 0, 1]), Error::InvalidRow);
+    assert_eq!(decode_err(Int32, &[0x01, 0, 0, 0, 1, 7]), Error::InvalidRow);
+    assert_eq!(decode_err(Boolean, &[0x01, 2]), Error::InvalidRow);
+    assert_eq!(decode_err(Utf8, &[0x02, 0xFF]), Error::InvalidRow);
+    let mut bad_utf8 = std::vec![0x02, 0xC3];
+    bad_utf8.resize(33, 0);
+    bad_utf8.push(1);
+    assert_eq!(decode_err(Utf8, &bad_utf8), Error::InvalidUtf8);
+    // A list whose lengths disagree with its bytes.
+    let mut list = std::vec![0x02, 0x01, 0x05, 0, 0, 0, 3, 0, 0, 0, 1];
+    list.resize(33, 0);
+    list.push(10);
+    assert_eq!(decode_err(list_u8(), &list), Error::InvalidRow);
+    // A key this converter never issued.
+    assert_eq!(
+        decode_err(dict_utf8(), &[0x01, 0x42, 0x00]),
+        Error::UnknownDictionaryKey
+    );
+    assert_eq!(decode_err(dict_utf8(), &[0x01, 0x42]), Error::InvalidRow);
+}
+
+#[test]
+fn binary_decodes_any_bytes() {
+    let c = RowConverter::try_new(&[SortField::new(DataType::Binary)]).unwrap();
+    let mut r = std::vec![0x02, 0xC3];
+    r.resize(33, 0);
+    r.push(1);
+    let back = c.convert_rows([Row::new(&r)]).unwrap();
+    let ArrayRef::Binary(b) = &back[0] else {
+        panic!()
+    };
+    assert_eq!(b.value(0), Some(&[0xC3u8][..]));
+}
+
+#[test]
+fn rows_api() {
+    let mut c = RowConverter::try_new(&[SortField::new(DataType::UInt8)]).unwrap();
+    let rows = c
+        .convert_columns(&[build(&DataType::UInt8, &[V::U(3), V::U(1), V::Null])])
+        .unwrap();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows.size(), 6);
+    assert_eq!(rows.offsets(), [0, 2, 4, 6]);
+    assert_eq!(rows.row(3), None);
+    let mut sorted: std::vec::Vec<Row<'_>> = rows.iter().collect();
+    sorted.sort();
+    let mut other = c.empty_rows(3, 6).unwrap();
+    for r in sorted.iter().rev() {
+        other.try_push(*r).unwrap();
+    }
+    assert_eq!(rows_bytes(&other), [[1, 3], [1, 1], [0, 0]]);
+    assert_eq!(other.iter().next_back().unwrap().as_ref(), [0, 0]);
+    let back = c.convert_rows(&other).unwrap();
+    assert_eq!(super::test_model::value_at(&back[0], 1), V::U(1));
+    other.clear();
+    assert!(other.is_empty());
+}
+
+#[test]
+fn every_allocation_failure_is_an_error() {
+    use crate::array::{DictionaryArray, DictionaryKeys, ListArray};
+    use crate::buffer::{OffsetBuffer, ScalarBuffer, SharedBox};
+    let big = FailAfter::new(usize::MAX);
+    let strings = StringArray::try_from_options_in(
+        &[Some("x"), None, Some("a long string of more than 32 bytes")],
+        big.clone(),
+    )
+    .unwrap()
+    .into_array_ref();
+    let item =
+        SharedBox::try_new_in(Field::new("item", DataType::Int32, true), big.clone()).unwrap();
+    let ints = PrimitiveArray::<i32, FailAfter>::try_from_options_in(
+        &[Some(1), None, Some(3)],
+        big.clone(),
+    )
+    .unwrap()
+    .into_array_ref();
+    let list = ListArray::try_new_in(
+        item,
+        OffsetBuffer::try_new(ScalarBuffer::try_copy_in(&[0, 1, 1, 3], big.clone()).unwrap())
+            .unwrap(),
+        ints.clone(),
+        None,
+        big.clone(),
+    )
+    .unwrap()
+    .into_array_ref();
+    let keys = DictionaryKeys::Int32(
+        PrimitiveArray::try_from_options_in(&[Some(2), Some(0), None], big.clone()).unwrap(),
+    );
+    let dict = DictionaryArray::try_new_in(keys, strings.clone(), false, big.clone())
+        .unwrap()
+        .into_array_ref();
+    let cols = [strings, list, dict];
+    check_alloc_failures(|a| {
+        let fields: std::vec::Vec<_> = cols
+            .iter()
+            .map(|c| SortField::new(c.data_type().clone()))
+            .collect();
+        let mut conv = RowConverter::try_new_in(&fields, a)?;
+        let rows = conv.convert_columns(&cols)?;
+        conv.convert_rows(rows.iter())
+    });
+}
+
+/// A test allocator over `Global` that fails every allocation after the
+/// first `limit` ones.
+#[derive(Clone, Debug)]
+struct FailAfter {
+    left: std::rc::Rc<core::cell::Cell<usize>>,
+    made: std::rc::Rc<core::cell::Cell<usize>>,
+}
+
+impl FailAfter {
+    fn new(limit: usize) -> Self {
+        FailAfter {
+            left: std::rc::Rc::new(core::cell::Cell::new(limit)),
+            made: std::rc::Rc::new(core::cell::Cell::new(0)),
+        }
+    }
+}
+
+// SAFETY: every block comes from `Global` and goes back to it unchanged.
+unsafe impl allocator_api2::alloc::Allocator for FailAfter {
+    fn allocate(
+        &self,
+        layout: core::alloc::Layout,
+    ) -> core::result::Result<core::ptr::NonNull<[u8]>, allocator_api2::alloc::AllocError> {
+        match self.left.get() {
+            0 => Err(allocator_api2::alloc::AllocError),
+            n => {
+                self.left.set(n - 1);
+                self.made.set(self.made.get() + 1);
+                Global.allocate(layout)
+            }
+        }
+    }
+
+    unsafe fn deallocate(&self, ptr: core::ptr::NonNull<u8>, layout: core::alloc::Layout) {
+        // SAFETY: `ptr` was allocated by `Global` with `layout` (above).
+        unsafe { Global.deallocate(ptr, layout) }
+    }
+}
+
+/// Runs `run` with every allocation budget below what a successful run
+/// needs: each must fail with `AllocationFailed`, without panicking.
+fn check_alloc_failures<R>(run: impl Fn(FailAfter) -> Result<R>) {
+    let ok = FailAfter::new(usize::MAX);
+    assert!(run(ok.clone()).is_ok());
+    let n = ok.made.get();
+    assert!(n > 10);
+    for k in 0..n {
+        let r = run(FailAfter::new(k));
+        assert_eq!(r.err(), Some(Error::AllocationFailed), "budget {k} of {n}");
+    }
+}
+
+/// Types whose encodings are empty or nearly so.
+#[test]
+fn degenerate_types_round_trip() {
+    let empty_struct = DataType::Struct(SharedSlice::empty());
+    let fsl0 = DataType::FixedSizeList(field("item", DataType::Int8, true), 0);
+    let cols = [
+        (DataType::Null, std::vec![V::Null, V::Null, V::Null]),
+        (
+            empty_struct,
+            std::vec![V::S(std::vec![]), V::Null, V::S(std::vec![])],
+        ),
+        (
+            fsl0,
+            std::vec![V::L(std::vec![]), V::L(std::vec![]), V::Null],
+        ),
+    ];
+    let fields: std::vec::Vec<_> = cols
+        .iter()
+        .map(|(t, _)| SortField::new(t.clone()))
+        .collect();
+    let arrays: std::vec::Vec<_> = cols.iter().map(|(t, v)| build(t, v)).collect();
+    let mut c = RowConverter::try_new(&fields).unwrap();
+    let rows = c.convert_columns(&arrays).unwrap();
+    assert_eq!(
+        rows_bytes(&rows),
+        [
+            std::vec![0x01, 0x01],
+            std::vec![0x00, 0x01],
+            std::vec![0x01, 0x00]
+        ]
+    );
+    let back = c.convert_rows(&rows).unwrap();
+    for (k, (_, vals)) in cols.iter().enumerate() {
+        for (i, v) in vals.iter().enumerate() {
+            assert_eq!(&super::test_model::value_at(&back[k], i), v);
+        }
+    }
+    // No columns: no rows.
+    let mut none = RowConverter::try_new(&[]).unwrap();
+    assert!(none.convert_columns(&[]).unwrap().is_empty());
+}

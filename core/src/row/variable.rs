@@ -1,0 +1,527 @@
+//! Variable-length bytes: Binary, LargeBinary, Utf8, LargeUtf8, BinaryView,
+//! Utf8View (and, through [`BlockWriter`], the canonical byte arrays of lists).
+//!
+//! Ordered encoding: a null is the null sentinel alone; an empty value is
+//! `0x01`; any other value is `0x02` followed by its bytes cut into 32-byte
+//! blocks, each followed by `0xFF` except the last, which is zero padded to
+//! 32 bytes and followed by its unpadded length (1..=32) as one byte. Every
+//! byte except a null's sentinel is inverted when descending.
+//!
+//! Unordered encoding: the length as 4 little-endian bytes, then the bytes;
+//! a null is the length `u32::MAX` and nothing else.
+
+use allocator_api2::alloc::Allocator;
+
+use super::{take, SortOptions};
+use crate::array::{
+    ByteArrayType, ByteViewType, GenericByteArray, GenericByteViewArray, GenericByteViewBuilder,
+};
+use crate::buffer::{MutableBuffer, NullBufferBuilder, OffsetSize, ScalarBuffer};
+use crate::error::{Error, Result};
+
+/// Block size of the ordered encoding.
+pub(crate) const BLOCK_SIZE: usize = 32;
+/// First byte of an empty value (ascending).
+pub(crate) const EMPTY: u8 = 0x01;
+/// First byte of a non-empty value (ascending).
+pub(crate) const NON_EMPTY: u8 = 0x02;
+/// Byte after every block but the last (ascending).
+pub(crate) const CONTINUATION: u8 = 0xFF;
+/// The unordered encoding's length of a null.
+pub(crate) const UNORDERED_NULL: u32 = u32::MAX;
+
+/// Encoded size of a value of `len` bytes (`None`: a null) with blocks of `B` bytes.
+///
+/// # Errors
+/// [`Error::CapacityOverflow`].
+#[inline]
+pub(crate) fn ordered_len<const B: usize>(len: Option<usize>) -> Result<usize> {
+    match len {
+        None | Some(0) => Ok(1),
+        Some(n) => n
+            .div_ceil(B)
+            .checked_mul(B + 1)
+            .and_then(|b| b.checked_add(1))
+            .ok_or(Error::CapacityOverflow),
+    }
+}
+
+/// Encoded size of a value of `len` bytes (`None`: a null), unordered.
+///
+/// # Errors
+/// [`Error::CapacityOverflow`] when the value is `u32::MAX` bytes or longer.
+#[inline]
+pub(crate) fn unordered_len(len: Option<usize>) -> Result<usize> {
+    match len {
+        None => Ok(4),
+        Some(n) if n < UNORDERED_NULL as usize => n.checked_add(4).ok_or(Error::CapacityOverflow),
+        Some(_) => Err(Error::CapacityOverflow),
+    }
+}
+
+/// Writes the block encoding of a non-empty value given in pieces: `0x02`,
+/// then blocks of `B` bytes separated by `0xFF`, then the zero padding and
+/// the length of the last block. Ascending; the caller inverts for descending.
+pub(crate) struct BlockWriter<'o, const B: usize> {
+    out: &'o mut [u8],
+    pos: usize,
+    fill: usize,
+}
+
+impl<'o, const B: usize> BlockWriter<'o, B> {
+    /// Starts a value at the beginning of `out` (which must be exactly as
+    /// long as [`ordered_len`] says).
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] when `out` is empty.
+    pub(crate) fn new(out: &'o mut [u8]) -> Result<Self> {
+        *out.first_mut().ok_or(Error::OutOfBounds)? = NON_EMPTY;
+        Ok(BlockWriter {
+            out,
+            pos: 1,
+            fill: 0,
+        })
+    }
+
+    /// Appends value bytes.
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] when `out` is too short.
+    #[inline]
+    pub(crate) fn write(&mut self, mut bytes: &[u8]) -> Result<()> {
+        while !bytes.is_empty() {
+            if self.fill == B {
+                *self.out.get_mut(self.pos).ok_or(Error::OutOfBounds)? = CONTINUATION;
+                self.pos += 1;
+                self.fill = 0;
+            }
+            let n = (B - self.fill).min(bytes.len());
+            let (now, rest) = bytes.split_at(n);
+            self.out
+                .get_mut(self.pos..self.pos + n)
+                .ok_or(Error::OutOfBounds)?
+                .copy_from_slice(now);
+            self.pos += n;
+            self.fill += n;
+            bytes = rest;
+        }
+        Ok(())
+    }
+
+    /// Pads the last block and writes its length; returns the bytes written.
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] when `out` is too short or nothing was written.
+    pub(crate) fn finish(self) -> Result<usize> {
+        if self.fill == 0 {
+            return Err(Error::OutOfBounds);
+        }
+        let end = self.pos + (B - self.fill);
+        self.out
+            .get_mut(self.pos..end)
+            .ok_or(Error::OutOfBounds)?
+            .fill(0);
+        // `fill <= B <= 255` (the block sizes used are 32 and, in tests, 4).
+        *self.out.get_mut(end).ok_or(Error::OutOfBounds)? = self.fill as u8;
+        Ok(end + 1)
+    }
+}
+
+/// Writes the ordered encoding of `value` at the start of `out`; returns its length.
+///
+/// # Errors
+/// [`Error::OutOfBounds`] when `out` is too short.
+#[inline]
+pub(crate) fn encode_ordered<const B: usize>(
+    out: &mut [u8],
+    value: Option<&[u8]>,
+    opts: SortOptions,
+) -> Result<usize> {
+    let first = out.first_mut().ok_or(Error::OutOfBounds)?;
+    let n = match value {
+        None => {
+            *first = opts.null_sentinel();
+            return Ok(1);
+        }
+        Some([]) => {
+            *first = EMPTY;
+            1
+        }
+        Some(v) => {
+            let mut w = BlockWriter::<B>::new(out)?;
+            w.write(v)?;
+            w.finish()?
+        }
+    };
+    if opts.descending {
+        out.get_mut(..n)
+            .ok_or(Error::OutOfBounds)?
+            .iter_mut()
+            .for_each(|b| *b = !*b);
+    }
+    Ok(n)
+}
+
+/// Writes the unordered encoding of `value` at the start of `out`; returns its length.
+///
+/// # Errors
+/// [`Error::OutOfBounds`] when `out` is too short; [`Error::CapacityOverflow`].
+#[inline]
+pub(crate) fn encode_unordered(out: &mut [u8], value: Option<&[u8]>) -> Result<usize> {
+    let len = match value {
+        None => UNORDERED_NULL,
+        Some(v) => u32::try_from(v.len())
+            .ok()
+            .filter(|&l| l != UNORDERED_NULL)
+            .ok_or(Error::CapacityOverflow)?,
+    };
+    out.get_mut(..4)
+        .ok_or(Error::OutOfBounds)?
+        .copy_from_slice(&len.to_le_bytes());
+    let Some(v) = value else { return Ok(4) };
+    let end = 4 + v.len();
+    out.get_mut(4..end)
+        .ok_or(Error::OutOfBounds)?
+        .copy_from_slice(v);
+    Ok(end)
+}
+
+/// Encoded size of one value in the mode given.
+#[inline]
+pub(crate) fn value_len(len: Option<usize>, unordered: bool) -> Result<usize> {
+    if unordered {
+        unordered_len(len)
+    } else {
+        ordered_len::<BLOCK_SIZE>(len)
+    }
+}
+
+/// Encodes the values `get(0)`, `get(1)`, … (`None`: null), one per entry of
+/// `offsets`, advancing each offset.
+///
+/// # Errors
+/// [`Error::OutOfBounds`] when `data` is too short; [`Error::CapacityOverflow`].
+pub(crate) fn encode<'v>(
+    data: &mut [u8],
+    offsets: &mut [usize],
+    get: impl Fn(usize) -> Option<&'v [u8]>,
+    opts: SortOptions,
+    unordered: bool,
+) -> Result<()> {
+    for (i, off) in offsets.iter_mut().enumerate() {
+        let out = data.get_mut(*off..).ok_or(Error::OutOfBounds)?;
+        let n = if unordered {
+            encode_unordered(out, get(i))?
+        } else {
+            encode_ordered::<BLOCK_SIZE>(out, get(i), opts)?
+        };
+        *off += n;
+    }
+    Ok(())
+}
+
+/// Adds the encoded size of `get(i)` to `lengths[i]`.
+///
+/// # Errors
+/// [`Error::CapacityOverflow`].
+pub(crate) fn add_lengths<'v>(
+    lengths: &mut [usize],
+    get: impl Fn(usize) -> Option<&'v [u8]>,
+    unordered: bool,
+) -> Result<()> {
+    for (i, l) in lengths.iter_mut().enumerate() {
+        let n = value_len(get(i).map(<[u8]>::len), unordered)?;
+        *l = l.checked_add(n).ok_or(Error::CapacityOverflow)?;
+    }
+    Ok(())
+}
+
+/// Decodes one ordered value from the front of `row`, appending its bytes
+/// to `out`; `false` for a null.
+///
+/// # Errors
+/// [`Error::InvalidRow`]: unknown first byte, a row that ends inside a
+/// block, a last-block length of 0 or above `B`, non-zero padding;
+/// [`Error::AllocationFailed`].
+pub(crate) fn decode_ordered<const B: usize, A: Allocator>(
+    row: &mut &[u8],
+    opts: SortOptions,
+    out: &mut MutableBuffer<A>,
+) -> Result<bool> {
+    let (&first, rest) = row.split_first().ok_or(Error::InvalidRow)?;
+    *row = rest;
+    if first == opts.null_sentinel() {
+        return Ok(false);
+    }
+    let flip = if opts.descending { 0xFF } else { 0 };
+    match first ^ flip {
+        EMPTY => return Ok(true),
+        NON_EMPTY => {}
+        _ => return Err(Error::InvalidRow),
+    }
+    let start = out.len();
+    loop {
+        let block = take(row, B + 1)?;
+        let (data, marker) = block.split_at(B);
+        let marker = marker.first().copied().ok_or(Error::InvalidRow)? ^ flip;
+        if marker == CONTINUATION {
+            out.try_extend_from_slice(data)?;
+            continue;
+        }
+        let n = usize::from(marker);
+        if n == 0 || n > B {
+            return Err(Error::InvalidRow);
+        }
+        let (value, padding) = data.split_at(n);
+        if padding.iter().any(|&b| b != flip) {
+            return Err(Error::InvalidRow);
+        }
+        out.try_extend_from_slice(value)?;
+        break;
+    }
+    if flip != 0 {
+        if let Some(tail) = out.as_slice_mut().get_mut(start..) {
+            tail.iter_mut().for_each(|b| *b = !*b);
+        }
+    }
+    Ok(true)
+}
+
+/// Decodes one unordered value from the front of `row` (see [`decode_ordered`]).
+///
+/// # Errors
+/// [`Error::InvalidRow`] when the row is shorter than the length says.
+pub(crate) fn decode_unordered<A: Allocator>(
+    row: &mut &[u8],
+    out: &mut MutableBuffer<A>,
+) -> Result<bool> {
+    let Some(v) = read_unordered(row)? else {
+        return Ok(false);
+    };
+    out.try_extend_from_slice(v)?;
+    Ok(true)
+}
+
+/// Splits one unordered value off the front of `row` without copying.
+///
+/// # Errors
+/// [`Error::InvalidRow`] when the row is shorter than the length says.
+pub(crate) fn read_unordered<'r>(row: &mut &'r [u8]) -> Result<Option<&'r [u8]>> {
+    let len = take(row, 4)?;
+    let len = u32::from_le_bytes(len.try_into().map_err(|_| Error::InvalidRow)?);
+    if len == UNORDERED_NULL {
+        return Ok(None);
+    }
+    let n = usize::try_from(len).map_err(|_| Error::InvalidRow)?;
+    take(row, n).map(Some)
+}
+
+/// Length of the ordered value at the front of `row`, without decoding it.
+///
+/// # Errors
+/// [`Error::InvalidRow`] as [`decode_ordered`] (padding is not checked).
+pub(crate) fn skip_ordered(row: &[u8], opts: SortOptions) -> Result<usize> {
+    let first = *row.first().ok_or(Error::InvalidRow)?;
+    let flip = if opts.descending { 0xFF } else { 0 };
+    if first == opts.null_sentinel() || first ^ flip == EMPTY {
+        return Ok(1);
+    }
+    if first ^ flip != NON_EMPTY {
+        return Err(Error::InvalidRow);
+    }
+    let mut pos = 1;
+    loop {
+        let end = pos + BLOCK_SIZE + 1;
+        let marker = *row.get(end - 1).ok_or(Error::InvalidRow)? ^ flip;
+        pos = end;
+        if marker != CONTINUATION {
+            return Ok(pos);
+        }
+    }
+}
+
+/// Length of the unordered value at the front of `row`.
+///
+/// # Errors
+/// [`Error::InvalidRow`] when the row is shorter than the length says.
+pub(crate) fn skip_unordered(row: &[u8]) -> Result<usize> {
+    let mut r = row;
+    read_unordered(&mut r)?;
+    Ok(row.len() - r.len())
+}
+
+/// Decodes the value at the front of each row into `values` (bytes) and
+/// `offsets` (`rows.len() + 1` of them, as `O`), and the validity into `nulls`.
+fn decode_into<O: OffsetSize, A: Allocator + Clone>(
+    rows: &mut [&[u8]],
+    opts: SortOptions,
+    unordered: bool,
+    alloc: &A,
+) -> Result<(MutableBuffer<A>, MutableBuffer<A>, NullBufferBuilder<A>)> {
+    let mut values = MutableBuffer::new_in(alloc.clone());
+    let mut offsets = MutableBuffer::new_in(alloc.clone());
+    let n = rows
+        .len()
+        .checked_add(1)
+        .and_then(|n| n.checked_mul(core::mem::size_of::<O>()))
+        .ok_or(Error::CapacityOverflow)?;
+    offsets.try_reserve_exact(n)?;
+    offsets.try_push(O::ZERO)?;
+    let mut nulls = NullBufferBuilder::new_in(alloc.clone());
+    for row in rows.iter_mut() {
+        let valid = if unordered {
+            decode_unordered(row, &mut values)?
+        } else {
+            decode_ordered::<BLOCK_SIZE, A>(row, opts, &mut values)?
+        };
+        offsets.try_push(O::from_usize(values.len()).ok_or(Error::CapacityOverflow)?)?;
+        nulls.try_append(valid)?;
+    }
+    Ok((values, offsets, nulls))
+}
+
+/// Decodes a Binary/LargeBinary/Utf8/LargeUtf8 column.
+///
+/// # Errors
+/// [`Error::InvalidRow`]; [`Error::InvalidUtf8`] for a UTF-8 type;
+/// [`Error::CapacityOverflow`] when the values exceed the offset type;
+/// [`Error::AllocationFailed`].
+pub(crate) fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
+    rows: &mut [&[u8]],
+    opts: SortOptions,
+    unordered: bool,
+    alloc: &A,
+) -> Result<GenericByteArray<'a, T, A>> {
+    let (values, offsets, nulls) = decode_into::<T::Offset, A>(rows, opts, unordered, alloc)?;
+    GenericByteArray::try_new(
+        ScalarBuffer::try_from_buffer(offsets.into_buffer())?,
+        values.into_buffer(),
+        nulls.finish(),
+    )
+}
+
+/// The value of decoded bytes: `[u8]` as is, `str` when valid UTF-8.
+pub(crate) trait FromBytes {
+    /// `None` when the bytes are not a valid value (not UTF-8 for `str`).
+    fn from_bytes(bytes: &[u8]) -> Option<&Self>;
+}
+
+impl FromBytes for [u8] {
+    fn from_bytes(bytes: &[u8]) -> Option<&Self> {
+        Some(bytes)
+    }
+}
+
+impl FromBytes for str {
+    fn from_bytes(bytes: &[u8]) -> Option<&Self> {
+        core::str::from_utf8(bytes).ok()
+    }
+}
+
+/// Decodes a BinaryView/Utf8View column.
+///
+/// # Errors
+/// As [`decode`].
+pub(crate) fn decode_view<'a, T: ByteViewType, A: Allocator + Clone>(
+    rows: &mut [&[u8]],
+    opts: SortOptions,
+    unordered: bool,
+    alloc: &A,
+) -> Result<GenericByteViewArray<'a, T, A>>
+where
+    T::Native: FromBytes,
+{
+    let (values, offsets, nulls) = decode_into::<i64, A>(rows, opts, unordered, alloc)?;
+    let offsets: &[i64] = super::typed(offsets.as_slice())?;
+    let mut b = GenericByteViewBuilder::<T, A>::new_in(alloc.clone());
+    b.try_reserve(rows.len(), values.len())?;
+    for (i, w) in offsets.windows(2).enumerate() {
+        if nulls.is_valid(i) == Some(false) {
+            b.try_append_null()?;
+            continue;
+        }
+        let range = usize::try_from(w[0]).map_err(|_| Error::InvalidRow)?
+            ..usize::try_from(w[1]).map_err(|_| Error::InvalidRow)?;
+        let bytes = values.as_slice().get(range).ok_or(Error::InvalidRow)?;
+        let v = T::Native::from_bytes(bytes).ok_or(Error::InvalidUtf8)?;
+        b.try_append_value(v)?;
+    }
+    b.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use allocator_api2::alloc::Global;
+
+    fn enc<const B: usize>(v: Option<&[u8]>, opts: SortOptions) -> std::vec::Vec<u8> {
+        let n = ordered_len::<B>(v.map(<[u8]>::len)).unwrap();
+        let mut out = std::vec![0u8; n];
+        assert_eq!(encode_ordered::<B>(&mut out, v, opts).unwrap(), n);
+        out
+    }
+
+    #[test]
+    fn round_trip_and_errors() {
+        let opts = SortOptions::default();
+        for v in [&b""[..], b"a", &[7u8; 32], &[9u8; 33], &[1u8; 70]] {
+            for desc in [false, true] {
+                let o = SortOptions::new(desc, true);
+                let e = enc::<BLOCK_SIZE>(Some(v), o);
+                let mut out = MutableBuffer::new_in(Global);
+                let mut r = &e[..];
+                assert!(decode_ordered::<BLOCK_SIZE, _>(&mut r, o, &mut out).unwrap());
+                assert!(r.is_empty());
+                assert_eq!(out.as_slice(), v);
+                assert_eq!(skip_ordered(&e, o).unwrap(), e.len());
+            }
+        }
+        let mut e = enc::<BLOCK_SIZE>(Some(b"ab"), opts);
+        let mut out = MutableBuffer::new_in(Global);
+        e[5] = 1; // padding
+        assert_eq!(
+            decode_ordered::<BLOCK_SIZE, _>(&mut &e[..], opts, &mut out),
+            Err(Error::InvalidRow)
+        );
+        let mut e = enc::<BLOCK_SIZE>(Some(b"ab"), opts);
+        e[33] = 33; // last-block length above the block size
+        assert_eq!(
+            decode_ordered::<BLOCK_SIZE, _>(&mut &e[..], opts, &mut out),
+            Err(Error::InvalidRow)
+        );
+        assert_eq!(
+            decode_ordered::<BLOCK_SIZE, _>(&mut &[2u8, 1][..], opts, &mut out),
+            Err(Error::InvalidRow)
+        );
+        assert_eq!(
+            decode_ordered::<BLOCK_SIZE, _>(&mut &[3u8][..], opts, &mut out),
+            Err(Error::InvalidRow)
+        );
+    }
+
+    #[test]
+    fn unordered_bytes() {
+        let mut out = [0u8; 7];
+        assert_eq!(encode_unordered(&mut out, Some(b"abc")).unwrap(), 7);
+        assert_eq!(out, [3, 0, 0, 0, b'a', b'b', b'c']);
+        assert_eq!(encode_unordered(&mut out, None).unwrap(), 4);
+        assert_eq!(&out[..4], &[0xFF; 4]);
+        let mut r = &[5u8, 0, 0, 0, 1][..];
+        assert_eq!(read_unordered(&mut r), Err(Error::InvalidRow));
+    }
+
+    /// The spec's diagrams use 4-byte blocks "for brevity".
+    #[test]
+    fn spec_diagrams_with_4_byte_blocks() {
+        let asc = SortOptions::default();
+        assert_eq!(enc::<4>(Some(b"MEEP"), asc), b"\x02MEEP\x04");
+        assert_eq!(enc::<4>(Some(b""), asc), [0x01]);
+        assert_eq!(enc::<4>(None, asc), [0x00]);
+        // The spec's drawing of "Defenestration" repeats "tr" by mistake
+        // (17 letters in 14 characters); the rule it states gives:
+        assert_eq!(
+            enc::<4>(Some(b"Defenestration"), asc),
+            b"\x02Defe\xFFnest\xFFrati\xFFon\x00\x00\x02"
+        );
+    }
+}
