@@ -188,6 +188,30 @@ errors! {
     /// length prefix or the frame's content size declares.
     DecompressedSizeMismatch => "decompressed size differs from the declared size",
 
+    // ----- extension types -----
+    /// A field's `ARROW:extension:name` is absent or names another extension type.
+    ExtensionNameMismatch => "field does not carry this extension type's name",
+    /// `ARROW:extension:metadata` is not valid for its extension type: not
+    /// JSON (or nested too deeply), a required key missing, a key of the
+    /// wrong JSON type, a negative size, more dimensions than supported, or
+    /// metadata where the type takes none.
+    InvalidExtensionMetadata => "invalid extension type metadata",
+    /// The storage type does not fit the extension type (e.g. a fixed-shape
+    /// tensor whose list size is not the product of its shape, a UUID that is
+    /// not FixedSizeBinary(16)).
+    ExtensionStorageMismatch => "storage type does not fit the extension type",
+    /// A tensor `permutation` is not a permutation of `0..ndim`.
+    InvalidPermutation => "tensor permutation is not a permutation of 0..ndim",
+    /// A tensor's `dim_names`, `uniform_shape` or multi-index does not have
+    /// one entry per dimension.
+    DimensionCountMismatch => "tensor parameter does not have one entry per dimension",
+    /// A variable-shape tensor's data length differs from the product of its
+    /// shape, or a shape has a negative or null size.
+    TensorSizeMismatch => "tensor data length differs from the product of its shape",
+    /// A variable-shape tensor's size in a uniform dimension differs from
+    /// `uniform_shape`.
+    UniformShapeViolated => "tensor size differs from uniform_shape in a uniform dimension",
+
     // ----- row format -----
     /// Row bytes are not a valid encoding for the converter's fields: a
     /// sentinel or block marker that is not allowed, a row that ends early or

@@ -28,6 +28,7 @@ pub mod buffer;
 pub mod compute;
 pub mod datatypes;
 mod error;
+pub mod extension;
 pub mod ipc;
 pub mod native;
 pub mod row;

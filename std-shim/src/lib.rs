@@ -14,6 +14,10 @@
 //!   system's error when a read or write fails) and converts into both.
 //! - [`format`](mod@format): data types, schemas and values as text, as the `alkaid`
 //!   command-line tool prints them.
+//! - Compression: every reader and writer here uses [`StdCodecs`], so LZ4
+//!   frame (from the core) and ZSTD ([`ZstdCodec`], the reference library)
+//!   bodies are read, and written when [`IpcWriteOptions::compression`] asks
+//!   for them.
 //!
 //! Memory comes from [`alkaid::Global`].
 //!
@@ -52,11 +56,13 @@ pub use alkaid::ipc::reader::IpcReadOptions;
 pub use alkaid::ipc::writer::IpcWriteOptions;
 
 mod bridge;
+mod codecs;
 mod error;
 pub mod format;
 mod read;
 mod write;
 
+pub use codecs::{StdCodecs, ZstdCodec};
 pub use error::{Error, Result};
 pub use read::{open_ipc, read_ipc, read_stream, read_stream_with, IpcFormat, IpcInput, IpcReader};
 pub use write::{create_file, create_stream, FileWriter, IpcWriter, StreamWriter};

@@ -17,6 +17,7 @@ use alkaid::Global;
 use memmap2::Mmap;
 
 use crate::bridge::{ErrorSlot, Tracked};
+use crate::codecs::StdCodecs;
 use crate::error::{Error, Result};
 
 /// The two IPC formats ("IPC Streaming Format" and "IPC File Format").
@@ -225,11 +226,19 @@ impl IpcInput {
             }
         };
         let inner = match self.format {
-            IpcFormat::Stream => {
-                Inner::Slice(SliceStreamReader::try_new_in(bytes, options, Global)?)
-            }
+            IpcFormat::Stream => Inner::Slice(SliceStreamReader::try_new_with_codecs_in(
+                bytes,
+                options,
+                StdCodecs::default(),
+                Global,
+            )?),
             IpcFormat::File => Inner::File {
-                reader: FileReader::try_new_in(bytes, options, Global)?,
+                reader: FileReader::try_new_with_codecs_in(
+                    bytes,
+                    options,
+                    StdCodecs::default(),
+                    Global,
+                )?,
                 next: 0,
             },
         };
@@ -274,7 +283,9 @@ pub fn read_stream_with<'r>(src: impl Read + 'r, options: IpcReadOptions) -> Res
     let slot = ErrorSlot::default();
     let boxed: Box<dyn Read + 'r> = Box::new(src);
     let tracked = Tracked::new(boxed, slot.clone());
-    let reader = StreamReader::try_new_in(tracked, options, Global).map_err(|e| slot.lift(e))?;
+    let reader =
+        StreamReader::try_new_with_codecs_in(tracked, options, StdCodecs::default(), Global)
+            .map_err(|e| slot.lift(e))?;
     Ok(IpcReader {
         inner: Inner::Read(reader),
         slot,
@@ -282,12 +293,12 @@ pub fn read_stream_with<'r>(src: impl Read + 'r, options: IpcReadOptions) -> Res
 }
 
 enum Inner<'b> {
-    Slice(SliceStreamReader<'b, Global>),
+    Slice(SliceStreamReader<'b, Global, StdCodecs>),
     File {
-        reader: FileReader<'b, Global>,
+        reader: FileReader<'b, Global, StdCodecs>,
         next: usize,
     },
-    Read(StreamReader<'b, Tracked<Box<dyn Read + 'b>>, Global>),
+    Read(StreamReader<'b, Tracked<Box<dyn Read + 'b>>, Global, StdCodecs>),
 }
 
 /// The record batches of an IPC stream or file, in order: an [`Iterator`] of
@@ -295,6 +306,7 @@ enum Inner<'b> {
 ///
 /// Batches are validated fully by the core readers
 /// ([`ValidationLevel::Full`]); their lifetime `'b` is that of the input.
+/// Compressed bodies (LZ4 frame, ZSTD) are decompressed with [`StdCodecs`].
 pub struct IpcReader<'b> {
     inner: Inner<'b>,
     slot: ErrorSlot,

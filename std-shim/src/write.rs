@@ -3,7 +3,9 @@
 //!
 //! These wrap the core writers of [`alkaid::ipc::writer`] over
 //! [`embedded_io_adapters::std::FromStd`] and return the shim's [`Error`],
-//! with the operating system's error when a write fails.
+//! with the operating system's error when a write fails. Bodies are
+//! compressed as [`IpcWriteOptions::compression`] asks, with [`StdCodecs`]
+//! (LZ4 frame or ZSTD).
 
 use std::fmt;
 use std::fs::File;
@@ -16,6 +18,7 @@ use alkaid::ipc::writer::{self as core_writer, IpcWriteOptions};
 use alkaid::Global;
 
 use crate::bridge::{ErrorSlot, Tracked};
+use crate::codecs::StdCodecs;
 use crate::error::Result;
 use crate::read::IpcFormat;
 
@@ -25,7 +28,7 @@ use crate::read::IpcFormat;
 /// without its end marker (readers accept that) and, for a `BufWriter`,
 /// possibly unflushed.
 pub struct StreamWriter<'a, W: Write> {
-    inner: core_writer::StreamWriter<'a, Tracked<W>, Global>,
+    inner: core_writer::StreamWriter<'a, Tracked<W>, Global, StdCodecs>,
     slot: ErrorSlot,
 }
 
@@ -35,13 +38,29 @@ impl<'a, W: Write> StreamWriter<'a, W> {
     ///
     /// # Errors
     /// [`alkaid::Error::InvalidArgument`] for a bad alignment in `options`;
-    /// [`crate::Error::Io`] when the sink fails.
+    /// [`alkaid::Error::UnsupportedType`] for a compression the codecs cannot
+    /// write; [`crate::Error::Io`] when the sink fails.
     pub fn try_new(sink: W, schema: &Schema<'a, Global>, options: IpcWriteOptions) -> Result<Self> {
+        Self::try_new_with_codecs(sink, schema, options, StdCodecs::default())
+    }
+
+    /// As [`Self::try_new`] with the codecs `codecs` (e.g. ZSTD at another
+    /// level: `WithCodec::new(ZstdCodec::with_level(9), BuiltinCodecs::new())`).
+    ///
+    /// # Errors
+    /// As [`StreamWriter::try_new`].
+    pub fn try_new_with_codecs(
+        sink: W,
+        schema: &Schema<'a, Global>,
+        options: IpcWriteOptions,
+        codecs: StdCodecs,
+    ) -> Result<Self> {
         let slot = ErrorSlot::default();
-        let inner = core_writer::StreamWriter::try_new_in(
+        let inner = core_writer::StreamWriter::try_new_with_codecs_in(
             Tracked::new(sink, slot.clone()),
             schema,
             options,
+            codecs,
             Global,
         )
         .map_err(|e| slot.lift(e))?;
@@ -91,7 +110,7 @@ impl<W: Write> fmt::Debug for StreamWriter<'_, W> {
 /// magic and schema at once, the batches, then the footer on
 /// [`Self::finish`]. A file is unreadable without its footer: always finish.
 pub struct FileWriter<'a, W: Write> {
-    inner: core_writer::FileWriter<'a, Tracked<W>, Global>,
+    inner: core_writer::FileWriter<'a, Tracked<W>, Global, StdCodecs>,
     slot: ErrorSlot,
 }
 
@@ -102,11 +121,26 @@ impl<'a, W: Write> FileWriter<'a, W> {
     /// # Errors
     /// As [`StreamWriter::try_new`].
     pub fn try_new(sink: W, schema: &Schema<'a, Global>, options: IpcWriteOptions) -> Result<Self> {
+        Self::try_new_with_codecs(sink, schema, options, StdCodecs::default())
+    }
+
+    /// As [`Self::try_new`] with the codecs `codecs` (e.g. ZSTD at another
+    /// level: `WithCodec::new(ZstdCodec::with_level(9), BuiltinCodecs::new())`).
+    ///
+    /// # Errors
+    /// As [`StreamWriter::try_new`].
+    pub fn try_new_with_codecs(
+        sink: W,
+        schema: &Schema<'a, Global>,
+        options: IpcWriteOptions,
+        codecs: StdCodecs,
+    ) -> Result<Self> {
         let slot = ErrorSlot::default();
-        let inner = core_writer::FileWriter::try_new_in(
+        let inner = core_writer::FileWriter::try_new_with_codecs_in(
             Tracked::new(sink, slot.clone()),
             schema,
             options,
+            codecs,
             Global,
         )
         .map_err(|e| slot.lift(e))?;

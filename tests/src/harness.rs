@@ -7,11 +7,13 @@ use std::path::{Path, PathBuf};
 
 use alkaid::array::{RecordBatch, ValidationLevel};
 use alkaid::datatypes::Schema;
+use alkaid::ipc::compression::{BuiltinCodecs, CodecSet};
 use alkaid::ipc::reader::{
     FileReader, FileSeekReader, IpcReadOptions, SliceStreamReader, StreamReader,
 };
 use alkaid::ipc::writer::{FileWriter, IpcWriteOptions, StreamWriter};
 use alkaid::{Error, Global};
+use alkaid_std::StdCodecs;
 
 use crate::compare::{compare_batch, compare_schema};
 use crate::json::JsonFile;
@@ -33,9 +35,10 @@ pub const COMPRESSION_DIR: &str = "2.0.0-compression";
 pub const COMPRESSION_SUPPORTED: bool = true;
 
 /// Codecs the readers under test cannot decode yet, by name as it appears in
-/// file names (`"zstd"`): cases whose name contains one are expected to fail
-/// with [`Error::UnsupportedType`].
-pub const PENDING_CODECS: &[&str] = &["zstd"];
+/// file names (e.g. `"zstd"`): cases whose name contains one are expected to
+/// fail with [`Error::UnsupportedType`]. Empty: the core's built-in codecs
+/// decode LZ4 frame and (feature `zstd-decode`) ZSTD.
+pub const PENDING_CODECS: &[&str] = &[];
 
 /// `true` when the readers under test decode the compressed case `name`.
 pub fn compression_supported(name: &str) -> bool {
@@ -60,25 +63,7 @@ pub struct Expected {
 /// Known failures other than compression. Every entry must still fail the
 /// stated way: a case that starts passing fails the test until its entry is
 /// removed (so this table never hides a fixed bug).
-pub const EXPECTED_FAILURES: &[Expected] = &[
-    Expected {
-        dir: "2.0.0-compression",
-        file: "generated_zstd",
-        reader: "*",
-        error: Error::UnsupportedType,
-        reason: ZSTD_PENDING,
-    },
-    Expected {
-        dir: "2.0.0-compression",
-        file: "generated_uncompressible_zstd",
-        reader: "*",
-        error: Error::UnsupportedType,
-        reason: ZSTD_PENDING,
-    },
-];
-
-/// ZSTD bodies need a ZSTD codec (`zstd-decode` feature / std shim), not wired yet.
-const ZSTD_PENDING: &str = "ZSTD codec not yet built into the readers used here";
+pub const EXPECTED_FAILURES: &[Expected] = &[];
 
 /// The expectation for a case, if it is a known failure.
 pub fn expected_failure(dir: &str, file: &str, reader: &str) -> Option<Expected> {
@@ -283,25 +268,70 @@ where
     Outcome::Pass { batches: n }
 }
 
-/// Reads `bytes` (stream or file format, per `reader`) and compares with `json`.
+/// The codec sets the golden cases are read and written with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Codecs {
+    /// The core's [`BuiltinCodecs`]: LZ4 frame and the `no_std` ZSTD decoder
+    /// (`ruzstd`, feature `zstd-decode`). Reads everything, writes LZ4 only.
+    Builtin,
+    /// The std shim's [`StdCodecs`]: the reference ZSTD library in front of
+    /// the built-in codecs.
+    Std,
+}
+
+impl Codecs {
+    /// Both sets.
+    pub const ALL: [Codecs; 2] = [Codecs::Builtin, Codecs::Std];
+
+    /// Name in tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            Codecs::Builtin => "builtin",
+            Codecs::Std => "std",
+        }
+    }
+}
+
+/// Reads `bytes` (stream or file format, per `reader`) with the core's
+/// [`BuiltinCodecs`] and compares with `json`.
 pub fn run_reader(reader: Reader, bytes: &[u8], json: &JsonFile) -> Outcome {
+    run_reader_with(reader, bytes, json, Codecs::Builtin)
+}
+
+/// [`run_reader`] with the codec set `codecs`.
+pub fn run_reader_with(reader: Reader, bytes: &[u8], json: &JsonFile, codecs: Codecs) -> Outcome {
+    match codecs {
+        Codecs::Builtin => read_with(reader, bytes, json, BuiltinCodecs::new),
+        Codecs::Std => read_with(reader, bytes, json, StdCodecs::default),
+    }
+}
+
+fn read_with<S: CodecSet>(
+    reader: Reader,
+    bytes: &[u8],
+    json: &JsonFile,
+    codecs: impl Fn() -> S,
+) -> Outcome {
     let opts = IpcReadOptions::default();
     match reader {
-        Reader::SliceStream => match SliceStreamReader::try_new_in(bytes, opts, Global) {
+        Reader::SliceStream => {
+            match SliceStreamReader::try_new_with_codecs_in(bytes, opts, codecs(), Global) {
+                Ok(r) => {
+                    let schema = r.schema().clone();
+                    check(&schema, r, json)
+                }
+                Err(e) => err("open")(e),
+            }
+        }
+        Reader::Stream => match StreamReader::try_new_with_codecs_in(bytes, opts, codecs(), Global)
+        {
             Ok(r) => {
                 let schema = r.schema().clone();
                 check(&schema, r, json)
             }
             Err(e) => err("open")(e),
         },
-        Reader::Stream => match StreamReader::try_new_in(bytes, opts, Global) {
-            Ok(r) => {
-                let schema = r.schema().clone();
-                check(&schema, r, json)
-            }
-            Err(e) => err("open")(e),
-        },
-        Reader::File => match FileReader::try_new_in(bytes, opts, Global) {
+        Reader::File => match FileReader::try_new_with_codecs_in(bytes, opts, codecs(), Global) {
             Ok(mut r) => {
                 let schema = r.schema().clone();
                 let batches: Vec<_> = (0..r.num_batches()).map(|i| r.batch(i)).collect();
@@ -311,7 +341,7 @@ pub fn run_reader(reader: Reader, bytes: &[u8], json: &JsonFile) -> Outcome {
         },
         Reader::FileSeek => {
             let src = embedded_io_adapters::std::FromStd::new(std::io::Cursor::new(bytes));
-            match FileSeekReader::try_new_in(src, opts, Global) {
+            match FileSeekReader::try_new_with_codecs_in(src, opts, codecs(), Global) {
                 Ok(mut r) => {
                     let schema = r.schema().clone();
                     let batches: Vec<_> = (0..r.num_batches()).map(|i| r.batch(i)).collect();
@@ -330,6 +360,16 @@ pub fn run_reader(reader: Reader, bytes: &[u8], json: &JsonFile) -> Outcome {
 /// # Errors
 /// The first read or write error.
 pub fn rewrite(stream: &[u8]) -> Result<(Vec<u8>, Vec<u8>), Outcome> {
+    rewrite_with(stream, IpcWriteOptions::default())
+}
+
+/// [`rewrite`] with the write options `wopts` (e.g. a compression); the
+/// writers use the std shim's [`StdCodecs`], the reader the core's
+/// [`BuiltinCodecs`].
+///
+/// # Errors
+/// The first read or write error.
+pub fn rewrite_with(stream: &[u8], wopts: IpcWriteOptions) -> Result<(Vec<u8>, Vec<u8>), Outcome> {
     let opts = IpcReadOptions::default();
     let r = SliceStreamReader::try_new_in(stream, opts, Global).map_err(err("read: open"))?;
     let schema = r.schema().clone();
@@ -337,16 +377,27 @@ pub fn rewrite(stream: &[u8]) -> Result<(Vec<u8>, Vec<u8>), Outcome> {
         .enumerate()
         .map(|(n, b)| b.map_err(err(format!("read: batch {n}"))))
         .collect::<Result<Vec<_>, _>>()?;
-    let wopts = IpcWriteOptions::default();
-    let mut sw = StreamWriter::try_new_in(Vec::new(), &schema, wopts, Global)
-        .map_err(err("StreamWriter: open"))?;
+    let mut sw = StreamWriter::try_new_with_codecs_in(
+        Vec::new(),
+        &schema,
+        wopts,
+        StdCodecs::default(),
+        Global,
+    )
+    .map_err(err("StreamWriter: open"))?;
     for (n, b) in batches.iter().enumerate() {
         sw.write(b)
             .map_err(err(format!("StreamWriter: batch {n}")))?;
     }
     sw.finish().map_err(err("StreamWriter: finish"))?;
-    let mut fw = FileWriter::try_new_in(Vec::new(), &schema, wopts, Global)
-        .map_err(err("FileWriter: open"))?;
+    let mut fw = FileWriter::try_new_with_codecs_in(
+        Vec::new(),
+        &schema,
+        wopts,
+        StdCodecs::default(),
+        Global,
+    )
+    .map_err(err("FileWriter: open"))?;
     for (n, b) in batches.iter().enumerate() {
         fw.write(b).map_err(err(format!("FileWriter: batch {n}")))?;
     }

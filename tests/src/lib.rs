@@ -3,8 +3,10 @@
 //! - [`json`]: a reader of the Arrow integration-test JSON format;
 //! - [`value`]: the logical value of a slot, and where two values differ;
 //! - [`compare`]: our schemas and record batches against the JSON;
-//! - [`harness`]: the golden cases, our readers and writers run on them, the
-//!   expected failures and the summary table;
+//! - [`harness`]: the golden cases, our readers and writers run on them
+//!   (with the core's codecs, whose ZSTD decoder is `ruzstd`, or the std
+//!   shim's, whose ZSTD is the reference library), the expected failures and
+//!   the summary table;
 //! - [`interop`]: our readers and writers on whole files, pyarrow (through
 //!   the scripts of `tests/python/`) and the interop tables.
 //!
@@ -20,6 +22,10 @@
 //! else `/work/shared/golden`; the tests fail when none exists.
 //! `cargo test -p alkaid-tests --test golden -- --nocapture` prints the
 //! summary tables.
+//!
+//! `cargo bench -p alkaid-tests --bench ipc_compression` times our LZ4 and
+//! ZSTD stream writing and reading against arrow-rs on the same batches and
+//! prints both figures and their ratio.
 
 pub mod compare;
 pub mod harness;

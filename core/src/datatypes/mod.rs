@@ -9,7 +9,7 @@
 mod field;
 mod schema;
 
-pub use field::{Field, FieldRef, Fields, Metadata};
+pub use field::{Field, FieldRef, Fields, Metadata, EXTENSION_METADATA_KEY, EXTENSION_NAME_KEY};
 pub use schema::Schema;
 
 use allocator_api2::alloc::Allocator;

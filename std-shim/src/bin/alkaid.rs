@@ -11,6 +11,7 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use alkaid::ipc::message::CompressionCodec;
 use alkaid_std::format;
 use alkaid_std::{open_ipc, read_ipc, Error, IpcFormat, IpcInput, IpcWriteOptions, IpcWriter};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -43,7 +44,8 @@ enum Command {
         /// Output format [default: the input's]
         #[arg(long, value_enum)]
         format: Option<Format>,
-        /// Body compression of the output
+        /// Body compression of the output (each buffer compressed on its own;
+        /// buffers that do not shrink are stored uncompressed)
         #[arg(long, value_enum, default_value_t = Compression::None)]
         compression: Compression,
     },
@@ -84,8 +86,18 @@ enum Compression {
     None,
     /// LZ4 frame
     Lz4,
-    /// Zstandard
+    /// Zstandard (level 3)
     Zstd,
+}
+
+impl Compression {
+    fn codec(self) -> Option<CompressionCodec> {
+        match self {
+            Compression::None => None,
+            Compression::Lz4 => Some(CompressionCodec::Lz4Frame),
+            Compression::Zstd => Some(CompressionCodec::Zstd),
+        }
+    }
 }
 
 /// Why a command failed.
@@ -303,19 +315,6 @@ fn convert(
     format: Option<Format>,
     compression: Compression,
 ) -> Result<(), Failure> {
-    match compression {
-        Compression::None => {}
-        Compression::Lz4 => {
-            return Err(Failure::Usage(
-                "--compression lz4 is not yet supported".into(),
-            ))
-        }
-        Compression::Zstd => {
-            return Err(Failure::Usage(
-                "--compression zstd is not yet supported".into(),
-            ))
-        }
-    }
     let sink = Sink::new(output)?;
     let src = open(input)?;
     let mut reader = src.reader().map_err(about(input))?;
@@ -327,8 +326,11 @@ fn convert(
     let schema = reader.schema().clone();
     let out = sink.open()?;
     let result = (|| -> Result<(), Failure> {
-        let mut w = IpcWriter::try_new(out, format, &schema, IpcWriteOptions::default())
-            .map_err(about(output))?;
+        let options = IpcWriteOptions {
+            compression: compression.codec(),
+            ..IpcWriteOptions::default()
+        };
+        let mut w = IpcWriter::try_new(out, format, &schema, options).map_err(about(output))?;
         while let Some(batch) = reader.next_batch().map_err(about(input))? {
             w.write(&batch).map_err(about(output))?;
         }

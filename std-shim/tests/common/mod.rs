@@ -135,3 +135,57 @@ pub fn temp_dir(test: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&d).unwrap();
     d
 }
+
+/// A compressible table: `n: int64` (nullable, repeating small values) and
+/// `word: string` (a few words), two batches of `rows` rows.
+pub fn compressible(rows: i64) -> (Schema<'static, G>, Vec<RecordBatch<'static, G>>) {
+    let words = ["arrow", "zstd", "lz4", "", "columnar", "alkaid"];
+    let fields = SharedSlice::try_from_iter_in(
+        [
+            Field::new("n", DataType::Int64, true),
+            Field::new("word", DataType::Utf8, true),
+        ],
+        G,
+    )
+    .unwrap();
+    let schema = Schema::new(fields);
+    let batches = (0..2)
+        .map(|k| {
+            let n: Vec<Option<i64>> = (0..rows)
+                .map(|i| (i % 11 != 0).then_some((i * (k + 1)) % 100))
+                .collect();
+            let w: Vec<Option<&str>> = (0..rows)
+                .map(|i| (i % 13 != 0).then_some(words[(i as usize * 7 + k as usize) % 6]))
+                .collect();
+            let cols: Vec<ArrayRef<'static, G>> = vec![
+                PrimitiveArray::<i64, G>::try_from_options_in(&n, G)
+                    .unwrap()
+                    .into_array_ref(),
+                StringArray::<G>::try_from_options_in(&w, G)
+                    .unwrap()
+                    .into_array_ref(),
+            ];
+            RecordBatch::try_new(
+                schema.clone(),
+                SharedSlice::try_from_iter_in(cols, G).unwrap(),
+            )
+            .unwrap()
+        })
+        .collect();
+    (schema, batches)
+}
+
+/// `batches` of `schema` written in `format` with `options`.
+pub fn write_with(
+    format: IpcFormat,
+    schema: &Schema<'static, G>,
+    batches: &[RecordBatch<'static, G>],
+    options: IpcWriteOptions,
+) -> Vec<u8> {
+    let mut w = IpcWriter::try_new(Vec::new(), format, schema, options).unwrap();
+    for b in batches {
+        w.write(b).unwrap();
+    }
+    w.finish().unwrap();
+    w.into_inner()
+}

@@ -16,15 +16,21 @@
 //! empty buffer; a prefix of 0 is also read as an empty buffer.
 //!
 //! [`Codec`] is the plug-in point for a compression implementation: the core
-//! ships the LZ4 frame codec ([`lz4_frame::Lz4FrameCodec`], feature `lz4`);
-//! ZSTD and any other implementation can be plugged in by implementing the
-//! trait. [`compress_buffer`] and [`decompress_buffer`] add and check the
+//! ships the LZ4 frame codec ([`lz4_frame::Lz4FrameCodec`], feature `lz4`)
+//! and a ZSTD *decoder* (`zstd_decode::ZstdDecoder`, feature `zstd-decode`,
+//! which needs a global allocator); the std shim adds a ZSTD codec that also
+//! compresses, and any other implementation can be plugged in by implementing
+//! the trait ([`CodecSet`], [`WithCodec`]). [`zstd_frame`] reads the structure
+//! of ZSTD frames for any ZSTD codec's [`Codec::check_declared_len`]. [`compress_buffer`] and [`decompress_buffer`] add and check the
 //! 8-byte framing around any codec; [`decompress_buffer`] refuses declared
 //! lengths above a caller-set limit before allocating anything.
 
 #[cfg(feature = "lz4")]
 pub mod lz4_frame;
 mod set;
+#[cfg(feature = "zstd-decode")]
+pub mod zstd_decode;
+pub mod zstd_frame;
 
 pub use set::{BuiltinCodecs, CodecSet, WithCodec};
 
@@ -98,6 +104,13 @@ pub trait Codec {
         let _ = (input, declared_len);
         Ok(())
     }
+
+    /// `false` for a decode-only implementation (whose [`Codec::compress`]
+    /// always fails): writers refuse to be created with such a codec for
+    /// their compression. The default is `true`.
+    fn can_compress(&self) -> bool {
+        true
+    }
 }
 
 impl<C: Codec + ?Sized> Codec for &mut C {
@@ -115,6 +128,9 @@ impl<C: Codec + ?Sized> Codec for &mut C {
     }
     fn check_declared_len(&mut self, input: &[u8], declared_len: usize) -> Result<()> {
         (**self).check_declared_len(input, declared_len)
+    }
+    fn can_compress(&self) -> bool {
+        (**self).can_compress()
     }
 }
 

@@ -14,16 +14,20 @@ pub trait CodecSet {
     fn get(&mut self, codec: CompressionCodec) -> Option<&mut dyn Codec>;
 }
 
-/// The codecs built into the core: LZ4 frame with feature `lz4`.
+/// The codecs built into the core: LZ4 frame with feature `lz4`; the ZSTD
+/// decoder (`zstd_decode::ZstdDecoder`, decode only) with feature
+/// `zstd-decode`.
 #[derive(Debug, Default)]
 pub struct BuiltinCodecs {
     #[cfg(feature = "lz4")]
     lz4: Option<super::lz4_frame::Lz4FrameCodec>,
+    #[cfg(feature = "zstd-decode")]
+    zstd: Option<super::zstd_decode::ZstdDecoder>,
 }
 
 impl BuiltinCodecs {
-    /// The built-in codecs (nothing is allocated; LZ4's table is made on
-    /// first use).
+    /// The built-in codecs (nothing is allocated; LZ4's table and the ZSTD
+    /// decoder's window are made on first use).
     pub fn new() -> Self {
         Self::default()
     }
@@ -37,6 +41,12 @@ impl CodecSet for BuiltinCodecs {
                 self.lz4
                     .get_or_insert_with(super::lz4_frame::Lz4FrameCodec::new),
             ),
+            #[cfg(feature = "zstd-decode")]
+            CompressionCodec::Zstd => Some(
+                self.zstd
+                    .get_or_insert_with(super::zstd_decode::ZstdDecoder::new),
+            ),
+            #[allow(unreachable_patterns)]
             _ => None,
         }
     }

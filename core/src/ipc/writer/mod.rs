@@ -129,7 +129,10 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
     fn new_in(options: IpcWriteOptions, mut codecs: S, alloc: A) -> Result<Self> {
         options.check()?;
         if let Some(c) = options.compression {
-            codecs.get(c).ok_or(Error::UnsupportedType)?;
+            let codec = codecs.get(c).ok_or(Error::UnsupportedType)?;
+            if !codec.can_compress() {
+                return Err(Error::UnsupportedType);
+            }
         }
         Ok(Encoder {
             options,
@@ -314,7 +317,8 @@ impl<'a, W: Write, A: Allocator + Clone> StreamWriter<'a, W, A> {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for a bad alignment; [`Error::UnsupportedType`]
-    /// for a compression codec not built in; I/O and allocation errors.
+    /// for a compression codec not built in (or decode-only, like the ZSTD
+    /// decoder of feature `zstd-decode`); I/O and allocation errors.
     pub fn try_new_in(
         sink: W,
         schema: &Schema<'a, A>,

@@ -1,0 +1,238 @@
+//! Tests of the Zstandard frame walker on hand-made frames (RFC 8878 §3.1).
+
+use super::*;
+use std::vec;
+use std::vec::Vec;
+
+const M: [u8; 4] = MAGIC.to_le_bytes();
+
+/// A 3-byte block header: `last | type << 1 | size << 3`, little-endian.
+pub(crate) fn block_header(last: bool, ty: u32, size: u32) -> [u8; 3] {
+    let v = u32::from(last) | (ty << 1) | (size << 3);
+    let b = v.to_le_bytes();
+    [b[0], b[1], b[2]]
+}
+
+/// A single-segment frame (1-byte content size) holding one raw block.
+pub(crate) fn raw_frame(content: &[u8]) -> Vec<u8> {
+    assert!(content.len() < 256);
+    let mut f = M.to_vec();
+    f.extend_from_slice(&[0x20, content.len() as u8]);
+    f.extend_from_slice(&block_header(true, 0, content.len() as u32));
+    f.extend_from_slice(content);
+    f
+}
+
+/// A single-segment frame (1-byte content size) holding one RLE block.
+pub(crate) fn rle_frame(byte: u8, n: u8) -> Vec<u8> {
+    let mut f = M.to_vec();
+    f.extend_from_slice(&[0x20, n]);
+    f.extend_from_slice(&block_header(true, 1, u32::from(n)));
+    f.push(byte);
+    f
+}
+
+#[test]
+fn single_segment_header_with_one_byte_content_size() {
+    let h = read_frame_header(&[0x28, 0xB5, 0x2F, 0xFD, 0x20, 5]).unwrap();
+    assert_eq!(
+        h,
+        FrameHeader {
+            header_len: 6,
+            window_size: 5,
+            content_size: Some(5),
+            single_segment: true,
+            checksum: false,
+            dictionary_id: None,
+        }
+    );
+    assert_eq!(h.block_maximum_size(), 5);
+}
+
+#[test]
+fn window_descriptor_exponent_and_mantissa() {
+    // No content size, no checksum; window log 10 + 0: 1 KiB.
+    let h = read_frame_header(&[0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x00]).unwrap();
+    assert_eq!(
+        (h.header_len, h.window_size, h.content_size),
+        (6, 1024, None)
+    );
+    assert!(!h.single_segment);
+    // 0x5B: exponent 11 (log 21, 2 MiB), mantissa 3: + 3 × 256 KiB.
+    let h = read_frame_header(&[0x28, 0xB5, 0x2F, 0xFD, 0x04, 0x5B]).unwrap();
+    assert_eq!(h.window_size, (2 << 20) + 3 * (256 << 10));
+    assert!(h.checksum);
+    assert_eq!(h.block_maximum_size(), 128 << 10);
+}
+
+#[test]
+fn content_size_fields_of_each_width() {
+    // 2 bytes: value + 256.
+    let h = read_frame_header(&[0x28, 0xB5, 0x2F, 0xFD, 0x60, 0x00, 0x01]).unwrap();
+    assert_eq!((h.header_len, h.content_size), (7, Some(512)));
+    // 4 bytes.
+    let h = read_frame_header(&[0x28, 0xB5, 0x2F, 0xFD, 0xA0, 1, 2, 3, 4]).unwrap();
+    assert_eq!((h.header_len, h.content_size), (9, Some(0x0403_0201)));
+    // 8 bytes, with a window descriptor before it.
+    let mut f = vec![0x28, 0xB5, 0x2F, 0xFD, 0xC0, 0x00];
+    f.extend_from_slice(&70_000u64.to_le_bytes());
+    let h = read_frame_header(&f).unwrap();
+    assert_eq!((h.header_len, h.content_size), (14, Some(70_000)));
+    assert_eq!(h.window_size, 1024);
+}
+
+#[test]
+fn dictionary_ids() {
+    let h = read_frame_header(&[0x28, 0xB5, 0x2F, 0xFD, 0x21, 7, 9]).unwrap();
+    assert_eq!(
+        (h.header_len, h.dictionary_id, h.content_size),
+        (7, Some(7), Some(9))
+    );
+    let h = read_frame_header(&[0x28, 0xB5, 0x2F, 0xFD, 0x23, 1, 0, 0, 1, 9]).unwrap();
+    assert_eq!(h.dictionary_id, Some(0x0100_0001));
+    // Id 0 means "no dictionary".
+    let h = read_frame_header(&[0x28, 0xB5, 0x2F, 0xFD, 0x22, 0, 0, 9]).unwrap();
+    assert_eq!(h.dictionary_id, None);
+}
+
+#[test]
+fn malformed_headers_are_corrupt() {
+    let corrupt = Err(Error::CorruptCompressedData);
+    // Bad magic.
+    assert_eq!(
+        read_frame_header(&[0x28, 0xB5, 0x2F, 0xFE, 0x20, 5]),
+        corrupt
+    );
+    // Reserved bit.
+    assert_eq!(
+        read_frame_header(&[0x28, 0xB5, 0x2F, 0xFD, 0x28, 5]),
+        corrupt
+    );
+    // Every truncation of an 8-byte content-size header.
+    let mut f = vec![0x28, 0xB5, 0x2F, 0xFD, 0xE0];
+    f.extend_from_slice(&1u64.to_le_bytes());
+    assert!(read_frame_header(&f).is_ok());
+    for n in 0..f.len() {
+        assert_eq!(read_frame_header(&f[..n]), corrupt, "prefix {n}");
+    }
+    // The largest window a descriptor can express: exponent 31, mantissa 7.
+    assert_eq!(
+        read_frame_header(&[0x28, 0xB5, 0x2F, 0xFD, 0x00, 0xFF])
+            .unwrap()
+            .window_size,
+        MAX_WINDOW_SIZE
+    );
+}
+
+#[test]
+fn scan_sums_frames_and_skips_skippable_ones() {
+    let mut s = raw_frame(b"hello");
+    s.extend_from_slice(&(SKIPPABLE_MAGIC + 7).to_le_bytes());
+    s.extend_from_slice(&3u32.to_le_bytes());
+    s.extend_from_slice(b"abc");
+    s.extend_from_slice(&rle_frame(b'x', 200));
+    let r = scan(&s).unwrap();
+    assert_eq!(
+        r,
+        FrameScan {
+            frames: 2,
+            content_size: Some(205),
+            max_content_size: 205,
+            max_window_size: 200,
+        }
+    );
+}
+
+#[test]
+fn scan_bounds_frames_without_content_size() {
+    // Window 1 KiB, two compressed blocks (their bodies are not looked at)
+    // and a checksum: at most 2 × 1 KiB.
+    let mut f = M.to_vec();
+    f.extend_from_slice(&[0x04, 0x00]);
+    f.extend_from_slice(&block_header(false, 2, 4));
+    f.extend_from_slice(&[1, 2, 3, 4]);
+    f.extend_from_slice(&block_header(true, 2, 2));
+    f.extend_from_slice(&[5, 6]);
+    f.extend_from_slice(&[0xAA; 4]);
+    let r = scan(&f).unwrap();
+    assert_eq!(
+        (
+            r.frames,
+            r.content_size,
+            r.max_content_size,
+            r.max_window_size
+        ),
+        (1, None, 2048, 1024)
+    );
+    // Every truncation is found without decoding.
+    for n in 0..f.len() {
+        assert_eq!(scan(&f[..n]), Err(Error::CorruptCompressedData), "{n}");
+    }
+    // Trailing bytes that are not a frame.
+    f.extend_from_slice(&[1, 2]);
+    assert_eq!(scan(&f), Err(Error::CorruptCompressedData));
+}
+
+#[test]
+fn scan_refuses_reserved_and_oversized_blocks() {
+    let mut f = M.to_vec();
+    f.extend_from_slice(&[0x20, 4]);
+    f.extend_from_slice(&block_header(true, 3, 4));
+    f.extend_from_slice(&[0; 4]);
+    assert_eq!(scan(&f), Err(Error::CorruptCompressedData));
+    // A raw block larger than the frame's window (here its content size, 4).
+    let mut f = M.to_vec();
+    f.extend_from_slice(&[0x20, 4]);
+    f.extend_from_slice(&block_header(true, 0, 5));
+    f.extend_from_slice(&[0; 5]);
+    assert_eq!(scan(&f), Err(Error::CorruptCompressedData));
+    // An RLE block larger than 128 KiB.
+    let mut f = M.to_vec();
+    f.extend_from_slice(&[0x00, 0x58]); // window 2 MiB
+    f.extend_from_slice(&block_header(true, 1, (128 << 10) + 1));
+    f.push(0);
+    assert_eq!(scan(&f), Err(Error::CorruptCompressedData));
+    // Empty input and a lone skippable frame hold no Zstandard frame.
+    assert_eq!(scan(&[]), Err(Error::CorruptCompressedData));
+    let mut s = SKIPPABLE_MAGIC.to_le_bytes().to_vec();
+    s.extend_from_slice(&0u32.to_le_bytes());
+    assert_eq!(scan(&s), Err(Error::CorruptCompressedData));
+    // A skippable frame longer than the input.
+    s[4] = 1;
+    assert_eq!(scan(&s), Err(Error::CorruptCompressedData));
+}
+
+#[test]
+fn declared_length_checks() {
+    let f = raw_frame(b"hello");
+    assert_eq!(check_declared_len(&f, 5, 0), Ok(()));
+    assert_eq!(
+        check_declared_len(&f, 6, 0),
+        Err(Error::DecompressedSizeMismatch)
+    );
+    assert_eq!(
+        check_declared_len(&f, 4, 0),
+        Err(Error::DecompressedSizeMismatch)
+    );
+    // A tiny frame without content size cannot claim 1 GiB: refused before
+    // anything is allocated.
+    let mut g = M.to_vec();
+    g.extend_from_slice(&[0x00, 0x00]);
+    g.extend_from_slice(&block_header(true, 2, 3));
+    g.extend_from_slice(&[1, 2, 3]);
+    assert_eq!(check_declared_len(&g, 1024, u64::MAX), Ok(()));
+    assert_eq!(
+        check_declared_len(&g, 1 << 30, u64::MAX),
+        Err(Error::DecompressedSizeMismatch)
+    );
+    // A window (1 GiB: exponent 20) above both the limit and the length.
+    let mut w = M.to_vec();
+    w.extend_from_slice(&[0x00, 20 << 3]);
+    w.extend_from_slice(&block_header(true, 1, 100));
+    w.push(7);
+    assert_eq!(check_declared_len(&w, 100, u64::MAX), Ok(()));
+    assert_eq!(
+        check_declared_len(&w, 100, 8 << 20),
+        Err(Error::LimitExceeded)
+    );
+}

@@ -1,0 +1,389 @@
+//! IPC body compression: our stream writer and readers against arrow-rs
+//! (`arrow-ipc` 60, features `lz4` and `zstd`) on the same batches, with
+//! LZ4 frame and with ZSTD at the same level (3, both sides' default).
+//!
+//! `cargo bench -p alkaid-tests --bench ipc_compression` prints, for each
+//! codec and operation, our median time, arrow-rs's, and the ratio
+//! (arrow-rs time / our time: above 1 means we are faster), all from one
+//! run. Runs alternate between the two sides so that drift hits both.
+//!
+//! Data: 16 batches × 65,536 rows of `i: int64` (nullable, 1 in 16 null,
+//! values below 10⁶), `f: float64` (prices with two decimals) and
+//! `s: utf8` (0–23 bytes, words of lowercase letters; 1 in 32 null),
+//! generated deterministically and given to arrow-rs by value.
+//!
+//! Note: cargo unifies crate features within one build, so `lz4_flex` has
+//! the core's `safe-encode`/`safe-decode` features for arrow-rs as well:
+//! both sides run the same (safe) LZ4 block code here.
+//!
+//! Options: `--quick` (fewer runs), `--runs N`, `--filter TEXT` (only the
+//! lines whose label contains TEXT, e.g. for a profiler).
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use alkaid::array::{Array, PrimitiveArray, RecordBatch, StringArray};
+use alkaid::buffer::SharedSlice;
+use alkaid::datatypes::{DataType, Field, Schema};
+use alkaid::ipc::compression::{BuiltinCodecs, CodecSet};
+use alkaid::ipc::message::CompressionCodec;
+use alkaid::ipc::reader::{IpcReadOptions, SliceStreamReader, StreamReader};
+use alkaid::ipc::writer::{IpcWriteOptions, StreamWriter};
+use alkaid::Global;
+use alkaid_std::StdCodecs;
+
+use arrow_array::{
+    Array as _, ArrayRef as ArrowArrayRef, Float64Array, Int64Array, RecordBatch as ArrowBatch,
+    StringArray as ArrowStringArray,
+};
+use arrow_ipc::writer::{IpcWriteOptions as ArrowWriteOptions, StreamWriter as ArrowStreamWriter};
+use arrow_ipc::CompressionType;
+use arrow_schema::{DataType as ArrowType, Field as ArrowField, Schema as ArrowSchema};
+
+const BATCHES: usize = 16;
+const ROWS: usize = 65_536;
+
+/// The columns of one batch, by value.
+struct Columns {
+    i: Vec<Option<i64>>,
+    f: Vec<f64>,
+    s: Vec<Option<String>>,
+}
+
+/// xorshift64*.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+fn generate() -> Vec<Columns> {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    (0..BATCHES)
+        .map(|_| {
+            let mut c = Columns {
+                i: Vec::with_capacity(ROWS),
+                f: Vec::with_capacity(ROWS),
+                s: Vec::with_capacity(ROWS),
+            };
+            for _ in 0..ROWS {
+                let r = rng.next();
+                c.i.push((r & 15 != 0).then_some(((r >> 8) % 1_000_000) as i64));
+                c.f.push(((r >> 32) % 100_000) as f64 / 100.0);
+                let r2 = rng.next();
+                if r2 & 31 == 0 {
+                    c.s.push(None);
+                } else {
+                    let len = ((r2 >> 8) % 24) as usize;
+                    let word: String = (0..len)
+                        .map(|k| (b'a' + ((r2 >> (16 + k % 40)) % 26) as u8) as char)
+                        .collect();
+                    c.s.push(Some(word));
+                }
+            }
+            c
+        })
+        .collect()
+}
+
+fn ours(cols: &[Columns]) -> (Schema<'static, Global>, Vec<RecordBatch<'static, Global>>) {
+    let fields = SharedSlice::try_from_iter_in(
+        [
+            Field::new("i", DataType::Int64, true),
+            Field::new("f", DataType::Float64, false),
+            Field::new("s", DataType::Utf8, true),
+        ],
+        Global,
+    )
+    .unwrap();
+    let schema = Schema::new(fields);
+    let batches = cols
+        .iter()
+        .map(|c| {
+            let f: Vec<Option<f64>> = c.f.iter().copied().map(Some).collect();
+            let s: Vec<Option<&str>> = c.s.iter().map(Option::as_deref).collect();
+            let f = PrimitiveArray::<f64, Global>::try_from_options_in(&f, Global).unwrap();
+            let arrays = [
+                PrimitiveArray::<i64, Global>::try_from_options_in(&c.i, Global)
+                    .unwrap()
+                    .into_array_ref(),
+                f.into_array_ref(),
+                StringArray::<Global>::try_from_options_in(&s, Global)
+                    .unwrap()
+                    .into_array_ref(),
+            ];
+            RecordBatch::try_new(
+                schema.clone(),
+                SharedSlice::try_from_iter_in(arrays, Global).unwrap(),
+            )
+            .unwrap()
+        })
+        .collect();
+    (schema, batches)
+}
+
+fn arrow(cols: &[Columns]) -> (Arc<ArrowSchema>, Vec<ArrowBatch>) {
+    let schema = Arc::new(ArrowSchema::new(vec![
+        ArrowField::new("i", ArrowType::Int64, true),
+        ArrowField::new("f", ArrowType::Float64, false),
+        ArrowField::new("s", ArrowType::Utf8, true),
+    ]));
+    let batches = cols
+        .iter()
+        .map(|c| {
+            let arrays: Vec<ArrowArrayRef> = vec![
+                Arc::new(Int64Array::from(c.i.clone())),
+                Arc::new(Float64Array::from(c.f.clone())),
+                Arc::new(ArrowStringArray::from(
+                    c.s.iter().map(Option::as_deref).collect::<Vec<_>>(),
+                )),
+            ];
+            ArrowBatch::try_new(schema.clone(), arrays).unwrap()
+        })
+        .collect();
+    (schema, batches)
+}
+
+fn write_ours<S: CodecSet>(
+    schema: &Schema<'static, Global>,
+    batches: &[RecordBatch<'static, Global>],
+    codec: Option<CompressionCodec>,
+    codecs: S,
+) -> Vec<u8> {
+    let options = IpcWriteOptions {
+        compression: codec,
+        ..Default::default()
+    };
+    let mut w =
+        StreamWriter::try_new_with_codecs_in(Vec::new(), schema, options, codecs, Global).unwrap();
+    for b in batches {
+        w.write(b).unwrap();
+    }
+    w.finish().unwrap();
+    w.into_inner()
+}
+
+fn read_ours_slice<S: CodecSet>(bytes: &[u8], codecs: S) -> usize {
+    let r =
+        SliceStreamReader::try_new_with_codecs_in(bytes, IpcReadOptions::default(), codecs, Global)
+            .unwrap();
+    r.map(|b| black_box(b.unwrap()).num_rows()).sum()
+}
+
+fn read_ours_stream<S: CodecSet>(bytes: &[u8], codecs: S) -> usize {
+    let r = StreamReader::try_new_with_codecs_in(bytes, IpcReadOptions::default(), codecs, Global)
+        .unwrap();
+    r.map(|b| black_box(b.unwrap()).num_rows()).sum()
+}
+
+fn write_arrow(schema: &ArrowSchema, batches: &[ArrowBatch], codec: CompressionType) -> Vec<u8> {
+    let options = ArrowWriteOptions::default()
+        .try_with_compression(Some(codec))
+        .unwrap();
+    let mut w = ArrowStreamWriter::try_new_with_options(Vec::new(), schema, options).unwrap();
+    for b in batches {
+        w.write(b).unwrap();
+    }
+    w.finish().unwrap();
+    w.into_inner().unwrap()
+}
+
+fn read_arrow(bytes: &[u8]) -> usize {
+    let r = arrow_ipc::reader::StreamReader::try_new(bytes, None).unwrap();
+    r.map(|b| black_box(b.unwrap()).num_rows()).sum()
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// Times `a` and `b` alternately (one warm-up each, then `runs` each) and
+/// returns their medians.
+fn compare(runs: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> (Duration, Duration) {
+    a();
+    b();
+    let (mut ta, mut tb) = (Vec::new(), Vec::new());
+    for _ in 0..runs {
+        let t = Instant::now();
+        a();
+        ta.push(t.elapsed());
+        let t = Instant::now();
+        b();
+        tb.push(t.elapsed());
+    }
+    (median(ta), median(tb))
+}
+
+/// Compares and prints one line, unless `filter` excludes `what`.
+fn measure(
+    what: &str,
+    filter: Option<&str>,
+    runs: usize,
+    mb: f64,
+    a: impl FnMut(),
+    b: impl FnMut(),
+) {
+    if filter.is_some_and(|f| !what.contains(f)) {
+        return;
+    }
+    let (o, t) = compare(runs, a, b);
+    line(what, o, t, mb);
+}
+
+fn line(what: &str, ours: Duration, theirs: Duration, mb: f64) {
+    println!(
+        "{what:<34} ours {:>8.2} ms ({:>7.0} MB/s)   arrow-rs {:>8.2} ms ({:>7.0} MB/s)   ratio {:>5.2}x",
+        ours.as_secs_f64() * 1e3,
+        mb / ours.as_secs_f64(),
+        theirs.as_secs_f64() * 1e3,
+        mb / theirs.as_secs_f64(),
+        theirs.as_secs_f64() / ours.as_secs_f64(),
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let mut runs = if args.iter().any(|a| a == "--quick") {
+        3
+    } else {
+        11
+    };
+    let filter = args
+        .iter()
+        .position(|a| a == "--filter")
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str);
+    if let Some(i) = args.iter().position(|a| a == "--runs") {
+        runs = args.get(i + 1).and_then(|n| n.parse().ok()).unwrap_or(runs);
+    }
+    // `cargo test --benches` runs this with `--bench`-less arguments; stay
+    // quick there.
+    if args.iter().any(|a| a == "--test") || !args.iter().any(|a| a == "--bench") && runs == 11 {
+        runs = runs.min(3);
+    }
+
+    let cols = generate();
+    let (schema, batches) = ours(&cols);
+    let (aschema, abatches) = arrow(&cols);
+    let plain = write_ours(&schema, &batches, None, BuiltinCodecs::new());
+    let plain_len = plain.len();
+    let mb = plain_len as f64 / 1e6;
+    println!(
+        "{BATCHES} batches x {ROWS} rows (int64 nullable, float64, utf8 0-23 bytes): \
+         {:.1} MB uncompressed; median of {runs} runs each",
+        mb
+    );
+
+    for (name, ours_codec, arrow_codec) in [
+        (
+            "LZ4",
+            CompressionCodec::Lz4Frame,
+            CompressionType::LZ4_FRAME,
+        ),
+        ("ZSTD", CompressionCodec::Zstd, CompressionType::ZSTD),
+    ] {
+        let ob = write_ours(&schema, &batches, Some(ours_codec), StdCodecs::default());
+        let ab = write_arrow(&aschema, &abatches, arrow_codec);
+        // Both read back what was written, and each other's output.
+        let got: Vec<_> = SliceStreamReader::try_new_with_codecs_in(
+            &ob[..],
+            IpcReadOptions::default(),
+            StdCodecs::default(),
+            Global,
+        )
+        .unwrap()
+        .map(|b| b.unwrap())
+        .collect();
+        assert_eq!(got, batches);
+        let total = BATCHES * ROWS;
+        assert_eq!(read_arrow(&ob), total);
+        assert_eq!(read_arrow(&ab), total);
+        assert_eq!(read_ours_slice(&ab, StdCodecs::default()), total);
+        assert_eq!(
+            abatches[0].column(0).null_count(),
+            batches[0].columns()[0].null_count()
+        );
+        println!(
+            "\n{name}: ours {:.1} MB ({:.1}% of uncompressed), arrow-rs {:.1} MB ({:.1}%)",
+            ob.len() as f64 / 1e6,
+            100.0 * ob.len() as f64 / plain_len as f64,
+            ab.len() as f64 / 1e6,
+            100.0 * ab.len() as f64 / plain_len as f64,
+        );
+
+        measure(
+            &format!("{name} stream write"),
+            filter,
+            runs,
+            mb,
+            || {
+                black_box(write_ours(
+                    &schema,
+                    &batches,
+                    Some(ours_codec),
+                    StdCodecs::default(),
+                ));
+            },
+            || {
+                black_box(write_arrow(&aschema, &abatches, arrow_codec));
+            },
+        );
+        measure(
+            &format!("{name} stream read (own output)"),
+            filter,
+            runs,
+            mb,
+            || {
+                black_box(read_ours_slice(&ob, StdCodecs::default()));
+            },
+            || {
+                black_box(read_arrow(&ab));
+            },
+        );
+        measure(
+            &format!("{name} read arrow-rs's bytes"),
+            filter,
+            runs,
+            mb,
+            || {
+                black_box(read_ours_slice(&ab, StdCodecs::default()));
+            },
+            || {
+                black_box(read_arrow(&ab));
+            },
+        );
+        measure(
+            &format!("{name} read via io::Read"),
+            filter,
+            runs,
+            mb,
+            || {
+                black_box(read_ours_stream(&ob, StdCodecs::default()));
+            },
+            || {
+                black_box(read_arrow(&ab));
+            },
+        );
+        if ours_codec == CompressionCodec::Zstd {
+            measure(
+                "ZSTD read, no_std ruzstd decoder",
+                filter,
+                runs,
+                mb,
+                || {
+                    black_box(read_ours_slice(&ob, BuiltinCodecs::new()));
+                },
+                || {
+                    black_box(read_arrow(&ab));
+                },
+            );
+        }
+    }
+}
