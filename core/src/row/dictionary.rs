@@ -18,7 +18,7 @@ use allocator_api2::alloc::Allocator;
 
 use super::decode::{decode_column, null_len, skip_one, write_null, write_null_into};
 use super::encode::{encode_to_rows, Encoder};
-use super::interner::{is_null_value, Interner};
+use super::interner::Interner;
 use super::slots::Slots;
 use super::{take, typed, Kind, Node, Rows, SortOptions};
 use crate::array::{
@@ -109,18 +109,14 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
     let table = match interner {
         None => encoded,
         Some(interner) => {
-            interner.intern(&encoded, value_sentinel, alloc)?;
             let mut table = Rows::try_with_capacity_in(encoded.len(), 0, alloc.clone())?;
-            for v in encoded.iter() {
-                let v = v.data();
-                if is_null_value(v, value_sentinel) {
-                    table.try_push_with(1, |out| {
+            interner.intern_keys(&encoded, value_sentinel, alloc, |key| {
+                let Some(key) = key else {
+                    return table.try_push_with(1, |out| {
                         out.fill(opts.null_sentinel());
                         Ok(())
-                    })?;
-                    continue;
-                }
-                let key = interner.key_of(v).ok_or(Error::UnknownDictionaryKey)?;
+                    });
+                };
                 table.try_push_with(key.len() + 2, |out| {
                     let (head, rest) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
                     *head = 1;
@@ -131,8 +127,8 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
                         term.fill(0xFF);
                     }
                     Ok(())
-                })?;
-            }
+                })
+            })?;
             table
         }
     };
