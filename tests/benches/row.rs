@@ -142,6 +142,32 @@ fn string_dict(rng: &mut Rng, n: usize, nulls: f64, len: usize) -> Col {
     }
 }
 
+/// Dictionary<Int32, Utf8> of 10 values of `len` bytes, keys uniform
+/// (arrow-rs's `string_dictionary_low_cardinality` cases).
+fn string_dict_low(rng: &mut Rng, n: usize, len: usize) -> Col {
+    let values = string_values(rng, 10, 0.0, Some(len));
+    let dict: Vec<Option<&str>> = values.iter().map(|s| s.as_deref()).collect();
+    let keys: Vec<Option<i32>> = (0..n).map(|_| Some(rng.below(10) as i32)).collect();
+    let ours = DictionaryArray::try_new_in(
+        DictionaryKeys::Int32(PrimitiveArray::try_from_options_in(&keys, G).unwrap()),
+        StringArray::<G>::try_from_options_in(&dict, G)
+            .unwrap()
+            .into_array_ref(),
+        false,
+        G,
+    )
+    .unwrap();
+    let theirs = aa::DictionaryArray::<arrow_array::types::Int32Type>::try_new(
+        aa::Int32Array::from(keys),
+        Arc::new(aa::StringArray::from(dict)),
+    )
+    .unwrap();
+    Col {
+        ours: ours.into_array_ref(),
+        theirs: Arc::new(theirs),
+    }
+}
+
 /// A case: name and columns.
 struct Case {
     name: &'static str,
@@ -199,6 +225,14 @@ fn cases() -> Vec<Case> {
         c(
             "4096 string_dictionary(100, 0.5)",
             vec![string_dict(&mut rng, n, 0.5, 100)],
+        ),
+        c(
+            "4096 string_dictionary_low_cardinality(10, 0)",
+            vec![string_dict_low(&mut rng, n, 10)],
+        ),
+        c(
+            "4096 string_dictionary_low_cardinality(100, 0)",
+            vec![string_dict_low(&mut rng, n, 100)],
         ),
         c(
             "4096 string(20, 0.5), string(30, 0), string(100, 0), i64(0)",
