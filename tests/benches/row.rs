@@ -307,7 +307,8 @@ fn main() {
     println!(
         "alkaid vs arrow-row 60, row format: median thread CPU time of interleaved \
          samples; speed-up = arrow-rs time / alkaid time (wall-clock speed-up in \
-         parentheses); targets: encode ≥ 1.5×, decode ≥ 1.5×\n"
+         parentheses); targets: encode ≥ 1.5×, decode ≥ 1.5×; bytes/row: \
+         encoded row size, alkaid / arrow-rs\n"
     );
     let table = Table::new(
         &[
@@ -317,8 +318,9 @@ fn main() {
             "arrow-rs",
             "speed-up (wall)",
             "target",
+            "bytes/row",
         ],
-        &[60, 17, 9, 9, 15, 18],
+        &[60, 18, 9, 9, 15, 18, 11],
     );
     for case in cases() {
         sanity_check(&case);
@@ -330,6 +332,12 @@ fn main() {
         let orows = oc.convert_columns(&ours).unwrap();
         let tc = arrow_row::RowConverter::new(tf.clone()).unwrap();
         let trows = tc.convert_columns(&theirs).unwrap();
+        let per_row = |total: usize| total as f64 / orows.len().max(1) as f64;
+        let sizes = format!(
+            "{:.1} / {:.1}",
+            per_row(orows.data().len()),
+            per_row(trows.iter().map(|r| r.as_ref().len()).sum())
+        );
 
         let t = compare(
             &mut [
@@ -377,6 +385,7 @@ fn main() {
                 b,
                 r,
                 verdict(speedup(o.cpu, th.cpu), 1.5),
+                if i == 0 { sizes.clone() } else { "".into() },
             ]);
         }
     }
