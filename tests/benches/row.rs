@@ -322,7 +322,9 @@ fn main() {
         ],
         &[60, 18, 9, 9, 15, 18, 11],
     );
-    for case in cases() {
+    // `ROW_BENCH_FILTER=string` runs only the cases whose name contains it.
+    let filter = std::env::var("ROW_BENCH_FILTER").unwrap_or_default();
+    for case in cases().into_iter().filter(|c| c.name.contains(&filter)) {
         sanity_check(&case);
         let ours: Vec<Ours> = case.cols.iter().map(|c| c.ours.clone()).collect();
         let theirs: Vec<Theirs> = case.cols.iter().map(|c| c.theirs.clone()).collect();
