@@ -154,8 +154,11 @@ pub type LargeStringBuilder<A> = GenericByteBuilder<LargeUtf8Type, A>;
 /// Checks that `values[offsets[0]..offsets[last]]` is UTF-8 and that every
 /// offset lands on a character boundary, so that every slot is UTF-8.
 ///
-/// One `from_utf8` over the whole range, then an O(1) boundary test per
-/// offset. Expects offsets already checked (in bounds, non-decreasing).
+/// ASCII ranges (the common case) need one `is_ascii` pass and nothing
+/// else: every byte is a character boundary. Otherwise one `from_utf8` over
+/// the whole range, then an O(1) boundary test per offset. Expects offsets
+/// already checked (in bounds, non-decreasing): the ASCII shortcut relies on
+/// every offset lying between the first and the last.
 ///
 /// # Errors
 /// [`Error::InvalidUtf8`]; [`Error::OffsetOutOfBounds`] for offsets that
@@ -167,6 +170,9 @@ pub(crate) fn check_utf8_offsets<O: OffsetSize>(values: &[u8], offsets: &[O]) ->
     let start = first.to_usize().ok_or(Error::OffsetOutOfBounds)?;
     let end = last.to_usize().ok_or(Error::OffsetOutOfBounds)?;
     let bytes = values.get(start..end).ok_or(Error::OffsetOutOfBounds)?;
+    if bytes.is_ascii() {
+        return Ok(());
+    }
     let s = core::str::from_utf8(bytes).map_err(|_| Error::InvalidUtf8)?;
     for o in offsets {
         let at = o

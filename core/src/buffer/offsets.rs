@@ -83,12 +83,20 @@ pub fn check_offsets<O: OffsetSize>(
         return Err(Error::OffsetsNotMonotonic);
     }
     if full {
-        let mut prev = offsets[0];
-        for &o in &offsets[1..] {
-            if o < prev {
+        // Branch-free within blocks (so that it vectorises), one exit test
+        // per block: each block starts with the previous block's last offset.
+        let mut from = 0;
+        while from < len {
+            let to = (from + 1024).min(len);
+            let block = offsets.get(from..=to).ok_or(Error::OffsetsLength)?;
+            let ok = block
+                .iter()
+                .zip(block.iter().skip(1))
+                .fold(true, |ok, (a, b)| ok & (a <= b));
+            if !ok {
                 return Err(Error::OffsetsNotMonotonic);
             }
-            prev = o;
+            from = to;
         }
     }
     Ok(())
@@ -239,6 +247,34 @@ mod tests {
             check_offsets::<i64>(&[0, 3, 4, 8], 3, 7, false),
             Err(Error::OffsetOutOfBounds)
         );
+    }
+
+    /// The monotonic check runs in blocks of 1024 offsets: a decrease is
+    /// found inside a block, across two blocks and in the last, partial one.
+    #[test]
+    fn check_offsets_blocks() {
+        let n = 3000usize;
+        let ok: std::vec::Vec<i32> = (0..=n as i32).collect();
+        assert_eq!(check_offsets(&ok, n, n, true), Ok(()));
+        for at in [1usize, 500, 1023, 1024, 1025, 2048, 2999, 3000] {
+            let mut bad = ok.clone();
+            bad[at] = bad[at - 1] - 1;
+            let r = check_offsets(&bad, n, n, true);
+            assert!(
+                matches!(
+                    r,
+                    Err(Error::OffsetsNotMonotonic) | Err(Error::OffsetOutOfBounds)
+                ),
+                "decrease at {at}: {r:?}"
+            );
+            if at < n {
+                assert_eq!(r, Err(Error::OffsetsNotMonotonic), "decrease at {at}");
+            }
+        }
+        // Offsets past `len + 1` are not looked at.
+        let mut longer = ok.clone();
+        longer.push(0);
+        assert_eq!(check_offsets(&longer, n, n, true), Ok(()));
     }
 
     #[test]

@@ -18,11 +18,12 @@ use allocator_api2::alloc::Allocator;
 
 use super::decode::{decode_column, null_len, skip_one, write_null, write_null_into};
 use super::encode::{encode_to_rows, Encoder};
-use super::interner::{is_null_value, Interner};
+use super::interner::Interner;
 use super::slots::Slots;
 use super::{take, typed, Kind, Node, Rows, SortOptions};
 use crate::array::{
-    Array, ArrayRef, DictionaryArray, DictionaryKeys, PrimitiveArray, RunArray, RunEnds,
+    Array, ArrayRef, DictionaryArray, DictionaryKeyType, DictionaryKeys, PrimitiveArray, RunArray,
+    RunEnds,
 };
 use crate::buffer::{MutableBuffer, ScalarBuffer, SharedBox};
 use crate::datatypes::DataType;
@@ -67,13 +68,33 @@ impl<'c, 'b, A: Allocator> TableIndex<'c, 'b, A> {
     ) -> Result<()> {
         match self {
             TableIndex::Keys(keys) => {
-                for i in 0..len {
-                    let k = if keys.is_valid(i) {
-                        Some(keys.value(i).ok_or(Error::DictionaryKeyOutOfBounds)?)
-                    } else {
-                        None
-                    };
-                    f(i, k)?;
+                // One dispatch on the key type, then a loop over typed keys.
+                fn each<K: DictionaryKeyType, A: Allocator>(
+                    keys: &PrimitiveArray<'_, K, A>,
+                    len: usize,
+                    f: &mut impl FnMut(usize, Option<usize>) -> Result<()>,
+                ) -> Result<()> {
+                    let values = keys.values().get(..len).ok_or(Error::OutOfBounds)?;
+                    let nulls = keys.nulls();
+                    for (i, key) in values.iter().enumerate() {
+                        let k = if nulls.is_none_or(|n| n.is_valid(i)) {
+                            Some(key.to_index().ok_or(Error::DictionaryKeyOutOfBounds)?)
+                        } else {
+                            None
+                        };
+                        f(i, k)?;
+                    }
+                    Ok(())
+                }
+                match keys {
+                    DictionaryKeys::Int8(k) => each(k, len, &mut f)?,
+                    DictionaryKeys::Int16(k) => each(k, len, &mut f)?,
+                    DictionaryKeys::Int32(k) => each(k, len, &mut f)?,
+                    DictionaryKeys::Int64(k) => each(k, len, &mut f)?,
+                    DictionaryKeys::UInt8(k) => each(k, len, &mut f)?,
+                    DictionaryKeys::UInt16(k) => each(k, len, &mut f)?,
+                    DictionaryKeys::UInt32(k) => each(k, len, &mut f)?,
+                    DictionaryKeys::UInt64(k) => each(k, len, &mut f)?,
                 }
             }
             TableIndex::Runs(r, first) => {
@@ -109,18 +130,14 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
     let table = match interner {
         None => encoded,
         Some(interner) => {
-            interner.intern(&encoded, value_sentinel, alloc)?;
             let mut table = Rows::try_with_capacity_in(encoded.len(), 0, alloc.clone())?;
-            for v in encoded.iter() {
-                let v = v.data();
-                if is_null_value(v, value_sentinel) {
-                    table.try_push_with(1, |out| {
+            interner.intern_keys(&encoded, value_sentinel, alloc, |key| {
+                let Some(key) = key else {
+                    return table.try_push_with(1, |out| {
                         out.fill(opts.null_sentinel());
                         Ok(())
-                    })?;
-                    continue;
-                }
-                let key = interner.key_of(v).ok_or(Error::UnknownDictionaryKey)?;
+                    });
+                };
                 table.try_push_with(key.len() + 2, |out| {
                     let (head, rest) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
                     *head = 1;
@@ -131,8 +148,8 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
                         term.fill(0xFF);
                     }
                     Ok(())
-                })?;
-            }
+                })
+            })?;
             table
         }
     };
@@ -165,11 +182,13 @@ pub(crate) fn add_lengths<A: Allocator>(
 ) -> Result<()> {
     let null = null_len(node)?;
     let n = lengths.len();
+    let offsets = table.offsets();
     index.for_each(n, |i, row| {
         let add = match row {
-            Some(j) => table
-                .span(j, j + 1)
-                .map_err(|_| Error::DictionaryKeyOutOfBounds)?,
+            Some(j) => match (offsets.get(j), offsets.get(j + 1)) {
+                (Some(&a), Some(&b)) if a <= b => b - a,
+                _ => return Err(Error::DictionaryKeyOutOfBounds),
+            },
             None => null,
         };
         let l = lengths.get_mut(i).ok_or(Error::OutOfBounds)?;
@@ -187,12 +206,16 @@ pub(crate) fn encode<A: Allocator>(
     cursors: &mut [usize],
 ) -> Result<()> {
     let n = cursors.len();
+    let (offsets, rows) = (table.offsets(), table.data());
     index.for_each(n, |i, row| {
         let c = cursors.get_mut(i).ok_or(Error::OutOfBounds)?;
         let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
         let written = match row {
             Some(j) => {
-                let bytes = table.span_bytes(j, j + 1)?;
+                let bytes = match (offsets.get(j), offsets.get(j + 1)) {
+                    (Some(&a), Some(&b)) => rows.get(a..b).ok_or(Error::OutOfBounds)?,
+                    _ => return Err(Error::OutOfBounds),
+                };
                 out.get_mut(..bytes.len())
                     .ok_or(Error::OutOfBounds)?
                     .copy_from_slice(bytes);

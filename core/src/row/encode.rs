@@ -91,14 +91,29 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
     rows.try_grow_offsets(n)?;
     let (buffer, offsets) = rows.parts_mut()?;
     let cursors = offsets.get_mut(first + 1..).ok_or(Error::OutOfBounds)?;
-    for (enc, node) in encoders.iter().zip(nodes.iter()) {
-        add_lengths(enc, node, cursors)?;
-    }
     let mut end = buffer.len();
-    for c in cursors.iter_mut() {
-        let len = *c;
-        *c = end;
-        end = end.checked_add(len).ok_or(Error::CapacityOverflow)?;
+    // Every column fixed-width: row `i` starts at `i * width`, no lengths pass.
+    let width = encoders
+        .iter()
+        .try_fold(0usize, |w, enc| w.checked_add(fixed_width(enc)?));
+    if let Some(width) = width {
+        let total = width.checked_mul(n).ok_or(Error::CapacityOverflow)?;
+        let start = end;
+        end = end.checked_add(total).ok_or(Error::CapacityOverflow)?;
+        let mut at = start;
+        for c in cursors.iter_mut() {
+            *c = at;
+            at += width;
+        }
+    } else {
+        for (enc, node) in encoders.iter().zip(nodes.iter()) {
+            add_lengths(enc, node, cursors)?;
+        }
+        for c in cursors.iter_mut() {
+            let len = *c;
+            *c = end;
+            end = end.checked_add(len).ok_or(Error::CapacityOverflow)?;
+        }
     }
     buffer.try_extend_zeros(end - buffer.len())?;
     let data = buffer.as_slice_mut();
@@ -140,10 +155,26 @@ fn prepare<'c, 'b, A: Allocator + Clone>(
     }
 }
 
-/// Adds `delta` to every length.
+/// The encoded width of every row of a column whose rows all have one
+/// width (the fixed-width leaf types), `None` for the others.
+fn fixed_width<A: Allocator>(enc: &Encoder<'_, '_, A>) -> Option<usize> {
+    let Encoder::Direct(column) = enc else {
+        return None;
+    };
+    match column {
+        ArrayRef::Null(_) => Some(0),
+        ArrayRef::Boolean(_) => Some(2),
+        ArrayRef::FixedSizeBinary(a) => a.value_length().checked_add(1),
+        other => other.data_type().primitive_width().map(|w| w + 1),
+    }
+}
+
+/// Adds `delta` to every length. Saturating, so that it vectorises: a
+/// saturated length makes the running total overflow, which the caller
+/// reports as [`Error::CapacityOverflow`].
 fn add_all(lengths: &mut [usize], delta: usize) -> Result<()> {
     for l in lengths {
-        *l = l.checked_add(delta).ok_or(Error::CapacityOverflow)?;
+        *l = l.saturating_add(delta);
     }
     Ok(())
 }
@@ -174,15 +205,20 @@ pub(crate) fn add_lengths<A: Allocator>(
             )
         };
     }
+    macro_rules! offsets {
+        ($a:expr) => {
+            variable::add_lengths_from_offsets(lengths, $a.value_offsets(), $a.nulls(), unordered)
+        };
+    }
     match enc {
         Encoder::Direct(column) => match column {
             ArrayRef::Null(_) => Ok(()),
             ArrayRef::Boolean(_) => add_all(lengths, 2),
             ArrayRef::FixedSizeBinary(a) => add_all(lengths, 1 + a.value_length()),
-            ArrayRef::Binary(a) => var!(a),
-            ArrayRef::LargeBinary(a) => var!(a),
-            ArrayRef::Utf8(a) => var!(a),
-            ArrayRef::LargeUtf8(a) => var!(a),
+            ArrayRef::Binary(a) => offsets!(a),
+            ArrayRef::LargeBinary(a) => offsets!(a),
+            ArrayRef::Utf8(a) => offsets!(a),
+            ArrayRef::LargeUtf8(a) => offsets!(a),
             ArrayRef::BinaryView(a) => var!(a),
             ArrayRef::Utf8View(a) => var!(a),
             other => match other.data_type().primitive_width() {

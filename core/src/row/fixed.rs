@@ -25,7 +25,8 @@ use allocator_api2::alloc::Allocator;
 use super::{take, SortOptions};
 use crate::array::{Array, BooleanArray, FixedSizeBinaryArray, PrimitiveArray, PrimitiveType};
 use crate::buffer::{
-    BooleanBufferBuilder, Buffer, MutableBuffer, NullBuffer, NullBufferBuilder, ScalarBuffer,
+    BooleanBuffer, BooleanBufferBuilder, Buffer, MutableBuffer, NullBuffer, NullBufferBuilder,
+    ScalarBuffer,
 };
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
@@ -315,34 +316,47 @@ pub(crate) fn decode<'a, T: FixedEncode, A: Allocator + Clone>(
     opts: SortOptions,
     alloc: &A,
 ) -> Result<PrimitiveArray<'a, T, A>> {
+    // Values and validity bits written in place (both zeroed up front: a
+    // null's value is the default, its bit clear).
+    let n = rows.len();
     let mut values = MutableBuffer::new_in(alloc.clone());
-    let bytes = rows
-        .len()
-        .checked_mul(size_of::<T>())
-        .ok_or(Error::CapacityOverflow)?;
-    values.try_reserve_exact(bytes)?;
-    let mut nulls = NullBufferBuilder::new_in(alloc.clone());
+    values.try_extend_zeros(
+        n.checked_mul(size_of::<T>())
+            .ok_or(Error::CapacityOverflow)?,
+    )?;
+    let mut validity = MutableBuffer::new_in(alloc.clone());
+    validity.try_extend_zeros(n.div_ceil(8))?;
     let w = size_of::<T::Bytes>();
-    for row in rows.iter_mut() {
-        match read(row, w, opts)? {
-            Some(payload) => {
-                let mut b = T::Bytes::try_from(payload).map_err(|_| Error::InvalidRow)?;
-                if opts.descending {
-                    invert(b.as_mut());
+    let mut null_count = 0;
+    {
+        let out: &mut [T] = values.typed_mut()?;
+        let bits = validity.as_slice_mut();
+        for (i, (row, slot)) in rows.iter_mut().zip(out.iter_mut()).enumerate() {
+            match read(row, w, opts)? {
+                Some(payload) => {
+                    let mut b = T::Bytes::try_from(payload).map_err(|_| Error::InvalidRow)?;
+                    if opts.descending {
+                        invert(b.as_mut());
+                    }
+                    *slot = T::decode(b);
+                    if let Some(byte) = bits.get_mut(i / 8) {
+                        *byte |= 1 << (i % 8);
+                    }
                 }
-                values.try_push(T::decode(b))?;
-                nulls.try_append_non_null()?;
-            }
-            None => {
-                values.try_push(T::default())?;
-                nulls.try_append_null()?;
+                None => null_count += 1,
             }
         }
     }
+    let nulls = if null_count == 0 {
+        None
+    } else {
+        let bits = BooleanBuffer::try_new(validity.into_buffer(), 0, n)?;
+        Some(NullBuffer::try_new_with_count(bits, null_count)?)
+    };
     PrimitiveArray::try_new(
         data_type.clone(),
         ScalarBuffer::try_from_buffer(values.into_buffer())?,
-        nulls.finish(),
+        nulls,
     )
 }
 

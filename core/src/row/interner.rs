@@ -17,6 +17,13 @@
 //!
 //! New keys in a gap are spread evenly over the shortest key length that
 //! holds them all, leaving room for values that arrive later.
+//!
+//! Lookups (value to key when encoding, key to value when decoding) go
+//! through two hash indexes over the sorted entries, rebuilt whenever values
+//! are added. Probe sequences are bounded ([`MAX_PROBE`]): an entry that does
+//! not fit marks its index incomplete, and a lookup that finds nothing in an
+//! incomplete index falls back to binary search, so crafted collisions cost
+//! at most `MAX_PROBE` comparisons more than the search (no quadratic case).
 
 use allocator_api2::alloc::Allocator;
 use bytemuck::{Pod, Zeroable};
@@ -136,6 +143,119 @@ fn capacity(g: Gap, m: u32) -> Option<u128> {
     }
 }
 
+/// Longest probe sequence of a [`HashIndex`] insertion or lookup.
+const MAX_PROBE: usize = 32;
+
+/// A 64-bit hash of `bytes` (multiply-rotate over 8-byte words; not
+/// collision resistant, see [`MAX_PROBE`]).
+fn hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h = (bytes.len() as u64).wrapping_mul(K);
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
+        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+    }
+    let rest = words.remainder();
+    if !rest.is_empty() {
+        let mut last = [0u8; 8];
+        last.get_mut(..rest.len())
+            .unwrap_or(&mut [])
+            .copy_from_slice(rest);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(last)).wrapping_mul(K);
+    }
+    h ^ (h >> 32)
+}
+
+/// What a [`HashIndex`] lookup found.
+enum Lookup {
+    /// The entry at this position.
+    Found(usize),
+    /// Not interned.
+    Absent,
+    /// Not in the index, which is incomplete: search the entries.
+    Unknown,
+}
+
+/// Open addressing over entry positions: a power-of-two table of `u32`
+/// slots holding position + 1 (0: empty), linear probing.
+struct HashIndex<A: Allocator> {
+    slots: MutableBuffer<A>,
+    /// Every entry is in the table.
+    complete: bool,
+}
+
+impl<A: Allocator> HashIndex<A> {
+    fn new_in(alloc: A) -> Self {
+        HashIndex {
+            slots: MutableBuffer::new_in(alloc),
+            complete: true,
+        }
+    }
+
+    /// Indexes entries `0..n`, entry `i` under `hash_of(i)`.
+    fn rebuild(&mut self, n: usize, hash_of: impl Fn(usize) -> u64) -> Result<()> {
+        if n >= u32::MAX as usize {
+            return Err(Error::CapacityOverflow);
+        }
+        let cap = n
+            .checked_mul(2)
+            .and_then(|c| c.max(16).checked_next_power_of_two())
+            .ok_or(Error::CapacityOverflow)?;
+        self.slots.clear();
+        self.slots.try_extend_zeros(cap * 4)?;
+        let slots: &mut [u32] = self.slots.typed_mut()?;
+        let mask = cap - 1;
+        self.complete = true;
+        for i in 0..n {
+            let mut at = hash_of(i) as usize & mask;
+            let mut placed = false;
+            for _ in 0..MAX_PROBE {
+                let slot = slots.get_mut(at).ok_or(Error::OutOfBounds)?;
+                if *slot == 0 {
+                    *slot = i as u32 + 1;
+                    placed = true;
+                    break;
+                }
+                at = (at + 1) & mask;
+            }
+            self.complete &= placed;
+        }
+        Ok(())
+    }
+
+    /// The entry whose hash is `h` and for which `is(position)` holds.
+    fn find(&self, h: u64, is: impl Fn(usize) -> bool) -> Lookup {
+        let slots: &[u32] = self.slots.typed().unwrap_or(&[]);
+        if slots.is_empty() {
+            return if self.complete {
+                Lookup::Absent
+            } else {
+                Lookup::Unknown
+            };
+        }
+        let mask = slots.len() - 1;
+        let mut at = h as usize & mask;
+        for _ in 0..MAX_PROBE {
+            match slots.get(at) {
+                Some(0) | None => break,
+                Some(&p) => {
+                    let i = p as usize - 1;
+                    if is(i) {
+                        return Lookup::Found(i);
+                    }
+                }
+            }
+            at = (at + 1) & mask;
+        }
+        if self.complete {
+            Lookup::Absent
+        } else {
+            Lookup::Unknown
+        }
+    }
+}
+
 /// An order-preserving mapping from encoded dictionary values to short keys.
 pub(crate) struct Interner<A: Allocator> {
     /// Encoded values, back to back.
@@ -144,6 +264,10 @@ pub(crate) struct Interner<A: Allocator> {
     keys: MutableBuffer<A>,
     /// [`Entry`]s sorted by value (and so by key).
     entries: MutableBuffer<A>,
+    /// Entry positions by value.
+    by_value: HashIndex<A>,
+    /// Entry positions by key.
+    by_key: HashIndex<A>,
 }
 
 impl<A: Allocator + Clone> Interner<A> {
@@ -152,7 +276,9 @@ impl<A: Allocator + Clone> Interner<A> {
         Interner {
             values: MutableBuffer::new_in(alloc.clone()),
             keys: MutableBuffer::new_in(alloc.clone()),
-            entries: MutableBuffer::new_in(alloc),
+            entries: MutableBuffer::new_in(alloc.clone()),
+            by_value: HashIndex::new_in(alloc.clone()),
+            by_key: HashIndex::new_in(alloc),
         }
     }
 }
@@ -190,18 +316,48 @@ impl<A: Allocator> Interner<A> {
 
     /// The key of an interned value.
     pub(crate) fn key_of(&self, value: &[u8]) -> Option<&[u8]> {
+        let i = self.position_of(value)?;
+        entries_of(&self.entries).get(i).map(|e| self.key(e))
+    }
+
+    /// The position among the entries of an interned value.
+    fn position_of(&self, value: &[u8]) -> Option<usize> {
         let entries = entries_of(&self.entries);
-        let i = entries
-            .binary_search_by(|e| self.value(e).cmp(value))
-            .ok()?;
-        entries.get(i).map(|e| self.key(e))
+        let at = |i: usize| entries.get(i).map_or(&[][..], |e| self.value(e));
+        match self.by_value.find(hash(value), |i| at(i) == value) {
+            Lookup::Found(i) => Some(i),
+            Lookup::Absent => None,
+            Lookup::Unknown => entries.binary_search_by(|e| self.value(e).cmp(value)).ok(),
+        }
     }
 
     /// The encoded value of a key.
     pub(crate) fn value_of(&self, key: &[u8]) -> Option<&[u8]> {
         let entries = entries_of(&self.entries);
-        let i = entries.binary_search_by(|e| self.key(e).cmp(key)).ok()?;
+        let at = |i: usize| entries.get(i).map_or(&[][..], |e| self.key(e));
+        let i = match self.by_key.find(hash(key), |i| at(i) == key) {
+            Lookup::Found(i) => i,
+            Lookup::Absent => return None,
+            Lookup::Unknown => entries.binary_search_by(|e| self.key(e).cmp(key)).ok()?,
+        };
         entries.get(i).map(|e| self.value(e))
+    }
+
+    /// Rebuilds both hash indexes over the current entries.
+    fn reindex(&mut self) -> Result<()> {
+        let entries = entries_of(&self.entries);
+        let (values, keys) = (&self.values, &self.keys);
+        let of = |buf: &MutableBuffer<A>, start: usize, len: usize| hash(bytes_at(buf, start, len));
+        self.by_value.rebuild(entries.len(), |i| {
+            entries
+                .get(i)
+                .map_or(0, |e| of(values, e.value_start, e.value_len))
+        })?;
+        self.by_key.rebuild(entries.len(), |i| {
+            entries
+                .get(i)
+                .map_or(0, |e| of(keys, e.key_start, e.key_len))
+        })
     }
 
     /// Interns every non-null value of `values` (rows of the values' ascending
@@ -209,22 +365,81 @@ impl<A: Allocator> Interner<A> {
     ///
     /// # Errors
     /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
+    #[cfg(test)]
     pub(crate) fn intern(&mut self, values: &Rows<A>, sentinel: u8, alloc: &A) -> Result<()>
     where
         A: Clone,
     {
+        self.intern_keys(values, sentinel, alloc, |_| Ok(()))
+    }
+
+    /// Interns `values` as [`Self::intern`] does, then calls `each` with the
+    /// key of every value in order (`None` for a null value).
+    ///
+    /// One hash lookup per value when every value is already interned (the
+    /// positions found are reused); a second one after new values were merged.
+    ///
+    /// # Errors
+    /// As [`Self::intern`], and whatever `each` returns.
+    pub(crate) fn intern_keys(
+        &mut self,
+        values: &Rows<A>,
+        sentinel: u8,
+        alloc: &A,
+        mut each: impl FnMut(Option<&[u8]>) -> Result<()>,
+    ) -> Result<()>
+    where
+        A: Clone,
+    {
         let row = |i: usize| values.row(i).map_or(&[][..], |r| r.data());
-        // Indices of the values not interned yet.
+        // Indices of the values not interned yet, and each value's entry
+        // position + 1 (0: null value or not interned yet).
         let mut fresh = MutableBuffer::new_in(alloc.clone());
+        let mut found = MutableBuffer::new_in(alloc.clone());
+        found.try_reserve_exact(values.len().saturating_mul(4))?;
         for i in 0..values.len() {
             let v = row(i);
-            if !is_null_value(v, sentinel) && self.key_of(v).is_none() {
-                fresh.try_extend_from_slice(&i.to_ne_bytes())?;
+            let mut pos = 0u32;
+            if !is_null_value(v, sentinel) {
+                match self.position_of(v) {
+                    Some(p) => pos = u32::try_from(p + 1).map_err(|_| Error::CapacityOverflow)?,
+                    None => fresh.try_extend_from_slice(&i.to_ne_bytes())?,
+                }
             }
+            found.try_push(pos)?;
         }
         if fresh.is_empty() {
+            let entries = entries_of(&self.entries);
+            for &p in found.typed::<u32>()? {
+                match p.checked_sub(1) {
+                    None => each(None)?,
+                    Some(p) => {
+                        let e = entries.get(p as usize).ok_or(Error::OutOfBounds)?;
+                        each(Some(self.key(e)))?;
+                    }
+                }
+            }
             return Ok(());
         }
+        self.merge(values, fresh, alloc)?;
+        for i in 0..values.len() {
+            let v = row(i);
+            if is_null_value(v, sentinel) {
+                each(None)?;
+            } else {
+                each(Some(self.key_of(v).ok_or(Error::UnknownDictionaryKey)?))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Merges the values of `values` at the indices `fresh` (native-endian
+    /// `usize`s, none interned yet) into the entries, giving them keys.
+    fn merge(&mut self, values: &Rows<A>, mut fresh: MutableBuffer<A>, alloc: &A) -> Result<()>
+    where
+        A: Clone,
+    {
+        let row = |i: usize| values.row(i).map_or(&[][..], |r| r.data());
         let fresh: &mut [usize] =
             bytemuck::try_cast_slice_mut(fresh.as_slice_mut()).map_err(|_| Error::Misaligned)?;
         fresh.sort_unstable_by(|&a, &b| row(a).cmp(row(b)));
@@ -261,7 +476,7 @@ impl<A: Allocator> Interner<A> {
             }
         }
         self.entries = merged;
-        Ok(())
+        self.reindex()
     }
 
     /// Gives keys between `lo` and `hi` to the sorted values `run` (skipping
@@ -424,6 +639,25 @@ mod tests {
             }
         );
         assert_eq!(gap(None, Some(&[1, 1])), Err(Error::UnknownDictionaryKey));
+    }
+
+    /// Colliding hashes fill at most `MAX_PROBE` slots; the rest make the
+    /// index incomplete and their lookups `Unknown` (binary search follows).
+    #[test]
+    fn hash_index_bounds_probes() {
+        let mut h = HashIndex::new_in(Global);
+        assert!(matches!(h.find(1, |_| true), Lookup::Absent));
+        h.rebuild(100, |_| 7).unwrap();
+        assert!(!h.complete);
+        assert!(matches!(h.find(7, |i| i == 3), Lookup::Found(3)));
+        assert!(matches!(h.find(7, |i| i == 50), Lookup::Unknown));
+        h.rebuild(100, |i| i as u64 * 0x9E37_79B9).unwrap();
+        assert!(h.complete);
+        assert!(matches!(
+            h.find(50 * 0x9E37_79B9, |i| i == 50),
+            Lookup::Found(50)
+        ));
+        assert!(matches!(h.find(12345, |_| false), Lookup::Absent));
     }
 
     #[test]

@@ -96,9 +96,11 @@ impl<A: Allocator> Rows<A> {
     /// Iterates the rows in order.
     pub fn iter(&self) -> RowsIter<'_, A> {
         RowsIter {
-            rows: self,
+            offsets: self.offsets(),
+            data: self.data(),
             next: 0,
             end: self.len(),
+            _rows: core::marker::PhantomData,
         }
     }
 
@@ -243,19 +245,34 @@ impl<'r, A: Allocator> IntoIterator for &'r Rows<A> {
 /// Iterator over the rows of a [`Rows`] (exact size, double-ended).
 #[derive(Debug)]
 pub struct RowsIter<'r, A: Allocator> {
-    rows: &'r Rows<A>,
+    /// The offsets and bytes of the rows, taken once (not per row).
+    offsets: &'r [usize],
+    data: &'r [u8],
     next: usize,
     end: usize,
+    _rows: core::marker::PhantomData<&'r Rows<A>>,
+}
+
+impl<'r, A: Allocator> RowsIter<'r, A> {
+    #[inline]
+    fn row(&self, i: usize) -> Option<Row<'r>> {
+        let start = *self.offsets.get(i)?;
+        let end = *self.offsets.get(i + 1)?;
+        Some(Row {
+            data: self.data.get(start..end)?,
+        })
+    }
 }
 
 impl<'r, A: Allocator> Iterator for RowsIter<'r, A> {
     type Item = Row<'r>;
 
+    #[inline]
     fn next(&mut self) -> Option<Row<'r>> {
         if self.next >= self.end {
             return None;
         }
-        let r = self.rows.row(self.next);
+        let r = self.row(self.next);
         self.next += 1;
         r
     }
@@ -274,7 +291,7 @@ impl<A: Allocator> DoubleEndedIterator for RowsIter<'_, A> {
             return None;
         }
         self.end -= 1;
-        self.rows.row(self.end)
+        self.row(self.end)
     }
 }
 

@@ -16,7 +16,7 @@ use super::{take, SortOptions};
 use crate::array::{
     ByteArrayType, ByteViewType, GenericByteArray, GenericByteViewArray, GenericByteViewBuilder,
 };
-use crate::buffer::{MutableBuffer, NullBufferBuilder, OffsetSize, ScalarBuffer};
+use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer};
 use crate::error::{Error, Result};
 
 /// Block size of the ordered encoding.
@@ -127,6 +127,42 @@ impl<'o, const B: usize> BlockWriter<'o, B> {
     }
 }
 
+/// Writes the block encoding of the non-empty `v` (ascending) at the start
+/// of `out`; returns its length. Whole blocks are fixed-size copies (no
+/// per-block bounds arithmetic as in [`BlockWriter`]).
+///
+/// # Errors
+/// [`Error::OutOfBounds`] when `out` is too short or `v` is empty.
+#[inline]
+fn write_blocks<const B: usize>(out: &mut [u8], v: &[u8]) -> Result<usize> {
+    // Blocks followed by a continuation byte, then the last (1..=B bytes).
+    let whole = v.len().checked_sub(1).ok_or(Error::OutOfBounds)? / B;
+    let n = 1 + (whole + 1) * (B + 1);
+    let out = out.get_mut(..n).ok_or(Error::OutOfBounds)?;
+    let (first, mut rest) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
+    *first = NON_EMPTY;
+    let (head, last) = v.split_at(whole * B);
+    for block in head.chunks_exact(B) {
+        let (dst, tail) = rest.split_at_mut(B + 1);
+        let (data, marker) = dst.split_at_mut(B);
+        data.copy_from_slice(block);
+        if let Some(m) = marker.first_mut() {
+            *m = CONTINUATION;
+        }
+        rest = tail;
+    }
+    // `rest` is exactly the last block and its length byte.
+    let (data, marker) = rest.split_at_mut(B);
+    let (value, padding) = data.split_at_mut(last.len());
+    value.copy_from_slice(last);
+    padding.fill(0);
+    // `1 <= last.len() <= B <= 255` (the block sizes used are 32 and, in tests, 4).
+    if let Some(m) = marker.first_mut() {
+        *m = last.len() as u8;
+    }
+    Ok(n)
+}
+
 /// Writes the ordered encoding of `value` at the start of `out`; returns its length.
 ///
 /// # Errors
@@ -147,11 +183,7 @@ pub(crate) fn encode_ordered<const B: usize>(
             *first = EMPTY;
             1
         }
-        Some(v) => {
-            let mut w = BlockWriter::<B>::new(out)?;
-            w.write(v)?;
-            w.finish()?
-        }
+        Some(v) => write_blocks::<B>(out, v)?,
     };
     if opts.descending {
         out.get_mut(..n)
@@ -220,6 +252,58 @@ pub(crate) fn encode<'v>(
     Ok(())
 }
 
+/// Adds the encoded size of slot `i` of an offsets-based array (`offsets`:
+/// `lengths.len() + 1` of them; null slots per `nulls`) to `lengths[i]`,
+/// straight from the offsets.
+///
+/// # Errors
+/// [`Error::OffsetsLength`] when there are too few offsets;
+/// [`Error::OffsetOutOfBounds`] for negative or decreasing offsets or a
+/// value too long for the encoding.
+pub(crate) fn add_lengths_from_offsets<O: OffsetSize, A: Allocator>(
+    lengths: &mut [usize],
+    offsets: &[O],
+    nulls: Option<&crate::buffer::NullBuffer<'_, A>>,
+    unordered: bool,
+) -> Result<()> {
+    let offsets = offsets
+        .get(..lengths.len() + 1)
+        .ok_or(Error::OffsetsLength)?;
+    let mut overflow = false;
+    for (i, (l, w)) in lengths.iter_mut().zip(offsets.windows(2)).enumerate() {
+        let valid = nulls.is_none_or(|n| n.is_valid(i));
+        // Offsets of a validated array: non-negative, non-decreasing; any
+        // other (an unchecked array) is an error, not a wrong size.
+        let (a, b) = (
+            w[0].to_usize().unwrap_or(usize::MAX),
+            w[1].to_usize().unwrap_or(0),
+        );
+        overflow |= a > b;
+        let len = b.wrapping_sub(a);
+        // Each value's size is at most ~33/32 of its bytes, which fit in
+        // memory: only the running totals can overflow (checked by the caller).
+        let n = if !valid {
+            if unordered {
+                4
+            } else {
+                1
+            }
+        } else if unordered {
+            len.wrapping_add(4)
+        } else if len == 0 {
+            1
+        } else {
+            (len.div_ceil(BLOCK_SIZE)).wrapping_mul(BLOCK_SIZE + 1) + 1
+        };
+        overflow |= len > isize::MAX as usize || (unordered && len >= UNORDERED_NULL as usize);
+        *l = l.saturating_add(n);
+    }
+    if overflow {
+        return Err(Error::OffsetOutOfBounds);
+    }
+    Ok(())
+}
+
 /// Adds the encoded size of `get(i)` to `lengths[i]`.
 ///
 /// # Errors
@@ -272,11 +356,15 @@ pub(crate) fn decode_ordered<const B: usize, A: Allocator>(
         if n == 0 || n > B {
             return Err(Error::InvalidRow);
         }
-        let (value, padding) = data.split_at(n);
-        if padding.iter().any(|&b| b != flip) {
+        // Padding must be zero (`flip` inverted): one branch-free pass over
+        // the whole block, masked to the bytes past `n`, so that it vectorises.
+        let bad = data.iter().enumerate().fold(0u8, |acc, (j, &b)| {
+            acc | ((b ^ flip) & 0u8.wrapping_sub(u8::from(j >= n)))
+        });
+        if bad != 0 {
             return Err(Error::InvalidRow);
         }
-        out.try_extend_from_slice(value)?;
+        out.try_extend_from_slice(data.get(..n).ok_or(Error::InvalidRow)?)?;
         break;
     }
     if flip != 0 {
@@ -350,15 +438,60 @@ pub(crate) fn skip_unordered(row: &[u8]) -> Result<usize> {
     Ok(row.len() - r.len())
 }
 
+/// Number of value bytes of the encoded value at the front of `row` (an
+/// upper bound when the row is malformed: decoding checks it).
+fn decoded_len(row: &[u8], opts: SortOptions, unordered: bool) -> usize {
+    if unordered {
+        let len = row
+            .get(..4)
+            .and_then(|b| b.try_into().ok())
+            .map_or(0, u32::from_le_bytes);
+        // Never more than the row holds: malformed lengths must not make
+        // us allocate.
+        return if len == UNORDERED_NULL {
+            0
+        } else {
+            (len as usize).min(row.len().saturating_sub(4))
+        };
+    }
+    let flip = if opts.descending { 0xFF } else { 0 };
+    match row.first() {
+        Some(&b) if b != opts.null_sentinel() && b ^ flip == NON_EMPTY => {}
+        _ => return 0,
+    }
+    let mut len = 0;
+    let mut marker_at = BLOCK_SIZE + 1;
+    while let Some(&m) = row.get(marker_at) {
+        if m ^ flip != CONTINUATION {
+            return len + usize::from(m ^ flip).min(BLOCK_SIZE);
+        }
+        len += BLOCK_SIZE;
+        marker_at += BLOCK_SIZE + 1;
+    }
+    len
+}
+
 /// Decodes the value at the front of each row into `values` (bytes) and
-/// `offsets` (`rows.len() + 1` of them, as `O`), and the validity into `nulls`.
+/// `offsets` (`rows.len() + 1` of them, as `O`), and the validity.
+///
+/// A first pass reads only the block markers to size `values` exactly (the
+/// 64-byte aligned growth of `Global` copies at every step).
+#[allow(clippy::type_complexity)]
 fn decode_into<O: OffsetSize, A: Allocator + Clone>(
     rows: &mut [&[u8]],
     opts: SortOptions,
     unordered: bool,
     alloc: &A,
-) -> Result<(MutableBuffer<A>, MutableBuffer<A>, NullBufferBuilder<A>)> {
+) -> Result<(
+    MutableBuffer<A>,
+    MutableBuffer<A>,
+    Option<NullBuffer<'static, A>>,
+)> {
+    let total = rows.iter().fold(0usize, |t, r| {
+        t.saturating_add(decoded_len(r, opts, unordered))
+    });
     let mut values = MutableBuffer::new_in(alloc.clone());
+    values.try_reserve_exact(total)?;
     let mut offsets = MutableBuffer::new_in(alloc.clone());
     let n = rows
         .len()
@@ -367,16 +500,33 @@ fn decode_into<O: OffsetSize, A: Allocator + Clone>(
         .ok_or(Error::CapacityOverflow)?;
     offsets.try_reserve_exact(n)?;
     offsets.try_push(O::ZERO)?;
-    let mut nulls = NullBufferBuilder::new_in(alloc.clone());
-    for row in rows.iter_mut() {
-        let valid = if unordered {
-            decode_unordered(row, &mut values)?
-        } else {
-            decode_ordered::<BLOCK_SIZE, A>(row, opts, &mut values)?
-        };
-        offsets.try_push(O::from_usize(values.len()).ok_or(Error::CapacityOverflow)?)?;
-        nulls.try_append(valid)?;
+    let mut validity = MutableBuffer::new_in(alloc.clone());
+    validity.try_extend_zeros(rows.len().div_ceil(8))?;
+    let mut null_count = 0;
+    {
+        let bits = validity.as_slice_mut();
+        for (i, row) in rows.iter_mut().enumerate() {
+            let valid = if unordered {
+                decode_unordered(row, &mut values)?
+            } else {
+                decode_ordered::<BLOCK_SIZE, A>(row, opts, &mut values)?
+            };
+            offsets.try_push(O::from_usize(values.len()).ok_or(Error::CapacityOverflow)?)?;
+            if valid {
+                if let Some(b) = bits.get_mut(i / 8) {
+                    *b |= 1 << (i % 8);
+                }
+            } else {
+                null_count += 1;
+            }
+        }
     }
+    let nulls = if null_count == 0 {
+        None
+    } else {
+        let bits = BooleanBuffer::try_new(validity.into_buffer(), 0, rows.len())?;
+        Some(NullBuffer::try_new_with_count(bits, null_count)?)
+    };
     Ok((values, offsets, nulls))
 }
 
@@ -396,7 +546,7 @@ pub(crate) fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
     GenericByteArray::try_new(
         ScalarBuffer::try_from_buffer(offsets.into_buffer())?,
         values.into_buffer(),
-        nulls.finish(),
+        nulls,
     )
 }
 
@@ -436,7 +586,7 @@ where
     let mut b = GenericByteViewBuilder::<T, A>::new_in(alloc.clone());
     b.try_reserve(rows.len(), values.len())?;
     for (i, w) in offsets.windows(2).enumerate() {
-        if nulls.is_valid(i) == Some(false) {
+        if nulls.as_ref().is_some_and(|n| !n.is_valid(i)) {
             b.try_append_null()?;
             continue;
         }

@@ -69,7 +69,12 @@ fn offsets<V: BodyVisitor, O: crate::buffer::OffsetSize + core::ops::Sub<Output 
         v.mapped(&[O::ZERO], |o| o)?;
         return Ok((0, 0));
     };
-    v.mapped(offsets, |o| o - first)?;
+    if first == O::ZERO {
+        // Already based at zero (unsliced arrays): the bytes as they are.
+        v.buffer(bytemuck::cast_slice(offsets))?;
+    } else {
+        v.mapped(offsets, |o| o - first)?;
+    }
     let s = first.to_usize().ok_or(Error::OffsetOutOfBounds)?;
     let e = last.to_usize().ok_or(Error::OffsetOutOfBounds)?;
     if e < s {
@@ -436,9 +441,25 @@ impl<W: Write> BodyVisitor for BodyWriter<'_, W> {
     }
 
     fn bitmap(&mut self, bytes: &[u8], bit_offset: usize, len: usize) -> Result<()> {
-        let out = &mut *self.out;
-        bitmap_chunks(bytes, bit_offset, len, |c| out.write_all(c))?;
-        self.pad(len.div_ceil(8))
+        let n = len.div_ceil(8);
+        let start = bit_offset / 8;
+        match bytes.get(start..start + n) {
+            // Byte-aligned: the whole bytes as they are, the last one masked
+            // when `len` ends inside it (bits past `len` must be zero).
+            Some(whole) if bit_offset % 8 == 0 => {
+                let keep = if len % 8 == 0 { n } else { n - 1 };
+                let (head, tail) = whole.split_at(keep);
+                self.out.write_all(head)?;
+                if let Some(&last) = tail.first() {
+                    self.out.write_all(&[last & ((1u8 << (len % 8)) - 1)])?;
+                }
+            }
+            _ => {
+                let out = &mut *self.out;
+                bitmap_chunks(bytes, bit_offset, len, |c| out.write_all(c))?;
+            }
+        }
+        self.pad(n)
     }
 
     fn mapped<T: NativeType, F: Fn(T) -> T>(&mut self, values: &[T], f: F) -> Result<()> {
@@ -506,5 +527,43 @@ impl<A: Allocator> BodyVisitor for Compressing<'_, A> {
     }
     fn variadic_count(&mut self, _n: usize) -> Result<()> {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::vec::Vec;
+
+    fn bitmap_bytes(bytes: &[u8], bit_offset: usize, len: usize) -> Vec<u8> {
+        let mut out = PositionWriter::new(Vec::new());
+        BodyWriter {
+            out: &mut out,
+            alignment: 8,
+        }
+        .bitmap(bytes, bit_offset, len)
+        .unwrap();
+        out.into_inner()
+    }
+
+    /// Byte-aligned bitmaps are written as they are, bits past the length
+    /// cleared; others are shifted to start at bit 0. Padded to 8 bytes.
+    #[test]
+    fn bitmap_aligned_and_shifted() {
+        let src = [0b1010_1101u8, 0xFF, 0b0101_0110];
+        assert_eq!(bitmap_bytes(&src, 0, 16), [0xAD, 0xFF, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(bitmap_bytes(&src, 8, 3), [0b0000_0111, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(
+            bitmap_bytes(&src, 8, 12),
+            [0xFF, 0b0000_0110, 0, 0, 0, 0, 0, 0]
+        );
+        assert_eq!(bitmap_bytes(&src, 0, 0), Vec::<u8>::new());
+        // Bit offset 3: 0b10101 then the next byte's bits.
+        assert_eq!(
+            bitmap_bytes(&src, 3, 10),
+            [0b1111_0101, 0b0000_0011, 0, 0, 0, 0, 0, 0]
+        );
+        // Past the end of the source: zero bits.
+        assert_eq!(bitmap_bytes(&src, 16, 16), [0x56, 0, 0, 0, 0, 0, 0, 0]);
     }
 }

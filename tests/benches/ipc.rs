@@ -1,0 +1,512 @@
+//! IPC stream benchmark: alkaid against arrow-rs 60 over the same batches, in
+//! one run, printing both times and the ratio (no assertions).
+//!
+//! `cargo bench -p alkaid-tests --bench ipc`
+//!
+//! - Data set "issue": 16 batches × 65,536 rows of (Int64 nullable with 10%
+//!   nulls, Float64, Utf8 of 0–23 ASCII bytes), distinct per batch.
+//! - Data set "arrow-rs": the batch of arrow-rs's own `arrow-ipc` benches
+//!   (8,192 rows of Int32, Utf8 "this is string number {i}" with every tenth
+//!   null, Date32, Decimal128(11, 2); all fields nullable), written 10 times.
+//!
+//! Measured: stream write into a pre-allocated `Vec` (and a `memcpy` of the
+//! same number of bytes as the bandwidth reference), fully validated read
+//! (our `SliceStreamReader` and `StreamReader`; arrow-rs's `StreamReader`,
+//! which validates by default, and its zero-copy `StreamDecoder`), and the
+//! zero-copy read of one batch at 1×, 4× and 16× the body size.
+
+mod util;
+
+use std::hint::black_box;
+use std::sync::Arc;
+
+use alkaid::array::{Array, ArrayRef, PrimitiveArray, RecordBatch, StringArray};
+use alkaid::buffer::{Buffer, SharedSlice};
+use alkaid::datatypes::{DataType, Field, Schema};
+use alkaid::ipc::reader::{FileReader, IpcReadOptions, SliceStreamReader, StreamReader};
+use alkaid::ipc::writer::{FileWriter, IpcWriteOptions, StreamWriter};
+use alkaid::Global as G;
+use arrow_array as aa;
+use arrow_schema as asch;
+use util::{compare, fmt_time, gbps, speedup, verdict, vs, Budget, Rng, Table};
+
+type Ours = RecordBatch<'static, G>;
+type Theirs = aa::RecordBatch;
+
+/// The same batch for both libraries.
+struct Pair {
+    ours: Ours,
+    theirs: Theirs,
+}
+
+fn ours_batch(fields: Vec<Field<'static, G>>, cols: Vec<ArrayRef<'static, G>>) -> Ours {
+    let schema = Schema::new(SharedSlice::try_from_iter_in(fields, G).unwrap());
+    RecordBatch::try_new(schema, SharedSlice::try_from_iter_in(cols, G).unwrap()).unwrap()
+}
+
+/// `rows` rows of (Int64 nullable 10% nulls, Float64, Utf8 0–23 bytes).
+fn issue_batch(rng: &mut Rng, rows: usize) -> Pair {
+    let ints: Vec<Option<i64>> = (0..rows)
+        .map(|_| (!rng.chance(0.1)).then(|| rng.next_u64() as i64))
+        .collect();
+    let floats: Vec<f64> = (0..rows).map(|_| rng.unit() * 1e6 - 5e5).collect();
+    let strings: Vec<String> = (0..rows)
+        .map(|_| {
+            let n = rng.below(24) as usize;
+            rng.alnum(n)
+        })
+        .collect();
+    let float_opts: Vec<Option<f64>> = floats.iter().map(|f| Some(*f)).collect();
+    let str_opts: Vec<Option<&str>> = strings.iter().map(|s| Some(s.as_str())).collect();
+    let ours = ours_batch(
+        vec![
+            Field::new("i", DataType::Int64, true),
+            Field::new("f", DataType::Float64, false),
+            Field::new("s", DataType::Utf8, false),
+        ],
+        vec![
+            PrimitiveArray::<i64, G>::try_from_options_in(&ints, G)
+                .unwrap()
+                .into_array_ref(),
+            PrimitiveArray::<f64, G>::try_from_options_in(&float_opts, G)
+                .unwrap()
+                .into_array_ref(),
+            StringArray::<G>::try_from_options_in(&str_opts, G)
+                .unwrap()
+                .into_array_ref(),
+        ],
+    );
+    let schema = Arc::new(asch::Schema::new(vec![
+        asch::Field::new("i", asch::DataType::Int64, true),
+        asch::Field::new("f", asch::DataType::Float64, false),
+        asch::Field::new("s", asch::DataType::Utf8, false),
+    ]));
+    let theirs = Theirs::try_new(
+        schema,
+        vec![
+            Arc::new(aa::Int64Array::from(ints)),
+            Arc::new(aa::Float64Array::from(floats)),
+            Arc::new(aa::StringArray::from(str_opts)),
+        ],
+    )
+    .unwrap();
+    Pair { ours, theirs }
+}
+
+/// The batch of arrow-rs's `arrow-ipc` benches (same schema and values).
+fn arrow_rs_batch(rows: usize) -> Pair {
+    let a: Vec<Option<i32>> = (0..rows).map(|i| Some(i as i32)).collect();
+    let strings: Vec<Option<String>> = (0..rows)
+        .map(|i| (i % 10 != 0).then(|| format!("this is string number {i}")))
+        .collect();
+    let b: Vec<Option<&str>> = strings.iter().map(|s| s.as_deref()).collect();
+    let d: Vec<Option<i128>> = (0..rows).map(|i| Some((i * 1_000_000) as i128)).collect();
+    let ours = ours_batch(
+        vec![
+            Field::new("c0", DataType::Int32, true),
+            Field::new("c1", DataType::Utf8, true),
+            Field::new("c2", DataType::Date32, true),
+            Field::new("c3", DataType::Decimal128(11, 2), true),
+        ],
+        vec![
+            PrimitiveArray::<i32, G>::try_from_options_in(&a, G)
+                .unwrap()
+                .into_array_ref(),
+            StringArray::<G>::try_from_options_in(&b, G)
+                .unwrap()
+                .into_array_ref(),
+            PrimitiveArray::<i32, G>::try_from_options_in(&a, G)
+                .unwrap()
+                .with_data_type(DataType::Date32)
+                .unwrap()
+                .into_array_ref(),
+            PrimitiveArray::<i128, G>::try_from_options_in(&d, G)
+                .unwrap()
+                .with_data_type(DataType::Decimal128(11, 2))
+                .unwrap()
+                .into_array_ref(),
+        ],
+    );
+    let schema = Arc::new(asch::Schema::new(vec![
+        asch::Field::new("c0", asch::DataType::Int32, true),
+        asch::Field::new("c1", asch::DataType::Utf8, true),
+        asch::Field::new("c2", asch::DataType::Date32, true),
+        asch::Field::new("c3", asch::DataType::Decimal128(11, 2), true),
+    ]));
+    let theirs = Theirs::try_new(
+        schema,
+        vec![
+            Arc::new(aa::Int32Array::from(a.clone())),
+            Arc::new(aa::StringArray::from(b)),
+            Arc::new(aa::Date32Array::from(a)),
+            Arc::new(
+                aa::Decimal128Array::from(d)
+                    .with_precision_and_scale(11, 2)
+                    .unwrap(),
+            ),
+        ],
+    )
+    .unwrap();
+    Pair { ours, theirs }
+}
+
+fn write_ours(sink: &mut Vec<u8>, batches: &[Ours]) {
+    sink.clear();
+    let mut w = StreamWriter::try_new_in(
+        &mut *sink,
+        batches[0].schema(),
+        IpcWriteOptions::default(),
+        G,
+    )
+    .unwrap();
+    for b in batches {
+        w.write(b).unwrap();
+    }
+    w.finish().unwrap();
+}
+
+fn write_theirs(sink: &mut Vec<u8>, batches: &[Theirs]) {
+    sink.clear();
+    let mut w = arrow_ipc::writer::StreamWriter::try_new(&mut *sink, &batches[0].schema()).unwrap();
+    for b in batches {
+        w.write(b).unwrap();
+    }
+    w.finish().unwrap();
+}
+
+fn read_ours_slice(input: &[u8]) -> usize {
+    let r = SliceStreamReader::try_new_in(input, IpcReadOptions::default(), G).unwrap();
+    let mut rows = 0;
+    for b in r {
+        rows += black_box(b.unwrap()).num_rows();
+    }
+    rows
+}
+
+fn read_ours_stream(input: &[u8]) -> usize {
+    let r = StreamReader::try_new_in(input, IpcReadOptions::default(), G).unwrap();
+    let mut rows = 0;
+    for b in r {
+        rows += black_box(b.unwrap()).num_rows();
+    }
+    rows
+}
+
+fn read_theirs_stream(input: &[u8]) -> usize {
+    let r = arrow_ipc::reader::StreamReader::try_new(input, None).unwrap();
+    let mut rows = 0;
+    for b in r {
+        rows += black_box(b.unwrap()).num_rows();
+    }
+    rows
+}
+
+/// arrow-rs's push decoder over a 64-byte aligned `Buffer`: zero copy,
+/// validated.
+fn read_theirs_decoder(input: &arrow_buffer::Buffer) -> usize {
+    let mut d = arrow_ipc::reader::StreamDecoder::new();
+    let mut buf = input.clone();
+    let mut rows = 0;
+    while !buf.is_empty() {
+        if let Some(b) = d.decode(&mut buf).unwrap() {
+            rows += black_box(b).num_rows();
+        }
+    }
+    d.finish().unwrap();
+    rows
+}
+
+/// Both libraries read both streams back and agree on the row count; our
+/// readers give back exactly our batches.
+fn sanity_check(pairs: &[Pair], ours_bytes: &[u8], theirs_bytes: &[u8]) {
+    let rows: usize = pairs.iter().map(|p| p.ours.num_rows()).sum();
+    for bytes in [ours_bytes, theirs_bytes] {
+        assert_eq!(read_ours_slice(bytes), rows);
+        assert_eq!(read_ours_stream(bytes), rows);
+        assert_eq!(read_theirs_stream(bytes), rows);
+    }
+    let got: Vec<RecordBatch<'_, G>> =
+        SliceStreamReader::try_new_in(theirs_bytes, IpcReadOptions::default(), G)
+            .unwrap()
+            .map(|b| b.unwrap())
+            .collect();
+    for (g, p) in got.iter().zip(pairs) {
+        assert!(g.columns() == p.ours.columns());
+    }
+    let theirs: Vec<Theirs> = arrow_ipc::reader::StreamReader::try_new(ours_bytes, None)
+        .unwrap()
+        .map(|b| b.unwrap())
+        .collect();
+    for (t, p) in theirs.iter().zip(pairs) {
+        assert_eq!(t, &p.theirs);
+    }
+}
+
+fn aligned_ours(bytes: &[u8]) -> Buffer<'static, G> {
+    Buffer::try_copy_in(bytes, G).unwrap()
+}
+
+/// Write and validated-read tables for one data set.
+fn data_set(name: &str, pairs: &[Pair], budget: Budget) {
+    let ours: Vec<Ours> = pairs.iter().map(|p| p.ours.clone()).collect();
+    let theirs: Vec<Theirs> = pairs.iter().map(|p| p.theirs.clone()).collect();
+    let mut ours_bytes = Vec::new();
+    write_ours(&mut ours_bytes, &ours);
+    let mut theirs_bytes = Vec::new();
+    write_theirs(&mut theirs_bytes, &theirs);
+    sanity_check(pairs, &ours_bytes, &theirs_bytes);
+    let rows: usize = ours.iter().map(|b| b.num_rows()).sum();
+    println!(
+        "\n### {name}: {} batches, {rows} rows; stream {} bytes (ours), {} bytes (arrow-rs)\n",
+        ours.len(),
+        ours_bytes.len(),
+        theirs_bytes.len()
+    );
+
+    // Write into pre-allocated memory; memcpy of our stream's size as reference.
+    let cap = 2 * ours_bytes.len().max(theirs_bytes.len());
+    let (mut s1, mut s2, mut s3) = (
+        Vec::with_capacity(cap),
+        Vec::with_capacity(cap),
+        Vec::with_capacity(cap),
+    );
+    let src = ours_bytes.clone();
+    let t = compare(
+        &mut [
+            &mut || write_ours(&mut s1, &ours),
+            &mut || write_theirs(&mut s2, &theirs),
+            &mut || {
+                s3.clear();
+                s3.extend_from_slice(black_box(&src));
+                black_box(&mut s3);
+            },
+        ],
+        budget,
+    );
+    let (w_ours, w_theirs, memcpy) = (t[0], t[1], t[2]);
+    let table = Table::new(
+        &[
+            "operation",
+            "alkaid",
+            "arrow-rs",
+            "speed-up (wall)",
+            "target",
+            "alkaid GB/s",
+            "% of memcpy",
+        ],
+        &[46, 9, 9, 15, 16, 11, 11],
+    );
+    let [o, t_, r] = vs(w_ours, w_theirs);
+    table.row(&[
+        "stream write into a pre-allocated Vec".into(),
+        o,
+        t_,
+        r,
+        verdict(speedup(w_ours.cpu, w_theirs.cpu), 4.0),
+        format!("{:.2}", gbps(ours_bytes.len(), w_ours.cpu)),
+        format!(
+            "{:.0}% (≥ 50%: {})",
+            100.0 * memcpy.cpu.as_secs_f64() / w_ours.cpu.as_secs_f64(),
+            if memcpy.cpu.as_secs_f64() / w_ours.cpu.as_secs_f64() >= 0.5 {
+                "met"
+            } else {
+                "NOT met"
+            }
+        ),
+    ]);
+    table.row(&[
+        "memcpy of the same number of bytes".into(),
+        fmt_time(memcpy.cpu),
+        "".into(),
+        "".into(),
+        "".into(),
+        format!("{:.2}", gbps(ours_bytes.len(), memcpy.cpu)),
+        "100%".into(),
+    ]);
+    drop((s1, s2, s3));
+
+    // Fully validated reads of the same bytes (our stream).
+    let aligned = aligned_ours(&ours_bytes);
+    let theirs_buf = arrow_buffer::Buffer::from_slice_ref(&ours_bytes);
+    let t = compare(
+        &mut [
+            &mut || {
+                black_box(read_ours_slice(aligned.as_slice()));
+            },
+            &mut || {
+                black_box(read_ours_stream(&ours_bytes));
+            },
+            &mut || {
+                black_box(read_theirs_stream(&ours_bytes));
+            },
+            &mut || {
+                black_box(read_theirs_decoder(&theirs_buf));
+            },
+        ],
+        budget,
+    );
+    let (slice, stream, theirs_stream, theirs_dec) = (t[0], t[1], t[2], t[3]);
+    for (what, ours_t, theirs_t) in [
+        (
+            "validated read: SliceStreamReader / StreamReader",
+            slice,
+            theirs_stream,
+        ),
+        (
+            "validated read: StreamReader / StreamReader",
+            stream,
+            theirs_stream,
+        ),
+        (
+            "validated zero-copy: SliceStreamReader / StreamDecoder",
+            slice,
+            theirs_dec,
+        ),
+    ] {
+        let [o, t_, r] = vs(ours_t, theirs_t);
+        table.row(&[
+            what.into(),
+            o,
+            t_,
+            r,
+            verdict(speedup(ours_t.cpu, theirs_t.cpu), 1.5),
+            format!("{:.2}", gbps(ours_bytes.len(), ours_t.cpu)),
+            "".into(),
+        ]);
+    }
+}
+
+/// An IPC file read zero-copy by arrow-rs's `FileDecoder` (the path of its
+/// own mmap benchmark): footer, then record batch 0.
+fn read_theirs_file(file: &arrow_buffer::Buffer, skip_validation: bool) -> usize {
+    let n = file.len();
+    let trailer: [u8; 10] = file[n - 10..].try_into().unwrap();
+    let footer_len = arrow_ipc::reader::read_footer_length(trailer).unwrap();
+    let footer = arrow_ipc::root_as_footer(&file[n - 10 - footer_len..n - 10]).unwrap();
+    let schema = arrow_ipc::convert::try_fb_to_schema(footer.schema().unwrap()).unwrap();
+    let mut d = arrow_ipc::reader::FileDecoder::new(Arc::new(schema), footer.version());
+    if skip_validation {
+        // SAFETY: the file was written by our writer and is read back with
+        // full validation by both libraries before timing (`scaling`).
+        d = unsafe { d.with_skip_validation(true) };
+    }
+    let block = footer.recordBatches().unwrap().get(0);
+    let len = block.metaDataLength() as usize + block.bodyLength() as usize;
+    let data = file.slice_with_length(block.offset() as usize, len);
+    let b = d.read_record_batch(block, &data).unwrap().unwrap();
+    black_box(b).num_rows()
+}
+
+/// Our `FileReader` over a 64-byte aligned slice: footer, then batch 0.
+fn read_ours_file(file: &[u8]) -> usize {
+    let mut r = FileReader::try_new_in(file, IpcReadOptions::default(), G).unwrap();
+    black_box(r.batch(0).unwrap()).num_rows()
+}
+
+/// One batch of 65,536 × k rows read zero-copy from an IPC file: how the
+/// time grows with the body.
+fn scaling(budget: Budget) {
+    println!("\n### Zero-copy read of one batch from an IPC file vs body size\n");
+    let table = Table::new(
+        &[
+            "rows",
+            "file bytes",
+            "alkaid FileReader (Full)",
+            "ns/row",
+            "arrow-rs FileDecoder (validated)",
+            "arrow-rs FileDecoder (skip_validation)",
+        ],
+        &[9, 10, 24, 6, 32, 38],
+    );
+    let mut rng = Rng::new(0xB0D7);
+    let mut base = None;
+    for k in [1usize, 4, 16] {
+        let rows = 65_536 * k;
+        let pair = issue_batch(&mut rng, rows);
+        let mut w = FileWriter::try_new_in(
+            Vec::new(),
+            pair.ours.schema(),
+            IpcWriteOptions::default(),
+            G,
+        )
+        .unwrap();
+        w.write(&pair.ours).unwrap();
+        w.finish().unwrap();
+        let bytes = w.into_inner();
+        let aligned = aligned_ours(&bytes);
+        let theirs_buf = arrow_buffer::Buffer::from_slice_ref(&bytes);
+        assert_eq!(read_ours_file(aligned.as_slice()), rows);
+        assert_eq!(read_theirs_file(&theirs_buf, false), rows);
+        let t = compare(
+            &mut [
+                &mut || {
+                    black_box(read_ours_file(aligned.as_slice()));
+                },
+                &mut || {
+                    black_box(read_theirs_file(&theirs_buf, false));
+                },
+                &mut || {
+                    black_box(read_theirs_file(&theirs_buf, true));
+                },
+            ],
+            budget,
+        );
+        let b = base.get_or_insert(t.clone()).clone();
+        let rel = |i: usize| {
+            format!(
+                "{} ({:.1}×)",
+                fmt_time(t[i].cpu),
+                speedup(b[i].cpu, t[i].cpu)
+            )
+        };
+        table.row(&[
+            rows.to_string(),
+            bytes.len().to_string(),
+            rel(0),
+            format!("{:.2}", t[0].cpu.as_nanos() as f64 / rows as f64),
+            rel(1),
+            rel(2),
+        ]);
+    }
+    println!(
+        "\n(×: time relative to the 1× body. alkaid's readers have no \"skip data \
+         validation\" mode: every batch is validated Full, O(body). arrow-rs 60.1's \
+         `StreamDecoder::with_skip_validation` is not applied to record batches, \
+         hence its `FileDecoder` here.)"
+    );
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; ignore every argument.
+    let budget = Budget::default();
+    let started = std::time::Instant::now();
+    println!(
+        "alkaid vs arrow-rs 60, IPC stream format: median thread CPU time of {} \
+         interleaved samples; speed-up = arrow-rs time / alkaid time (wall-clock \
+         speed-up in parentheses)",
+        budget.samples
+    );
+
+    let mut rng = Rng::new(42);
+    let issue: Vec<Pair> = (0..16).map(|_| issue_batch(&mut rng, 65_536)).collect();
+    data_set(
+        "issue data: 16 × 65,536 rows of (Int64 nullable, Float64, Utf8 0–23 B)",
+        &issue,
+        budget,
+    );
+    drop(issue);
+
+    let arrow: Vec<Pair> = (0..10).map(|_| arrow_rs_batch(8192)).collect();
+    data_set(
+        "arrow-rs bench data: 10 × 8,192 rows of (Int32, Utf8, Date32, Decimal128(11, 2))",
+        &arrow,
+        budget,
+    );
+    drop(arrow);
+
+    scaling(budget);
+    println!(
+        "\ntotal bench time {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+}

@@ -1,0 +1,398 @@
+//! Row format benchmark: alkaid's `RowConverter` against arrow-row 60 on the
+//! cases of arrow-rs's own `row_format` benchmark (4,096 rows each) and on
+//! 1,048,576 rows of (Int64, Float64, Utf8), in one run (no assertions).
+//!
+//! `cargo bench -p alkaid-tests --bench row`
+//!
+//! For every case: encode with a new converter (arrow-rs's
+//! "convert_columns"), encode with a converter that already encoded the
+//! columns once ("convert_columns_prepared"; for ours this matters for
+//! dictionaries, whose order-preserving mapping is then built), and decode
+//! ("convert_rows"). Data comes from a seeded PRNG; both libraries get the
+//! same values.
+
+mod util;
+
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::sync::Arc;
+
+use alkaid::array::{
+    Array, ArrayRef, BooleanBuilder, DictionaryArray, DictionaryKeys, PrimitiveArray, StringArray,
+};
+use alkaid::row::{RowConverter, SortField};
+use alkaid::Global as G;
+use arrow_array as aa;
+use util::{compare, speedup, verdict, vs, Budget, Rng, Table};
+
+type Ours = ArrayRef<'static, G>;
+type Theirs = aa::ArrayRef;
+
+/// One column for both libraries.
+struct Col {
+    ours: Ours,
+    theirs: Theirs,
+}
+
+fn u64s(rng: &mut Rng, n: usize, nulls: f64) -> Col {
+    let v: Vec<Option<u64>> = (0..n)
+        .map(|_| (!rng.chance(nulls)).then(|| rng.next_u64()))
+        .collect();
+    Col {
+        ours: PrimitiveArray::<u64, G>::try_from_options_in(&v, G)
+            .unwrap()
+            .into_array_ref(),
+        theirs: Arc::new(aa::UInt64Array::from(v)),
+    }
+}
+
+fn i64s(rng: &mut Rng, n: usize, nulls: f64) -> Col {
+    let v: Vec<Option<i64>> = (0..n)
+        .map(|_| (!rng.chance(nulls)).then(|| rng.next_u64() as i64))
+        .collect();
+    Col {
+        ours: PrimitiveArray::<i64, G>::try_from_options_in(&v, G)
+            .unwrap()
+            .into_array_ref(),
+        theirs: Arc::new(aa::Int64Array::from(v)),
+    }
+}
+
+fn f64s(rng: &mut Rng, n: usize) -> Col {
+    let v: Vec<Option<f64>> = (0..n).map(|_| Some(rng.unit() * 2e6 - 1e6)).collect();
+    Col {
+        ours: PrimitiveArray::<f64, G>::try_from_options_in(&v, G)
+            .unwrap()
+            .into_array_ref(),
+        theirs: Arc::new(aa::Float64Array::from(v)),
+    }
+}
+
+fn bools(rng: &mut Rng, n: usize, nulls: f64, trues: f64) -> Col {
+    let v: Vec<Option<bool>> = (0..n)
+        .map(|_| (!rng.chance(nulls)).then(|| rng.chance(trues)))
+        .collect();
+    let mut b = BooleanBuilder::new_in(G);
+    for x in &v {
+        b.try_append_option(*x).unwrap();
+    }
+    Col {
+        ours: b.finish().into_array_ref(),
+        theirs: Arc::new(aa::BooleanArray::from(v)),
+    }
+}
+
+/// Strings of `len` random alphanumerics (`len` = `None`: 0–23 bytes).
+fn string_values(rng: &mut Rng, n: usize, nulls: f64, len: Option<usize>) -> Vec<Option<String>> {
+    (0..n)
+        .map(|_| {
+            (!rng.chance(nulls)).then(|| {
+                let l = len.unwrap_or_else(|| rng.below(24) as usize);
+                rng.alnum(l)
+            })
+        })
+        .collect()
+}
+
+fn strings(rng: &mut Rng, n: usize, nulls: f64, len: Option<usize>) -> Col {
+    let v = string_values(rng, n, nulls, len);
+    let opts: Vec<Option<&str>> = v.iter().map(|s| s.as_deref()).collect();
+    Col {
+        ours: StringArray::<G>::try_from_options_in(&opts, G)
+            .unwrap()
+            .into_array_ref(),
+        theirs: Arc::new(aa::StringArray::from(opts)),
+    }
+}
+
+/// Dictionary<Int32, Utf8> of the distinct values in order of appearance
+/// (as arrow-rs's `create_string_dict_array` collects them).
+fn string_dict(rng: &mut Rng, n: usize, nulls: f64, len: usize) -> Col {
+    let v = string_values(rng, n, nulls, Some(len));
+    let mut index: HashMap<&str, i32> = HashMap::new();
+    let mut dict: Vec<Option<&str>> = Vec::new();
+    let keys: Vec<Option<i32>> = v
+        .iter()
+        .map(|s| {
+            s.as_deref().map(|s| {
+                *index.entry(s).or_insert_with(|| {
+                    dict.push(Some(s));
+                    dict.len() as i32 - 1
+                })
+            })
+        })
+        .collect();
+    let ours = DictionaryArray::try_new_in(
+        DictionaryKeys::Int32(PrimitiveArray::try_from_options_in(&keys, G).unwrap()),
+        StringArray::<G>::try_from_options_in(&dict, G)
+            .unwrap()
+            .into_array_ref(),
+        false,
+        G,
+    )
+    .unwrap();
+    let theirs = aa::DictionaryArray::<arrow_array::types::Int32Type>::try_new(
+        aa::Int32Array::from(keys),
+        Arc::new(aa::StringArray::from(dict)),
+    )
+    .unwrap();
+    Col {
+        ours: ours.into_array_ref(),
+        theirs: Arc::new(theirs),
+    }
+}
+
+/// Dictionary<Int32, Utf8> of 10 values of `len` bytes, keys uniform
+/// (arrow-rs's `string_dictionary_low_cardinality` cases).
+fn string_dict_low(rng: &mut Rng, n: usize, len: usize) -> Col {
+    let values = string_values(rng, 10, 0.0, Some(len));
+    let dict: Vec<Option<&str>> = values.iter().map(|s| s.as_deref()).collect();
+    let keys: Vec<Option<i32>> = (0..n).map(|_| Some(rng.below(10) as i32)).collect();
+    let ours = DictionaryArray::try_new_in(
+        DictionaryKeys::Int32(PrimitiveArray::try_from_options_in(&keys, G).unwrap()),
+        StringArray::<G>::try_from_options_in(&dict, G)
+            .unwrap()
+            .into_array_ref(),
+        false,
+        G,
+    )
+    .unwrap();
+    let theirs = aa::DictionaryArray::<arrow_array::types::Int32Type>::try_new(
+        aa::Int32Array::from(keys),
+        Arc::new(aa::StringArray::from(dict)),
+    )
+    .unwrap();
+    Col {
+        ours: ours.into_array_ref(),
+        theirs: Arc::new(theirs),
+    }
+}
+
+/// A case: name and columns.
+struct Case {
+    name: &'static str,
+    cols: Vec<Col>,
+    budget: Budget,
+}
+
+fn cases() -> Vec<Case> {
+    let n = 4096;
+    let small = Budget {
+        samples: 15,
+        sample_time: std::time::Duration::from_millis(8),
+    };
+    let mut rng = Rng::new(7);
+    let c = |name, cols: Vec<Col>| Case {
+        name,
+        cols,
+        budget: small,
+    };
+    let mut v = vec![
+        c("4096 u64(0)", vec![u64s(&mut rng, n, 0.0)]),
+        c("4096 u64(0.3)", vec![u64s(&mut rng, n, 0.3)]),
+        c("4096 i64(0)", vec![i64s(&mut rng, n, 0.0)]),
+        c("4096 i64(0.3)", vec![i64s(&mut rng, n, 0.3)]),
+        c("4096 bool(0, 0.5)", vec![bools(&mut rng, n, 0.0, 0.5)]),
+        c("4096 bool(0.3, 0.5)", vec![bools(&mut rng, n, 0.3, 0.5)]),
+        c(
+            "4096 string(10, 0)",
+            vec![strings(&mut rng, n, 0.0, Some(10))],
+        ),
+        c(
+            "4096 string(30, 0)",
+            vec![strings(&mut rng, n, 0.0, Some(30))],
+        ),
+        c(
+            "4096 string(100, 0)",
+            vec![strings(&mut rng, n, 0.0, Some(100))],
+        ),
+        c(
+            "4096 string(100, 0.5)",
+            vec![strings(&mut rng, n, 0.5, Some(100))],
+        ),
+        c(
+            "4096 string_dictionary(10, 0)",
+            vec![string_dict(&mut rng, n, 0.0, 10)],
+        ),
+        c(
+            "4096 string_dictionary(30, 0)",
+            vec![string_dict(&mut rng, n, 0.0, 30)],
+        ),
+        c(
+            "4096 string_dictionary(100, 0)",
+            vec![string_dict(&mut rng, n, 0.0, 100)],
+        ),
+        c(
+            "4096 string_dictionary(100, 0.5)",
+            vec![string_dict(&mut rng, n, 0.5, 100)],
+        ),
+        c(
+            "4096 string_dictionary_low_cardinality(10, 0)",
+            vec![string_dict_low(&mut rng, n, 10)],
+        ),
+        c(
+            "4096 string_dictionary_low_cardinality(100, 0)",
+            vec![string_dict_low(&mut rng, n, 100)],
+        ),
+        c(
+            "4096 string(20, 0.5), string(30, 0), string(100, 0), i64(0)",
+            vec![
+                strings(&mut rng, n, 0.5, Some(20)),
+                strings(&mut rng, n, 0.0, Some(30)),
+                strings(&mut rng, n, 0.0, Some(100)),
+                i64s(&mut rng, n, 0.0),
+            ],
+        ),
+        c(
+            "4096 string_dictionary(20, 0.5), (30, 0), (100, 0), i64(0)",
+            vec![
+                string_dict(&mut rng, n, 0.5, 20),
+                string_dict(&mut rng, n, 0.0, 30),
+                string_dict(&mut rng, n, 0.0, 100),
+                i64s(&mut rng, n, 0.0),
+            ],
+        ),
+    ];
+    let big = 1 << 20;
+    v.push(Case {
+        name: "1048576 i64(0), f64(0), string(0–23, 0)",
+        cols: vec![
+            i64s(&mut rng, big, 0.0),
+            f64s(&mut rng, big),
+            strings(&mut rng, big, 0.0, None),
+        ],
+        budget: Budget {
+            samples: 7,
+            sample_time: std::time::Duration::from_millis(1),
+        },
+    });
+    v
+}
+
+fn ours_fields(cols: &[Ours]) -> Vec<SortField<'static, G>> {
+    cols.iter()
+        .map(|c| SortField::new(c.data_type().clone()))
+        .collect()
+}
+
+fn theirs_fields(cols: &[Theirs]) -> Vec<arrow_row::SortField> {
+    cols.iter()
+        .map(|c| arrow_row::SortField::new(c.data_type().clone()))
+        .collect()
+}
+
+/// Our decoded columns equal the input (dictionaries decode to their values).
+fn sanity_check(case: &Case) {
+    let cols: Vec<Ours> = case.cols.iter().map(|c| c.ours.clone()).collect();
+    let mut conv = RowConverter::try_new(&ours_fields(&cols)).unwrap();
+    let rows = conv.convert_columns(&cols).unwrap();
+    let back = conv.convert_rows(rows.iter()).unwrap();
+    for (b, c) in back.iter().zip(&cols) {
+        match c {
+            ArrayRef::Dictionary(d) => {
+                assert_eq!(b.len(), d.len());
+                assert_eq!(b.null_count(), d.keys().null_count());
+            }
+            c => assert!(b == c, "{}: decoded column differs", case.name),
+        }
+    }
+    let theirs: Vec<Theirs> = case.cols.iter().map(|c| c.theirs.clone()).collect();
+    let tc = arrow_row::RowConverter::new(theirs_fields(&theirs)).unwrap();
+    let trows = tc.convert_columns(&theirs).unwrap();
+    assert_eq!(trows.num_rows(), rows.len());
+}
+
+fn main() {
+    let started = std::time::Instant::now();
+    println!(
+        "alkaid vs arrow-row 60, row format: median thread CPU time of interleaved \
+         samples; speed-up = arrow-rs time / alkaid time (wall-clock speed-up in \
+         parentheses); targets: encode ≥ 1.5×, decode ≥ 1.5×; bytes/row: \
+         encoded row size, alkaid / arrow-rs\n"
+    );
+    let table = Table::new(
+        &[
+            "case",
+            "op",
+            "alkaid",
+            "arrow-rs",
+            "speed-up (wall)",
+            "target",
+            "bytes/row",
+        ],
+        &[60, 18, 9, 9, 15, 18, 11],
+    );
+    // `ROW_BENCH_FILTER=string` runs only the cases whose name contains it.
+    let filter = std::env::var("ROW_BENCH_FILTER").unwrap_or_default();
+    for case in cases().into_iter().filter(|c| c.name.contains(&filter)) {
+        sanity_check(&case);
+        let ours: Vec<Ours> = case.cols.iter().map(|c| c.ours.clone()).collect();
+        let theirs: Vec<Theirs> = case.cols.iter().map(|c| c.theirs.clone()).collect();
+        let (of, tf) = (ours_fields(&ours), theirs_fields(&theirs));
+
+        let mut oc = RowConverter::try_new(&of).unwrap();
+        let orows = oc.convert_columns(&ours).unwrap();
+        let tc = arrow_row::RowConverter::new(tf.clone()).unwrap();
+        let trows = tc.convert_columns(&theirs).unwrap();
+        let per_row = |total: usize| total as f64 / orows.len().max(1) as f64;
+        let sizes = format!(
+            "{:.1} / {:.1}",
+            per_row(orows.data().len()),
+            per_row(trows.iter().map(|r| r.as_ref().len()).sum())
+        );
+
+        let t = compare(
+            &mut [
+                &mut || {
+                    let mut c = RowConverter::try_new(&of).unwrap();
+                    black_box(c.convert_columns(&ours).unwrap());
+                },
+                &mut || {
+                    let c = arrow_row::RowConverter::new(tf.clone()).unwrap();
+                    black_box(c.convert_columns(&theirs).unwrap());
+                },
+                &mut || {
+                    black_box(oc.convert_columns(&ours).unwrap());
+                },
+                &mut || {
+                    black_box(tc.convert_columns(&theirs).unwrap());
+                },
+            ],
+            case.budget,
+        );
+        let d = compare(
+            &mut [
+                &mut || {
+                    black_box(oc.convert_rows(orows.iter()).unwrap());
+                },
+                &mut || {
+                    black_box(tc.convert_rows(&trows).unwrap());
+                },
+            ],
+            case.budget,
+        );
+        for (i, (op, o, th)) in [
+            ("encode (new conv.)", t[0], t[1]),
+            ("encode (prepared)", t[2], t[3]),
+            ("decode", d[0], d[1]),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let [a, b, r] = vs(o, th);
+            table.row(&[
+                if i == 0 { case.name.into() } else { "".into() },
+                op.into(),
+                a,
+                b,
+                r,
+                verdict(speedup(o.cpu, th.cpu), 1.5),
+                if i == 0 { sizes.clone() } else { "".into() },
+            ]);
+        }
+    }
+    println!(
+        "\ntotal bench time {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+}
