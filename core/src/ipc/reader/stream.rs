@@ -13,13 +13,9 @@ use crate::ipc::io::{read_exact, read_exact_or_eof};
 use crate::ipc::message::MessageView;
 use crate::ipc::Endianness;
 
-/// Bytes of a body allocated before any of it is read, so that a short input
-/// declaring a huge body does not make us allocate the declared size up
-/// front; larger bodies then grow by doubling as data arrives. Every growth
-/// step reallocates, and the 64-byte aligned reallocation of `Global` is
-/// allocate + copy + free: 8 MiB keeps batches of a few MiB at one allocation
-/// and no copy (with 1 MiB, a 2 MiB body was copied once more: 13% of the read).
-const BODY_CHUNK: usize = 8 << 20;
+/// Bytes a body is read in per growth step, so that a short input declaring
+/// a huge body does not make us allocate the declared size up front.
+const BODY_CHUNK: usize = 1 << 20;
 
 /// Reads the IPC stream format from an `embedded_io::Read` source.
 ///
