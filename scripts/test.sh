@@ -14,7 +14,8 @@
 #   miri      the core's unsafe code under Miri (nightly toolchain)
 #   interop   round trips with pyarrow (the .venv's, or $ALKAID_PYTHON) and
 #             arrow-rs 60: cargo test -p alkaid-tests --features interop
-#             (tests/interop_pyarrow.rs, tests/interop_arrow_rs.rs). Fails
+#             (tests/interop_pyarrow.rs, message_metadata_pyarrow.rs,
+#             interop_arrow_rs.rs). Fails
 #             when pyarrow is missing; outside CI, ALKAID_SKIP_PYARROW=1
 #             runs only the arrow-rs tests.
 #   nostd     alkaid and alkaid-alloc built for thumbv6m-none-eabi and
@@ -120,7 +121,7 @@ stage_miri() {
 stage_interop() {
     local log="$WORK/cargo-interop.log"
     local py="${ALKAID_PYTHON:-$ROOT/.venv/bin/python}"
-    local tests=(--test interop_pyarrow --test interop_arrow_rs) filter=()
+    local tests=(--test interop_pyarrow --test message_metadata_pyarrow --test interop_arrow_rs) filter=()
     if [ "${ALKAID_SKIP_PYARROW:-0}" = 1 ]; then
         if [ "${CI:-}" = true ]; then
             echo "ALKAID_SKIP_PYARROW=1 is not allowed in CI" >&2

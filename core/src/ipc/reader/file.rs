@@ -7,7 +7,7 @@ use super::stream::split_message;
 use super::{IpcReadOptions, ReaderCore};
 use crate::array::RecordBatch;
 use crate::buffer::{Buffer, MutableBuffer};
-use crate::datatypes::Schema;
+use crate::datatypes::{Metadata, Schema};
 use crate::error::{Error, Result};
 use crate::ipc::compression::{BuiltinCodecs, CodecSet};
 use crate::ipc::io::read_exact;
@@ -90,6 +90,16 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
             footer,
             core,
         })
+    }
+
+    /// Custom metadata of the message that carried the record batch last
+    /// returned (`Message.custom_metadata`, Message.fbs), as key/value
+    /// pairs in message order; `ALKAID:` keys are respelled `ARROW:`. Empty
+    /// before the first batch, when that message has none, and after an
+    /// error. The number of entries is bounded by
+    /// `ReadLimits::schema.max_metadata_entries`.
+    pub fn batch_metadata(&self) -> &Metadata<'b, A> {
+        &self.core.batch_metadata
     }
 
     /// The file's schema.
@@ -235,6 +245,16 @@ impl<'a, R: Read + Seek, A: Allocator + Clone + 'a, S: CodecSet> FileSeekReader<
             }
         }
         Ok(r)
+    }
+
+    /// Custom metadata of the message that carried the record batch last
+    /// returned (`Message.custom_metadata`, Message.fbs), as key/value
+    /// pairs in message order; `ALKAID:` keys are respelled `ARROW:`. Empty
+    /// before the first batch, when that message has none, and after an
+    /// error. The number of entries is bounded by
+    /// `ReadLimits::schema.max_metadata_entries`.
+    pub fn batch_metadata(&self) -> &Metadata<'a, A> {
+        &self.core.batch_metadata
     }
 
     /// The file's schema.

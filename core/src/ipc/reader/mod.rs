@@ -27,7 +27,7 @@ use super::schema::{DecodeLimits, Decoder};
 use super::Endianness;
 use crate::array::{ArrayRef, RecordBatch, ValidationLevel};
 use crate::buffer::{Buffer, SharedSlice};
-use crate::datatypes::{DataType, Schema};
+use crate::datatypes::{DataType, Metadata, Schema};
 use crate::error::{Error, Result};
 
 /// Bounds on what untrusted input can make a reader allocate.
@@ -125,6 +125,9 @@ fn concat_values<'b, A: Allocator + Clone>(
     crate::compute::concat(&[old, delta], alloc.clone())
 }
 
+/// Slot of `Message.custom_metadata` (Message.fbs).
+const MESSAGE_CUSTOM_METADATA: u16 = 4;
+
 /// The state every reader shares: schema, dictionaries, options.
 pub(crate) struct ReaderCore<'b, A: Allocator + Clone + 'b, S: CodecSet = BuiltinCodecs> {
     alloc: A,
@@ -133,6 +136,9 @@ pub(crate) struct ReaderCore<'b, A: Allocator + Clone + 'b, S: CodecSet = Builti
     schema: Schema<'b, A>,
     endianness: Endianness,
     dictionaries: DictionaryStore<'b, A>,
+    /// Custom metadata of the message of the last record batch returned
+    /// (empty, with no allocation, when that message has none).
+    batch_metadata: Metadata<'b, A>,
 }
 
 impl<'b, A: Allocator + Clone + 'b, S: CodecSet> ReaderCore<'b, A, S> {
@@ -165,6 +171,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> ReaderCore<'b, A, S> {
             schema,
             endianness,
             dictionaries,
+            batch_metadata: SharedSlice::empty(),
         })
     }
 
@@ -201,6 +208,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> ReaderCore<'b, A, S> {
         msg: &MessageView<'_>,
         body: Buffer<'b, A>,
     ) -> Result<Option<RecordBatch<'b, A>>> {
+        self.batch_metadata = SharedSlice::empty();
         match msg.header {
             MessageHeader::Schema(_) => Err(Error::UnexpectedMessage),
             MessageHeader::DictionaryBatch { id, data, is_delta } => {
@@ -237,6 +245,8 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> ReaderCore<'b, A, S> {
                     c
                 };
                 let batch = RecordBatch::try_new_with_rows(schema, columns, rows)?;
+                self.batch_metadata = Decoder::new(self.alloc.clone(), self.options.limits.schema)
+                    .metadata(msg.table(), MESSAGE_CUSTOM_METADATA)?;
                 Ok(Some(batch))
             }
         }

@@ -6,7 +6,7 @@ use embedded_io::Read;
 use super::{frame, IpcReadOptions, ReaderCore};
 use crate::array::RecordBatch;
 use crate::buffer::{Buffer, MutableBuffer};
-use crate::datatypes::Schema;
+use crate::datatypes::{Metadata, Schema};
 use crate::error::{Error, Result};
 use crate::ipc::compression::{BuiltinCodecs, CodecSet};
 use crate::ipc::io::{read_exact, read_exact_or_eof};
@@ -70,6 +70,16 @@ impl<'a, R: Read, A: Allocator + Clone + 'a, S: CodecSet> StreamReader<'a, R, A,
             metadata,
             done: false,
         })
+    }
+
+    /// Custom metadata of the message that carried the record batch last
+    /// returned (`Message.custom_metadata`, Message.fbs), as key/value
+    /// pairs in message order; `ALKAID:` keys are respelled `ARROW:`. Empty
+    /// before the first batch, when that message has none, and after an
+    /// error. The number of entries is bounded by
+    /// `ReadLimits::schema.max_metadata_entries`.
+    pub fn batch_metadata(&self) -> &Metadata<'a, A> {
+        &self.core.batch_metadata
     }
 
     /// The stream's schema.
@@ -244,6 +254,16 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> SliceStreamReader<'b, A, S> {
             core,
             done: false,
         })
+    }
+
+    /// Custom metadata of the message that carried the record batch last
+    /// returned (`Message.custom_metadata`, Message.fbs), as key/value
+    /// pairs in message order; `ALKAID:` keys are respelled `ARROW:`. Empty
+    /// before the first batch, when that message has none, and after an
+    /// error. The number of entries is bounded by
+    /// `ReadLimits::schema.max_metadata_entries`.
+    pub fn batch_metadata(&self) -> &Metadata<'b, A> {
+        &self.core.batch_metadata
     }
 
     /// The stream's schema.

@@ -362,7 +362,9 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> StreamWriter<'a, W, A, S> 
         self.write_with_metadata(batch, None)
     }
 
-    /// As [`Self::write`], with custom metadata on the message.
+    /// As [`Self::write`], with custom metadata on the record batch's
+    /// message (`Message.custom_metadata`, read back by the readers'
+    /// `batch_metadata`).
     ///
     /// # Errors
     /// As [`Self::write`].
@@ -492,6 +494,19 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> FileWriter<'a, W, A, S> {
     /// As [`StreamWriter::write`], and [`Error::DictionaryReplacementInFile`]
     /// when a dictionary changes other than by appending.
     pub fn write(&mut self, batch: &RecordBatch<'a, A>) -> Result<()> {
+        self.write_with_metadata(batch, None)
+    }
+
+    /// As [`Self::write`], with custom metadata on the record batch's
+    /// message (`Message.custom_metadata`).
+    ///
+    /// # Errors
+    /// As [`Self::write`].
+    pub fn write_with_metadata(
+        &mut self,
+        batch: &RecordBatch<'a, A>,
+        metadata: Option<&Metadata<'_, A>>,
+    ) -> Result<()> {
         if self.finished {
             return Err(Error::InvalidBuilderState);
         }
@@ -504,9 +519,13 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> FileWriter<'a, W, A, S> {
             true,
             Some(&mut self.dictionary_blocks),
         )?;
-        let block =
-            self.enc
-                .write_batch(&mut self.out, batch.columns(), batch.num_rows(), None, None)?;
+        let block = self.enc.write_batch(
+            &mut self.out,
+            batch.columns(),
+            batch.num_rows(),
+            None,
+            metadata,
+        )?;
         self.record_blocks.try_push(block)
     }
 
