@@ -101,6 +101,19 @@ install_miri() {
     fi
 }
 
+# defmt-print decodes the defmt log of targets/defmt-log on the host
+# (scripts/test.sh stage `firmware`). Pinned; installed into ~/.cargo/bin.
+DEFMT_PRINT_VERSION=1.2.0
+install_defmt_print() {
+    if command -v defmt-print >/dev/null 2>&1 &&
+        defmt-print --version 2>/dev/null | grep -q "$DEFMT_PRINT_VERSION"; then
+        log "defmt-print $DEFMT_PRINT_VERSION present"
+        return 0
+    fi
+    log "cargo install defmt-print $DEFMT_PRINT_VERSION"
+    cargo install --locked --quiet defmt-print --version "$DEFMT_PRINT_VERSION"
+}
+
 # True when $VENV's python has exactly the pinned PY_PACKAGES.
 venv_current() {
     [ -x "$VENV/bin/python" ] || return 1
@@ -147,5 +160,6 @@ install_venv() {
 install_rust
 install_miri
 install_debs
+install_defmt_print
 install_venv
 log "done"

@@ -21,7 +21,9 @@
 #   nostd     alkaid and alkaid-alloc built for thumbv6m-none-eabi and
 #             thumbv7em-none-eabihf without default features
 #   firmware  every targets/qemu-cortex-m4/src/bin/*.rs run under QEMU
-#             (mps2-an386, Cortex-M4F, no global allocator)
+#             (mps2-an386, Cortex-M4F, no global allocator), and
+#             targets/defmt-log: a firmware logging with defmt over
+#             semihosting, decoded on the host by defmt-print
 #   s390x     big-endian: the core's tests and the golden tests built for
 #             s390x-unknown-linux-gnu and run under qemu-s390x (cargo profile
 #             `s390x`, see .cargo/config.toml); then targets/big-endian
@@ -50,7 +52,7 @@ ROOT=$(pwd)
 
 STAGES=(install fmt clippy test interop miri nostd firmware s390x demo)
 OPTIONAL_STAGES=(size)
-FIRMWARE_DIRS=(targets/qemu-cortex-m4)
+FIRMWARE_DIRS=(targets/qemu-cortex-m4 targets/defmt-log)
 # Other firmware projects (not test harnesses): fmt and clippy here, run by
 # their own stages.
 FIRMWARE_APP_DIRS=(targets/size-report targets/sensor-demo/firmware)
@@ -92,7 +94,9 @@ stage_clippy() {
     cargo clippy --workspace --all-targets -- -D warnings
     local d
     for d in "${FIRMWARE_DIRS[@]}"; do
-        (cd "$d" && cargo clippy --release --lib --bins -- -D warnings)
+        local lib=()
+        if [ -f "$d/src/lib.rs" ]; then lib=(--lib); fi
+        (cd "$d" && cargo clippy --release "${lib[@]}" --bins -- -D warnings)
     done
     (cd targets/size-report && cargo clippy --release --lib --bins -- -D warnings)
     (cd targets/sensor-demo/firmware && cargo clippy --release --bins -- -D warnings)
