@@ -500,8 +500,22 @@ fn main() {
         budget.samples
     );
 
-    // IPC_BENCH_ONLY=scaling runs only the body-size scaling table.
-    let only_scaling = std::env::var("IPC_BENCH_ONLY").is_ok_and(|v| v == "scaling");
+    // IPC_BENCH_ONLY=scaling runs only the body-size scaling table;
+    // IPC_BENCH_ONLY=write only the write loops (for profilers).
+    let only = std::env::var("IPC_BENCH_ONLY").unwrap_or_default();
+    let only_scaling = only == "scaling";
+    if only == "write" {
+        let mut rng = Rng::new(42);
+        let issue: Vec<Pair> = (0..16).map(|_| issue_batch(&mut rng, 65_536)).collect();
+        let ours: Vec<Ours> = issue.iter().map(|p| p.ours.clone()).collect();
+        let theirs: Vec<Theirs> = issue.iter().map(|p| p.theirs.clone()).collect();
+        let (mut s1, mut s2) = (Vec::with_capacity(80 << 20), Vec::with_capacity(80 << 20));
+        for _ in 0..200 {
+            write_ours(&mut s1, &ours);
+            write_theirs(&mut s2, &theirs);
+        }
+        return;
+    }
     let mut rng = Rng::new(42);
     if only_scaling {
         scaling(budget);
