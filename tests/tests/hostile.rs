@@ -188,7 +188,7 @@ fn alkaid_validate_never_panics_on_golden_corruptions() {
     assert!(status.success());
     let dir = tempdir();
     let mut runs = 0;
-    for case in cases(&golden_dir()).iter().step_by(3) {
+    for case in &cases(&golden_dir()) {
         let stream = std::fs::read(case.stream_path()).unwrap();
         let len = stream.len();
         let mut inputs: Vec<Vec<u8>> = Vec::new();
