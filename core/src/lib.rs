@@ -31,6 +31,14 @@ mod error;
 pub mod extension;
 pub mod ipc;
 pub mod native;
+// The row format handles dictionary, nested, view and run-end encoded
+// columns: it is built with those layout families.
+#[cfg(all(
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "views"
+))]
 pub mod row;
 
 pub use allocator_api2;

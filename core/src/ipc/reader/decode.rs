@@ -9,18 +9,37 @@
 
 use allocator_api2::alloc::Allocator;
 
+#[cfg(feature = "dictionary")]
 use super::dictionary::DictionaryStore;
+#[cfg(feature = "union")]
+use crate::array::UnionArray;
 use crate::array::{
-    Array, ArrayRef, BinaryArray, BinaryViewArray, BooleanArray, DictionaryArray, DictionaryKeys,
-    FixedSizeBinaryArray, FixedSizeListArray, LargeBinaryArray, LargeListArray, LargeListViewArray,
-    LargeStringArray, ListArray, ListViewArray, MapArray, NullArray, PrimitiveArray, PrimitiveType,
-    RunArray, RunEnds, StringArray, StringViewArray, StructArray, UnionArray, ValidationLevel,
+    Array, ArrayRef, BinaryArray, BooleanArray, FixedSizeBinaryArray, LargeBinaryArray,
+    LargeStringArray, NullArray, PrimitiveArray, PrimitiveType, StringArray, ValidationLevel,
 };
-use crate::buffer::{
-    BooleanBuffer, Buffer, MutableBuffer, NullBuffer, OffsetBuffer, ScalarBuffer, SharedBox,
-    SharedSlice,
+#[cfg(feature = "views")]
+use crate::array::{BinaryViewArray, StringViewArray};
+#[cfg(feature = "dictionary")]
+use crate::array::{DictionaryArray, DictionaryKeys};
+#[cfg(feature = "nested")]
+use crate::array::{
+    FixedSizeListArray, LargeListArray, LargeListViewArray, ListArray, ListViewArray, MapArray,
+    StructArray,
 };
-use crate::datatypes::{DataType, Field, IndexType, IntervalUnit, UnionMode};
+#[cfg(feature = "run-end")]
+use crate::array::{RunArray, RunEnds};
+#[cfg(feature = "nested")]
+use crate::buffer::OffsetBuffer;
+#[cfg(any(feature = "dictionary", feature = "nested", feature = "run-end"))]
+use crate::buffer::SharedBox;
+#[cfg(any(feature = "nested", feature = "union", feature = "views"))]
+use crate::buffer::SharedSlice;
+use crate::buffer::{BooleanBuffer, Buffer, MutableBuffer, NullBuffer, ScalarBuffer};
+#[cfg(feature = "dictionary")]
+use crate::datatypes::IndexType;
+#[cfg(feature = "union")]
+use crate::datatypes::UnionMode;
+use crate::datatypes::{DataType, Field, IntervalUnit};
 use crate::error::{Error, Result};
 use crate::ipc::message::{MetadataVersion, RecordBatchView};
 use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano, NativeType};
@@ -47,10 +66,13 @@ macro_rules! make {
 pub(crate) struct BodyDecoder<'m, 'b, 'd, A: Allocator + Clone> {
     pub(crate) header: RecordBatchView<'m>,
     pub(crate) body: Buffer<'b, A>,
+    /// Unions of V4 bodies have a validity buffer.
+    #[cfg_attr(not(feature = "union"), allow(dead_code))]
     pub(crate) version: MetadataVersion,
     /// The body was written on a machine of the other endianness.
     pub(crate) swap: bool,
     pub(crate) alloc: A,
+    #[cfg(feature = "dictionary")]
     pub(crate) dictionaries: &'d DictionaryStore<'b, A>,
     pub(crate) decompressor: Option<&'d mut dyn crate::ipc::compression::Codec>,
     pub(crate) max_buffer_size: usize,
@@ -59,6 +81,7 @@ pub(crate) struct BodyDecoder<'m, 'b, 'd, A: Allocator + Clone> {
     pub(crate) level: ValidationLevel,
     pub(crate) node: usize,
     pub(crate) buffer: usize,
+    #[cfg_attr(not(feature = "views"), allow(dead_code))]
     pub(crate) variadic: usize,
 }
 
@@ -164,6 +187,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
     }
 
     /// Offsets of a list or map: checked for monotonicity at Full only.
+    #[cfg(feature = "nested")]
     fn offset_buffer<O: crate::buffer::OffsetSize>(
         &mut self,
         len: usize,
@@ -178,6 +202,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
         }
     }
 
+    #[cfg(any(feature = "dictionary", feature = "nested", feature = "run-end"))]
     fn boxed(&self, a: ArrayRef<'b, A>) -> Result<SharedBox<'b, ArrayRef<'b, A>, A>> {
         SharedBox::try_new_in(a, self.alloc.clone())
     }
@@ -280,6 +305,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                     .into_array_ref()
                 }
             }
+            #[cfg(feature = "views")]
             BinaryView | Utf8View => {
                 let nulls = self.validity(len, nc)?;
                 let views = self.views(len)?;
@@ -302,6 +328,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                         .into_array_ref()
                 }
             }
+            #[cfg(feature = "nested")]
             List(f) => {
                 let nulls = self.validity(len, nc)?;
                 let offsets = self.offset_buffer::<i32>(len)?;
@@ -314,6 +341,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 )
                 .into_array_ref()
             }
+            #[cfg(feature = "nested")]
             LargeList(f) => {
                 let nulls = self.validity(len, nc)?;
                 let offsets = self.offset_buffer::<i64>(len)?;
@@ -326,6 +354,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 )
                 .into_array_ref()
             }
+            #[cfg(feature = "nested")]
             ListView(f) => {
                 let nulls = self.validity(len, nc)?;
                 let b = self.next_buffer()?;
@@ -341,6 +370,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 )
                 .into_array_ref()
             }
+            #[cfg(feature = "nested")]
             LargeListView(f) => {
                 let nulls = self.validity(len, nc)?;
                 let b = self.next_buffer()?;
@@ -356,6 +386,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 )
                 .into_array_ref()
             }
+            #[cfg(feature = "nested")]
             FixedSizeList(f, size) => {
                 let nulls = self.validity(len, nc)?;
                 let child = self.array(f)?;
@@ -367,6 +398,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 )
                 .into_array_ref()
             }
+            #[cfg(feature = "nested")]
             Struct(fields) => {
                 let nulls = self.validity(len, nc)?;
                 let alloc = self.alloc.clone();
@@ -382,6 +414,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 )
                 .into_array_ref()
             }
+            #[cfg(feature = "nested")]
             Map(f, sorted) => {
                 let nulls = self.validity(len, nc)?;
                 let offsets = self.offset_buffer::<i32>(len)?;
@@ -395,6 +428,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 )
                 .into_array_ref()
             }
+            #[cfg(feature = "union")]
             Union(fields, mode) => {
                 if self.version < MetadataVersion::V5 {
                     // Before V5 unions had a validity bitmap; it is ignored.
@@ -422,6 +456,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 )
                 .into_array_ref()
             }
+            #[cfg(feature = "dictionary")]
             Dictionary(index, value_type, _) => {
                 let nulls = self.validity(len, nc)?;
                 let b = self.next_buffer()?;
@@ -443,6 +478,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 )
                 .into_array_ref()
             }
+            #[cfg(feature = "run-end")]
             RunEndEncoded(rf, vf) => {
                 if nc != 0 {
                     return Err(Error::InvalidFieldNode);
@@ -457,9 +493,14 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 )
                 .into_array_ref()
             }
+            // A family built out (`crate::ipc::check_layouts` refuses its
+            // schemas before any batch).
+            #[allow(unreachable_patterns)]
+            _ => return Err(Error::UnsupportedType),
         })
     }
 
+    #[cfg(feature = "dictionary")]
     fn keys(
         &self,
         index: IndexType,
@@ -489,6 +530,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
     }
 
     /// The views buffer of `len` views, byte-swapped when needed.
+    #[cfg(feature = "views")]
     fn views(&mut self, len: usize) -> Result<Buffer<'b, A>> {
         let buf = self.next_buffer()?;
         let n = len.checked_mul(16).ok_or(Error::BufferTooSmall)?;

@@ -16,6 +16,7 @@ use embedded_io::Write;
 
 use crate::array::{Array, ArrayRef};
 use crate::buffer::{NullBuffer, TryVec};
+#[cfg(feature = "union")]
 use crate::datatypes::UnionMode;
 use crate::error::{Error, Result};
 use crate::ipc::io::PositionWriter;
@@ -33,6 +34,7 @@ pub(crate) trait BodyVisitor {
     /// `values` transformed by `f` (rebased offsets, clamped run ends).
     fn mapped<T: NativeType, F: Fn(T) -> T>(&mut self, values: &[T], f: F) -> Result<()>;
     /// The number of variadic data buffers of a view array.
+    #[cfg_attr(not(feature = "views"), allow(dead_code))]
     fn variadic_count(&mut self, n: usize) -> Result<()>;
 }
 
@@ -129,8 +131,11 @@ pub(crate) fn visit_array<V: BodyVisitor, A: Allocator>(
         ArrayRef::LargeBinary(a) => bytes(v, a),
         ArrayRef::Utf8(a) => bytes(v, a),
         ArrayRef::LargeUtf8(a) => bytes(v, a),
+        #[cfg(feature = "views")]
         ArrayRef::BinaryView(a) => views(v, a),
+        #[cfg(feature = "views")]
         ArrayRef::Utf8View(a) => views(v, a),
+        #[cfg(feature = "union")]
         ArrayRef::Union(u) => {
             // V5: unions have no validity bitmap.
             v.node(u.len(), 0)?;
@@ -152,6 +157,7 @@ pub(crate) fn visit_array<V: BodyVisitor, A: Allocator>(
             }
             Ok(())
         }
+        #[cfg(feature = "dictionary")]
         ArrayRef::Dictionary(d) => {
             // The indices only; the values travel in dictionary batches.
             let keys = d.keys();
@@ -169,6 +175,7 @@ pub(crate) fn visit_array<V: BodyVisitor, A: Allocator>(
                 K::UInt64(k) => v.buffer(bytemuck::cast_slice(k.values())),
             }
         }
+        #[cfg(feature = "run-end")]
         ArrayRef::RunEndEncoded(r) => {
             v.node(r.len(), 0)?;
             let range = r.get_physical_range();
@@ -199,6 +206,7 @@ pub(crate) fn visit_array<V: BodyVisitor, A: Allocator>(
             }
             visit_array(v, &r.values().slice(s, n)?)
         }
+        #[cfg(feature = "nested")]
         _ => nested(v, array),
     }
 }
@@ -221,6 +229,7 @@ where
     )
 }
 
+#[cfg(feature = "views")]
 fn views<V: BodyVisitor, T: crate::array::ByteViewType, A: Allocator>(
     v: &mut V,
     a: &crate::array::GenericByteViewArray<'_, T, A>,
@@ -241,6 +250,7 @@ fn views<V: BodyVisitor, T: crate::array::ByteViewType, A: Allocator>(
 }
 
 /// Lists, list views, fixed-size lists, structs and maps.
+#[cfg(feature = "nested")]
 fn nested<V: BodyVisitor, A: Allocator>(v: &mut V, array: &ArrayRef<'_, A>) -> Result<()> {
     match array {
         ArrayRef::List(l) => list(
@@ -305,6 +315,7 @@ fn nested<V: BodyVisitor, A: Allocator>(v: &mut V, array: &ArrayRef<'_, A>) -> R
 }
 
 /// A list layout: validity, rebased offsets, then the referenced child range.
+#[cfg(feature = "nested")]
 fn list<V: BodyVisitor, O, A: Allocator>(
     v: &mut V,
     len: usize,

@@ -15,12 +15,14 @@
 //! - The schema is marked with the machine's native endianness.
 
 mod body;
+#[cfg(feature = "dictionary")]
 mod dictionary;
 
 use allocator_api2::alloc::Allocator;
 use embedded_io::Write;
 
 use self::body::{visit_array, BodyWriter, Compressing, Planner};
+#[cfg(feature = "dictionary")]
 use self::dictionary::{DictionaryAction, DictionaryTracker};
 use super::compression::{BuiltinCodecs, CodecSet};
 use super::io::PositionWriter;
@@ -117,7 +119,11 @@ struct Encoder<'a, A: Allocator + Clone, S: CodecSet> {
     options: IpcWriteOptions,
     scratch: MutableBuffer<A>,
     planner: Planner<A>,
+    #[cfg(feature = "dictionary")]
     dictionaries: DictionaryTracker<'a, A>,
+    /// The lifetime of the dictionaries the tracker keeps.
+    #[cfg(not(feature = "dictionary"))]
+    dictionaries: core::marker::PhantomData<&'a ()>,
     codecs: S,
     /// Compressed path: the body, one materialised buffer, the buffer extents.
     body: MutableBuffer<A>,
@@ -138,7 +144,10 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
             options,
             scratch: MutableBuffer::new_in(alloc.clone()),
             planner: Planner::new_in(alloc.clone(), options.alignment),
+            #[cfg(feature = "dictionary")]
             dictionaries: DictionaryTracker::new_in(alloc.clone()),
+            #[cfg(not(feature = "dictionary"))]
+            dictionaries: core::marker::PhantomData,
             codecs,
             body: MutableBuffer::new_in(alloc.clone()),
             tmp: MutableBuffer::new_in(alloc.clone()),
@@ -168,6 +177,9 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
         out: &mut PositionWriter<W>,
         schema: &Schema<'_, A>,
     ) -> Result<()> {
+        for f in schema.fields().iter() {
+            super::check_layouts(f.data_type(), 0)?;
+        }
         let alkaid = self.options.alkaid;
         let start = encode_in(&mut self.scratch, &self.options, |buf| {
             let n = buf.len();
@@ -262,6 +274,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
 
     /// Writes the dictionary batches `batch` needs; returns their blocks
     /// through `blocks` when given (file format).
+    #[cfg(feature = "dictionary")]
     fn write_dictionaries<W: Write>(
         &mut self,
         out: &mut PositionWriter<W>,
@@ -377,6 +390,7 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> StreamWriter<'a, W, A, S> 
         if batch.schema().fields() != self.schema.fields() {
             return Err(Error::SchemaMismatch);
         }
+        #[cfg(feature = "dictionary")]
         self.enc
             .write_dictionaries(&mut self.out, batch, false, None)?;
         self.enc.write_batch(
@@ -498,6 +512,7 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> FileWriter<'a, W, A, S> {
         if batch.schema().fields() != self.schema.fields() {
             return Err(Error::SchemaMismatch);
         }
+        #[cfg(feature = "dictionary")]
         self.enc.write_dictionaries(
             &mut self.out,
             batch,
