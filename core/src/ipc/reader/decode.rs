@@ -44,21 +44,21 @@ use crate::error::{Error, Result};
 use crate::ipc::message::{MetadataVersion, RecordBatchView};
 use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano, NativeType};
 
-/// Builds an array with its validated constructor at `ValidationLevel::Full`,
-/// or with `new_unchecked` followed by `validate(level)` when the caller
-/// lowered the level through the `unsafe` `IpcReadOptions::with_validation`.
+/// Builds an array with `new_unchecked` followed by `validate(level)`: at
+/// `ValidationLevel::Full` (the default) this is exactly what the validated
+/// constructor (`$checked`, named for the reader) does; a lower level is
+/// reached only through the `unsafe` `IpcReadOptions::with_validation`.
+/// One code path per layout instead of two keeps firmware readers small.
 macro_rules! make {
     ($self:ident, $t:ty, $checked:ident ( $($arg:expr),* $(,)? )) => {{
-        if $self.level == ValidationLevel::Full {
-            <$t>::$checked($($arg),*)?
-        } else {
-            // SAFETY: the caller of `IpcReadOptions::with_validation` vouched
-            // for the data; `validate` still checks the O(1) invariants at
-            // the chosen level.
-            let a = unsafe { <$t>::new_unchecked($($arg),*) };
-            a.validate($self.level)?;
-            a
-        }
+        // SAFETY: `try_new` of every layout is `new_unchecked` +
+        // `validate(Full)`, so at Full nothing is skipped and the array is
+        // not used before `validate` returns `Ok`; below Full, the caller of
+        // `IpcReadOptions::with_validation` vouched for the data and
+        // `validate` still checks the O(1) invariants at the chosen level.
+        let a = unsafe { <$t>::new_unchecked($($arg),*) };
+        a.validate($self.level)?;
+        a
     }};
 }
 
@@ -145,29 +145,43 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
         buf: Buffer<'b, A>,
         n: usize,
     ) -> Result<ScalarBuffer<'b, T, A>> {
-        let bytes = n
-            .checked_mul(core::mem::size_of::<T>())
-            .ok_or(Error::BufferTooSmall)?;
+        /// Byte-swaps one value of `T` in place.
+        fn swap_one<T: NativeType>(chunk: &mut [u8]) {
+            let v: T = bytemuck::pod_read_unaligned(chunk);
+            chunk.copy_from_slice(bytemuck::bytes_of(&v.swap_bytes()));
+        }
+        let (size, align) = (core::mem::size_of::<T>(), core::mem::align_of::<T>());
+        ScalarBuffer::try_from_buffer(self.values(buf, n, size, align, swap_one::<T>)?)
+    }
+
+    /// The first `n` values of `size` bytes of `buf`, in native byte order
+    /// (each swapped by `swap` when the body is not) and aligned to `align`:
+    /// borrowed when possible, copied through `A` otherwise. Not generic
+    /// over the value type, so that every primitive type shares it.
+    fn values(
+        &self,
+        buf: Buffer<'b, A>,
+        n: usize,
+        size: usize,
+        align: usize,
+        swap: fn(&mut [u8]),
+    ) -> Result<Buffer<'b, A>> {
+        let bytes = n.checked_mul(size).ok_or(Error::BufferTooSmall)?;
         if bytes > buf.len() {
             return Err(Error::BufferTooSmall);
         }
         let buf = buf.slice(0, bytes)?;
-        if self.swap && core::mem::size_of::<T>() > 1 {
-            let mut m = MutableBuffer::try_with_capacity_in(bytes, self.alloc.clone())?;
-            for chunk in buf.as_slice().chunks_exact(core::mem::size_of::<T>()) {
-                let v: T = bytemuck::pod_read_unaligned(chunk);
-                m.try_push(v.swap_bytes())?;
-            }
-            return ScalarBuffer::try_from_buffer(m.into_buffer());
+        let swap_needed = self.swap && size > 1;
+        if !swap_needed && (buf.is_empty() || buf.as_ptr() as usize % align == 0) {
+            return Ok(buf);
         }
-        match ScalarBuffer::try_from_buffer(buf.clone()) {
-            Ok(s) => Ok(s),
-            Err(Error::Misaligned) => ScalarBuffer::try_from_buffer(Buffer::try_copy_in(
-                buf.as_slice(),
-                self.alloc.clone(),
-            )?),
-            Err(e) => Err(e),
+        // MutableBuffer memory is 64-byte aligned.
+        let mut m = MutableBuffer::try_with_capacity_in(bytes, self.alloc.clone())?;
+        m.try_extend_from_slice(buf.as_slice())?;
+        if swap_needed {
+            m.as_slice_mut().chunks_exact_mut(size).for_each(swap);
         }
+        Ok(m.into_buffer())
     }
 
     /// `len + 1` offsets; an empty buffer is accepted for an empty array.

@@ -10,6 +10,10 @@
 //! Sliced arrays are normalised on the fly: a validity bitmap with a bit
 //! offset is shifted in 64-byte chunks, offsets are rebased to start at zero
 //! and run ends to the slice, all through a small stack buffer.
+//!
+//! The walk takes the visitor as `&mut dyn BodyVisitor`: one copy of it
+//! serves every visitor (it dispatches once per buffer, not per value),
+//! which keeps firmware writers small.
 
 use allocator_api2::alloc::Allocator;
 use embedded_io::Write;
@@ -31,15 +35,60 @@ pub(crate) trait BodyVisitor {
     fn buffer(&mut self, bytes: &[u8]) -> Result<()>;
     /// `len` bits starting at bit `bit_offset` of `bytes` (LSB order).
     fn bitmap(&mut self, bytes: &[u8], bit_offset: usize, len: usize) -> Result<()>;
-    /// `values` transformed by `f` (rebased offsets, clamped run ends).
-    fn mapped<T: NativeType, F: Fn(T) -> T>(&mut self, values: &[T], f: F) -> Result<()>;
+    /// The native-endian integers of `values` transformed by `shift`
+    /// (rebased offsets, clamped run ends).
+    fn mapped(&mut self, values: &[u8], shift: Shift) -> Result<()>;
     /// The number of variadic data buffers of a view array.
-    #[cfg_attr(not(feature = "views"), allow(dead_code))]
+    #[cfg(feature = "views")]
     fn variadic_count(&mut self, n: usize) -> Result<()>;
 }
 
-fn validity<V: BodyVisitor, A: Allocator>(
-    v: &mut V,
+/// A transformation of native-endian integers of `width` bytes (2, 4 or 8):
+/// `min(x - sub, max)`, computed in `i64` (offsets and run ends are
+/// non-negative, so nothing overflows).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shift {
+    width: usize,
+    sub: i64,
+    max: i64,
+}
+
+impl Shift {
+    /// Offsets of `O` rebased by `first`.
+    fn rebase<O: NativeType + crate::buffer::OffsetSize>(first: i64) -> Self {
+        Shift {
+            width: core::mem::size_of::<O>(),
+            sub: first,
+            max: i64::MAX,
+        }
+    }
+
+    /// Transforms the whole values of `src` into `dst` (same length). The
+    /// values are non-negative, so widening them without sign extension
+    /// is exact.
+    fn apply(&self, src: &[u8], dst: &mut [u8]) {
+        let w = self.width;
+        // Where the `w` value bytes sit in the native bytes of an `i64`.
+        let at = if cfg!(target_endian = "big") {
+            8 - w
+        } else {
+            0
+        };
+        for (d, s) in dst.chunks_exact_mut(w).zip(src.chunks_exact(w)) {
+            let mut b = [0u8; 8];
+            if let Some(v) = b.get_mut(at..at + w) {
+                v.copy_from_slice(s);
+            }
+            let x = (i64::from_ne_bytes(b) - self.sub).min(self.max);
+            if let Some(v) = x.to_ne_bytes().get(at..at + w) {
+                d.copy_from_slice(v);
+            }
+        }
+    }
+}
+
+fn validity<A: Allocator>(
+    v: &mut dyn BodyVisitor,
     nulls: Option<&NullBuffer<'_, A>>,
     len: usize,
 ) -> Result<()> {
@@ -52,33 +101,33 @@ fn validity<V: BodyVisitor, A: Allocator>(
     }
 }
 
-fn primitive<V: BodyVisitor, T: crate::array::PrimitiveType, A: Allocator>(
-    v: &mut V,
-    a: &crate::array::PrimitiveArray<'_, T, A>,
-) -> Result<()> {
-    v.node(a.len(), a.null_count())?;
-    validity(v, a.nulls(), a.len())?;
-    v.buffer(bytemuck::cast_slice(a.values()))
+/// The length, validity and value bytes of a primitive array.
+#[allow(clippy::type_complexity)]
+fn primitive<'r, 'a, T: crate::array::PrimitiveType, A: Allocator>(
+    a: &'r crate::array::PrimitiveArray<'a, T, A>,
+) -> (usize, Option<&'r NullBuffer<'a, A>>, &'r [u8]) {
+    (a.len(), a.nulls(), bytemuck::cast_slice(a.values()))
 }
 
 /// Writes rebased offsets and returns the value range they covered.
-fn offsets<V: BodyVisitor, O: crate::buffer::OffsetSize + core::ops::Sub<Output = O>>(
-    v: &mut V,
+fn offsets<O: crate::buffer::OffsetSize>(
+    v: &mut dyn BodyVisitor,
     offsets: &[O],
 ) -> Result<(usize, usize)> {
     let (Some(&first), Some(&last)) = (offsets.first(), offsets.last()) else {
         // An empty array may have an empty offsets buffer; write `[0]`.
-        v.mapped(&[O::ZERO], |o| o)?;
+        v.buffer(bytemuck::cast_slice(&[O::ZERO]))?;
         return Ok((0, 0));
     };
+    let s = first.to_usize().ok_or(Error::OffsetOutOfBounds)?;
+    let e = last.to_usize().ok_or(Error::OffsetOutOfBounds)?;
     if first == O::ZERO {
         // Already based at zero (unsliced arrays): the bytes as they are.
         v.buffer(bytemuck::cast_slice(offsets))?;
     } else {
-        v.mapped(offsets, |o| o - first)?;
+        let first = i64::try_from(s).map_err(|_| Error::OffsetOutOfBounds)?;
+        v.mapped(bytemuck::cast_slice(offsets), Shift::rebase::<O>(first))?;
     }
-    let s = first.to_usize().ok_or(Error::OffsetOutOfBounds)?;
-    let e = last.to_usize().ok_or(Error::OffsetOutOfBounds)?;
     if e < s {
         return Err(Error::OffsetsNotMonotonic);
     }
@@ -86,10 +135,36 @@ fn offsets<V: BodyVisitor, O: crate::buffer::OffsetSize + core::ops::Sub<Output 
 }
 
 /// Visits the nodes and buffers of `array` and its children, depth first.
-pub(crate) fn visit_array<V: BodyVisitor, A: Allocator>(
-    v: &mut V,
+pub(crate) fn visit_array<A: Allocator>(
+    v: &mut dyn BodyVisitor,
     array: &ArrayRef<'_, A>,
 ) -> Result<()> {
+    // The primitive layouts share one tail (one node, validity, values).
+    let (len, nulls, values) = match array {
+        ArrayRef::Int8(a) => primitive(a),
+        ArrayRef::Int16(a) => primitive(a),
+        ArrayRef::Int32(a) => primitive(a),
+        ArrayRef::Int64(a) => primitive(a),
+        ArrayRef::UInt8(a) => primitive(a),
+        ArrayRef::UInt16(a) => primitive(a),
+        ArrayRef::UInt32(a) => primitive(a),
+        ArrayRef::UInt64(a) => primitive(a),
+        ArrayRef::Float16(a) => primitive(a),
+        ArrayRef::Float32(a) => primitive(a),
+        ArrayRef::Float64(a) => primitive(a),
+        ArrayRef::Int128(a) => primitive(a),
+        ArrayRef::Int256(a) => primitive(a),
+        ArrayRef::IntervalDayTime(a) => primitive(a),
+        ArrayRef::IntervalMonthDayNano(a) => primitive(a),
+        _ => return visit_other(v, array),
+    };
+    v.node(len, nulls.map_or(0, |n| n.null_count()))?;
+    validity(v, nulls, len)?;
+    v.buffer(values)
+}
+
+/// [`visit_array`] for every layout but the primitive ones.
+fn visit_other<A: Allocator>(v: &mut dyn BodyVisitor, array: &ArrayRef<'_, A>) -> Result<()> {
     match array {
         ArrayRef::Null(a) => v.node(a.len(), a.len()),
         ArrayRef::Boolean(a) => {
@@ -98,21 +173,6 @@ pub(crate) fn visit_array<V: BodyVisitor, A: Allocator>(
             let bits = a.values();
             v.bitmap(bits.inner().as_slice(), bits.offset(), bits.len())
         }
-        ArrayRef::Int8(a) => primitive(v, a),
-        ArrayRef::Int16(a) => primitive(v, a),
-        ArrayRef::Int32(a) => primitive(v, a),
-        ArrayRef::Int64(a) => primitive(v, a),
-        ArrayRef::UInt8(a) => primitive(v, a),
-        ArrayRef::UInt16(a) => primitive(v, a),
-        ArrayRef::UInt32(a) => primitive(v, a),
-        ArrayRef::UInt64(a) => primitive(v, a),
-        ArrayRef::Float16(a) => primitive(v, a),
-        ArrayRef::Float32(a) => primitive(v, a),
-        ArrayRef::Float64(a) => primitive(v, a),
-        ArrayRef::Int128(a) => primitive(v, a),
-        ArrayRef::Int256(a) => primitive(v, a),
-        ArrayRef::IntervalDayTime(a) => primitive(v, a),
-        ArrayRef::IntervalMonthDayNano(a) => primitive(v, a),
         ArrayRef::FixedSizeBinary(a) => {
             v.node(a.len(), a.null_count())?;
             validity(v, a.nulls(), a.len())?;
@@ -127,10 +187,10 @@ pub(crate) fn visit_array<V: BodyVisitor, A: Allocator>(
                     .ok_or(Error::BufferTooSmall)?,
             )
         }
-        ArrayRef::Binary(a) => bytes(v, a),
-        ArrayRef::LargeBinary(a) => bytes(v, a),
-        ArrayRef::Utf8(a) => bytes(v, a),
-        ArrayRef::LargeUtf8(a) => bytes(v, a),
+        ArrayRef::Binary(a) => bytes(v, a.len(), a.nulls(), a.value_offsets(), a.values()),
+        ArrayRef::LargeBinary(a) => bytes(v, a.len(), a.nulls(), a.value_offsets(), a.values()),
+        ArrayRef::Utf8(a) => bytes(v, a.len(), a.nulls(), a.value_offsets(), a.values()),
+        ArrayRef::LargeUtf8(a) => bytes(v, a.len(), a.nulls(), a.value_offsets(), a.values()),
         #[cfg(feature = "views")]
         ArrayRef::BinaryView(a) => views(v, a),
         #[cfg(feature = "views")]
@@ -184,45 +244,48 @@ pub(crate) fn visit_array<V: BodyVisitor, A: Allocator>(
             let len = r.len() as i64;
             use crate::array::RunEnds as R;
             // Run ends of the slice: shifted by the offset, the last clamped to the length.
-            match r.run_ends() {
-                R::Int16(e) => {
-                    let e = e.slice(s, n)?;
-                    v.node(n, 0)?;
-                    v.buffer(&[])?;
-                    v.mapped(e.values(), |x| (i64::from(x) - off).min(len) as i16)?;
-                }
-                R::Int32(e) => {
-                    let e = e.slice(s, n)?;
-                    v.node(n, 0)?;
-                    v.buffer(&[])?;
-                    v.mapped(e.values(), |x| (i64::from(x) - off).min(len) as i32)?;
-                }
-                R::Int64(e) => {
-                    let e = e.slice(s, n)?;
-                    v.node(n, 0)?;
-                    v.buffer(&[])?;
-                    v.mapped(e.values(), |x| (x - off).min(len))?;
-                }
-            }
+            let (width, ends): (usize, &[u8]) = match r.run_ends() {
+                R::Int16(e) => (2, bytemuck::cast_slice(e.values())),
+                R::Int32(e) => (4, bytemuck::cast_slice(e.values())),
+                R::Int64(e) => (8, bytemuck::cast_slice(e.values())),
+            };
+            let ends = ends
+                .get(s * width..(s + n) * width)
+                .ok_or(Error::OutOfBounds)?;
+            v.node(n, 0)?;
+            v.buffer(&[])?;
+            v.mapped(
+                ends,
+                Shift {
+                    width,
+                    sub: off,
+                    max: len,
+                },
+            )?;
             visit_array(v, &r.values().slice(s, n)?)
         }
         #[cfg(feature = "nested")]
         _ => nested(v, array),
+        // The primitive layouts (handled by `visit_array`).
+        #[cfg(not(feature = "nested"))]
+        _ => Err(Error::UnsupportedType),
     }
 }
 
-fn bytes<V: BodyVisitor, T: crate::array::ByteArrayType, A: Allocator>(
-    v: &mut V,
-    a: &crate::array::GenericByteArray<'_, T, A>,
-) -> Result<()>
-where
-    T::Offset: core::ops::Sub<Output = T::Offset>,
-{
-    v.node(a.len(), a.null_count())?;
-    validity(v, a.nulls(), a.len())?;
-    let (s, e) = offsets(v, a.value_offsets())?;
+/// A binary or string array of `len` slots (generic over the offset width
+/// only, so that binary and string arrays share the code).
+fn bytes<O: crate::buffer::OffsetSize, A: Allocator>(
+    v: &mut dyn BodyVisitor,
+    len: usize,
+    nulls: Option<&NullBuffer<'_, A>>,
+    offs: &[O],
+    values: &crate::buffer::Buffer<'_, A>,
+) -> Result<()> {
+    v.node(len, nulls.map_or(0, |n| n.null_count()))?;
+    validity(v, nulls, len)?;
+    let (s, e) = offsets(v, offs)?;
     v.buffer(
-        a.values()
+        values
             .as_slice()
             .get(s..e)
             .ok_or(Error::OffsetOutOfBounds)?,
@@ -230,8 +293,8 @@ where
 }
 
 #[cfg(feature = "views")]
-fn views<V: BodyVisitor, T: crate::array::ByteViewType, A: Allocator>(
-    v: &mut V,
+fn views<T: crate::array::ByteViewType, A: Allocator>(
+    v: &mut dyn BodyVisitor,
     a: &crate::array::GenericByteViewArray<'_, T, A>,
 ) -> Result<()> {
     v.node(a.len(), a.null_count())?;
@@ -251,7 +314,7 @@ fn views<V: BodyVisitor, T: crate::array::ByteViewType, A: Allocator>(
 
 /// Lists, list views, fixed-size lists, structs and maps.
 #[cfg(feature = "nested")]
-fn nested<V: BodyVisitor, A: Allocator>(v: &mut V, array: &ArrayRef<'_, A>) -> Result<()> {
+fn nested<A: Allocator>(v: &mut dyn BodyVisitor, array: &ArrayRef<'_, A>) -> Result<()> {
     match array {
         ArrayRef::List(l) => list(
             v,
@@ -316,8 +379,8 @@ fn nested<V: BodyVisitor, A: Allocator>(v: &mut V, array: &ArrayRef<'_, A>) -> R
 
 /// A list layout: validity, rebased offsets, then the referenced child range.
 #[cfg(feature = "nested")]
-fn list<V: BodyVisitor, O, A: Allocator>(
-    v: &mut V,
+fn list<O, A: Allocator>(
+    v: &mut dyn BodyVisitor,
     len: usize,
     null_count: usize,
     nulls: Option<&NullBuffer<'_, A>>,
@@ -325,7 +388,7 @@ fn list<V: BodyVisitor, O, A: Allocator>(
     values: &ArrayRef<'_, A>,
 ) -> Result<()>
 where
-    O: crate::buffer::OffsetSize + core::ops::Sub<Output = O>,
+    O: crate::buffer::OffsetSize,
 {
     v.node(len, null_count)?;
     validity(v, nulls, len)?;
@@ -420,9 +483,10 @@ impl<A: Allocator + Clone> BodyVisitor for Planner<A> {
     fn bitmap(&mut self, _bytes: &[u8], _bit_offset: usize, len: usize) -> Result<()> {
         self.add(len.div_ceil(8))
     }
-    fn mapped<T: NativeType, F: Fn(T) -> T>(&mut self, values: &[T], _f: F) -> Result<()> {
-        self.add(core::mem::size_of_val(values))
+    fn mapped(&mut self, values: &[u8], _shift: Shift) -> Result<()> {
+        self.add(values.len())
     }
+    #[cfg(feature = "views")]
     fn variadic_count(&mut self, n: usize) -> Result<()> {
         self.variadic.try_push(n as i64)
     }
@@ -473,18 +537,18 @@ impl<W: Write> BodyVisitor for BodyWriter<'_, W> {
         self.pad(n)
     }
 
-    fn mapped<T: NativeType, F: Fn(T) -> T>(&mut self, values: &[T], f: F) -> Result<()> {
-        let mut chunk = [T::default(); 64];
+    fn mapped(&mut self, values: &[u8], shift: Shift) -> Result<()> {
+        // 512 bytes: a whole number of values of every width.
+        let mut chunk = [0u8; 512];
         for part in values.chunks(chunk.len()) {
-            for (d, s) in chunk.iter_mut().zip(part) {
-                *d = f(*s);
-            }
-            self.out
-                .write_all(bytemuck::cast_slice(&chunk[..part.len()]))?;
+            let out = &mut chunk[..part.len()];
+            shift.apply(part, out);
+            self.out.write_all(out)?;
         }
-        self.pad(core::mem::size_of_val(values))
+        self.pad(values.len())
     }
 
+    #[cfg(feature = "views")]
     fn variadic_count(&mut self, _n: usize) -> Result<()> {
         Ok(())
     }
@@ -528,14 +592,13 @@ impl<A: Allocator> BodyVisitor for Compressing<'_, A> {
         bitmap_chunks(bytes, bit_offset, len, |c| tmp.try_extend_from_slice(c))?;
         self.emit(true, &[])
     }
-    fn mapped<T: NativeType, F: Fn(T) -> T>(&mut self, values: &[T], f: F) -> Result<()> {
+    fn mapped(&mut self, values: &[u8], shift: Shift) -> Result<()> {
         self.tmp.clear();
-        self.tmp.try_reserve(core::mem::size_of_val(values))?;
-        for v in values {
-            self.tmp.try_push(f(*v))?;
-        }
+        self.tmp.try_extend_zeros(values.len())?;
+        shift.apply(values, self.tmp.as_slice_mut());
         self.emit(true, &[])
     }
+    #[cfg(feature = "views")]
     fn variadic_count(&mut self, _n: usize) -> Result<()> {
         Ok(())
     }
