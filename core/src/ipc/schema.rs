@@ -291,22 +291,32 @@ fn encode_type<A: Allocator>(
 
 /// Children fields of a type (for a dictionary, of its value type).
 fn child_fields<'s, 'a, A: Allocator>(dt: &'s DataType<'a, A>) -> ChildIter<'s, 'a, A> {
-    use DataType::*;
+    // Only the layout families built in have children to encode (the
+    // writers refuse the others, see `crate::ipc::check_layouts`).
     match dt {
-        List(f)
-        | LargeList(f)
-        | ListView(f)
-        | LargeListView(f)
-        | FixedSizeList(f, _)
-        | Map(f, _) => ChildIter::One(Some(f)),
-        Struct(fs) => ChildIter::Many(fs.iter()),
-        Union(u, _) => ChildIter::Many(u.fields().iter()),
-        RunEndEncoded(r, v) => ChildIter::Two(Some(r), Some(v)),
-        Dictionary(_, v, _) => child_fields(v),
+        #[cfg(feature = "nested")]
+        DataType::List(f)
+        | DataType::LargeList(f)
+        | DataType::ListView(f)
+        | DataType::LargeListView(f)
+        | DataType::FixedSizeList(f, _)
+        | DataType::Map(f, _) => ChildIter::One(Some(f)),
+        #[cfg(feature = "nested")]
+        DataType::Struct(fs) => ChildIter::Many(fs.iter()),
+        #[cfg(feature = "union")]
+        DataType::Union(u, _) => ChildIter::Many(u.fields().iter()),
+        #[cfg(feature = "run-end")]
+        DataType::RunEndEncoded(r, v) => ChildIter::Two(Some(r), Some(v)),
+        #[cfg(feature = "dictionary")]
+        DataType::Dictionary(_, v, _) => child_fields(v),
         _ => ChildIter::One(None),
     }
 }
 
+#[cfg_attr(
+    not(all(feature = "nested", feature = "run-end", feature = "union")),
+    allow(dead_code)
+)]
 enum ChildIter<'s, 'a, A: Allocator> {
     One(Option<&'s Field<'a, A>>),
     Two(Option<&'s Field<'a, A>>, Option<&'s Field<'a, A>>),

@@ -25,7 +25,6 @@ use crate::datatypes::UnionMode;
 use crate::error::{Error, Result};
 use crate::ipc::io::PositionWriter;
 use crate::ipc::message::{BufferSpec, FieldNode};
-use crate::native::NativeType;
 
 /// Receives the nodes and buffers of a body in order.
 pub(crate) trait BodyVisitor {
@@ -54,15 +53,6 @@ pub(crate) struct Shift {
 }
 
 impl Shift {
-    /// Offsets of `O` rebased by `first`.
-    fn rebase<O: NativeType + crate::buffer::OffsetSize>(first: i64) -> Self {
-        Shift {
-            width: core::mem::size_of::<O>(),
-            sub: first,
-            max: i64::MAX,
-        }
-    }
-
     /// Transforms the whole values of `src` into `dst` (same length). The
     /// values are non-negative, so widening them without sign extension
     /// is exact.
@@ -110,23 +100,52 @@ fn primitive<'r, 'a, T: crate::array::PrimitiveType, A: Allocator>(
 }
 
 /// Writes rebased offsets and returns the value range they covered.
+#[cfg(feature = "nested")]
+#[inline]
 fn offsets<O: crate::buffer::OffsetSize>(
     v: &mut dyn BodyVisitor,
     offsets: &[O],
 ) -> Result<(usize, usize)> {
-    let (Some(&first), Some(&last)) = (offsets.first(), offsets.last()) else {
-        // An empty array may have an empty offsets buffer; write `[0]`.
-        v.buffer(bytemuck::cast_slice(&[O::ZERO]))?;
-        return Ok((0, 0));
-    };
-    let s = first.to_usize().ok_or(Error::OffsetOutOfBounds)?;
-    let e = last.to_usize().ok_or(Error::OffsetOutOfBounds)?;
-    if first == O::ZERO {
-        // Already based at zero (unsliced arrays): the bytes as they are.
-        v.buffer(bytemuck::cast_slice(offsets))?;
+    offsets_raw(v, bytemuck::cast_slice(offsets), core::mem::size_of::<O>())
+}
+
+/// The offset at the start of `b`, of `width` bytes (4 or 8), native-endian.
+fn read_offset(b: &[u8], width: usize) -> Option<usize> {
+    let v = if width == 4 {
+        i64::from(i32::from_ne_bytes(b.get(..4)?.try_into().ok()?))
     } else {
-        let first = i64::try_from(s).map_err(|_| Error::OffsetOutOfBounds)?;
-        v.mapped(bytemuck::cast_slice(offsets), Shift::rebase::<O>(first))?;
+        i64::from_ne_bytes(b.get(..8)?.try_into().ok()?)
+    };
+    usize::try_from(v).ok()
+}
+
+/// [`offsets`] over the bytes of offsets of `width` bytes (one copy for
+/// both offset widths).
+fn offsets_raw(v: &mut dyn BodyVisitor, offsets: &[u8], width: usize) -> Result<(usize, usize)> {
+    if offsets.len() < width {
+        // An empty array may have an empty offsets buffer; write `[0]`.
+        v.buffer(&[0u8; 8][..width.min(8)])?;
+        return Ok((0, 0));
+    }
+    let last_at = offsets.len() - width;
+    let s = read_offset(offsets, width).ok_or(Error::OffsetOutOfBounds)?;
+    let e = offsets
+        .get(last_at..)
+        .and_then(|b| read_offset(b, width))
+        .ok_or(Error::OffsetOutOfBounds)?;
+    if s == 0 {
+        // Already based at zero (unsliced arrays): the bytes as they are.
+        v.buffer(offsets)?;
+    } else {
+        let sub = i64::try_from(s).map_err(|_| Error::OffsetOutOfBounds)?;
+        v.mapped(
+            offsets,
+            Shift {
+                width,
+                sub,
+                max: i64::MAX,
+            },
+        )?;
     }
     if e < s {
         return Err(Error::OffsetsNotMonotonic);
@@ -274,6 +293,7 @@ fn visit_other<A: Allocator>(v: &mut dyn BodyVisitor, array: &ArrayRef<'_, A>) -
 
 /// A binary or string array of `len` slots (generic over the offset width
 /// only, so that binary and string arrays share the code).
+#[inline]
 fn bytes<O: crate::buffer::OffsetSize, A: Allocator>(
     v: &mut dyn BodyVisitor,
     len: usize,
@@ -281,9 +301,22 @@ fn bytes<O: crate::buffer::OffsetSize, A: Allocator>(
     offs: &[O],
     values: &crate::buffer::Buffer<'_, A>,
 ) -> Result<()> {
+    let width = core::mem::size_of::<O>();
+    bytes_raw(v, len, nulls, bytemuck::cast_slice(offs), width, values)
+}
+
+/// [`bytes`] over the bytes of the offsets (`width` bytes each).
+fn bytes_raw<A: Allocator>(
+    v: &mut dyn BodyVisitor,
+    len: usize,
+    nulls: Option<&NullBuffer<'_, A>>,
+    offs: &[u8],
+    width: usize,
+    values: &crate::buffer::Buffer<'_, A>,
+) -> Result<()> {
     v.node(len, nulls.map_or(0, |n| n.null_count()))?;
     validity(v, nulls, len)?;
-    let (s, e) = offsets(v, offs)?;
+    let (s, e) = offsets_raw(v, offs, width)?;
     v.buffer(
         values
             .as_slice()
@@ -434,6 +467,7 @@ where
 pub(crate) struct Planner<A: Allocator> {
     pub(crate) nodes: TryVec<FieldNode, A>,
     pub(crate) buffers: TryVec<BufferSpec, A>,
+    #[cfg(feature = "views")]
     pub(crate) variadic: TryVec<i64, A>,
     pub(crate) body_len: usize,
     pub(crate) alignment: usize,
@@ -444,7 +478,8 @@ impl<A: Allocator + Clone> Planner<A> {
         Planner {
             nodes: TryVec::new_in(alloc.clone()),
             buffers: TryVec::new_in(alloc.clone()),
-            variadic: TryVec::new_in(alloc),
+            #[cfg(feature = "views")]
+            variadic: TryVec::new_in(alloc.clone()),
             body_len: 0,
             alignment,
         }
@@ -453,6 +488,7 @@ impl<A: Allocator + Clone> Planner<A> {
     pub(crate) fn clear(&mut self) {
         self.nodes.clear();
         self.buffers.clear();
+        #[cfg(feature = "views")]
         self.variadic.clear();
         self.body_len = 0;
     }

@@ -235,7 +235,10 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
                 &planner.buffers
             },
             compression,
+            #[cfg(feature = "views")]
             variadic_buffer_counts: &planner.variadic,
+            #[cfg(not(feature = "views"))]
+            variadic_buffer_counts: &[],
         };
         let start = encode_in(&mut self.scratch, &self.options, |buf| {
             let n = buf.len();
