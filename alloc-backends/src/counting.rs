@@ -190,14 +190,12 @@ impl<A: fmt::Debug> fmt::Debug for Counting<A> {
 //
 // `deallocate` is not inlined: every drop site of the core would otherwise
 // get its own copy of the bookkeeping (atomic read-modify-writes, loops on
-// Cortex-M); one copy is enough.
+// Cortex-M); one copy is enough. `allocate_zeroed` is the trait's default
+// (`allocate`, then zeroing), for the same reason: one counted allocation
+// path instead of two.
 unsafe impl<A: Allocator> Allocator for Counting<A> {
     fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, AllocError> {
         self.counted_alloc(layout, || self.inner.allocate(layout))
-    }
-
-    fn allocate_zeroed(&self, layout: Layout) -> Result<NonNull<[u8]>, AllocError> {
-        self.counted_alloc(layout, || self.inner.allocate_zeroed(layout))
     }
 
     #[inline(never)]

@@ -74,8 +74,13 @@ pub(crate) struct BodyDecoder<'m, 'b, 'd, A: Allocator + Clone> {
     pub(crate) alloc: A,
     #[cfg(feature = "dictionary")]
     pub(crate) dictionaries: &'d DictionaryStore<'b, A>,
+    #[cfg(feature = "compression")]
     pub(crate) decompressor: Option<&'d mut dyn crate::ipc::compression::Codec>,
+    /// Largest decompressed buffer, in bytes.
+    #[cfg_attr(not(feature = "compression"), allow(dead_code))]
     pub(crate) max_buffer_size: usize,
+    /// What `'d` borrows (dictionaries, the codec) may be built out.
+    pub(crate) _d: core::marker::PhantomData<&'d ()>,
     /// Validation of each array (`Full` unless the caller lowered it, which
     /// is `unsafe`, see `IpcReadOptions::with_validation`).
     pub(crate) level: ValidationLevel,
@@ -113,15 +118,16 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
             return Err(Error::BufferOutOfBody);
         }
         let raw = self.body.slice(off, len)?;
-        match self.decompressor.as_deref_mut() {
-            Some(d) => crate::ipc::compression::decompress_buffer(
+        #[cfg(feature = "compression")]
+        if let Some(d) = self.decompressor.as_deref_mut() {
+            return crate::ipc::compression::decompress_buffer(
                 d,
                 &raw,
                 self.max_buffer_size,
                 self.alloc.clone(),
-            ),
-            None => Ok(raw),
+            );
         }
+        Ok(raw)
     }
 
     /// The validity bitmap of `len` slots (`None` when there are no nulls).

@@ -136,6 +136,7 @@ fn concat_values<'b, A: Allocator + Clone>(
 /// The state every reader shares: schema, dictionaries, options.
 pub(crate) struct ReaderCore<'b, A: Allocator + Clone + 'b, S: CodecSet = BuiltinCodecs> {
     alloc: A,
+    #[cfg_attr(not(feature = "compression"), allow(dead_code))]
     codecs: S,
     options: IpcReadOptions,
     schema: Schema<'b, A>,
@@ -188,10 +189,16 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> ReaderCore<'b, A, S> {
         body: Buffer<'b, A>,
         version: MetadataVersion,
     ) -> Result<BodyDecoder<'m, 'b, 'd, A>> {
+        #[cfg(feature = "compression")]
         let decompressor = match header.compression {
             Some(c) => Some(self.codecs.get(c).ok_or(Error::UnsupportedType)?),
             None => None,
         };
+        // Without the `compression` feature no codec is usable.
+        #[cfg(not(feature = "compression"))]
+        if header.compression.is_some() {
+            return Err(Error::UnsupportedType);
+        }
         Ok(BodyDecoder {
             header,
             body,
@@ -200,9 +207,11 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> ReaderCore<'b, A, S> {
             alloc: self.alloc.clone(),
             #[cfg(feature = "dictionary")]
             dictionaries: &self.dictionaries,
+            #[cfg(feature = "compression")]
             decompressor,
             level: self.options.validation,
             max_buffer_size: self.options.limits.max_buffer_size,
+            _d: core::marker::PhantomData,
             node: 0,
             buffer: 0,
             variadic: 0,

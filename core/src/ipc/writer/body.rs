@@ -158,8 +158,17 @@ pub(crate) fn visit_array<A: Allocator>(
     v: &mut dyn BodyVisitor,
     array: &ArrayRef<'_, A>,
 ) -> Result<()> {
-    // The primitive layouts share one tail (one node, validity, values).
+    // The primitive and fixed-size binary layouts share one tail (one
+    // node, validity, values).
     let (len, nulls, values) = match array {
+        ArrayRef::FixedSizeBinary(a) => {
+            let n = a
+                .len()
+                .checked_mul(a.value_length())
+                .ok_or(Error::OutOfBounds)?;
+            let values = a.values().as_slice().get(..n);
+            (a.len(), a.nulls(), values.ok_or(Error::BufferTooSmall)?)
+        }
         ArrayRef::Int8(a) => primitive(a),
         ArrayRef::Int16(a) => primitive(a),
         ArrayRef::Int32(a) => primitive(a),
@@ -182,7 +191,8 @@ pub(crate) fn visit_array<A: Allocator>(
     v.buffer(values)
 }
 
-/// [`visit_array`] for every layout but the primitive ones.
+/// [`visit_array`] for every layout but the primitive and fixed-size
+/// binary ones.
 fn visit_other<A: Allocator>(v: &mut dyn BodyVisitor, array: &ArrayRef<'_, A>) -> Result<()> {
     match array {
         ArrayRef::Null(a) => v.node(a.len(), a.len()),
@@ -191,20 +201,6 @@ fn visit_other<A: Allocator>(v: &mut dyn BodyVisitor, array: &ArrayRef<'_, A>) -
             validity(v, a.nulls(), a.len())?;
             let bits = a.values();
             v.bitmap(bits.inner().as_slice(), bits.offset(), bits.len())
-        }
-        ArrayRef::FixedSizeBinary(a) => {
-            v.node(a.len(), a.null_count())?;
-            validity(v, a.nulls(), a.len())?;
-            let n = a
-                .len()
-                .checked_mul(a.value_length())
-                .ok_or(Error::OutOfBounds)?;
-            v.buffer(
-                a.values()
-                    .as_slice()
-                    .get(..n)
-                    .ok_or(Error::BufferTooSmall)?,
-            )
         }
         ArrayRef::Binary(a) => bytes(v, a.len(), a.nulls(), a.value_offsets(), a.values()),
         ArrayRef::LargeBinary(a) => bytes(v, a.len(), a.nulls(), a.value_offsets(), a.values()),
@@ -285,7 +281,7 @@ fn visit_other<A: Allocator>(v: &mut dyn BodyVisitor, array: &ArrayRef<'_, A>) -
         }
         #[cfg(feature = "nested")]
         _ => nested(v, array),
-        // The primitive layouts (handled by `visit_array`).
+        // The layouts handled by `visit_array`.
         #[cfg(not(feature = "nested"))]
         _ => Err(Error::UnsupportedType),
     }
@@ -553,22 +549,20 @@ impl<W: Write> BodyVisitor for BodyWriter<'_, W> {
 
     fn bitmap(&mut self, bytes: &[u8], bit_offset: usize, len: usize) -> Result<()> {
         let n = len.div_ceil(8);
+        // Byte-aligned: the whole bytes as they are; the rest (all of a
+        // shifted bitmap, or the last partial byte, whose bits past `len`
+        // must be zero) through the chunk buffer.
         let start = bit_offset / 8;
-        match bytes.get(start..start + n) {
-            // Byte-aligned: the whole bytes as they are, the last one masked
-            // when `len` ends inside it (bits past `len` must be zero).
+        let out = &mut *self.out;
+        let done = match bytes.get(start..start + len / 8) {
             Some(whole) if bit_offset % 8 == 0 => {
-                let keep = if len % 8 == 0 { n } else { n - 1 };
-                let (head, tail) = whole.split_at(keep);
-                self.out.write_all(head)?;
-                if let Some(&last) = tail.first() {
-                    self.out.write_all(&[last & ((1u8 << (len % 8)) - 1)])?;
-                }
+                out.write_all(whole)?;
+                whole.len() * 8
             }
-            _ => {
-                let out = &mut *self.out;
-                bitmap_chunks(bytes, bit_offset, len, |c| out.write_all(c))?;
-            }
+            _ => 0,
+        };
+        if done < len {
+            bitmap_chunks(bytes, bit_offset + done, len - done, |c| out.write_all(c))?;
         }
         self.pad(n)
     }
@@ -594,6 +588,7 @@ impl<W: Write> BodyVisitor for BodyWriter<'_, W> {
 /// rebased) into `tmp`, compressed with its 8-byte length prefix into `body`
 /// ("Compression" of the IPC chapter), padded to the alignment, and its extent
 /// recorded in `specs`. Nodes come from the [`Planner`].
+#[cfg(feature = "compression")]
 pub(crate) struct Compressing<'x, A: Allocator> {
     pub(crate) codec: &'x mut dyn crate::ipc::compression::Codec,
     pub(crate) body: &'x mut crate::buffer::MutableBuffer<A>,
@@ -602,6 +597,7 @@ pub(crate) struct Compressing<'x, A: Allocator> {
     pub(crate) alignment: usize,
 }
 
+#[cfg(feature = "compression")]
 impl<A: Allocator> Compressing<'_, A> {
     fn emit(&mut self, from_tmp: bool, bytes: &[u8]) -> Result<()> {
         let offset = self.body.len();
@@ -615,6 +611,7 @@ impl<A: Allocator> Compressing<'_, A> {
     }
 }
 
+#[cfg(feature = "compression")]
 impl<A: Allocator> BodyVisitor for Compressing<'_, A> {
     fn node(&mut self, _length: usize, _null_count: usize) -> Result<()> {
         Ok(())
