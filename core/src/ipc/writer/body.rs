@@ -673,4 +673,31 @@ mod tests {
         // Past the end of the source: zero bits.
         assert_eq!(bitmap_bytes(&src, 16, 16), [0x56, 0, 0, 0, 0, 0, 0, 0]);
     }
+
+    fn ne_bytes<const N: usize, T: Copy>(v: &[T], f: fn(T) -> [u8; N]) -> Vec<u8> {
+        v.iter().flat_map(|x| f(*x)).collect()
+    }
+
+    /// Rebased offsets and clamped run ends, for each integer width, in the
+    /// machine's byte order.
+    #[test]
+    fn shift_rebases_and_clamps_every_width() {
+        let apply = |width, sub, max, src: &[u8]| {
+            let mut dst = std::vec![0u8; src.len()];
+            Shift { width, sub, max }.apply(src, &mut dst);
+            dst
+        };
+        // Run ends of a slice from slot 3 of length 10: the last one clamped.
+        let src = ne_bytes(&[5i16, 9, 40], i16::to_ne_bytes);
+        let want = ne_bytes(&[2i16, 6, 10], i16::to_ne_bytes);
+        assert_eq!(apply(2, 3, 10, &src), want);
+        // Offsets starting at 7.
+        let src = ne_bytes(&[7i32, 9, 300_000], i32::to_ne_bytes);
+        let want = ne_bytes(&[0i32, 2, 299_993], i32::to_ne_bytes);
+        assert_eq!(apply(4, 7, i64::MAX, &src), want);
+        let big = 1i64 << 40;
+        let src = ne_bytes(&[big, big + 5], i64::to_ne_bytes);
+        let want = ne_bytes(&[0i64, 5], i64::to_ne_bytes);
+        assert_eq!(apply(8, big, i64::MAX, &src), want);
+    }
 }
