@@ -12,7 +12,11 @@
 //! - Every physical layout of the format ([`array`]) with validation levels.
 //!
 //! Feature `alloc` (default) adds the `Global` allocator; `defmt` derives
-//! `defmt::Format` for [`Error`].
+//! `defmt::Format` for [`Error`]. The default features `dictionary`,
+//! `nested`, `union`, `views` and `run-end` are the optional layout families
+//! and `compression` the IPC body compression: a firmware turns off what it
+//! does not use so that its code is not linked (a reader or writer then
+//! refuses schemas of a disabled family with [`Error::UnsupportedType`]).
 //!
 //! [Apache Arrow]: https://arrow.apache.org/docs/format/Columnar.html
 
