@@ -187,15 +187,18 @@ impl<A: fmt::Debug> fmt::Debug for Counting<A> {
 
 // SAFETY: every request is forwarded unchanged to `inner`, whose guarantees
 // carry over; the wrapper only updates counters.
+//
+// `deallocate` is not inlined: every drop site of the core would otherwise
+// get its own copy of the bookkeeping (atomic read-modify-writes, loops on
+// Cortex-M); one copy is enough. `allocate_zeroed` is the trait's default
+// (`allocate`, then zeroing), for the same reason: one counted allocation
+// path instead of two.
 unsafe impl<A: Allocator> Allocator for Counting<A> {
     fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, AllocError> {
         self.counted_alloc(layout, || self.inner.allocate(layout))
     }
 
-    fn allocate_zeroed(&self, layout: Layout) -> Result<NonNull<[u8]>, AllocError> {
-        self.counted_alloc(layout, || self.inner.allocate_zeroed(layout))
-    }
-
+    #[inline(never)]
     unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
         // SAFETY: forwarded from the caller.
         unsafe { self.inner.deallocate(ptr, layout) };

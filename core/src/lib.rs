@@ -12,7 +12,11 @@
 //! - Every physical layout of the format ([`array`]) with validation levels.
 //!
 //! Feature `alloc` (default) adds the `Global` allocator; `defmt` derives
-//! `defmt::Format` for [`Error`].
+//! `defmt::Format` for [`Error`]. The default features `dictionary`,
+//! `nested`, `union`, `views` and `run-end` are the optional layout families
+//! and `compression` the IPC body compression: a firmware turns off what it
+//! does not use so that its code is not linked (a reader or writer then
+//! refuses schemas of a disabled family with [`Error::UnsupportedType`]).
 //!
 //! [Apache Arrow]: https://arrow.apache.org/docs/format/Columnar.html
 
@@ -31,6 +35,14 @@ mod error;
 pub mod extension;
 pub mod ipc;
 pub mod native;
+// The row format handles dictionary, nested, view and run-end encoded
+// columns: it is built with those layout families.
+#[cfg(all(
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "views"
+))]
 pub mod row;
 
 pub use allocator_api2;

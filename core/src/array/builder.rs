@@ -12,10 +12,15 @@ use allocator_api2::alloc::Allocator;
 
 use super::primitive::PrimitiveType;
 use super::{
-    Array, ArrayRef, BooleanBuilder, ByteArrayType, ByteViewType, DictionaryBuilder,
-    DictionaryKeyType, FixedSizeBinaryBuilder, GenericByteBuilder, GenericByteViewBuilder,
-    PrimitiveBuilder, PrimitiveDictionaryBuilder, PrimitiveRunBuilder, RunEndIndexType,
+    Array, ArrayRef, BooleanBuilder, ByteArrayType, FixedSizeBinaryBuilder, GenericByteBuilder,
+    PrimitiveBuilder,
 };
+#[cfg(feature = "views")]
+use super::{ByteViewType, GenericByteViewBuilder};
+#[cfg(feature = "dictionary")]
+use super::{DictionaryBuilder, DictionaryKeyType, PrimitiveDictionaryBuilder};
+#[cfg(feature = "run-end")]
+use super::{PrimitiveRunBuilder, RunEndIndexType};
 use crate::buffer::SharedSlice;
 use crate::error::Result;
 
@@ -75,13 +80,17 @@ macro_rules! leaf_builder {
 leaf_builder!([T: PrimitiveType, A: Allocator + Clone] PrimitiveBuilder<'a, T, A>,);
 leaf_builder!([A: Allocator + Clone] BooleanBuilder<A>,);
 leaf_builder!([T: ByteArrayType, A: Allocator + Clone] GenericByteBuilder<T, A>,);
+#[cfg(feature = "views")]
 leaf_builder!([T: ByteViewType, A: Allocator + Clone] GenericByteViewBuilder<T, A>, ?);
 leaf_builder!([A: Allocator + Clone] FixedSizeBinaryBuilder<A>,);
+#[cfg(feature = "dictionary")]
 leaf_builder!([K: DictionaryKeyType, A: Allocator + Clone] DictionaryBuilder<'a, K, A>,);
+#[cfg(feature = "dictionary")]
 leaf_builder!(
     [K: DictionaryKeyType, V: PrimitiveType, A: Allocator + Clone]
     PrimitiveDictionaryBuilder<'a, K, V, A>, ?
 );
+#[cfg(feature = "run-end")]
 leaf_builder!(
     [R: RunEndIndexType, V: PrimitiveType, A: Allocator + Clone]
     PrimitiveRunBuilder<'a, R, V, A>, ?

@@ -16,9 +16,12 @@ use core::mem::discriminant;
 
 use allocator_api2::alloc::Allocator;
 
-use super::{Array, ArrayRef, PrimitiveArray, PrimitiveType, UnionArray};
+#[cfg(feature = "union")]
+use super::UnionArray;
+use super::{Array, ArrayRef, PrimitiveArray, PrimitiveType};
 use crate::native::NativeType;
 
+#[cfg(feature = "nested")]
 mod nested;
 mod types;
 
@@ -194,6 +197,7 @@ fn range_eq<A: Allocator>(
     match (a, b) {
         (ArrayRef::Null(_), ArrayRef::Null(_)) => true,
         _ => {
+            #[cfg(feature = "nested")]
             if let Some(eq) = nested::range_eq(a, ai, b, bi, len, mode) {
                 return eq;
             }
@@ -252,6 +256,7 @@ fn resolve<'r, 'a, A: Allocator>(a: &'r ArrayRef<'a, A>, i: usize) -> Slot<'r, '
     }
     match a {
         ArrayRef::Null(_) => Slot::Null,
+        #[cfg(feature = "dictionary")]
         ArrayRef::Dictionary(d) => {
             let keys = d.keys();
             if !keys.is_valid(i) {
@@ -262,10 +267,12 @@ fn resolve<'r, 'a, A: Allocator>(a: &'r ArrayRef<'a, A>, i: usize) -> Slot<'r, '
                 None => Slot::Invalid,
             }
         }
+        #[cfg(feature = "run-end")]
         ArrayRef::RunEndEncoded(r) => match r.physical_index(i) {
             Some(j) => resolve(r.values(), j),
             None => Slot::Invalid,
         },
+        #[cfg(feature = "union")]
         ArrayRef::Union(u) => {
             let child = u
                 .value(i)
@@ -315,9 +322,11 @@ fn var_bytes<'r, A: Allocator>(
     Some(match a {
         ArrayRef::Utf8(x) => (BytesFamily::String, x.value_bytes(i)),
         ArrayRef::LargeUtf8(x) => (BytesFamily::String, x.value_bytes(i)),
+        #[cfg(feature = "views")]
         ArrayRef::Utf8View(x) => (BytesFamily::String, x.value_bytes(i)),
         ArrayRef::Binary(x) => (BytesFamily::Binary, x.value_bytes(i)),
         ArrayRef::LargeBinary(x) => (BytesFamily::Binary, x.value_bytes(i)),
+        #[cfg(feature = "views")]
         ArrayRef::BinaryView(x) => (BytesFamily::Binary, x.value_bytes(i)),
         _ => return None,
     })
@@ -374,9 +383,11 @@ fn value_eq<A: Allocator>(
         (ArrayRef::FixedSizeBinary(p), ArrayRef::FixedSizeBinary(q)) => {
             both_eq(p.value(i), q.value(j))
         }
+        #[cfg(feature = "union")]
         (ArrayRef::Union(u), ArrayRef::Union(v)) => union_value_eq(u, i, v, j, mode),
         _ => match (var_bytes(x, i), var_bytes(y, j)) {
             (Some((fx, bx)), Some((fy, by))) => fx == fy && both_eq(bx, by),
+            #[cfg(feature = "nested")]
             (None, None) => nested::value_eq(x, i, y, j, mode),
             _ => false,
         },
@@ -384,6 +395,7 @@ fn value_eq<A: Allocator>(
 }
 
 /// Compares two valid union slots: same type id, equal child values.
+#[cfg(feature = "union")]
 fn union_value_eq<A: Allocator>(
     u: &UnionArray<'_, A>,
     i: usize,

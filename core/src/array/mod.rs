@@ -12,24 +12,34 @@
 
 mod boolean;
 mod builder;
+#[cfg(feature = "views")]
 mod byte_view;
 mod bytes;
+#[cfg(feature = "dictionary")]
 mod dictionary;
 mod equal;
 mod fixed_size_binary;
+#[cfg(feature = "nested")]
 mod fixed_size_list;
+#[cfg(feature = "nested")]
 mod list;
+#[cfg(feature = "nested")]
 mod list_view;
+#[cfg(feature = "nested")]
 mod map;
 mod null;
 mod primitive;
 mod record_batch;
+#[cfg(feature = "run-end")]
 mod run_end;
+#[cfg(feature = "nested")]
 mod structs;
+#[cfg(feature = "union")]
 mod union;
 
 pub use boolean::{BooleanArray, BooleanBuilder};
 pub use builder::{ArrayBuilder, StructChildren};
+#[cfg(feature = "views")]
 pub use byte_view::{
     BinaryViewArray, BinaryViewBuilder, BinaryViewType, ByteView, ByteViewType,
     GenericByteViewArray, GenericByteViewBuilder, StringViewArray, StringViewBuilder,
@@ -40,27 +50,35 @@ pub use bytes::{
     LargeBinaryArray, LargeBinaryBuilder, LargeBinaryType, LargeStringArray, LargeStringBuilder,
     LargeUtf8Type, StringArray, StringBuilder, Utf8Type,
 };
+#[cfg(feature = "dictionary")]
 pub use dictionary::{
     index_data_type, DictionaryArray, DictionaryBuilder, DictionaryKeyType, DictionaryKeys,
     PrimitiveDictionaryBuilder,
 };
 pub use equal::{logical_eq, values_equal};
 pub use fixed_size_binary::{FixedSizeBinaryArray, FixedSizeBinaryBuilder};
+#[cfg(feature = "nested")]
 pub use fixed_size_list::{FixedSizeListArray, FixedSizeListBuilder};
+#[cfg(feature = "nested")]
 pub use list::{
     GenericListArray, GenericListBuilder, LargeListArray, LargeListBuilder, ListArray, ListBuilder,
     ListOffsetSize,
 };
+#[cfg(feature = "nested")]
 pub use list_view::{
     GenericListViewArray, GenericListViewBuilder, LargeListViewArray, LargeListViewBuilder,
     ListViewArray, ListViewBuilder,
 };
+#[cfg(feature = "nested")]
 pub use map::{MapArray, MapBuilder};
 pub use null::NullArray;
 pub use primitive::{PrimitiveArray, PrimitiveBuilder, PrimitiveType};
 pub use record_batch::RecordBatch;
+#[cfg(feature = "run-end")]
 pub use run_end::{PrimitiveRunBuilder, RunArray, RunEndIndexType, RunEnds};
+#[cfg(feature = "nested")]
 pub use structs::{StructArray, StructBuilder};
+#[cfg(feature = "union")]
 pub use union::{UnionArray, UnionBuilder};
 
 use core::fmt;
@@ -223,28 +241,40 @@ pub enum ArrayRef<'a, A: Allocator> {
     /// LargeUtf8.
     LargeUtf8(LargeStringArray<'a, A>),
     /// BinaryView.
+    #[cfg(feature = "views")]
     BinaryView(BinaryViewArray<'a, A>),
     /// Utf8View.
+    #[cfg(feature = "views")]
     Utf8View(StringViewArray<'a, A>),
     /// List.
+    #[cfg(feature = "nested")]
     List(ListArray<'a, A>),
     /// LargeList.
+    #[cfg(feature = "nested")]
     LargeList(LargeListArray<'a, A>),
     /// ListView.
+    #[cfg(feature = "nested")]
     ListView(ListViewArray<'a, A>),
     /// LargeListView.
+    #[cfg(feature = "nested")]
     LargeListView(LargeListViewArray<'a, A>),
     /// FixedSizeList.
+    #[cfg(feature = "nested")]
     FixedSizeList(FixedSizeListArray<'a, A>),
     /// Struct.
+    #[cfg(feature = "nested")]
     Struct(StructArray<'a, A>),
     /// Map.
+    #[cfg(feature = "nested")]
     Map(MapArray<'a, A>),
     /// Sparse or dense union.
+    #[cfg(feature = "union")]
     Union(UnionArray<'a, A>),
     /// Dictionary encoded.
+    #[cfg(feature = "dictionary")]
     Dictionary(DictionaryArray<'a, A>),
     /// Run-end encoded.
+    #[cfg(feature = "run-end")]
     RunEndEncoded(RunArray<'a, A>),
 }
 
@@ -274,17 +304,29 @@ macro_rules! dispatch {
             ArrayRef::LargeBinary($a) => $body,
             ArrayRef::Utf8($a) => $body,
             ArrayRef::LargeUtf8($a) => $body,
+            #[cfg(feature = "views")]
             ArrayRef::BinaryView($a) => $body,
+            #[cfg(feature = "views")]
             ArrayRef::Utf8View($a) => $body,
+            #[cfg(feature = "nested")]
             ArrayRef::List($a) => $body,
+            #[cfg(feature = "nested")]
             ArrayRef::LargeList($a) => $body,
+            #[cfg(feature = "nested")]
             ArrayRef::ListView($a) => $body,
+            #[cfg(feature = "nested")]
             ArrayRef::LargeListView($a) => $body,
+            #[cfg(feature = "nested")]
             ArrayRef::FixedSizeList($a) => $body,
+            #[cfg(feature = "nested")]
             ArrayRef::Struct($a) => $body,
+            #[cfg(feature = "nested")]
             ArrayRef::Map($a) => $body,
+            #[cfg(feature = "union")]
             ArrayRef::Union($a) => $body,
+            #[cfg(feature = "dictionary")]
             ArrayRef::Dictionary($a) => $body,
+            #[cfg(feature = "run-end")]
             ArrayRef::RunEndEncoded($a) => $body,
         }
     };

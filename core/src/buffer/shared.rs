@@ -90,6 +90,27 @@ pub(crate) fn alloc_layout<A, T>(data_bytes: usize) -> Result<Layout> {
     Layout::from_size_align(size, alloc_align::<A, T>()).map_err(|_| Error::CapacityOverflow)
 }
 
+/// Counts one more view of an allocation.
+///
+/// Not inlined, like [`release`]: on targets where atomics are
+/// load/store-exclusive loops (Cortex-M) one copy serves every
+/// `SharedSlice<T, A>` instead of one per clone site.
+#[inline(never)]
+fn retain(refs: &AtomicUsize) {
+    refs.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Counts one view fewer; `true` when it was the last one (the caller then
+/// frees the allocation: everything other views did happens before).
+#[inline(never)]
+fn release(refs: &AtomicUsize) -> bool {
+    if refs.fetch_sub(1, Ordering::Release) != 1 {
+        return false;
+    }
+    fence(Ordering::Acquire);
+    true
+}
+
 /// Writes the header at `base` and returns the owner pointer.
 ///
 /// # Safety
@@ -330,7 +351,7 @@ impl<T, A: Allocator> Clone for SharedSlice<'_, T, A> {
     fn clone(&self) -> Self {
         if let Some(h) = self.owner {
             // SAFETY: we hold a reference, so the header is alive.
-            unsafe { h.as_ref() }.refs.fetch_add(1, Ordering::Relaxed);
+            retain(&unsafe { h.as_ref() }.refs);
         }
         SharedSlice {
             ptr: self.ptr,
@@ -345,10 +366,9 @@ impl<T, A: Allocator> Drop for SharedSlice<'_, T, A> {
     fn drop(&mut self) {
         let Some(h) = self.owner else { return };
         // SAFETY: we hold a reference, so the header is alive.
-        if unsafe { h.as_ref() }.refs.fetch_sub(1, Ordering::Release) != 1 {
+        if !release(&unsafe { h.as_ref() }.refs) {
             return;
         }
-        fence(Ordering::Acquire);
         // SAFETY: we were the last view: nobody else can reach the allocation.
         // Its elements start `header_space` bytes after the header (as laid out
         // by `try_from_iter_in` / `MutableBuffer`), `len` of them initialised.

@@ -7,17 +7,27 @@ use core::mem::size_of;
 
 use allocator_api2::alloc::Allocator;
 
+#[cfg(feature = "dictionary")]
+use super::concat_nested::concat_dictionary;
+#[cfg(feature = "run-end")]
+use super::concat_nested::concat_run_end;
+#[cfg(feature = "union")]
+use super::concat_nested::concat_union;
+#[cfg(feature = "nested")]
 use super::concat_nested::{
-    concat_dictionary, concat_fixed_size_list, concat_list, concat_list_view, concat_map,
-    concat_run_end, concat_struct, concat_union,
+    concat_fixed_size_list, concat_list, concat_list_view, concat_map, concat_struct,
 };
 use super::{concat_nulls, total_len, BitWriter};
 use crate::array::{
-    Array, ArrayRef, BinaryType, BinaryViewType, BooleanArray, ByteArrayType, ByteView,
-    ByteViewType, FixedSizeBinaryArray, GenericByteArray, GenericByteViewArray, LargeBinaryType,
-    LargeUtf8Type, NullArray, PrimitiveArray, PrimitiveType, StringViewType, Utf8Type,
+    Array, ArrayRef, BinaryType, BooleanArray, ByteArrayType, FixedSizeBinaryArray,
+    GenericByteArray, LargeBinaryType, LargeUtf8Type, NullArray, PrimitiveArray, PrimitiveType,
+    Utf8Type,
 };
-use crate::buffer::{Buffer, MutableBuffer, OffsetSize, ScalarBuffer, SharedSlice, TryVec};
+#[cfg(feature = "views")]
+use crate::array::{BinaryViewType, ByteView, ByteViewType, GenericByteViewArray, StringViewType};
+#[cfg(feature = "views")]
+use crate::buffer::{Buffer, SharedSlice};
+use crate::buffer::{MutableBuffer, OffsetSize, ScalarBuffer, TryVec};
 use crate::error::{Error, Result};
 use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
 
@@ -122,17 +132,29 @@ pub(super) fn concat_arrays<'a, A: Allocator + Clone>(
         ArrayRef::LargeBinary(_) => concat_bytes::<LargeBinaryType, A>(arrays, total, alloc),
         ArrayRef::Utf8(_) => concat_bytes::<Utf8Type, A>(arrays, total, alloc),
         ArrayRef::LargeUtf8(_) => concat_bytes::<LargeUtf8Type, A>(arrays, total, alloc),
+        #[cfg(feature = "views")]
         ArrayRef::BinaryView(_) => concat_views::<BinaryViewType, A>(arrays, total, alloc),
+        #[cfg(feature = "views")]
         ArrayRef::Utf8View(_) => concat_views::<StringViewType, A>(arrays, total, alloc),
+        #[cfg(feature = "nested")]
         ArrayRef::List(_) => concat_list::<i32, A>(arrays, total, alloc),
+        #[cfg(feature = "nested")]
         ArrayRef::LargeList(_) => concat_list::<i64, A>(arrays, total, alloc),
+        #[cfg(feature = "nested")]
         ArrayRef::ListView(_) => concat_list_view::<i32, A>(arrays, total, alloc),
+        #[cfg(feature = "nested")]
         ArrayRef::LargeListView(_) => concat_list_view::<i64, A>(arrays, total, alloc),
+        #[cfg(feature = "nested")]
         ArrayRef::FixedSizeList(_) => concat_fixed_size_list(arrays, total, alloc),
+        #[cfg(feature = "nested")]
         ArrayRef::Struct(_) => concat_struct(arrays, total, alloc),
+        #[cfg(feature = "nested")]
         ArrayRef::Map(_) => concat_map(arrays, total, alloc),
+        #[cfg(feature = "union")]
         ArrayRef::Union(_) => concat_union(arrays, total, alloc),
+        #[cfg(feature = "dictionary")]
         ArrayRef::Dictionary(_) => concat_dictionary(arrays, total, alloc),
+        #[cfg(feature = "run-end")]
         ArrayRef::RunEndEncoded(_) => concat_run_end(arrays, total, alloc),
     }
 }
@@ -288,6 +310,7 @@ fn concat_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
     Ok(a.into_array_ref())
 }
 
+#[cfg(feature = "views")]
 fn concat_views<'a, T: ByteViewType, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
     total: usize,

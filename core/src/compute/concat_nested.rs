@@ -7,6 +7,19 @@
 //! Full-level invariants (a type invariant of safely built arrays), and the
 //! `new_unchecked` of these layouts only risks wrong data, never memory
 //! safety, should an input break them.
+//!
+//! Each function is built with its layout family (cargo features
+//! `dictionary`, `nested`, `run-end`, `union`); the shared helpers and
+//! imports are used by some of them only.
+#![cfg_attr(
+    not(all(
+        feature = "dictionary",
+        feature = "nested",
+        feature = "run-end",
+        feature = "union"
+    )),
+    allow(unused_imports, dead_code)
+)]
 
 use core::mem::size_of;
 
@@ -14,11 +27,18 @@ use allocator_api2::alloc::Allocator;
 
 use super::concat::{byte_size, concat_arrays, freeze, offset_range, push_rebased};
 use super::{collect_arrays, concat_nulls};
+#[cfg(feature = "union")]
+use crate::array::UnionArray;
+#[cfg(feature = "dictionary")]
+use crate::array::{index_data_type, DictionaryArray, DictionaryKeyType, DictionaryKeys};
+use crate::array::{Array, ArrayRef, PrimitiveArray, ValidationLevel};
+#[cfg(feature = "nested")]
 use crate::array::{
-    index_data_type, Array, ArrayRef, DictionaryArray, DictionaryKeyType, DictionaryKeys,
     FixedSizeListArray, GenericListArray, GenericListViewArray, ListOffsetSize, MapArray,
-    PrimitiveArray, RunArray, RunEndIndexType, StructArray, UnionArray, ValidationLevel,
+    StructArray,
 };
+#[cfg(feature = "run-end")]
+use crate::array::{RunArray, RunEndIndexType};
 use crate::buffer::{MutableBuffer, OffsetBuffer, SharedBox, SharedSlice, TryVec};
 use crate::datatypes::{DataType, IndexType, UnionMode};
 use crate::error::{Error, Result};
@@ -48,19 +68,27 @@ macro_rules! downcast_fn {
     };
 }
 
+#[cfg(feature = "nested")]
 downcast_fn!(as_map, MapArray<'a, A>, Map);
+#[cfg(feature = "nested")]
 downcast_fn!(as_fixed_size_list, FixedSizeListArray<'a, A>, FixedSizeList);
+#[cfg(feature = "nested")]
 downcast_fn!(as_struct, StructArray<'a, A>, Struct);
+#[cfg(feature = "union")]
 downcast_fn!(as_union, UnionArray<'a, A>, Union);
+#[cfg(feature = "dictionary")]
 downcast_fn!(as_dictionary, DictionaryArray<'a, A>, Dictionary);
+#[cfg(feature = "run-end")]
 downcast_fn!(as_run, RunArray<'a, A>, RunEndEncoded);
 
+#[cfg(feature = "nested")]
 fn as_list<'b, 'a, O: ListOffsetSize, A: Allocator>(
     a: &'b ArrayRef<'a, A>,
 ) -> Result<&'b GenericListArray<'a, O, A>> {
     O::list_downcast(a).ok_or(Error::TypeMismatch)
 }
 
+#[cfg(feature = "nested")]
 fn as_list_view<'b, 'a, O: ListOffsetSize, A: Allocator>(
     a: &'b ArrayRef<'a, A>,
 ) -> Result<&'b GenericListViewArray<'a, O, A>> {
@@ -76,6 +104,7 @@ fn checked<'a, A: Allocator, T: Array<'a, A>>(a: T) -> Result<ArrayRef<'a, A>> {
 /// The offsets of list-like inputs (`len + 1` each, given by `offsets_of`)
 /// one after the other, rebased to start at 0; `child_range` receives each
 /// input with the start and length of the child range it covers.
+#[cfg(feature = "nested")]
 fn rebased_offsets<'a, O, A, F, G>(
     arrays: &[ArrayRef<'a, A>],
     total: usize,
@@ -107,6 +136,7 @@ where
     OffsetBuffer::try_new(freeze(offsets)?)
 }
 
+#[cfg(feature = "nested")]
 pub(super) fn concat_list<'a, O: ListOffsetSize, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
     total: usize,
@@ -131,6 +161,7 @@ pub(super) fn concat_list<'a, O: ListOffsetSize, A: Allocator + Clone>(
     checked(a)
 }
 
+#[cfg(feature = "nested")]
 pub(super) fn concat_map<'a, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
     total: usize,
@@ -161,6 +192,7 @@ pub(super) fn concat_map<'a, A: Allocator + Clone>(
     checked(a)
 }
 
+#[cfg(feature = "nested")]
 pub(super) fn concat_list_view<'a, O: ListOffsetSize, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
     total: usize,
@@ -212,6 +244,7 @@ pub(super) fn concat_list_view<'a, O: ListOffsetSize, A: Allocator + Clone>(
     checked(a)
 }
 
+#[cfg(feature = "nested")]
 pub(super) fn concat_fixed_size_list<'a, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
     total: usize,
@@ -237,6 +270,7 @@ pub(super) fn concat_fixed_size_list<'a, A: Allocator + Clone>(
     checked(a)
 }
 
+#[cfg(feature = "nested")]
 pub(super) fn concat_struct<'a, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
     total: usize,
@@ -259,6 +293,7 @@ pub(super) fn concat_struct<'a, A: Allocator + Clone>(
     Ok(StructArray::try_new_cheap(fields, children, total, nulls)?.into_array_ref())
 }
 
+#[cfg(feature = "union")]
 pub(super) fn concat_union<'a, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
     total: usize,
@@ -303,6 +338,7 @@ pub(super) fn concat_union<'a, A: Allocator + Clone>(
 
 /// The offsets of a dense union concatenation: each input's offset into
 /// child `c` plus the lengths of child `c` in the inputs before it.
+#[cfg(feature = "union")]
 fn dense_offsets<'a, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
     fields: &crate::datatypes::UnionFields<'a, A>,
@@ -353,6 +389,7 @@ fn dense_offsets<'a, A: Allocator + Clone>(
     freeze(out)
 }
 
+#[cfg(feature = "dictionary")]
 pub(super) fn concat_dictionary<'a, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
     total: usize,
@@ -396,6 +433,7 @@ pub(super) fn concat_dictionary<'a, A: Allocator + Clone>(
 /// The keys of dictionary arrays over the concatenation of their
 /// dictionaries: each valid key plus the lengths of the dictionaries before
 /// it (null slots get key 0).
+#[cfg(feature = "dictionary")]
 fn shifted_keys<'a, K: DictionaryKeyType, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
     total: usize,
@@ -429,6 +467,7 @@ fn shifted_keys<'a, K: DictionaryKeyType, A: Allocator + Clone>(
     Ok(K::into_keys(keys))
 }
 
+#[cfg(feature = "run-end")]
 pub(super) fn concat_run_end<'a, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
     total: usize,
@@ -445,6 +484,7 @@ pub(super) fn concat_run_end<'a, A: Allocator + Clone>(
     }
 }
 
+#[cfg(feature = "run-end")]
 fn concat_runs<'a, R: RunEndIndexType, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
     total: usize,

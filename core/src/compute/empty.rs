@@ -6,19 +6,34 @@ use core::mem::size_of;
 use allocator_api2::alloc::Allocator;
 
 use super::bytes_for_bits;
+#[cfg(feature = "union")]
+use crate::array::UnionArray;
+#[cfg(feature = "dictionary")]
+use crate::array::{index_data_type, DictionaryArray, DictionaryKeys};
 use crate::array::{
-    index_data_type, Array, ArrayRef, BinaryType, BinaryViewType, BooleanArray, ByteArrayType,
-    ByteView, ByteViewType, DictionaryArray, DictionaryKeys, FixedSizeBinaryArray,
-    FixedSizeListArray, GenericByteArray, GenericByteViewArray, GenericListArray,
-    GenericListViewArray, LargeBinaryType, LargeUtf8Type, ListOffsetSize, MapArray, NullArray,
-    PrimitiveArray, PrimitiveType, RunArray, RunEndIndexType, RunEnds, StringViewType, StructArray,
-    UnionArray, Utf8Type,
+    Array, ArrayRef, BinaryType, BooleanArray, ByteArrayType, FixedSizeBinaryArray,
+    GenericByteArray, LargeBinaryType, LargeUtf8Type, NullArray, PrimitiveArray, PrimitiveType,
+    Utf8Type,
 };
-use crate::buffer::{
-    BooleanBuffer, Buffer, MutableBuffer, NullBuffer, OffsetBuffer, ScalarBuffer, SharedBox,
-    SharedSlice,
+#[cfg(feature = "views")]
+use crate::array::{BinaryViewType, ByteView, ByteViewType, GenericByteViewArray, StringViewType};
+#[cfg(feature = "nested")]
+use crate::array::{
+    FixedSizeListArray, GenericListArray, GenericListViewArray, ListOffsetSize, MapArray,
+    StructArray,
 };
-use crate::datatypes::{DataType, FieldRef, UnionFields, UnionMode};
+#[cfg(feature = "run-end")]
+use crate::array::{RunArray, RunEndIndexType, RunEnds};
+#[cfg(any(feature = "dictionary", feature = "nested", feature = "run-end"))]
+use crate::buffer::SharedBox;
+#[cfg(any(feature = "nested", feature = "union", feature = "views"))]
+use crate::buffer::SharedSlice;
+use crate::buffer::{BooleanBuffer, Buffer, MutableBuffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+#[cfg(any(feature = "nested", feature = "run-end"))]
+use crate::datatypes::FieldRef;
+#[cfg(feature = "union")]
+use crate::datatypes::UnionFields;
+use crate::datatypes::{DataType, UnionMode};
 use crate::error::{Error, Result};
 use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
 
@@ -168,7 +183,8 @@ fn zero_bytes<A: Allocator>(dt: &DataType<'_, A>, len: usize) -> usize {
         }
         DataType::Binary | DataType::Utf8 | DataType::List(_) | DataType::Map(..) => offsets(4),
         DataType::LargeBinary | DataType::LargeUtf8 | DataType::LargeList(_) => offsets(8),
-        DataType::BinaryView | DataType::Utf8View => len.saturating_mul(ByteView::SIZE),
+        // A view is 16 bytes ("Variable-size Binary View Layout").
+        DataType::BinaryView | DataType::Utf8View => len.saturating_mul(16),
         DataType::ListView(_) => len.saturating_mul(4),
         DataType::LargeListView(_) => len.saturating_mul(8),
         DataType::FixedSizeList(f, n) => {
@@ -196,6 +212,15 @@ fn zero_bytes<A: Allocator>(dt: &DataType<'_, A>, len: usize) -> usize {
 }
 
 /// `len` null slots of `dt` (no slots when `len == 0`).
+#[cfg_attr(
+    not(any(
+        feature = "dictionary",
+        feature = "nested",
+        feature = "run-end",
+        feature = "union"
+    )),
+    allow(unused_variables)
+)]
 fn null_array<'a, A: Allocator + Clone>(
     dt: &DataType<'a, A>,
     len: usize,
@@ -221,12 +246,19 @@ fn null_array<'a, A: Allocator + Clone>(
         DataType::LargeBinary => null_bytes::<LargeBinaryType, A>(len, z)?,
         DataType::Utf8 => null_bytes::<Utf8Type, A>(len, z)?,
         DataType::LargeUtf8 => null_bytes::<LargeUtf8Type, A>(len, z)?,
+        #[cfg(feature = "views")]
         DataType::BinaryView => null_views::<BinaryViewType, A>(len, z)?,
+        #[cfg(feature = "views")]
         DataType::Utf8View => null_views::<StringViewType, A>(len, z)?,
+        #[cfg(feature = "nested")]
         DataType::List(f) => null_list::<i32, A>(f, len, z, alloc)?,
+        #[cfg(feature = "nested")]
         DataType::LargeList(f) => null_list::<i64, A>(f, len, z, alloc)?,
+        #[cfg(feature = "nested")]
         DataType::ListView(f) => null_list_view::<i32, A>(f, len, z, alloc)?,
+        #[cfg(feature = "nested")]
         DataType::LargeListView(f) => null_list_view::<i64, A>(f, len, z, alloc)?,
+        #[cfg(feature = "nested")]
         DataType::FixedSizeList(f, size) => {
             let n = usize::try_from(*size).map_err(|_| Error::InvalidDataType)?;
             let n = len.checked_mul(n).ok_or(Error::CapacityOverflow)?;
@@ -235,6 +267,7 @@ fn null_array<'a, A: Allocator + Clone>(
             let nulls = z.nulls(len)?;
             FixedSizeListArray::try_new(f.clone(), *size, len, child, nulls)?.into_array_ref()
         }
+        #[cfg(feature = "nested")]
         DataType::Struct(fields) => {
             let children = if fields.is_empty() {
                 SharedSlice::empty()
@@ -247,6 +280,7 @@ fn null_array<'a, A: Allocator + Clone>(
             let nulls = z.nulls(len)?;
             StructArray::try_new_with_len(fields.clone(), children, len, nulls)?.into_array_ref()
         }
+        #[cfg(feature = "nested")]
         DataType::Map(f, sorted) => {
             let ArrayRef::Struct(entries) = null_array(f.data_type(), 0, z, alloc)? else {
                 return Err(Error::MapEntriesInvalid);
@@ -255,7 +289,9 @@ fn null_array<'a, A: Allocator + Clone>(
             let nulls = z.nulls(len)?;
             MapArray::try_new(f.clone(), offsets, entries, nulls, *sorted)?.into_array_ref()
         }
+        #[cfg(feature = "union")]
         DataType::Union(fields, mode) => null_union(fields, *mode, len, z, alloc)?,
+        #[cfg(feature = "dictionary")]
         DataType::Dictionary(key, value, _) => {
             let keys = null_primitive(&index_data_type(*key), len, z)?;
             let keys = DictionaryKeys::try_from(keys.ok_or(Error::InvalidDataType)?)?;
@@ -263,6 +299,7 @@ fn null_array<'a, A: Allocator + Clone>(
             let values = SharedBox::try_new_in(values, alloc.clone())?;
             DictionaryArray::try_new(dt.clone(), keys, values)?.into_array_ref()
         }
+        #[cfg(feature = "run-end")]
         DataType::RunEndEncoded(ends, values) => null_run_end(dt, ends, values, len, z, alloc)?,
         _ => return Err(Error::UnsupportedType),
     })
@@ -305,6 +342,7 @@ fn null_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
     Ok(a.into_array_ref())
 }
 
+#[cfg(feature = "views")]
 fn null_views<'a, T: ByteViewType, A: Allocator + Clone>(
     len: usize,
     z: &mut Zeros<A>,
@@ -318,6 +356,7 @@ fn null_views<'a, T: ByteViewType, A: Allocator + Clone>(
     Ok(a.into_array_ref())
 }
 
+#[cfg(feature = "nested")]
 fn null_list<'a, O: ListOffsetSize, A: Allocator + Clone>(
     field: &FieldRef<'a, A>,
     len: usize,
@@ -331,6 +370,7 @@ fn null_list<'a, O: ListOffsetSize, A: Allocator + Clone>(
     Ok(a.into_array_ref())
 }
 
+#[cfg(feature = "nested")]
 fn null_list_view<'a, O: ListOffsetSize, A: Allocator + Clone>(
     field: &FieldRef<'a, A>,
     len: usize,
@@ -345,6 +385,7 @@ fn null_list_view<'a, O: ListOffsetSize, A: Allocator + Clone>(
     Ok(a.into_array_ref())
 }
 
+#[cfg(feature = "union")]
 fn null_union<'a, A: Allocator + Clone>(
     fields: &UnionFields<'a, A>,
     mode: UnionMode,
@@ -397,6 +438,7 @@ fn null_union<'a, A: Allocator + Clone>(
     Ok(a.into_array_ref())
 }
 
+#[cfg(feature = "run-end")]
 fn null_run_end<'a, A: Allocator + Clone>(
     dt: &DataType<'a, A>,
     ends: &FieldRef<'a, A>,

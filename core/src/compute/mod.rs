@@ -15,6 +15,12 @@
 //!   delta dictionary to the current one).
 
 mod concat;
+#[cfg(any(
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "union"
+))]
 mod concat_nested;
 mod empty;
 
@@ -31,7 +37,14 @@ pub use empty::{new_empty, new_null};
 use allocator_api2::alloc::Allocator;
 
 use crate::array::{Array, ArrayRef};
-use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, TryVec};
+#[cfg(any(
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "union"
+))]
+use crate::buffer::TryVec;
+use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer};
 use crate::error::{Error, Result};
 
 /// Number of bytes holding `bits` bits.
@@ -170,6 +183,12 @@ fn concat_nulls<'a, A: Allocator + Clone>(
 }
 
 /// Collects `n` arrays made by `f(0)`, `f(1)`, … into a vector from `alloc`.
+#[cfg(any(
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "union"
+))]
 fn collect_arrays<'a, A, F>(n: usize, alloc: A, mut f: F) -> Result<TryVec<ArrayRef<'a, A>, A>>
 where
     A: Allocator,

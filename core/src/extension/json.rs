@@ -8,11 +8,15 @@
 //! parsed into [`Bounded`] (fixed capacity, no allocation); strings stay
 //! escaped in the input until [`unescape_in`] copies them through `A`.
 
+#[cfg(feature = "nested")]
 use core::fmt;
+#[cfg(feature = "nested")]
 use core::marker::PhantomData;
 
 use allocator_api2::alloc::Allocator;
-use serde::de::{Deserialize, Deserializer, Error as _, SeqAccess, Visitor};
+use serde::de::{Deserialize, Deserializer};
+#[cfg(feature = "nested")]
+use serde::de::{Error as _, SeqAccess, Visitor};
 use serde_json_core::str::{EscapedStr, EscapedStringFragment};
 
 use crate::buffer::{MutableBuffer, SharedStr};
@@ -230,11 +234,13 @@ pub(crate) fn is_empty_or_object(metadata: Option<&str>) -> bool {
 
 /// A JSON array of at most `N` items, parsed without allocation.
 #[derive(Clone, Copy)]
+#[cfg(feature = "nested")]
 pub(crate) struct Bounded<T, const N: usize> {
     len: usize,
     items: [T; N],
 }
 
+#[cfg(feature = "nested")]
 impl<T, const N: usize> Bounded<T, N> {
     /// The items parsed, in order.
     pub(crate) fn as_slice(&self) -> &[T] {
@@ -242,6 +248,7 @@ impl<T, const N: usize> Bounded<T, N> {
     }
 }
 
+#[cfg(feature = "nested")]
 impl<'de, T: Deserialize<'de> + Copy + Default, const N: usize> Deserialize<'de> for Bounded<T, N> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
         struct V<T, const N: usize>(PhantomData<T>);
@@ -406,6 +413,7 @@ pub(crate) fn write_str<W: MetadataSink + ?Sized>(out: &mut W, s: &str) -> Resul
 }
 
 /// Writes `v` in decimal.
+#[cfg(feature = "nested")]
 pub(crate) fn write_u64<W: MetadataSink + ?Sized>(out: &mut W, mut v: u64) -> Result<()> {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
@@ -422,6 +430,7 @@ pub(crate) fn write_u64<W: MetadataSink + ?Sized>(out: &mut W, mut v: u64) -> Re
 }
 
 /// Writes `[a,b,…]`, each item with `item`.
+#[cfg(feature = "nested")]
 pub(crate) fn write_array<W: MetadataSink + ?Sized, T>(
     out: &mut W,
     items: &[T],

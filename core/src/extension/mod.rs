@@ -50,10 +50,13 @@
 //! # Ok::<(), alkaid::Error>(())
 //! ```
 
+#[cfg(feature = "nested")]
 mod fixed_shape_tensor;
 mod json;
 mod simple;
+#[cfg(feature = "nested")]
 mod tensor;
+#[cfg(feature = "nested")]
 mod variable_shape_tensor;
 
 #[cfg(test)]
@@ -61,12 +64,15 @@ mod tests;
 #[cfg(test)]
 mod tests_arrays;
 
+#[cfg(feature = "nested")]
 pub use fixed_shape_tensor::{FixedShapeTensorArray, FixedShapeTensorType};
 pub use json::{MetadataSink, SliceSink, MAX_JSON_DEPTH};
 pub use simple::{
     Bool8Array, Bool8Type, JsonArray, JsonType, OpaqueArray, OpaqueType, UuidArray, UuidType,
 };
+#[cfg(feature = "nested")]
 pub use tensor::{Dims, Tensor, MAX_NDIM};
+#[cfg(feature = "nested")]
 pub use variable_shape_tensor::{
     VariableShapeTensorArray, VariableShapeTensorBuilder, VariableShapeTensorType,
 };
@@ -381,8 +387,10 @@ impl<'a, T: ExtensionType<'a, A>, A: Allocator + 'a> Array<'a, A> for ExtensionA
 #[non_exhaustive]
 pub enum CanonicalExtensionArray<'a, A: Allocator + Clone> {
     /// `arrow.fixed_shape_tensor`.
+    #[cfg(feature = "nested")]
     FixedShapeTensor(FixedShapeTensorArray<'a, A>),
     /// `arrow.variable_shape_tensor`.
+    #[cfg(feature = "nested")]
     VariableShapeTensor(VariableShapeTensorArray<'a, A>),
     /// `arrow.uuid`.
     Uuid(UuidArray<'a, A>),
@@ -408,9 +416,11 @@ impl<'a, A: Allocator + Clone> CanonicalExtensionArray<'a, A> {
     /// break the type's rules.
     pub fn try_from_field(field: &Field<'a, A>, array: ArrayRef<'a, A>, alloc: A) -> Result<Self> {
         Ok(match field.extension_name() {
+            #[cfg(feature = "nested")]
             Some(fixed_shape_tensor::NAME) => {
                 Self::FixedShapeTensor(ExtensionArray::try_from_field(field, array, alloc)?)
             }
+            #[cfg(feature = "nested")]
             Some(variable_shape_tensor::NAME) => {
                 Self::VariableShapeTensor(ExtensionArray::try_from_field(field, array, alloc)?)
             }
@@ -445,7 +455,9 @@ impl<'a, A: Allocator + Clone> CanonicalExtensionArray<'a, A> {
     /// The canonical extension name, `None` for [`Self::Other`].
     pub fn extension_name(&self) -> Option<&'static str> {
         Some(match self {
+            #[cfg(feature = "nested")]
             Self::FixedShapeTensor(_) => fixed_shape_tensor::NAME,
+            #[cfg(feature = "nested")]
             Self::VariableShapeTensor(_) => variable_shape_tensor::NAME,
             Self::Uuid(_) => simple::UUID_NAME,
             Self::Json(_) => simple::JSON_NAME,
@@ -458,7 +470,9 @@ impl<'a, A: Allocator + Clone> CanonicalExtensionArray<'a, A> {
     /// The storage array (what the IPC writers write).
     pub fn into_storage(self) -> ArrayRef<'a, A> {
         match self {
+            #[cfg(feature = "nested")]
             Self::FixedShapeTensor(a) => a.into_array_ref(),
+            #[cfg(feature = "nested")]
             Self::VariableShapeTensor(a) => a.into_array_ref(),
             Self::Uuid(a) => a.into_array_ref(),
             Self::Json(a) => a.into_array_ref(),

@@ -132,7 +132,9 @@ impl<'a, A: Allocator + 'a> ExtensionType<'a, A> for JsonType {
 
     fn downcast_storage(storage: ArrayRef<'a, A>) -> Result<Self::Storage> {
         match storage {
-            ArrayRef::Utf8(_) | ArrayRef::LargeUtf8(_) | ArrayRef::Utf8View(_) => Ok(storage),
+            ArrayRef::Utf8(_) | ArrayRef::LargeUtf8(_) => Ok(storage),
+            #[cfg(feature = "views")]
+            ArrayRef::Utf8View(_) => Ok(storage),
             _ => Err(Error::ExtensionStorageMismatch),
         }
     }
@@ -147,6 +149,7 @@ impl<'a, A: Allocator + 'a> ExtensionArray<'a, JsonType, A> {
         match self.storage() {
             ArrayRef::Utf8(s) => s.value(i),
             ArrayRef::LargeUtf8(s) => s.value(i),
+            #[cfg(feature = "views")]
             ArrayRef::Utf8View(s) => s.value(i),
             _ => None,
         }

@@ -122,6 +122,21 @@ pub struct RecordBatchHeader<'s> {
     pub variadic_buffer_counts: &'s [i64],
 }
 
+/// Writes a vector of structs of two `i64` (`Buffer`, `FieldNode`).
+fn pairs(
+    b: &mut FlatBufferBuilder<'_>,
+    items: impl DoubleEndedIterator<Item = (i64, i64)> + ExactSizeIterator,
+) -> Result<WIPOffset> {
+    b.start_vector(items.len(), 16, 8)?;
+    for (x, y) in items.rev() {
+        let mut e = [0u8; 16];
+        e[..8].copy_from_slice(&x.to_le_bytes());
+        e[8..].copy_from_slice(&y.to_le_bytes());
+        b.push_element(&e)?;
+    }
+    b.end_vector()
+}
+
 fn encode_record_batch(
     b: &mut FlatBufferBuilder<'_>,
     h: &RecordBatchHeader<'_>,
@@ -131,22 +146,8 @@ fn encode_record_batch(
     } else {
         Some(b.create_vector_i64(h.variadic_buffer_counts)?)
     };
-    b.start_vector(h.buffers.len(), 16, 8)?;
-    for s in h.buffers.iter().rev() {
-        let mut e = [0u8; 16];
-        e[..8].copy_from_slice(&s.offset.to_le_bytes());
-        e[8..].copy_from_slice(&s.length.to_le_bytes());
-        b.push_element(&e)?;
-    }
-    let buffers = b.end_vector()?;
-    b.start_vector(h.nodes.len(), 16, 8)?;
-    for n in h.nodes.iter().rev() {
-        let mut e = [0u8; 16];
-        e[..8].copy_from_slice(&n.length.to_le_bytes());
-        e[8..].copy_from_slice(&n.null_count.to_le_bytes());
-        b.push_element(&e)?;
-    }
-    let nodes = b.end_vector()?;
+    let buffers = pairs(b, h.buffers.iter().map(|s| (s.offset, s.length)))?;
+    let nodes = pairs(b, h.nodes.iter().map(|n| (n.length, n.null_count)))?;
     let compression = match h.compression {
         Some(c) => {
             b.start_table()?;

@@ -160,6 +160,7 @@ fn encode_type<A: Allocator>(
             }
             (t::TIMESTAMP, b.end_table()?)
         }
+        #[cfg(feature = "union")]
         Union(fields, mode) => {
             let mut ids = [0i32; 128];
             let n = fields.type_ids().len().min(128);
@@ -172,6 +173,7 @@ fn encode_type<A: Allocator>(
             b.add_offset(1, v)?;
             (t::UNION, b.end_table()?)
         }
+        #[cfg(feature = "dictionary")]
         Dictionary(_, value, _) => return encode_type(b, value),
         _ => {
             b.start_table()?;
@@ -248,26 +250,38 @@ fn encode_type<A: Allocator>(
                 LargeBinary => t::LARGE_BINARY,
                 Utf8 => t::UTF8,
                 LargeUtf8 => t::LARGE_UTF8,
+                #[cfg(feature = "views")]
                 BinaryView => t::BINARY_VIEW,
+                #[cfg(feature = "views")]
                 Utf8View => t::UTF8_VIEW,
+                #[cfg(feature = "nested")]
                 List(_) => t::LIST,
+                #[cfg(feature = "nested")]
                 LargeList(_) => t::LARGE_LIST,
+                #[cfg(feature = "nested")]
                 ListView(_) => t::LIST_VIEW,
+                #[cfg(feature = "nested")]
                 LargeListView(_) => t::LARGE_LIST_VIEW,
+                #[cfg(feature = "nested")]
                 FixedSizeList(_, n) => {
                     b.add_i32(0, *n, 0)?;
                     t::FIXED_SIZE_LIST
                 }
+                #[cfg(feature = "nested")]
                 Struct(_) => t::STRUCT,
+                #[cfg(feature = "nested")]
                 Map(_, sorted) => {
                     b.add_bool(0, *sorted, false)?;
                     t::MAP
                 }
+                #[cfg(feature = "run-end")]
                 RunEndEncoded(..) => t::RUN_END_ENCODED,
                 // Handled above.
-                Timestamp(..) | Union(..) | Dictionary(..) => {
-                    return Err(Error::InvalidBuilderState)
-                }
+                Timestamp(..) => return Err(Error::InvalidBuilderState),
+                // Handled above, or a layout family built out (the writers
+                // refuse such schemas first, see `crate::ipc::check_layouts`).
+                #[allow(unreachable_patterns)]
+                _ => return Err(Error::UnsupportedType),
             };
             (id, b.end_table()?)
         }
@@ -277,22 +291,32 @@ fn encode_type<A: Allocator>(
 
 /// Children fields of a type (for a dictionary, of its value type).
 fn child_fields<'s, 'a, A: Allocator>(dt: &'s DataType<'a, A>) -> ChildIter<'s, 'a, A> {
-    use DataType::*;
+    // Only the layout families built in have children to encode (the
+    // writers refuse the others, see `crate::ipc::check_layouts`).
     match dt {
-        List(f)
-        | LargeList(f)
-        | ListView(f)
-        | LargeListView(f)
-        | FixedSizeList(f, _)
-        | Map(f, _) => ChildIter::One(Some(f)),
-        Struct(fs) => ChildIter::Many(fs.iter()),
-        Union(u, _) => ChildIter::Many(u.fields().iter()),
-        RunEndEncoded(r, v) => ChildIter::Two(Some(r), Some(v)),
-        Dictionary(_, v, _) => child_fields(v),
+        #[cfg(feature = "nested")]
+        DataType::List(f)
+        | DataType::LargeList(f)
+        | DataType::ListView(f)
+        | DataType::LargeListView(f)
+        | DataType::FixedSizeList(f, _)
+        | DataType::Map(f, _) => ChildIter::One(Some(f)),
+        #[cfg(feature = "nested")]
+        DataType::Struct(fs) => ChildIter::Many(fs.iter()),
+        #[cfg(feature = "union")]
+        DataType::Union(u, _) => ChildIter::Many(u.fields().iter()),
+        #[cfg(feature = "run-end")]
+        DataType::RunEndEncoded(r, v) => ChildIter::Two(Some(r), Some(v)),
+        #[cfg(feature = "dictionary")]
+        DataType::Dictionary(_, v, _) => child_fields(v),
         _ => ChildIter::One(None),
     }
 }
 
+#[cfg_attr(
+    not(all(feature = "nested", feature = "run-end", feature = "union")),
+    allow(dead_code)
+)]
 enum ChildIter<'s, 'a, A: Allocator> {
     One(Option<&'s Field<'a, A>>),
     Two(Option<&'s Field<'a, A>>, Option<&'s Field<'a, A>>),
@@ -310,6 +334,7 @@ impl<'s, 'a, A: Allocator> Iterator for ChildIter<'s, 'a, A> {
     }
 }
 
+#[cfg(feature = "dictionary")]
 fn index_type_parts(t: IndexType) -> (i32, bool) {
     match t {
         IndexType::Int8 => (8, true),
@@ -342,6 +367,7 @@ pub(crate) fn encode_field<A: Allocator>(
     let children = b.create_vector_of_pending(mark)?;
     let (type_type, type_table) = encode_type(b, field.data_type())?;
     let dictionary = match field.data_type() {
+        #[cfg(feature = "dictionary")]
         DataType::Dictionary(index, _, ordered) => {
             let id = field.dict_id().ok_or(Error::InvalidDataType)?;
             let (w, s) = index_type_parts(*index);

@@ -35,9 +35,11 @@ pub struct FlatBufferBuilder<'s> {
     head: usize,
     /// Largest alignment required so far (the finished buffer's alignment).
     min_align: usize,
-    /// Fields of the table being built: (slot, position) pairs.
-    fields: [(u16, u32); MAX_SLOTS],
-    num_fields: usize,
+    /// Position of each field slot of the table being built (0 = absent:
+    /// a field's position is at least its size).
+    slots: [u32; MAX_SLOTS],
+    /// One past the highest slot set.
+    num_slots: usize,
     table_start: Option<u32>,
     vector_len: Option<usize>,
     /// Bytes used at the front of the scratch by the pending-offsets stack.
@@ -52,8 +54,8 @@ impl<'s> FlatBufferBuilder<'s> {
             buf: scratch,
             head,
             min_align: 1,
-            fields: [(0, 0); MAX_SLOTS],
-            num_fields: 0,
+            slots: [0; MAX_SLOTS],
+            num_slots: 0,
             table_start: None,
             vector_len: None,
             stack_top: 0,
@@ -267,17 +269,19 @@ impl<'s> FlatBufferBuilder<'s> {
             return Err(Error::InvalidBuilderState);
         }
         self.table_start = Some(self.pos()?);
-        self.num_fields = 0;
+        self.slots = [0; MAX_SLOTS];
+        self.num_slots = 0;
         Ok(())
     }
 
     fn track(&mut self, slot: u16) -> Result<()> {
-        if self.table_start.is_none() || self.num_fields >= MAX_SLOTS {
-            return Err(Error::InvalidBuilderState);
-        }
         let p = self.pos()?;
-        self.fields[self.num_fields] = (slot, p);
-        self.num_fields += 1;
+        let s = usize::from(slot);
+        match self.slots.get_mut(s) {
+            Some(at) if self.table_start.is_some() => *at = p,
+            _ => return Err(Error::InvalidBuilderState),
+        }
+        self.num_slots = self.num_slots.max(s + 1);
         Ok(())
     }
 
@@ -362,20 +366,13 @@ impl<'s> FlatBufferBuilder<'s> {
         // Placeholder for the soffset to the vtable.
         self.push_u32(0)?;
         let object = self.pos()?;
-        let num_slots = self.fields[..self.num_fields]
-            .iter()
-            .map(|&(s, _)| s as usize + 1)
-            .max()
-            .unwrap_or(0);
+        let num_slots = self.num_slots;
         let table_size = u16::try_from(object - start).map_err(|_| Error::ScratchTooSmall)?;
         let vt_size = u16::try_from(4 + 2 * num_slots).map_err(|_| Error::ScratchTooSmall)?;
         // The vtable: u16 entries, written last slot first (back to front).
         for slot in (0..num_slots).rev() {
-            let off = self.fields[..self.num_fields]
-                .iter()
-                .rev()
-                .find(|&&(s, _)| s as usize == slot)
-                .map_or(0, |&(_, p)| object - p);
+            let p = self.slots.get(slot).copied().unwrap_or(0);
+            let off = if p == 0 { 0 } else { object - p };
             let off = u16::try_from(off).map_err(|_| Error::ScratchTooSmall)?;
             self.push(&off.to_le_bytes())?;
         }
@@ -386,7 +383,7 @@ impl<'s> FlatBufferBuilder<'s> {
         let soff = (vtable - object) as i32;
         let at = self.buf.len() - object as usize;
         self.buf[at..at + 4].copy_from_slice(&soff.to_le_bytes());
-        self.num_fields = 0;
+        self.num_slots = 0;
         Ok(WIPOffset(object))
     }
 

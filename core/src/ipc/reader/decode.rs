@@ -9,37 +9,56 @@
 
 use allocator_api2::alloc::Allocator;
 
+#[cfg(feature = "dictionary")]
 use super::dictionary::DictionaryStore;
+#[cfg(feature = "union")]
+use crate::array::UnionArray;
 use crate::array::{
-    Array, ArrayRef, BinaryArray, BinaryViewArray, BooleanArray, DictionaryArray, DictionaryKeys,
-    FixedSizeBinaryArray, FixedSizeListArray, LargeBinaryArray, LargeListArray, LargeListViewArray,
-    LargeStringArray, ListArray, ListViewArray, MapArray, NullArray, PrimitiveArray, PrimitiveType,
-    RunArray, RunEnds, StringArray, StringViewArray, StructArray, UnionArray, ValidationLevel,
+    Array, ArrayRef, BinaryArray, BooleanArray, FixedSizeBinaryArray, LargeBinaryArray,
+    LargeStringArray, NullArray, PrimitiveArray, PrimitiveType, StringArray, ValidationLevel,
 };
-use crate::buffer::{
-    BooleanBuffer, Buffer, MutableBuffer, NullBuffer, OffsetBuffer, ScalarBuffer, SharedBox,
-    SharedSlice,
+#[cfg(feature = "views")]
+use crate::array::{BinaryViewArray, StringViewArray};
+#[cfg(feature = "dictionary")]
+use crate::array::{DictionaryArray, DictionaryKeys};
+#[cfg(feature = "nested")]
+use crate::array::{
+    FixedSizeListArray, LargeListArray, LargeListViewArray, ListArray, ListViewArray, MapArray,
+    StructArray,
 };
-use crate::datatypes::{DataType, Field, IndexType, IntervalUnit, UnionMode};
+#[cfg(feature = "run-end")]
+use crate::array::{RunArray, RunEnds};
+#[cfg(feature = "nested")]
+use crate::buffer::OffsetBuffer;
+#[cfg(any(feature = "dictionary", feature = "nested", feature = "run-end"))]
+use crate::buffer::SharedBox;
+#[cfg(any(feature = "nested", feature = "union", feature = "views"))]
+use crate::buffer::SharedSlice;
+use crate::buffer::{BooleanBuffer, Buffer, MutableBuffer, NullBuffer, ScalarBuffer};
+#[cfg(feature = "dictionary")]
+use crate::datatypes::IndexType;
+#[cfg(feature = "union")]
+use crate::datatypes::UnionMode;
+use crate::datatypes::{DataType, Field, IntervalUnit};
 use crate::error::{Error, Result};
 use crate::ipc::message::{MetadataVersion, RecordBatchView};
 use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano, NativeType};
 
-/// Builds an array with its validated constructor at `ValidationLevel::Full`,
-/// or with `new_unchecked` followed by `validate(level)` when the caller
-/// lowered the level through the `unsafe` `IpcReadOptions::with_validation`.
+/// Builds an array with `new_unchecked` followed by `validate(level)`: at
+/// `ValidationLevel::Full` (the default) this is exactly what the validated
+/// constructor (`$checked`, named for the reader) does; a lower level is
+/// reached only through the `unsafe` `IpcReadOptions::with_validation`.
+/// One code path per layout instead of two keeps firmware readers small.
 macro_rules! make {
     ($self:ident, $t:ty, $checked:ident ( $($arg:expr),* $(,)? )) => {{
-        if $self.level == ValidationLevel::Full {
-            <$t>::$checked($($arg),*)?
-        } else {
-            // SAFETY: the caller of `IpcReadOptions::with_validation` vouched
-            // for the data; `validate` still checks the O(1) invariants at
-            // the chosen level.
-            let a = unsafe { <$t>::new_unchecked($($arg),*) };
-            a.validate($self.level)?;
-            a
-        }
+        // SAFETY: `try_new` of every layout is `new_unchecked` +
+        // `validate(Full)`, so at Full nothing is skipped and the array is
+        // not used before `validate` returns `Ok`; below Full, the caller of
+        // `IpcReadOptions::with_validation` vouched for the data and
+        // `validate` still checks the O(1) invariants at the chosen level.
+        let a = unsafe { <$t>::new_unchecked($($arg),*) };
+        a.validate($self.level)?;
+        a
     }};
 }
 
@@ -47,18 +66,27 @@ macro_rules! make {
 pub(crate) struct BodyDecoder<'m, 'b, 'd, A: Allocator + Clone> {
     pub(crate) header: RecordBatchView<'m>,
     pub(crate) body: Buffer<'b, A>,
+    /// Unions of V4 bodies have a validity buffer.
+    #[cfg_attr(not(feature = "union"), allow(dead_code))]
     pub(crate) version: MetadataVersion,
     /// The body was written on a machine of the other endianness.
     pub(crate) swap: bool,
     pub(crate) alloc: A,
+    #[cfg(feature = "dictionary")]
     pub(crate) dictionaries: &'d DictionaryStore<'b, A>,
+    #[cfg(feature = "compression")]
     pub(crate) decompressor: Option<&'d mut dyn crate::ipc::compression::Codec>,
+    /// Largest decompressed buffer, in bytes.
+    #[cfg_attr(not(feature = "compression"), allow(dead_code))]
     pub(crate) max_buffer_size: usize,
+    /// What `'d` borrows (dictionaries, the codec) may be built out.
+    pub(crate) _d: core::marker::PhantomData<&'d ()>,
     /// Validation of each array (`Full` unless the caller lowered it, which
     /// is `unsafe`, see `IpcReadOptions::with_validation`).
     pub(crate) level: ValidationLevel,
     pub(crate) node: usize,
     pub(crate) buffer: usize,
+    #[cfg_attr(not(feature = "views"), allow(dead_code))]
     pub(crate) variadic: usize,
 }
 
@@ -90,15 +118,16 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
             return Err(Error::BufferOutOfBody);
         }
         let raw = self.body.slice(off, len)?;
-        match self.decompressor.as_deref_mut() {
-            Some(d) => crate::ipc::compression::decompress_buffer(
+        #[cfg(feature = "compression")]
+        if let Some(d) = self.decompressor.as_deref_mut() {
+            return crate::ipc::compression::decompress_buffer(
                 d,
                 &raw,
                 self.max_buffer_size,
                 self.alloc.clone(),
-            ),
-            None => Ok(raw),
+            );
         }
+        Ok(raw)
     }
 
     /// The validity bitmap of `len` slots (`None` when there are no nulls).
@@ -122,29 +151,43 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
         buf: Buffer<'b, A>,
         n: usize,
     ) -> Result<ScalarBuffer<'b, T, A>> {
-        let bytes = n
-            .checked_mul(core::mem::size_of::<T>())
-            .ok_or(Error::BufferTooSmall)?;
+        /// Byte-swaps one value of `T` in place.
+        fn swap_one<T: NativeType>(chunk: &mut [u8]) {
+            let v: T = bytemuck::pod_read_unaligned(chunk);
+            chunk.copy_from_slice(bytemuck::bytes_of(&v.swap_bytes()));
+        }
+        let (size, align) = (core::mem::size_of::<T>(), core::mem::align_of::<T>());
+        ScalarBuffer::try_from_buffer(self.values(buf, n, size, align, swap_one::<T>)?)
+    }
+
+    /// The first `n` values of `size` bytes of `buf`, in native byte order
+    /// (each swapped by `swap` when the body is not) and aligned to `align`:
+    /// borrowed when possible, copied through `A` otherwise. Not generic
+    /// over the value type, so that every primitive type shares it.
+    fn values(
+        &self,
+        buf: Buffer<'b, A>,
+        n: usize,
+        size: usize,
+        align: usize,
+        swap: fn(&mut [u8]),
+    ) -> Result<Buffer<'b, A>> {
+        let bytes = n.checked_mul(size).ok_or(Error::BufferTooSmall)?;
         if bytes > buf.len() {
             return Err(Error::BufferTooSmall);
         }
         let buf = buf.slice(0, bytes)?;
-        if self.swap && core::mem::size_of::<T>() > 1 {
-            let mut m = MutableBuffer::try_with_capacity_in(bytes, self.alloc.clone())?;
-            for chunk in buf.as_slice().chunks_exact(core::mem::size_of::<T>()) {
-                let v: T = bytemuck::pod_read_unaligned(chunk);
-                m.try_push(v.swap_bytes())?;
-            }
-            return ScalarBuffer::try_from_buffer(m.into_buffer());
+        let swap_needed = self.swap && size > 1;
+        if !swap_needed && (buf.is_empty() || buf.as_ptr() as usize % align == 0) {
+            return Ok(buf);
         }
-        match ScalarBuffer::try_from_buffer(buf.clone()) {
-            Ok(s) => Ok(s),
-            Err(Error::Misaligned) => ScalarBuffer::try_from_buffer(Buffer::try_copy_in(
-                buf.as_slice(),
-                self.alloc.clone(),
-            )?),
-            Err(e) => Err(e),
+        // MutableBuffer memory is 64-byte aligned.
+        let mut m = MutableBuffer::try_with_capacity_in(bytes, self.alloc.clone())?;
+        m.try_extend_from_slice(buf.as_slice())?;
+        if swap_needed {
+            m.as_slice_mut().chunks_exact_mut(size).for_each(swap);
         }
+        Ok(m.into_buffer())
     }
 
     /// `len + 1` offsets; an empty buffer is accepted for an empty array.
@@ -164,6 +207,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
     }
 
     /// Offsets of a list or map: checked for monotonicity at Full only.
+    #[cfg(feature = "nested")]
     fn offset_buffer<O: crate::buffer::OffsetSize>(
         &mut self,
         len: usize,
@@ -178,6 +222,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
         }
     }
 
+    #[cfg(any(feature = "dictionary", feature = "nested", feature = "run-end"))]
     fn boxed(&self, a: ArrayRef<'b, A>) -> Result<SharedBox<'b, ArrayRef<'b, A>, A>> {
         SharedBox::try_new_in(a, self.alloc.clone())
     }
@@ -280,6 +325,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                     .into_array_ref()
                 }
             }
+            #[cfg(feature = "views")]
             BinaryView | Utf8View => {
                 let nulls = self.validity(len, nc)?;
                 let views = self.views(len)?;
@@ -302,6 +348,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                         .into_array_ref()
                 }
             }
+            #[cfg(feature = "nested")]
             List(f) => {
                 let nulls = self.validity(len, nc)?;
                 let offsets = self.offset_buffer::<i32>(len)?;
@@ -314,6 +361,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 )
                 .into_array_ref()
             }
+            #[cfg(feature = "nested")]
             LargeList(f) => {
                 let nulls = self.validity(len, nc)?;
                 let offsets = self.offset_buffer::<i64>(len)?;
@@ -326,6 +374,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 )
                 .into_array_ref()
             }
+            #[cfg(feature = "nested")]
             ListView(f) => {
                 let nulls = self.validity(len, nc)?;
                 let b = self.next_buffer()?;
@@ -341,6 +390,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 )
                 .into_array_ref()
             }
+            #[cfg(feature = "nested")]
             LargeListView(f) => {
                 let nulls = self.validity(len, nc)?;
                 let b = self.next_buffer()?;
@@ -356,6 +406,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 )
                 .into_array_ref()
             }
+            #[cfg(feature = "nested")]
             FixedSizeList(f, size) => {
                 let nulls = self.validity(len, nc)?;
                 let child = self.array(f)?;
@@ -367,6 +418,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 )
                 .into_array_ref()
             }
+            #[cfg(feature = "nested")]
             Struct(fields) => {
                 let nulls = self.validity(len, nc)?;
                 let alloc = self.alloc.clone();
@@ -382,6 +434,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 )
                 .into_array_ref()
             }
+            #[cfg(feature = "nested")]
             Map(f, sorted) => {
                 let nulls = self.validity(len, nc)?;
                 let offsets = self.offset_buffer::<i32>(len)?;
@@ -395,6 +448,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 )
                 .into_array_ref()
             }
+            #[cfg(feature = "union")]
             Union(fields, mode) => {
                 if self.version < MetadataVersion::V5 {
                     // Before V5 unions had a validity bitmap; it is ignored.
@@ -422,6 +476,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 )
                 .into_array_ref()
             }
+            #[cfg(feature = "dictionary")]
             Dictionary(index, value_type, _) => {
                 let nulls = self.validity(len, nc)?;
                 let b = self.next_buffer()?;
@@ -443,6 +498,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 )
                 .into_array_ref()
             }
+            #[cfg(feature = "run-end")]
             RunEndEncoded(rf, vf) => {
                 if nc != 0 {
                     return Err(Error::InvalidFieldNode);
@@ -457,9 +513,14 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 )
                 .into_array_ref()
             }
+            // A family built out (`crate::ipc::check_layouts` refuses its
+            // schemas before any batch).
+            #[allow(unreachable_patterns)]
+            _ => return Err(Error::UnsupportedType),
         })
     }
 
+    #[cfg(feature = "dictionary")]
     fn keys(
         &self,
         index: IndexType,
@@ -489,6 +550,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
     }
 
     /// The views buffer of `len` views, byte-swapped when needed.
+    #[cfg(feature = "views")]
     fn views(&mut self, len: usize) -> Result<Buffer<'b, A>> {
         let buf = self.next_buffer()?;
         let n = len.checked_mul(16).ok_or(Error::BufferTooSmall)?;

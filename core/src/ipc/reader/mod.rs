@@ -10,6 +10,7 @@
 //! `ALKAID1` file magics, and dictionary batches (replacement and delta).
 
 mod decode;
+#[cfg(feature = "dictionary")]
 mod dictionary;
 mod file;
 mod stream;
@@ -20,14 +21,19 @@ pub use stream::{SliceStreamReader, StreamReader};
 use allocator_api2::alloc::Allocator;
 
 use self::decode::BodyDecoder;
+#[cfg(feature = "dictionary")]
 use self::dictionary::DictionaryStore;
 use super::compression::{BuiltinCodecs, CodecSet};
 use super::message::{MessageHeader, MessageView, MetadataVersion, RecordBatchView};
 use super::schema::{DecodeLimits, Decoder};
 use super::Endianness;
-use crate::array::{ArrayRef, RecordBatch, ValidationLevel};
+#[cfg(feature = "dictionary")]
+use crate::array::ArrayRef;
+use crate::array::{RecordBatch, ValidationLevel};
 use crate::buffer::{Buffer, SharedSlice};
-use crate::datatypes::{DataType, Metadata, Schema};
+#[cfg(feature = "dictionary")]
+use crate::datatypes::DataType;
+use crate::datatypes::{Metadata, Schema};
 use crate::error::{Error, Result};
 
 /// Bounds on what untrusted input can make a reader allocate.
@@ -109,6 +115,7 @@ impl IpcReadOptions {
 
 /// An empty array of `dt` (the dictionary of an all-null column whose
 /// dictionary batch has not arrived yet).
+#[cfg(feature = "dictionary")]
 fn empty_values<'b, A: Allocator + Clone>(
     dt: &DataType<'b, A>,
     alloc: &A,
@@ -117,6 +124,7 @@ fn empty_values<'b, A: Allocator + Clone>(
 }
 
 /// `old ++ delta` for a delta dictionary batch.
+#[cfg(feature = "dictionary")]
 fn concat_values<'b, A: Allocator + Clone>(
     old: &ArrayRef<'b, A>,
     delta: &ArrayRef<'b, A>,
@@ -131,10 +139,12 @@ const MESSAGE_CUSTOM_METADATA: u16 = 4;
 /// The state every reader shares: schema, dictionaries, options.
 pub(crate) struct ReaderCore<'b, A: Allocator + Clone + 'b, S: CodecSet = BuiltinCodecs> {
     alloc: A,
+    #[cfg_attr(not(feature = "compression"), allow(dead_code))]
     codecs: S,
     options: IpcReadOptions,
     schema: Schema<'b, A>,
     endianness: Endianness,
+    #[cfg(feature = "dictionary")]
     dictionaries: DictionaryStore<'b, A>,
     /// Custom metadata of the message of the last record batch returned
     /// (empty, with no allocation, when that message has none).
@@ -163,6 +173,10 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> ReaderCore<'b, A, S> {
         codecs: S,
         alloc: A,
     ) -> Result<Self> {
+        for f in schema.fields().iter() {
+            crate::ipc::check_layouts(f.data_type(), 0)?;
+        }
+        #[cfg(feature = "dictionary")]
         let dictionaries = DictionaryStore::try_new_in(schema.fields(), alloc.clone())?;
         Ok(ReaderCore {
             alloc,
@@ -170,6 +184,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> ReaderCore<'b, A, S> {
             options,
             schema,
             endianness,
+            #[cfg(feature = "dictionary")]
             dictionaries,
             batch_metadata: SharedSlice::empty(),
         })
@@ -181,20 +196,29 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> ReaderCore<'b, A, S> {
         body: Buffer<'b, A>,
         version: MetadataVersion,
     ) -> Result<BodyDecoder<'m, 'b, 'd, A>> {
+        #[cfg(feature = "compression")]
         let decompressor = match header.compression {
             Some(c) => Some(self.codecs.get(c).ok_or(Error::UnsupportedType)?),
             None => None,
         };
+        // Without the `compression` feature no codec is usable.
+        #[cfg(not(feature = "compression"))]
+        if header.compression.is_some() {
+            return Err(Error::UnsupportedType);
+        }
         Ok(BodyDecoder {
             header,
             body,
             version,
             swap: self.endianness != Endianness::NATIVE,
             alloc: self.alloc.clone(),
+            #[cfg(feature = "dictionary")]
             dictionaries: &self.dictionaries,
+            #[cfg(feature = "compression")]
             decompressor,
             level: self.options.validation,
             max_buffer_size: self.options.limits.max_buffer_size,
+            _d: core::marker::PhantomData,
             node: 0,
             buffer: 0,
             variadic: 0,
@@ -211,6 +235,9 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> ReaderCore<'b, A, S> {
         self.batch_metadata = SharedSlice::empty();
         match msg.header {
             MessageHeader::Schema(_) => Err(Error::UnexpectedMessage),
+            #[cfg(not(feature = "dictionary"))]
+            MessageHeader::DictionaryBatch { .. } => Err(Error::UnsupportedType),
+            #[cfg(feature = "dictionary")]
             MessageHeader::DictionaryBatch { id, data, is_delta } => {
                 let field = self.dictionaries.field(id)?.clone();
                 let values = {

@@ -10,17 +10,21 @@
 //! Sliced arrays are normalised on the fly: a validity bitmap with a bit
 //! offset is shifted in 64-byte chunks, offsets are rebased to start at zero
 //! and run ends to the slice, all through a small stack buffer.
+//!
+//! The walk takes the visitor as `&mut dyn BodyVisitor`: one copy of it
+//! serves every visitor (it dispatches once per buffer, not per value),
+//! which keeps firmware writers small.
 
 use allocator_api2::alloc::Allocator;
 use embedded_io::Write;
 
 use crate::array::{Array, ArrayRef};
 use crate::buffer::{NullBuffer, TryVec};
+#[cfg(feature = "union")]
 use crate::datatypes::UnionMode;
 use crate::error::{Error, Result};
 use crate::ipc::io::PositionWriter;
 use crate::ipc::message::{BufferSpec, FieldNode};
-use crate::native::NativeType;
 
 /// Receives the nodes and buffers of a body in order.
 pub(crate) trait BodyVisitor {
@@ -30,14 +34,51 @@ pub(crate) trait BodyVisitor {
     fn buffer(&mut self, bytes: &[u8]) -> Result<()>;
     /// `len` bits starting at bit `bit_offset` of `bytes` (LSB order).
     fn bitmap(&mut self, bytes: &[u8], bit_offset: usize, len: usize) -> Result<()>;
-    /// `values` transformed by `f` (rebased offsets, clamped run ends).
-    fn mapped<T: NativeType, F: Fn(T) -> T>(&mut self, values: &[T], f: F) -> Result<()>;
+    /// The native-endian integers of `values` transformed by `shift`
+    /// (rebased offsets, clamped run ends).
+    fn mapped(&mut self, values: &[u8], shift: Shift) -> Result<()>;
     /// The number of variadic data buffers of a view array.
+    #[cfg(feature = "views")]
     fn variadic_count(&mut self, n: usize) -> Result<()>;
 }
 
-fn validity<V: BodyVisitor, A: Allocator>(
-    v: &mut V,
+/// A transformation of native-endian integers of `width` bytes (2, 4 or 8):
+/// `min(x - sub, max)`, computed in `i64` (offsets and run ends are
+/// non-negative, so nothing overflows).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shift {
+    width: usize,
+    sub: i64,
+    max: i64,
+}
+
+impl Shift {
+    /// Transforms the whole values of `src` into `dst` (same length). The
+    /// values are non-negative, so widening them without sign extension
+    /// is exact.
+    fn apply(&self, src: &[u8], dst: &mut [u8]) {
+        let w = self.width;
+        // Where the `w` value bytes sit in the native bytes of an `i64`.
+        let at = if cfg!(target_endian = "big") {
+            8 - w
+        } else {
+            0
+        };
+        for (d, s) in dst.chunks_exact_mut(w).zip(src.chunks_exact(w)) {
+            let mut b = [0u8; 8];
+            if let Some(v) = b.get_mut(at..at + w) {
+                v.copy_from_slice(s);
+            }
+            let x = (i64::from_ne_bytes(b) - self.sub).min(self.max);
+            if let Some(v) = x.to_ne_bytes().get(at..at + w) {
+                d.copy_from_slice(v);
+            }
+        }
+    }
+}
+
+fn validity<A: Allocator>(
+    v: &mut dyn BodyVisitor,
     nulls: Option<&NullBuffer<'_, A>>,
     len: usize,
 ) -> Result<()> {
@@ -50,33 +91,62 @@ fn validity<V: BodyVisitor, A: Allocator>(
     }
 }
 
-fn primitive<V: BodyVisitor, T: crate::array::PrimitiveType, A: Allocator>(
-    v: &mut V,
-    a: &crate::array::PrimitiveArray<'_, T, A>,
-) -> Result<()> {
-    v.node(a.len(), a.null_count())?;
-    validity(v, a.nulls(), a.len())?;
-    v.buffer(bytemuck::cast_slice(a.values()))
+/// The length, validity and value bytes of a primitive array.
+#[allow(clippy::type_complexity)]
+fn primitive<'r, 'a, T: crate::array::PrimitiveType, A: Allocator>(
+    a: &'r crate::array::PrimitiveArray<'a, T, A>,
+) -> (usize, Option<&'r NullBuffer<'a, A>>, &'r [u8]) {
+    (a.len(), a.nulls(), bytemuck::cast_slice(a.values()))
 }
 
 /// Writes rebased offsets and returns the value range they covered.
-fn offsets<V: BodyVisitor, O: crate::buffer::OffsetSize + core::ops::Sub<Output = O>>(
-    v: &mut V,
+#[cfg(feature = "nested")]
+#[inline]
+fn offsets<O: crate::buffer::OffsetSize>(
+    v: &mut dyn BodyVisitor,
     offsets: &[O],
 ) -> Result<(usize, usize)> {
-    let (Some(&first), Some(&last)) = (offsets.first(), offsets.last()) else {
-        // An empty array may have an empty offsets buffer; write `[0]`.
-        v.mapped(&[O::ZERO], |o| o)?;
-        return Ok((0, 0));
-    };
-    if first == O::ZERO {
-        // Already based at zero (unsliced arrays): the bytes as they are.
-        v.buffer(bytemuck::cast_slice(offsets))?;
+    offsets_raw(v, bytemuck::cast_slice(offsets), core::mem::size_of::<O>())
+}
+
+/// The offset at the start of `b`, of `width` bytes (4 or 8), native-endian.
+fn read_offset(b: &[u8], width: usize) -> Option<usize> {
+    let v = if width == 4 {
+        i64::from(i32::from_ne_bytes(b.get(..4)?.try_into().ok()?))
     } else {
-        v.mapped(offsets, |o| o - first)?;
+        i64::from_ne_bytes(b.get(..8)?.try_into().ok()?)
+    };
+    usize::try_from(v).ok()
+}
+
+/// [`offsets`] over the bytes of offsets of `width` bytes (one copy for
+/// both offset widths).
+fn offsets_raw(v: &mut dyn BodyVisitor, offsets: &[u8], width: usize) -> Result<(usize, usize)> {
+    if offsets.len() < width {
+        // An empty array may have an empty offsets buffer; write `[0]`.
+        v.buffer(&[0u8; 8][..width.min(8)])?;
+        return Ok((0, 0));
     }
-    let s = first.to_usize().ok_or(Error::OffsetOutOfBounds)?;
-    let e = last.to_usize().ok_or(Error::OffsetOutOfBounds)?;
+    let last_at = offsets.len() - width;
+    let s = read_offset(offsets, width).ok_or(Error::OffsetOutOfBounds)?;
+    let e = offsets
+        .get(last_at..)
+        .and_then(|b| read_offset(b, width))
+        .ok_or(Error::OffsetOutOfBounds)?;
+    if s == 0 {
+        // Already based at zero (unsliced arrays): the bytes as they are.
+        v.buffer(offsets)?;
+    } else {
+        let sub = i64::try_from(s).map_err(|_| Error::OffsetOutOfBounds)?;
+        v.mapped(
+            offsets,
+            Shift {
+                width,
+                sub,
+                max: i64::MAX,
+            },
+        )?;
+    }
     if e < s {
         return Err(Error::OffsetsNotMonotonic);
     }
@@ -84,10 +154,46 @@ fn offsets<V: BodyVisitor, O: crate::buffer::OffsetSize + core::ops::Sub<Output 
 }
 
 /// Visits the nodes and buffers of `array` and its children, depth first.
-pub(crate) fn visit_array<V: BodyVisitor, A: Allocator>(
-    v: &mut V,
+pub(crate) fn visit_array<A: Allocator>(
+    v: &mut dyn BodyVisitor,
     array: &ArrayRef<'_, A>,
 ) -> Result<()> {
+    // The primitive and fixed-size binary layouts share one tail (one
+    // node, validity, values).
+    let (len, nulls, values) = match array {
+        ArrayRef::FixedSizeBinary(a) => {
+            let n = a
+                .len()
+                .checked_mul(a.value_length())
+                .ok_or(Error::OutOfBounds)?;
+            let values = a.values().as_slice().get(..n);
+            (a.len(), a.nulls(), values.ok_or(Error::BufferTooSmall)?)
+        }
+        ArrayRef::Int8(a) => primitive(a),
+        ArrayRef::Int16(a) => primitive(a),
+        ArrayRef::Int32(a) => primitive(a),
+        ArrayRef::Int64(a) => primitive(a),
+        ArrayRef::UInt8(a) => primitive(a),
+        ArrayRef::UInt16(a) => primitive(a),
+        ArrayRef::UInt32(a) => primitive(a),
+        ArrayRef::UInt64(a) => primitive(a),
+        ArrayRef::Float16(a) => primitive(a),
+        ArrayRef::Float32(a) => primitive(a),
+        ArrayRef::Float64(a) => primitive(a),
+        ArrayRef::Int128(a) => primitive(a),
+        ArrayRef::Int256(a) => primitive(a),
+        ArrayRef::IntervalDayTime(a) => primitive(a),
+        ArrayRef::IntervalMonthDayNano(a) => primitive(a),
+        _ => return visit_other(v, array),
+    };
+    v.node(len, nulls.map_or(0, |n| n.null_count()))?;
+    validity(v, nulls, len)?;
+    v.buffer(values)
+}
+
+/// [`visit_array`] for every layout but the primitive and fixed-size
+/// binary ones.
+fn visit_other<A: Allocator>(v: &mut dyn BodyVisitor, array: &ArrayRef<'_, A>) -> Result<()> {
     match array {
         ArrayRef::Null(a) => v.node(a.len(), a.len()),
         ArrayRef::Boolean(a) => {
@@ -96,41 +202,15 @@ pub(crate) fn visit_array<V: BodyVisitor, A: Allocator>(
             let bits = a.values();
             v.bitmap(bits.inner().as_slice(), bits.offset(), bits.len())
         }
-        ArrayRef::Int8(a) => primitive(v, a),
-        ArrayRef::Int16(a) => primitive(v, a),
-        ArrayRef::Int32(a) => primitive(v, a),
-        ArrayRef::Int64(a) => primitive(v, a),
-        ArrayRef::UInt8(a) => primitive(v, a),
-        ArrayRef::UInt16(a) => primitive(v, a),
-        ArrayRef::UInt32(a) => primitive(v, a),
-        ArrayRef::UInt64(a) => primitive(v, a),
-        ArrayRef::Float16(a) => primitive(v, a),
-        ArrayRef::Float32(a) => primitive(v, a),
-        ArrayRef::Float64(a) => primitive(v, a),
-        ArrayRef::Int128(a) => primitive(v, a),
-        ArrayRef::Int256(a) => primitive(v, a),
-        ArrayRef::IntervalDayTime(a) => primitive(v, a),
-        ArrayRef::IntervalMonthDayNano(a) => primitive(v, a),
-        ArrayRef::FixedSizeBinary(a) => {
-            v.node(a.len(), a.null_count())?;
-            validity(v, a.nulls(), a.len())?;
-            let n = a
-                .len()
-                .checked_mul(a.value_length())
-                .ok_or(Error::OutOfBounds)?;
-            v.buffer(
-                a.values()
-                    .as_slice()
-                    .get(..n)
-                    .ok_or(Error::BufferTooSmall)?,
-            )
-        }
-        ArrayRef::Binary(a) => bytes(v, a),
-        ArrayRef::LargeBinary(a) => bytes(v, a),
-        ArrayRef::Utf8(a) => bytes(v, a),
-        ArrayRef::LargeUtf8(a) => bytes(v, a),
+        ArrayRef::Binary(a) => bytes(v, a.len(), a.nulls(), a.value_offsets(), a.values()),
+        ArrayRef::LargeBinary(a) => bytes(v, a.len(), a.nulls(), a.value_offsets(), a.values()),
+        ArrayRef::Utf8(a) => bytes(v, a.len(), a.nulls(), a.value_offsets(), a.values()),
+        ArrayRef::LargeUtf8(a) => bytes(v, a.len(), a.nulls(), a.value_offsets(), a.values()),
+        #[cfg(feature = "views")]
         ArrayRef::BinaryView(a) => views(v, a),
+        #[cfg(feature = "views")]
         ArrayRef::Utf8View(a) => views(v, a),
+        #[cfg(feature = "union")]
         ArrayRef::Union(u) => {
             // V5: unions have no validity bitmap.
             v.node(u.len(), 0)?;
@@ -152,6 +232,7 @@ pub(crate) fn visit_array<V: BodyVisitor, A: Allocator>(
             }
             Ok(())
         }
+        #[cfg(feature = "dictionary")]
         ArrayRef::Dictionary(d) => {
             // The indices only; the values travel in dictionary batches.
             let keys = d.keys();
@@ -169,6 +250,7 @@ pub(crate) fn visit_array<V: BodyVisitor, A: Allocator>(
                 K::UInt64(k) => v.buffer(bytemuck::cast_slice(k.values())),
             }
         }
+        #[cfg(feature = "run-end")]
         ArrayRef::RunEndEncoded(r) => {
             v.node(r.len(), 0)?;
             let range = r.get_physical_range();
@@ -177,52 +259,71 @@ pub(crate) fn visit_array<V: BodyVisitor, A: Allocator>(
             let len = r.len() as i64;
             use crate::array::RunEnds as R;
             // Run ends of the slice: shifted by the offset, the last clamped to the length.
-            match r.run_ends() {
-                R::Int16(e) => {
-                    let e = e.slice(s, n)?;
-                    v.node(n, 0)?;
-                    v.buffer(&[])?;
-                    v.mapped(e.values(), |x| (i64::from(x) - off).min(len) as i16)?;
-                }
-                R::Int32(e) => {
-                    let e = e.slice(s, n)?;
-                    v.node(n, 0)?;
-                    v.buffer(&[])?;
-                    v.mapped(e.values(), |x| (i64::from(x) - off).min(len) as i32)?;
-                }
-                R::Int64(e) => {
-                    let e = e.slice(s, n)?;
-                    v.node(n, 0)?;
-                    v.buffer(&[])?;
-                    v.mapped(e.values(), |x| (x - off).min(len))?;
-                }
-            }
+            let (width, ends): (usize, &[u8]) = match r.run_ends() {
+                R::Int16(e) => (2, bytemuck::cast_slice(e.values())),
+                R::Int32(e) => (4, bytemuck::cast_slice(e.values())),
+                R::Int64(e) => (8, bytemuck::cast_slice(e.values())),
+            };
+            let ends = ends
+                .get(s * width..(s + n) * width)
+                .ok_or(Error::OutOfBounds)?;
+            v.node(n, 0)?;
+            v.buffer(&[])?;
+            v.mapped(
+                ends,
+                Shift {
+                    width,
+                    sub: off,
+                    max: len,
+                },
+            )?;
             visit_array(v, &r.values().slice(s, n)?)
         }
+        #[cfg(feature = "nested")]
         _ => nested(v, array),
+        // The layouts handled by `visit_array`.
+        #[cfg(not(feature = "nested"))]
+        _ => Err(Error::UnsupportedType),
     }
 }
 
-fn bytes<V: BodyVisitor, T: crate::array::ByteArrayType, A: Allocator>(
-    v: &mut V,
-    a: &crate::array::GenericByteArray<'_, T, A>,
-) -> Result<()>
-where
-    T::Offset: core::ops::Sub<Output = T::Offset>,
-{
-    v.node(a.len(), a.null_count())?;
-    validity(v, a.nulls(), a.len())?;
-    let (s, e) = offsets(v, a.value_offsets())?;
+/// A binary or string array of `len` slots (generic over the offset width
+/// only, so that binary and string arrays share the code).
+#[inline]
+fn bytes<O: crate::buffer::OffsetSize, A: Allocator>(
+    v: &mut dyn BodyVisitor,
+    len: usize,
+    nulls: Option<&NullBuffer<'_, A>>,
+    offs: &[O],
+    values: &crate::buffer::Buffer<'_, A>,
+) -> Result<()> {
+    let width = core::mem::size_of::<O>();
+    bytes_raw(v, len, nulls, bytemuck::cast_slice(offs), width, values)
+}
+
+/// [`bytes`] over the bytes of the offsets (`width` bytes each).
+fn bytes_raw<A: Allocator>(
+    v: &mut dyn BodyVisitor,
+    len: usize,
+    nulls: Option<&NullBuffer<'_, A>>,
+    offs: &[u8],
+    width: usize,
+    values: &crate::buffer::Buffer<'_, A>,
+) -> Result<()> {
+    v.node(len, nulls.map_or(0, |n| n.null_count()))?;
+    validity(v, nulls, len)?;
+    let (s, e) = offsets_raw(v, offs, width)?;
     v.buffer(
-        a.values()
+        values
             .as_slice()
             .get(s..e)
             .ok_or(Error::OffsetOutOfBounds)?,
     )
 }
 
-fn views<V: BodyVisitor, T: crate::array::ByteViewType, A: Allocator>(
-    v: &mut V,
+#[cfg(feature = "views")]
+fn views<T: crate::array::ByteViewType, A: Allocator>(
+    v: &mut dyn BodyVisitor,
     a: &crate::array::GenericByteViewArray<'_, T, A>,
 ) -> Result<()> {
     v.node(a.len(), a.null_count())?;
@@ -241,7 +342,8 @@ fn views<V: BodyVisitor, T: crate::array::ByteViewType, A: Allocator>(
 }
 
 /// Lists, list views, fixed-size lists, structs and maps.
-fn nested<V: BodyVisitor, A: Allocator>(v: &mut V, array: &ArrayRef<'_, A>) -> Result<()> {
+#[cfg(feature = "nested")]
+fn nested<A: Allocator>(v: &mut dyn BodyVisitor, array: &ArrayRef<'_, A>) -> Result<()> {
     match array {
         ArrayRef::List(l) => list(
             v,
@@ -305,8 +407,9 @@ fn nested<V: BodyVisitor, A: Allocator>(v: &mut V, array: &ArrayRef<'_, A>) -> R
 }
 
 /// A list layout: validity, rebased offsets, then the referenced child range.
-fn list<V: BodyVisitor, O, A: Allocator>(
-    v: &mut V,
+#[cfg(feature = "nested")]
+fn list<O, A: Allocator>(
+    v: &mut dyn BodyVisitor,
     len: usize,
     null_count: usize,
     nulls: Option<&NullBuffer<'_, A>>,
@@ -314,7 +417,7 @@ fn list<V: BodyVisitor, O, A: Allocator>(
     values: &ArrayRef<'_, A>,
 ) -> Result<()>
 where
-    O: crate::buffer::OffsetSize + core::ops::Sub<Output = O>,
+    O: crate::buffer::OffsetSize,
 {
     v.node(len, null_count)?;
     validity(v, nulls, len)?;
@@ -360,6 +463,7 @@ where
 pub(crate) struct Planner<A: Allocator> {
     pub(crate) nodes: TryVec<FieldNode, A>,
     pub(crate) buffers: TryVec<BufferSpec, A>,
+    #[cfg(feature = "views")]
     pub(crate) variadic: TryVec<i64, A>,
     pub(crate) body_len: usize,
     pub(crate) alignment: usize,
@@ -370,7 +474,8 @@ impl<A: Allocator + Clone> Planner<A> {
         Planner {
             nodes: TryVec::new_in(alloc.clone()),
             buffers: TryVec::new_in(alloc.clone()),
-            variadic: TryVec::new_in(alloc),
+            #[cfg(feature = "views")]
+            variadic: TryVec::new_in(alloc.clone()),
             body_len: 0,
             alignment,
         }
@@ -379,6 +484,7 @@ impl<A: Allocator + Clone> Planner<A> {
     pub(crate) fn clear(&mut self) {
         self.nodes.clear();
         self.buffers.clear();
+        #[cfg(feature = "views")]
         self.variadic.clear();
         self.body_len = 0;
     }
@@ -409,9 +515,10 @@ impl<A: Allocator + Clone> BodyVisitor for Planner<A> {
     fn bitmap(&mut self, _bytes: &[u8], _bit_offset: usize, len: usize) -> Result<()> {
         self.add(len.div_ceil(8))
     }
-    fn mapped<T: NativeType, F: Fn(T) -> T>(&mut self, values: &[T], _f: F) -> Result<()> {
-        self.add(core::mem::size_of_val(values))
+    fn mapped(&mut self, values: &[u8], _shift: Shift) -> Result<()> {
+        self.add(values.len())
     }
+    #[cfg(feature = "views")]
     fn variadic_count(&mut self, n: usize) -> Result<()> {
         self.variadic.try_push(n as i64)
     }
@@ -442,38 +549,36 @@ impl<W: Write> BodyVisitor for BodyWriter<'_, W> {
 
     fn bitmap(&mut self, bytes: &[u8], bit_offset: usize, len: usize) -> Result<()> {
         let n = len.div_ceil(8);
+        // Byte-aligned: the whole bytes as they are; the rest (all of a
+        // shifted bitmap, or the last partial byte, whose bits past `len`
+        // must be zero) through the chunk buffer.
         let start = bit_offset / 8;
-        match bytes.get(start..start + n) {
-            // Byte-aligned: the whole bytes as they are, the last one masked
-            // when `len` ends inside it (bits past `len` must be zero).
+        let out = &mut *self.out;
+        let done = match bytes.get(start..start + len / 8) {
             Some(whole) if bit_offset % 8 == 0 => {
-                let keep = if len % 8 == 0 { n } else { n - 1 };
-                let (head, tail) = whole.split_at(keep);
-                self.out.write_all(head)?;
-                if let Some(&last) = tail.first() {
-                    self.out.write_all(&[last & ((1u8 << (len % 8)) - 1)])?;
-                }
+                out.write_all(whole)?;
+                whole.len() * 8
             }
-            _ => {
-                let out = &mut *self.out;
-                bitmap_chunks(bytes, bit_offset, len, |c| out.write_all(c))?;
-            }
+            _ => 0,
+        };
+        if done < len {
+            bitmap_chunks(bytes, bit_offset + done, len - done, |c| out.write_all(c))?;
         }
         self.pad(n)
     }
 
-    fn mapped<T: NativeType, F: Fn(T) -> T>(&mut self, values: &[T], f: F) -> Result<()> {
-        let mut chunk = [T::default(); 64];
+    fn mapped(&mut self, values: &[u8], shift: Shift) -> Result<()> {
+        // 512 bytes: a whole number of values of every width.
+        let mut chunk = [0u8; 512];
         for part in values.chunks(chunk.len()) {
-            for (d, s) in chunk.iter_mut().zip(part) {
-                *d = f(*s);
-            }
-            self.out
-                .write_all(bytemuck::cast_slice(&chunk[..part.len()]))?;
+            let out = &mut chunk[..part.len()];
+            shift.apply(part, out);
+            self.out.write_all(out)?;
         }
-        self.pad(core::mem::size_of_val(values))
+        self.pad(values.len())
     }
 
+    #[cfg(feature = "views")]
     fn variadic_count(&mut self, _n: usize) -> Result<()> {
         Ok(())
     }
@@ -483,6 +588,7 @@ impl<W: Write> BodyVisitor for BodyWriter<'_, W> {
 /// rebased) into `tmp`, compressed with its 8-byte length prefix into `body`
 /// ("Compression" of the IPC chapter), padded to the alignment, and its extent
 /// recorded in `specs`. Nodes come from the [`Planner`].
+#[cfg(feature = "compression")]
 pub(crate) struct Compressing<'x, A: Allocator> {
     pub(crate) codec: &'x mut dyn crate::ipc::compression::Codec,
     pub(crate) body: &'x mut crate::buffer::MutableBuffer<A>,
@@ -491,6 +597,7 @@ pub(crate) struct Compressing<'x, A: Allocator> {
     pub(crate) alignment: usize,
 }
 
+#[cfg(feature = "compression")]
 impl<A: Allocator> Compressing<'_, A> {
     fn emit(&mut self, from_tmp: bool, bytes: &[u8]) -> Result<()> {
         let offset = self.body.len();
@@ -504,6 +611,7 @@ impl<A: Allocator> Compressing<'_, A> {
     }
 }
 
+#[cfg(feature = "compression")]
 impl<A: Allocator> BodyVisitor for Compressing<'_, A> {
     fn node(&mut self, _length: usize, _null_count: usize) -> Result<()> {
         Ok(())
@@ -517,14 +625,13 @@ impl<A: Allocator> BodyVisitor for Compressing<'_, A> {
         bitmap_chunks(bytes, bit_offset, len, |c| tmp.try_extend_from_slice(c))?;
         self.emit(true, &[])
     }
-    fn mapped<T: NativeType, F: Fn(T) -> T>(&mut self, values: &[T], f: F) -> Result<()> {
+    fn mapped(&mut self, values: &[u8], shift: Shift) -> Result<()> {
         self.tmp.clear();
-        self.tmp.try_reserve(core::mem::size_of_val(values))?;
-        for v in values {
-            self.tmp.try_push(f(*v))?;
-        }
+        self.tmp.try_extend_zeros(values.len())?;
+        shift.apply(values, self.tmp.as_slice_mut());
         self.emit(true, &[])
     }
+    #[cfg(feature = "views")]
     fn variadic_count(&mut self, _n: usize) -> Result<()> {
         Ok(())
     }
@@ -565,5 +672,32 @@ mod tests {
         );
         // Past the end of the source: zero bits.
         assert_eq!(bitmap_bytes(&src, 16, 16), [0x56, 0, 0, 0, 0, 0, 0, 0]);
+    }
+
+    fn ne_bytes<const N: usize, T: Copy>(v: &[T], f: fn(T) -> [u8; N]) -> Vec<u8> {
+        v.iter().flat_map(|x| f(*x)).collect()
+    }
+
+    /// Rebased offsets and clamped run ends, for each integer width, in the
+    /// machine's byte order.
+    #[test]
+    fn shift_rebases_and_clamps_every_width() {
+        let apply = |width, sub, max, src: &[u8]| {
+            let mut dst = std::vec![0u8; src.len()];
+            Shift { width, sub, max }.apply(src, &mut dst);
+            dst
+        };
+        // Run ends of a slice from slot 3 of length 10: the last one clamped.
+        let src = ne_bytes(&[5i16, 9, 40], i16::to_ne_bytes);
+        let want = ne_bytes(&[2i16, 6, 10], i16::to_ne_bytes);
+        assert_eq!(apply(2, 3, 10, &src), want);
+        // Offsets starting at 7.
+        let src = ne_bytes(&[7i32, 9, 300_000], i32::to_ne_bytes);
+        let want = ne_bytes(&[0i32, 2, 299_993], i32::to_ne_bytes);
+        assert_eq!(apply(4, 7, i64::MAX, &src), want);
+        let big = 1i64 << 40;
+        let src = ne_bytes(&[big, big + 5], i64::to_ne_bytes);
+        let want = ne_bytes(&[0i64, 5], i64::to_ne_bytes);
+        assert_eq!(apply(8, big, i64::MAX, &src), want);
     }
 }

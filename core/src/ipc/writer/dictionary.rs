@@ -109,30 +109,39 @@ fn collect_type<'a, A: Allocator + Clone>(
             }
             Ok(())
         }
+        #[cfg(feature = "union")]
         (DataType::Union(u, _), ArrayRef::Union(a)) => {
             for (f, c) in u.fields().iter().zip(a.children()) {
                 collect(f, c, out, depth + 1)?;
             }
             Ok(())
         }
+        #[cfg(feature = "run-end")]
         (DataType::RunEndEncoded(_, v), ArrayRef::RunEndEncoded(r)) => {
             collect(v, r.values(), out, depth + 1)
         }
+        #[cfg(feature = "nested")]
         (DataType::List(f), ArrayRef::List(l)) => collect(f, l.values(), out, depth + 1),
+        #[cfg(feature = "nested")]
         (DataType::LargeList(f), ArrayRef::LargeList(l)) => collect(f, l.values(), out, depth + 1),
+        #[cfg(feature = "nested")]
         (DataType::ListView(f), ArrayRef::ListView(l)) => collect(f, l.values(), out, depth + 1),
+        #[cfg(feature = "nested")]
         (DataType::LargeListView(f), ArrayRef::LargeListView(l)) => {
             collect(f, l.values(), out, depth + 1)
         }
+        #[cfg(feature = "nested")]
         (DataType::FixedSizeList(f, _), ArrayRef::FixedSizeList(l)) => {
             collect(f, l.values(), out, depth + 1)
         }
+        #[cfg(feature = "nested")]
         (DataType::Struct(fs), ArrayRef::Struct(s)) => {
             for (f, c) in fs.iter().zip(s.children()) {
                 collect(f, c, out, depth + 1)?;
             }
             Ok(())
         }
+        #[cfg(feature = "nested")]
         (DataType::Map(f, _), ArrayRef::Map(m)) => {
             collect(f, &ArrayRef::Struct(m.entries().clone()), out, depth + 1)
         }

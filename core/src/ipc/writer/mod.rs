@@ -15,18 +15,24 @@
 //! - The schema is marked with the machine's native endianness.
 
 mod body;
+#[cfg(feature = "dictionary")]
 mod dictionary;
 
 use allocator_api2::alloc::Allocator;
 use embedded_io::Write;
 
-use self::body::{visit_array, BodyWriter, Compressing, Planner};
+#[cfg(feature = "compression")]
+use self::body::Compressing;
+use self::body::{visit_array, BodyWriter, Planner};
+#[cfg(feature = "dictionary")]
 use self::dictionary::{DictionaryAction, DictionaryTracker};
 use super::compression::{BuiltinCodecs, CodecSet};
 use super::io::PositionWriter;
+#[cfg(feature = "compression")]
+use super::message::BufferSpec;
 use super::message::{
     encode_dictionary_batch_message, encode_footer, encode_record_batch_message,
-    encode_schema_message, Block, BufferSpec, CompressionCodec, RecordBatchHeader,
+    encode_schema_message, Block, CompressionCodec, RecordBatchHeader,
 };
 use super::Endianness;
 use crate::array::{ArrayRef, RecordBatch};
@@ -117,11 +123,19 @@ struct Encoder<'a, A: Allocator + Clone, S: CodecSet> {
     options: IpcWriteOptions,
     scratch: MutableBuffer<A>,
     planner: Planner<A>,
+    #[cfg(feature = "dictionary")]
     dictionaries: DictionaryTracker<'a, A>,
+    /// The lifetime of the dictionaries the tracker keeps.
+    #[cfg(not(feature = "dictionary"))]
+    dictionaries: core::marker::PhantomData<&'a ()>,
+    #[cfg_attr(not(feature = "compression"), allow(dead_code))]
     codecs: S,
     /// Compressed path: the body, one materialised buffer, the buffer extents.
+    #[cfg(feature = "compression")]
     body: MutableBuffer<A>,
+    #[cfg(feature = "compression")]
     tmp: MutableBuffer<A>,
+    #[cfg(feature = "compression")]
     specs: TryVec<BufferSpec, A>,
 }
 
@@ -129,8 +143,14 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
     fn new_in(options: IpcWriteOptions, mut codecs: S, alloc: A) -> Result<Self> {
         options.check()?;
         if let Some(c) = options.compression {
-            let codec = codecs.get(c).ok_or(Error::UnsupportedType)?;
-            if !codec.can_compress() {
+            // Without the `compression` feature no codec is usable.
+            #[cfg(not(feature = "compression"))]
+            let _ = (c, &mut codecs);
+            #[cfg(feature = "compression")]
+            let usable = codecs.get(c).is_some_and(|codec| codec.can_compress());
+            #[cfg(not(feature = "compression"))]
+            let usable = false;
+            if !usable {
                 return Err(Error::UnsupportedType);
             }
         }
@@ -138,10 +158,16 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
             options,
             scratch: MutableBuffer::new_in(alloc.clone()),
             planner: Planner::new_in(alloc.clone(), options.alignment),
+            #[cfg(feature = "dictionary")]
             dictionaries: DictionaryTracker::new_in(alloc.clone()),
+            #[cfg(not(feature = "dictionary"))]
+            dictionaries: core::marker::PhantomData,
             codecs,
+            #[cfg(feature = "compression")]
             body: MutableBuffer::new_in(alloc.clone()),
+            #[cfg(feature = "compression")]
             tmp: MutableBuffer::new_in(alloc.clone()),
+            #[cfg(feature = "compression")]
             specs: TryVec::new_in(alloc),
         })
     }
@@ -168,6 +194,9 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
         out: &mut PositionWriter<W>,
         schema: &Schema<'_, A>,
     ) -> Result<()> {
+        for f in schema.fields().iter() {
+            super::check_layouts(f.data_type(), 0)?;
+        }
         let alkaid = self.options.alkaid;
         let start = encode_in(&mut self.scratch, &self.options, |buf| {
             let n = buf.len();
@@ -190,7 +219,12 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
         for c in columns {
             visit_array(&mut self.planner, c)?;
         }
-        let compression = self.options.compression;
+        // Always `None` without the `compression` feature (`new_in`).
+        let compression = self
+            .options
+            .compression
+            .filter(|_| cfg!(feature = "compression"));
+        #[cfg(feature = "compression")]
         if let Some(codec) = compression {
             self.body.clear();
             self.specs.clear();
@@ -206,10 +240,10 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
                 visit_array(&mut v, c)?;
             }
         }
-        let body_len = if compression.is_some() {
-            self.body.len()
-        } else {
-            self.planner.body_len
+        let body_len = match compression {
+            #[cfg(feature = "compression")]
+            Some(_) => self.body.len(),
+            _ => self.planner.body_len,
         };
         let alkaid = self.options.alkaid;
         let offset = out.position() as i64;
@@ -217,13 +251,16 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
         let header = RecordBatchHeader {
             length: num_rows as i64,
             nodes: &planner.nodes,
-            buffers: if compression.is_some() {
-                &self.specs
-            } else {
-                &planner.buffers
+            buffers: match compression {
+                #[cfg(feature = "compression")]
+                Some(_) => &self.specs,
+                _ => &planner.buffers,
             },
             compression,
+            #[cfg(feature = "views")]
             variadic_buffer_counts: &planner.variadic,
+            #[cfg(not(feature = "views"))]
+            variadic_buffer_counts: &[],
         };
         let start = encode_in(&mut self.scratch, &self.options, |buf| {
             let n = buf.len();
@@ -239,15 +276,17 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
         })?;
         let meta_len = self.write_metadata(out, start)?;
         let before = out.position();
-        if compression.is_some() {
-            out.write_all(self.body.as_slice())?;
-        } else {
-            let mut w = BodyWriter {
-                out,
-                alignment: self.options.alignment,
-            };
-            for c in columns {
-                visit_array(&mut w, c)?;
+        match compression {
+            #[cfg(feature = "compression")]
+            Some(_) => out.write_all(self.body.as_slice())?,
+            _ => {
+                let mut w = BodyWriter {
+                    out,
+                    alignment: self.options.alignment,
+                };
+                for c in columns {
+                    visit_array(&mut w, c)?;
+                }
             }
         }
         if out.position() - before != body_len as u64 {
@@ -262,6 +301,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
 
     /// Writes the dictionary batches `batch` needs; returns their blocks
     /// through `blocks` when given (file format).
+    #[cfg(feature = "dictionary")]
     fn write_dictionaries<W: Write>(
         &mut self,
         out: &mut PositionWriter<W>,
@@ -379,6 +419,7 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> StreamWriter<'a, W, A, S> 
         if batch.schema().fields() != self.schema.fields() {
             return Err(Error::SchemaMismatch);
         }
+        #[cfg(feature = "dictionary")]
         self.enc
             .write_dictionaries(&mut self.out, batch, false, None)?;
         self.enc.write_batch(
@@ -513,6 +554,7 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> FileWriter<'a, W, A, S> {
         if batch.schema().fields() != self.schema.fields() {
             return Err(Error::SchemaMismatch);
         }
+        #[cfg(feature = "dictionary")]
         self.enc.write_dictionaries(
             &mut self.out,
             batch,
