@@ -10,7 +10,8 @@
 #             the .venv with pyarrow)
 #   fmt       cargo fmt --check (workspace and firmware projects)
 #   clippy    cargo clippy -D warnings (workspace all targets, firmware)
-#   test      cargo test --workspace
+#   test      cargo test --workspace; the core's disabled_families test
+#             without default features
 #   miri      the core's unsafe code under Miri (nightly toolchain)
 #   interop   round trips with pyarrow (the .venv's, or $ALKAID_PYTHON) and
 #             arrow-rs 60: cargo test -p alkaid-tests --features interop
@@ -107,6 +108,11 @@ stage_clippy() {
 stage_test() {
     local log="$WORK/cargo-test.log"
     cargo test --workspace 2>&1 | tee "$log"
+    count_cargo_tests "$log"
+    # The core without its optional layout families and compression (what
+    # the size-report firmwares use): disabled families are refused cleanly.
+    cargo test -p alkaid --no-default-features --features alloc \
+        --test disabled_families 2>&1 | tee "$log"
     count_cargo_tests "$log"
 }
 
