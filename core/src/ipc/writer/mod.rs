@@ -119,7 +119,8 @@ struct Encoder<'a, A: Allocator + Clone, S: CodecSet> {
     planner: Planner<A>,
     dictionaries: DictionaryTracker<'a, A>,
     codecs: S,
-    /// Compressed path: the body, one materialised buffer, the buffer extents.
+    /// Compressed path: the body (reused, never cleared: see
+    /// [`Compressing`]), one materialised buffer, the buffer extents.
     body: MutableBuffer<A>,
     tmp: MutableBuffer<A>,
     specs: TryVec<BufferSpec, A>,
@@ -191,8 +192,8 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
             visit_array(&mut self.planner, c)?;
         }
         let compression = self.options.compression;
+        let mut body_len = self.planner.body_len;
         if let Some(codec) = compression {
-            self.body.clear();
             self.specs.clear();
             let codec = self.codecs.get(codec).ok_or(Error::UnsupportedType)?;
             let mut v = Compressing {
@@ -201,16 +202,13 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
                 tmp: &mut self.tmp,
                 specs: &mut self.specs,
                 alignment: self.options.alignment,
+                end: 0,
             };
             for c in columns {
                 visit_array(&mut v, c)?;
             }
+            body_len = v.end;
         }
-        let body_len = if compression.is_some() {
-            self.body.len()
-        } else {
-            self.planner.body_len
-        };
         let alkaid = self.options.alkaid;
         let offset = out.position() as i64;
         let planner = &self.planner;
@@ -240,7 +238,12 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
         let meta_len = self.write_metadata(out, start)?;
         let before = out.position();
         if compression.is_some() {
-            out.write_all(self.body.as_slice())?;
+            let body = self
+                .body
+                .as_slice()
+                .get(..body_len)
+                .ok_or(Error::InvalidBuilderState)?;
+            out.write_all(body)?;
         } else {
             let mut w = BodyWriter {
                 out,
