@@ -21,7 +21,9 @@
 //! allocations, not in the LZ4 block compressor.
 //!
 //! Options: `--quick` (fewer runs), `--runs N`, `--filter TEXT` (only the
-//! lines whose label contains TEXT, e.g. for a profiler).
+//! lines whose label contains TEXT, e.g. for a profiler),
+//! `--dynamic-malloc` (leave glibc's adaptive mmap/trim thresholds alone;
+//! see `pin_malloc`).
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -287,8 +289,30 @@ fn line(what: &str, ours: Times, theirs: Times, mb: f64) {
     );
 }
 
+/// Both sides share this process's glibc heap, whose mmap and trim
+/// thresholds adapt to the allocation history: depending on what the other
+/// side freed before, the same per-buffer allocation is served from warm
+/// heap memory or from fresh pages (page faults and zeroing by the kernel),
+/// which moved arrow-rs's LZ4 read between 19 and 100 ms with identical
+/// code. Pinning both thresholds (64 MiB: below it nothing is mmapped,
+/// free memory at the top of the heap is kept) removes that coupling; every
+/// side then reuses warm memory. `--dynamic-malloc` keeps glibc's defaults.
+fn pin_malloc() {
+    const MIB_64: libc::c_int = 64 << 20;
+    // SAFETY: `mallopt` only sets glibc allocator parameters; called before
+    // any other thread exists.
+    unsafe {
+        assert_eq!(libc::mallopt(libc::M_MMAP_THRESHOLD, MIB_64), 1);
+        assert_eq!(libc::mallopt(libc::M_TRIM_THRESHOLD, MIB_64), 1);
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    let pinned = !args.iter().any(|a| a == "--dynamic-malloc");
+    if pinned {
+        pin_malloc();
+    }
     let mut runs = if args.iter().any(|a| a == "--quick") {
         3
     } else {
@@ -316,8 +340,13 @@ fn main() {
     let mb = plain_len as f64 / 1e6;
     println!(
         "{BATCHES} batches x {ROWS} rows (int64 nullable, float64, utf8 0-23 bytes): \
-         {:.1} MB uncompressed; median of {runs} runs each",
-        mb
+         {:.1} MB uncompressed; median of {runs} runs each; glibc malloc {}",
+        mb,
+        if pinned {
+            "thresholds pinned (64 MiB)"
+        } else {
+            "dynamic (--dynamic-malloc)"
+        }
     );
 
     for (name, ours_codec, arrow_codec) in [
