@@ -191,9 +191,11 @@ pub(crate) fn compress_buffer_at<C: Codec + ?Sized, A: Allocator>(
         .checked_add(bound.max(input.len()))
         .ok_or(Error::CapacityOverflow)?;
     if end > out.len() {
-        // Geometric growth: the bytes past the length are already zero.
+        // Exact growth (a firmware's RAM peak is the largest batch, not
+        // twice it); a reused `out` stops growing after its largest batch.
+        // The bytes past the length are already zero.
         let more = end - out.len();
-        out.try_reserve(more)?;
+        out.try_reserve_exact(more)?;
         out.try_extend_zeros(more)?;
     }
     let frame = out

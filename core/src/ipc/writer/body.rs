@@ -519,7 +519,7 @@ impl<A: Allocator> Compressing<'_, A> {
             .ok_or(Error::CapacityOverflow)?;
         if padded_end > self.body.len() {
             let more = padded_end - self.body.len();
-            self.body.try_reserve(more)?;
+            self.body.try_reserve_exact(more)?;
             self.body.try_extend_zeros(more)?;
         }
         // The padding may hold stale bytes: zero it.
