@@ -309,6 +309,7 @@ fn line(what: &str, ours: Times, theirs: Times, mb: f64) {
 /// so pages once touched stay) removes that coupling: every side reuses
 /// warm memory, and the figures compare the code, not the kernel's page
 /// provisioning. `--dynamic-malloc` keeps glibc's defaults.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn pin_malloc() {
     const MIB_64: libc::c_int = 64 << 20;
     // SAFETY: `mallopt` only sets glibc allocator parameters; called before
@@ -318,6 +319,10 @@ fn pin_malloc() {
         assert_eq!(libc::mallopt(libc::M_TRIM_THRESHOLD, libc::c_int::MAX), 1);
     }
 }
+
+/// Other allocators: nothing to pin.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn pin_malloc() {}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
