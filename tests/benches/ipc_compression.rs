@@ -3,21 +3,27 @@
 //! LZ4 frame and with ZSTD at the same level (3, both sides' default).
 //!
 //! `cargo bench -p alkaid-tests --bench ipc_compression` prints, for each
-//! codec and operation, our median time, arrow-rs's, and the ratio
-//! (arrow-rs time / our time: above 1 means we are faster), all from one
-//! run. Runs alternate between the two sides so that drift hits both.
+//! codec and operation, our median thread CPU time, arrow-rs's, and the
+//! ratio (arrow-rs time / our time: above 1 means we are faster; the
+//! wall-clock ratio in parentheses), all from one run. Runs alternate
+//! between the two sides so that drift hits both; CPU time leaves out the
+//! time spent waiting for a CPU on a shared machine.
 //!
 //! Data: 16 batches × 65,536 rows of `i: int64` (nullable, 1 in 16 null,
 //! values below 10⁶), `f: float64` (prices with two decimals) and
 //! `s: utf8` (0–23 bytes, words of lowercase letters; 1 in 32 null),
 //! generated deterministically and given to arrow-rs by value.
 //!
-//! Note: cargo unifies crate features within one build, so `lz4_flex` has
-//! the core's `safe-encode`/`safe-decode` features for arrow-rs as well:
-//! both sides run the same (safe) LZ4 block code here.
+//! Note: cargo unifies crate features within one build, so both sides run
+//! the same `lz4_flex` block code here: the fast (non-`safe-*`) encoder and
+//! decoder that arrow-ipc uses on its own (the workspace no longer enables
+//! `safe-encode`/`safe-decode`). The writes differ in framing, copies and
+//! allocations, not in the LZ4 block compressor.
 //!
 //! Options: `--quick` (fewer runs), `--runs N`, `--filter TEXT` (only the
-//! lines whose label contains TEXT, e.g. for a profiler).
+//! lines whose label contains TEXT, e.g. for a profiler),
+//! `--dynamic-malloc` (leave glibc's adaptive mmap/trim thresholds alone;
+//! see `pin_malloc`).
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -43,6 +49,16 @@ use arrow_schema::{DataType as ArrowType, Field as ArrowField, Schema as ArrowSc
 
 const BATCHES: usize = 16;
 const ROWS: usize = 65_536;
+
+/// Both writers write into a `Vec` with room for the whole uncompressed
+/// stream (33 MB) reserved up front, as in `benches/ipc.rs`: growing the
+/// sink is the caller's business and would add the same reallocations and
+/// page faults to both sides (how many depended on the heap state).
+const SINK_CAPACITY: usize = 40 << 20;
+
+fn sink() -> Vec<u8> {
+    Vec::with_capacity(SINK_CAPACITY)
+}
 
 /// The columns of one batch, by value.
 struct Columns {
@@ -161,7 +177,7 @@ fn write_ours<S: CodecSet>(
         ..Default::default()
     };
     let mut w =
-        StreamWriter::try_new_with_codecs_in(Vec::new(), schema, options, codecs, Global).unwrap();
+        StreamWriter::try_new_with_codecs_in(sink(), schema, options, codecs, Global).unwrap();
     for b in batches {
         w.write(b).unwrap();
     }
@@ -186,7 +202,7 @@ fn write_arrow(schema: &ArrowSchema, batches: &[ArrowBatch], codec: CompressionT
     let options = ArrowWriteOptions::default()
         .try_with_compression(Some(codec))
         .unwrap();
-    let mut w = ArrowStreamWriter::try_new_with_options(Vec::new(), schema, options).unwrap();
+    let mut w = ArrowStreamWriter::try_new_with_options(sink(), schema, options).unwrap();
     for b in batches {
         w.write(b).unwrap();
     }
@@ -204,21 +220,53 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
+/// CPU time of the calling thread (every codec here runs on it): time spent
+/// waiting for a CPU on a shared machine is not counted.
+fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable `timespec`; the clock id is a constant
+    // Linux supports.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// Median thread CPU time and median wall time of one side.
+struct Times {
+    cpu: Duration,
+    wall: Duration,
+}
+
+fn time(f: &mut impl FnMut(), cpu: &mut Vec<Duration>, wall: &mut Vec<Duration>) {
+    let (c, t) = (thread_cpu(), Instant::now());
+    f();
+    cpu.push(thread_cpu() - c);
+    wall.push(t.elapsed());
+}
+
 /// Times `a` and `b` alternately (one warm-up each, then `runs` each) and
 /// returns their medians.
-fn compare(runs: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> (Duration, Duration) {
+fn compare(runs: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> (Times, Times) {
     a();
     b();
-    let (mut ta, mut tb) = (Vec::new(), Vec::new());
+    let (mut ca, mut wa, mut cb, mut wb) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..runs {
-        let t = Instant::now();
-        a();
-        ta.push(t.elapsed());
-        let t = Instant::now();
-        b();
-        tb.push(t.elapsed());
+        time(&mut a, &mut ca, &mut wa);
+        time(&mut b, &mut cb, &mut wb);
     }
-    (median(ta), median(tb))
+    (
+        Times {
+            cpu: median(ca),
+            wall: median(wa),
+        },
+        Times {
+            cpu: median(cb),
+            wall: median(wb),
+        },
+    )
 }
 
 /// Compares and prints one line, unless `filter` excludes `what`.
@@ -237,19 +285,51 @@ fn measure(
     line(what, o, t, mb);
 }
 
-fn line(what: &str, ours: Duration, theirs: Duration, mb: f64) {
+/// Thread CPU times, throughput, the CPU-time ratio and (in parentheses) the
+/// wall-clock ratio.
+fn line(what: &str, ours: Times, theirs: Times, mb: f64) {
     println!(
-        "{what:<34} ours {:>8.2} ms ({:>7.0} MB/s)   arrow-rs {:>8.2} ms ({:>7.0} MB/s)   ratio {:>5.2}x",
-        ours.as_secs_f64() * 1e3,
-        mb / ours.as_secs_f64(),
-        theirs.as_secs_f64() * 1e3,
-        mb / theirs.as_secs_f64(),
-        theirs.as_secs_f64() / ours.as_secs_f64(),
+        "{what:<34} ours {:>8.2} ms ({:>5.0} MB/s)   arrow-rs {:>8.2} ms ({:>5.0} MB/s)   ratio {:>5.2}x ({:.2}x wall)",
+        ours.cpu.as_secs_f64() * 1e3,
+        mb / ours.cpu.as_secs_f64(),
+        theirs.cpu.as_secs_f64() * 1e3,
+        mb / theirs.cpu.as_secs_f64(),
+        theirs.cpu.as_secs_f64() / ours.cpu.as_secs_f64(),
+        theirs.wall.as_secs_f64() / ours.wall.as_secs_f64(),
     );
 }
 
+/// Both sides share this process's glibc heap, whose mmap and trim
+/// thresholds adapt to the allocation history: depending on what the other
+/// side allocated and freed before, the same allocation is served from warm
+/// heap memory or from fresh pages (page faults and zeroing by the kernel),
+/// which moved arrow-rs's LZ4 read between 19 and 100 ms, and both sides'
+/// LZ4 write by 20%, with identical code. Pinning the thresholds (nothing
+/// below 64 MiB, the sink included, is mmapped; the heap is never trimmed,
+/// so pages once touched stay) removes that coupling: every side reuses
+/// warm memory, and the figures compare the code, not the kernel's page
+/// provisioning. `--dynamic-malloc` keeps glibc's defaults.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn pin_malloc() {
+    const MIB_64: libc::c_int = 64 << 20;
+    // SAFETY: `mallopt` only sets glibc allocator parameters; called before
+    // any other thread exists.
+    unsafe {
+        assert_eq!(libc::mallopt(libc::M_MMAP_THRESHOLD, MIB_64), 1);
+        assert_eq!(libc::mallopt(libc::M_TRIM_THRESHOLD, libc::c_int::MAX), 1);
+    }
+}
+
+/// Other allocators: nothing to pin.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn pin_malloc() {}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    let pinned = !args.iter().any(|a| a == "--dynamic-malloc");
+    if pinned {
+        pin_malloc();
+    }
     let mut runs = if args.iter().any(|a| a == "--quick") {
         3
     } else {
@@ -277,8 +357,13 @@ fn main() {
     let mb = plain_len as f64 / 1e6;
     println!(
         "{BATCHES} batches x {ROWS} rows (int64 nullable, float64, utf8 0-23 bytes): \
-         {:.1} MB uncompressed; median of {runs} runs each",
-        mb
+         {:.1} MB uncompressed; median of {runs} runs each; glibc malloc {}",
+        mb,
+        if pinned {
+            "pinned (no mmap below 64 MiB, no trim); sinks pre-reserved"
+        } else {
+            "dynamic (--dynamic-malloc)"
+        }
     );
 
     for (name, ours_codec, arrow_codec) in [

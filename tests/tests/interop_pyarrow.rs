@@ -22,6 +22,7 @@
 
 use std::path::{Path, PathBuf};
 
+use alkaid::ipc::message::CompressionCodec;
 use alkaid::ipc::writer::IpcWriteOptions;
 
 use alkaid_tests::harness::{cases, compression_supported, golden_dir, COMPRESSION_DIR};
@@ -219,18 +220,24 @@ fn pyarrows_random_tables_of_every_type_are_read_by_us_and_written_back_equal() 
             }),
             known: known(reader),
         });
-        // Default options (64-byte alignment), and the 8-byte alignment a
-        // firmware may choose to save RAM.
-        for alignment in [64, 8] {
+        // Default options (64-byte alignment), the 8-byte alignment a
+        // firmware may choose to save RAM, and LZ4 frame bodies (our frame
+        // encoder's default options) that pyarrow must decode.
+        for (alignment, lz4) in [(64, false), (8, false), (64, true)] {
             let opts = IpcWriteOptions {
                 alignment,
+                compression: lz4.then_some(CompressionCodec::Lz4Frame),
                 ..IpcWriteOptions::default()
             };
-            let (check, dir) = match alignment {
-                64 => (format!("{}→pyarrow", g.format.writer()), "ours".to_string()),
-                a => (
+            let (check, dir) = match (alignment, lz4) {
+                (64, false) => (format!("{}→pyarrow", g.format.writer()), "ours".to_string()),
+                (a, false) => (
                     format!("{}(alignment {a})→pyarrow", g.format.writer()),
                     format!("ours-align{a}"),
+                ),
+                (_, true) => (
+                    format!("{}(LZ4 frame)→pyarrow", g.format.writer()),
+                    "ours-lz4".to_string(),
                 ),
             };
             let result = write_ours_with(&schema, &batches, g.format, opts).map(|ours| {

@@ -407,6 +407,34 @@ fn lz4_compressed_stream_and_file_round_trip() {
     assert_eq!(r.batch(0).unwrap(), batches[1]);
 }
 
+/// The compressed body is reused from batch to batch without being cleared:
+/// a batch written after a larger one is byte for byte the batch written by
+/// a fresh writer (no stale byte of the earlier body in buffers or padding).
+#[cfg(feature = "lz4")]
+#[test]
+fn reused_compressed_body_leaks_nothing_from_earlier_batches() {
+    use crate::ipc::message::CompressionCodec;
+    let options = IpcWriteOptions {
+        compression: Some(CompressionCodec::Lz4Frame),
+        ..Default::default()
+    };
+    let (big, small) = (sample_batch(0), sample_batch(4));
+    let both = write_stream(&[big.clone(), small.clone()], options);
+    let alone = write_stream(core::slice::from_ref(&small), options);
+    let mut w = StreamWriter::try_new_in(Vec::new(), small.schema(), options, G).unwrap();
+    w.finish().unwrap();
+    // Schema message + 8-byte end-of-stream marker.
+    let schema_len = w.into_inner().len() - 8;
+    let tail = &alone[schema_len..];
+    assert!(both.len() > alone.len());
+    assert_eq!(&both[both.len() - tail.len()..], tail);
+    let got: Vec<_> = SliceStreamReader::try_new_in(&both, IpcReadOptions::default(), G)
+        .unwrap()
+        .map(|b| b.unwrap())
+        .collect();
+    assert_eq!(got, [big, small]);
+}
+
 #[test]
 fn unsupported_compression_is_refused_up_front() {
     use crate::ipc::message::CompressionCodec;

@@ -31,8 +31,10 @@
 //! never writes past the caller's slice.
 //!
 //! The encoder ([`Lz4FrameCodec`]) writes independent blocks of up to
-//! [`FrameOptions::block_size`], the content size and a content checksum
-//! (configurable), and stores a block uncompressed when LZ4 does not shrink it.
+//! [`FrameOptions::block_size`] and the content size; content and block
+//! checksums are options (off by default, as in the reference library's
+//! default preferences, Arrow C++/pyarrow and arrow-rs). It stores a block
+//! uncompressed when LZ4 does not shrink it.
 
 use core::fmt;
 use core::hash::Hasher;
@@ -120,7 +122,10 @@ pub struct FrameOptions {
     pub block_size: BlockSize,
     /// Write the content size in the header. Default `true`.
     pub content_size: bool,
-    /// Write an xxHash32 of the content after the end mark. Default `true`.
+    /// Write an xxHash32 of the content after the end mark. Default `false`
+    /// (the reference library's default preferences; what pyarrow and
+    /// arrow-rs write): the hash costs about as much as decompressing
+    /// again, and IPC readers validate the decoded arrays anyway.
     pub content_checksum: bool,
     /// Write an xxHash32 after every block. Default `false`.
     pub block_checksum: bool,
@@ -131,7 +136,7 @@ impl Default for FrameOptions {
         FrameOptions {
             block_size: BlockSize::Max64KiB,
             content_size: true,
-            content_checksum: true,
+            content_checksum: false,
             block_checksum: false,
         }
     }

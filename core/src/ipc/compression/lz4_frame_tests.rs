@@ -98,23 +98,40 @@ fn one_mebibyte_round_trip_and_sizes() {
     assert_eq!(decompress(&frame, 1 << 20).unwrap(), data);
     let noisy = noise(1 << 20, 99);
     let frame = compress(&noisy);
-    // 16 stored blocks: header (15) + 16 * (4 + 65536) + end mark + checksum.
-    assert_eq!(frame.len(), 15 + 16 * (4 + 65_536) + 8);
+    // 16 stored blocks: header (15) + 16 * (4 + 65536) + end mark (no
+    // content checksum by default).
+    assert_eq!(frame.len(), 15 + 16 * (4 + 65_536) + 4);
     assert_eq!(decompress(&frame, 1 << 20).unwrap(), noisy);
 }
 
 #[test]
 fn exact_bytes_of_a_tiny_frame() {
-    // 1 byte cannot be compressed: one stored block.
+    // 1 byte cannot be compressed: one stored block. Default options: FLG
+    // 0x68 (version 01, independent blocks, content size), BD 0x40 (64 KiB),
+    // header checksum 0x2C, no content checksum.
     let frame = compress(b"A");
-    let mut expected = header(0x6C, 0x40, Some(1), None);
+    let mut expected = header(0x68, 0x40, Some(1), None);
     assert_eq!(expected.len(), 15);
+    assert_eq!(expected[14], 0x2C);
+    expected.extend_from_slice(&[0x01, 0x00, 0x00, 0x80, b'A']);
+    expected.extend_from_slice(&[0, 0, 0, 0]);
+    assert_eq!(frame, expected);
+    // The empty frame is header + end mark.
+    let empty = compress(b"");
+    assert_eq!(&empty[15..], &[0, 0, 0, 0]);
+    // With a content checksum: FLG 0x6C, then xxh32 after the end mark
+    // (of nothing: 0x02CC5D05).
+    let checked = FrameOptions {
+        content_checksum: true,
+        ..Default::default()
+    };
+    let frame = compress_with(checked, b"A");
+    let mut expected = header(0x6C, 0x40, Some(1), None);
     expected.extend_from_slice(&[0x01, 0x00, 0x00, 0x80, b'A']);
     expected.extend_from_slice(&[0, 0, 0, 0]);
     expected.extend_from_slice(&XxHash32::oneshot(0, b"A").to_le_bytes());
     assert_eq!(frame, expected);
-    // The empty frame is header + end mark + checksum of nothing (0x02CC5D05).
-    let empty = compress(b"");
+    let empty = compress_with(checked, b"");
     assert_eq!(&empty[15..], &[0, 0, 0, 0, 0x05, 0x5D, 0xCC, 0x02]);
 }
 
@@ -123,7 +140,7 @@ fn output_smaller_than_the_bound_stores_blocks() {
     let data = text(1000);
     let mut c = Lz4FrameCodec::new();
     // Room for the frame with the block stored, but not for the compressor.
-    let mut out = std::vec![0u8; 15 + 4 + 1000 + 8];
+    let mut out = std::vec![0u8; 15 + 4 + 1000 + 4];
     let n = c.compress(&data, &mut out).unwrap();
     assert_eq!(n, out.len());
     assert_eq!(decompress(&out, 1000).unwrap(), data);
@@ -340,6 +357,7 @@ fn sample() -> (Vec<u8>, Vec<u8>) {
     let data = text(if cfg!(miri) { 2_000 } else { 150_000 });
     let options = FrameOptions {
         block_checksum: true,
+        content_checksum: true,
         ..Default::default()
     };
     (compress_with(options, &data), data)

@@ -151,48 +151,73 @@ pub fn compress_buffer<C: Codec + ?Sized, A: Allocator>(
     input: &[u8],
     out: &mut MutableBuffer<A>,
 ) -> Result<usize> {
-    if input.is_empty() {
-        return Ok(0);
-    }
     let start = out.len();
-    let r = compress_framed(codec, input, out, start);
-    if r.is_err() {
-        out.truncate(start);
+    match compress_buffer_at(codec, input, out, start) {
+        Ok(n) => {
+            out.truncate(start + n);
+            Ok(n)
+        }
+        Err(e) => {
+            out.truncate(start);
+            Err(e)
+        }
     }
-    r
 }
 
-fn compress_framed<C: Codec + ?Sized, A: Allocator>(
+/// [`compress_buffer`] writing at byte `at` of `out` rather than appending:
+/// `out` is grown (never shrunk) to hold `at` + 8 + the codec's bound, the
+/// framed buffer is written at `at..at + n` and `n` is returned. The bytes of
+/// `out` after `at + n` are left as the codec left them (not zeroed), so a
+/// caller reusing `out` for a sequence of buffers (the IPC writer's body)
+/// tracks its own end and pays no zeroing for the codec's scratch room.
+///
+/// # Errors
+/// As [`compress_buffer`]; `out` may have grown.
+pub(crate) fn compress_buffer_at<C: Codec + ?Sized, A: Allocator>(
     codec: &mut C,
     input: &[u8],
     out: &mut MutableBuffer<A>,
-    start: usize,
+    at: usize,
 ) -> Result<usize> {
+    if input.is_empty() {
+        return Ok(0);
+    }
     let declared = i64::try_from(input.len()).map_err(|_| Error::CapacityOverflow)?;
     let bound = codec.max_compressed_len(input.len())?;
-    let total = bound
+    let body_start = at
         .checked_add(LENGTH_PREFIX_BYTES)
         .ok_or(Error::CapacityOverflow)?;
-    out.try_reserve_exact(total)?;
-    out.try_extend_from_slice(&declared.to_le_bytes())?;
-    out.try_extend_zeros(bound)?;
-    let body_start = start + LENGTH_PREFIX_BYTES;
-    let dst = out
+    let end = body_start
+        .checked_add(bound.max(input.len()))
+        .ok_or(Error::CapacityOverflow)?;
+    if end > out.len() {
+        // Exact growth (a firmware's RAM peak is the largest batch, not
+        // twice it); a reused `out` stops growing after its largest batch.
+        // The bytes past the length are already zero.
+        let more = end - out.len();
+        out.try_reserve_exact(more)?;
+        out.try_extend_zeros(more)?;
+    }
+    let frame = out
         .as_slice_mut()
-        .get_mut(body_start..)
+        .get_mut(at..end)
         .ok_or(Error::OutOfBounds)?;
+    let (prefix, rest) = frame.split_at_mut(LENGTH_PREFIX_BYTES);
+    let dst = rest.get_mut(..bound).ok_or(Error::OutOfBounds)?;
     let written = codec.compress(input, dst)?;
     if written > bound {
         return Err(Error::OutOfBounds);
     }
     if written < input.len() {
-        out.truncate(body_start + written);
+        prefix.copy_from_slice(&declared.to_le_bytes());
+        Ok(LENGTH_PREFIX_BYTES + written)
     } else {
-        out.truncate(start);
-        out.try_extend_from_slice(&NO_COMPRESSION_LENGTH.to_le_bytes())?;
-        out.try_extend_from_slice(input)?;
+        prefix.copy_from_slice(&NO_COMPRESSION_LENGTH.to_le_bytes());
+        rest.get_mut(..input.len())
+            .ok_or(Error::OutOfBounds)?
+            .copy_from_slice(input);
+        Ok(LENGTH_PREFIX_BYTES + input.len())
     }
-    Ok(out.len() - start)
 }
 
 /// What the length prefix of a compressed body buffer says.

@@ -586,8 +586,14 @@ impl<W: Write> BodyVisitor for BodyWriter<'_, W> {
 
 /// The compressed path: every buffer is materialised (bitmaps shifted, offsets
 /// rebased) into `tmp`, compressed with its 8-byte length prefix into `body`
-/// ("Compression" of the IPC chapter), padded to the alignment, and its extent
-/// recorded in `specs`. Nodes come from the [`Planner`].
+/// at `end` ("Compression" of the IPC chapter), padded to the alignment, and
+/// its extent recorded in `specs`. Nodes come from the [`Planner`].
+///
+/// `body` is reused from batch to batch and never cleared: its length is the
+/// most any batch used, the batch's body is `body[..end]`, and the bytes
+/// after `end` are stale (compressor scratch, earlier batches). This spares
+/// zeroing the codec's worst-case room after every buffer and the whole body
+/// after every batch.
 #[cfg(feature = "compression")]
 pub(crate) struct Compressing<'x, A: Allocator> {
     pub(crate) codec: &'x mut dyn crate::ipc::compression::Codec,
@@ -595,19 +601,42 @@ pub(crate) struct Compressing<'x, A: Allocator> {
     pub(crate) tmp: &'x mut crate::buffer::MutableBuffer<A>,
     pub(crate) specs: &'x mut TryVec<BufferSpec, A>,
     pub(crate) alignment: usize,
+    /// End of the body written so far (start at 0 for each batch).
+    pub(crate) end: usize,
 }
 
 #[cfg(feature = "compression")]
 impl<A: Allocator> Compressing<'_, A> {
     fn emit(&mut self, from_tmp: bool, bytes: &[u8]) -> Result<()> {
-        let offset = self.body.len();
+        let offset = self.end;
         let input = if from_tmp { self.tmp.as_slice() } else { bytes };
-        let n = crate::ipc::compression::compress_buffer(&mut *self.codec, input, self.body)?;
+        let n = crate::ipc::compression::compress_buffer_at(
+            &mut *self.codec,
+            input,
+            self.body,
+            offset,
+        )?;
         self.specs.try_push(BufferSpec {
             offset: offset as i64,
             length: n as i64,
         })?;
-        self.body.try_extend_zeros(padded(n, self.alignment) - n)
+        let data_end = offset + n;
+        let padded_end = offset
+            .checked_add(padded(n, self.alignment))
+            .ok_or(Error::CapacityOverflow)?;
+        if padded_end > self.body.len() {
+            let more = padded_end - self.body.len();
+            self.body.try_reserve_exact(more)?;
+            self.body.try_extend_zeros(more)?;
+        }
+        // The padding may hold stale bytes: zero it.
+        self.body
+            .as_slice_mut()
+            .get_mut(data_end..padded_end)
+            .ok_or(Error::OutOfBounds)?
+            .fill(0);
+        self.end = padded_end;
+        Ok(())
     }
 }
 

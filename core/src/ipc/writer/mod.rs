@@ -130,7 +130,8 @@ struct Encoder<'a, A: Allocator + Clone, S: CodecSet> {
     dictionaries: core::marker::PhantomData<&'a ()>,
     #[cfg_attr(not(feature = "compression"), allow(dead_code))]
     codecs: S,
-    /// Compressed path: the body, one materialised buffer, the buffer extents.
+    /// Compressed path: the body (reused, never cleared: see
+    /// [`Compressing`]), one materialised buffer, the buffer extents.
     #[cfg(feature = "compression")]
     body: MutableBuffer<A>,
     #[cfg(feature = "compression")]
@@ -224,9 +225,10 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
             .options
             .compression
             .filter(|_| cfg!(feature = "compression"));
+        #[cfg_attr(not(feature = "compression"), allow(unused_mut))]
+        let mut body_len = self.planner.body_len;
         #[cfg(feature = "compression")]
         if let Some(codec) = compression {
-            self.body.clear();
             self.specs.clear();
             let codec = self.codecs.get(codec).ok_or(Error::UnsupportedType)?;
             let mut v = Compressing {
@@ -235,16 +237,13 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
                 tmp: &mut self.tmp,
                 specs: &mut self.specs,
                 alignment: self.options.alignment,
+                end: 0,
             };
             for c in columns {
                 visit_array(&mut v, c)?;
             }
+            body_len = v.end;
         }
-        let body_len = match compression {
-            #[cfg(feature = "compression")]
-            Some(_) => self.body.len(),
-            _ => self.planner.body_len,
-        };
         let alkaid = self.options.alkaid;
         let offset = out.position() as i64;
         let planner = &self.planner;
@@ -278,7 +277,14 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
         let before = out.position();
         match compression {
             #[cfg(feature = "compression")]
-            Some(_) => out.write_all(self.body.as_slice())?,
+            Some(_) => {
+                let body = self
+                    .body
+                    .as_slice()
+                    .get(..body_len)
+                    .ok_or(Error::InvalidBuilderState)?;
+                out.write_all(body)?;
+            }
             _ => {
                 let mut w = BodyWriter {
                     out,
