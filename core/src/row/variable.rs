@@ -127,42 +127,6 @@ impl<'o, const B: usize> BlockWriter<'o, B> {
     }
 }
 
-/// Writes the block encoding of the non-empty `v` (ascending) at the start
-/// of `out`; returns its length. Whole blocks are fixed-size copies (no
-/// per-block bounds arithmetic as in [`BlockWriter`]).
-///
-/// # Errors
-/// [`Error::OutOfBounds`] when `out` is too short or `v` is empty.
-#[inline]
-fn write_blocks<const B: usize>(out: &mut [u8], v: &[u8]) -> Result<usize> {
-    // Blocks followed by a continuation byte, then the last (1..=B bytes).
-    let whole = v.len().checked_sub(1).ok_or(Error::OutOfBounds)? / B;
-    let n = 1 + (whole + 1) * (B + 1);
-    let out = out.get_mut(..n).ok_or(Error::OutOfBounds)?;
-    let (first, mut rest) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
-    *first = NON_EMPTY;
-    let (head, last) = v.split_at(whole * B);
-    for block in head.chunks_exact(B) {
-        let (dst, tail) = rest.split_at_mut(B + 1);
-        let (data, marker) = dst.split_at_mut(B);
-        data.copy_from_slice(block);
-        if let Some(m) = marker.first_mut() {
-            *m = CONTINUATION;
-        }
-        rest = tail;
-    }
-    // `rest` is exactly the last block and its length byte.
-    let (data, marker) = rest.split_at_mut(B);
-    let (value, padding) = data.split_at_mut(last.len());
-    value.copy_from_slice(last);
-    padding.fill(0);
-    // `1 <= last.len() <= B <= 255` (the block sizes used are 32 and, in tests, 4).
-    if let Some(m) = marker.first_mut() {
-        *m = last.len() as u8;
-    }
-    Ok(n)
-}
-
 /// Writes the ordered encoding of `value` at the start of `out`; returns its length.
 ///
 /// # Errors
@@ -173,25 +137,31 @@ pub(crate) fn encode_ordered<const B: usize>(
     value: Option<&[u8]>,
     opts: SortOptions,
 ) -> Result<usize> {
-    let first = out.first_mut().ok_or(Error::OutOfBounds)?;
-    let n = match value {
+    let flip = if opts.descending { 0xFF } else { 0 };
+    match value {
         None => {
-            *first = opts.null_sentinel();
-            return Ok(1);
+            *out.first_mut().ok_or(Error::OutOfBounds)? = opts.null_sentinel();
+            Ok(1)
         }
         Some([]) => {
-            *first = EMPTY;
-            1
+            *out.first_mut().ok_or(Error::OutOfBounds)? = EMPTY ^ flip;
+            Ok(1)
         }
-        Some(v) => write_blocks::<B>(out, v)?,
-    };
-    if opts.descending {
-        out.get_mut(..n)
-            .ok_or(Error::OutOfBounds)?
-            .iter_mut()
-            .for_each(|b| *b = !*b);
+        Some(v) if B == BLOCK_SIZE => write_value(out, v, 0, v.len(), flip),
+        Some(v) => {
+            // Other block sizes (the spec's 4-byte diagrams, in tests).
+            let mut w = BlockWriter::<B>::new(out)?;
+            w.write(v)?;
+            let n = w.finish()?;
+            if flip != 0 {
+                out.get_mut(..n)
+                    .ok_or(Error::OutOfBounds)?
+                    .iter_mut()
+                    .for_each(|b| *b = !*b);
+            }
+            Ok(n)
+        }
     }
-    Ok(n)
 }
 
 /// Writes the unordered encoding of `value` at the start of `out`; returns its length.
@@ -252,6 +222,166 @@ pub(crate) fn encode<'v>(
     Ok(())
 }
 
+/// `0xFF` for the first [`BLOCK_SIZE`] bytes, then `0x00`: the window
+/// `MASK[BLOCK_SIZE - n..][..BLOCK_SIZE]` keeps the first `n` bytes of a block.
+static MASK: [u8; 2 * BLOCK_SIZE] = {
+    let mut m = [0u8; 2 * BLOCK_SIZE];
+    let mut i = 0;
+    while i < BLOCK_SIZE {
+        m[i] = 0xFF;
+        i += 1;
+    }
+    m
+};
+
+/// The mask keeping the first `n` (`1..=BLOCK_SIZE`) bytes of a block.
+#[inline(always)]
+fn mask(n: usize) -> Result<&'static [u8; BLOCK_SIZE]> {
+    MASK.get(BLOCK_SIZE.wrapping_sub(n)..)
+        .and_then(|m| m.get(..BLOCK_SIZE))
+        .and_then(|m| m.try_into().ok())
+        .ok_or(Error::OutOfBounds)
+}
+
+/// Writes one block (`BLOCK_SIZE` bytes then `marker`) at the start of
+/// `out`: `src` masked to its first `n` bytes (all when `n == BLOCK_SIZE`),
+/// every byte XORed with `flip`. Fixed-size loads and stores (vectorised).
+#[inline(always)]
+fn put_block(
+    out: &mut [u8; BLOCK_SIZE + 1],
+    src: &[u8; BLOCK_SIZE],
+    keep: &[u8; BLOCK_SIZE],
+    marker: u8,
+    flip: u8,
+) {
+    let mut tmp = [0u8; BLOCK_SIZE + 1];
+    for j in 0..BLOCK_SIZE {
+        tmp[j] = (src[j] & keep[j]) ^ flip;
+    }
+    tmp[BLOCK_SIZE] = marker ^ flip;
+    *out = tmp;
+}
+
+/// Writes the ordered encoding of the non-empty value `values[start..end]`
+/// at the start of `out`; returns its length. Blocks are copied at their
+/// fixed size: the last one too when `values` has `BLOCK_SIZE` bytes from
+/// its start (the bytes past the value are masked to zero), so a value of up
+/// to 32 bytes is one 32-byte load, mask and store.
+///
+/// # Errors
+/// [`Error::OutOfBounds`] when `out` is too short or the range is empty or
+/// outside `values`.
+#[inline(always)]
+fn write_value(out: &mut [u8], values: &[u8], start: usize, end: usize, flip: u8) -> Result<usize> {
+    const B: usize = BLOCK_SIZE;
+    let len = end.checked_sub(start).ok_or(Error::OutOfBounds)?;
+    let whole = len.checked_sub(1).ok_or(Error::OutOfBounds)? / B;
+    let n = 1 + (whole + 1) * (B + 1);
+    let out = out.get_mut(..n).ok_or(Error::OutOfBounds)?;
+    let (first, mut rest) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
+    *first = NON_EMPTY ^ flip;
+    let full = mask(B)?;
+    let mut at = start;
+    for _ in 0..whole {
+        let (dst, tail) = rest.split_at_mut(B + 1);
+        let src = values.get(at..at + B).ok_or(Error::OutOfBounds)?;
+        put_block(
+            dst.try_into().map_err(|_| Error::OutOfBounds)?,
+            src.try_into().map_err(|_| Error::OutOfBounds)?,
+            full,
+            CONTINUATION,
+            flip,
+        );
+        at += B;
+        rest = tail;
+    }
+    // `rest` is exactly the last block and its length byte; `1 <= last <= B`.
+    let last = end - at;
+    let dst: &mut [u8; B + 1] = rest.try_into().map_err(|_| Error::OutOfBounds)?;
+    let keep = mask(last)?;
+    let mut padded = [0u8; B];
+    let src: &[u8; B] = match values.get(at..at + B) {
+        Some(s) => s.try_into().map_err(|_| Error::OutOfBounds)?,
+        None => {
+            // Near the end of `values`: copy the bytes there are.
+            padded
+                .get_mut(..last)
+                .ok_or(Error::OutOfBounds)?
+                .copy_from_slice(values.get(at..end).ok_or(Error::OutOfBounds)?);
+            &padded
+        }
+    };
+    put_block(dst, src, keep, last as u8, flip);
+    Ok(n)
+}
+
+/// Encodes slots of an offsets-based array (Binary, LargeBinary, Utf8,
+/// LargeUtf8: `offsets` has one more entry than `cursors`, absolute into
+/// `values`; null slots per `nulls`), writing slot `i` at `data[cursors[i]..]`
+/// and advancing `cursors[i]`.
+///
+/// # Errors
+/// [`Error::OffsetsLength`] when there are too few offsets;
+/// [`Error::OutOfBounds`] when `data` is too short or an offset lies
+/// outside `values`; [`Error::CapacityOverflow`] (unordered, a value of
+/// 4 GiB or more).
+pub(crate) fn encode_offsets<O: OffsetSize, A: Allocator>(
+    data: &mut [u8],
+    cursors: &mut [usize],
+    offsets: &[O],
+    values: &[u8],
+    nulls: Option<&NullBuffer<'_, A>>,
+    opts: SortOptions,
+    unordered: bool,
+) -> Result<()> {
+    let offsets = offsets
+        .get(..cursors.len() + 1)
+        .ok_or(Error::OffsetsLength)?;
+    const B: usize = BLOCK_SIZE;
+    let flip = if opts.descending { 0xFF } else { 0 };
+    let null = opts.null_sentinel();
+    for (i, (c, w)) in cursors.iter_mut().zip(offsets.windows(2)).enumerate() {
+        let start = w[0].to_usize().ok_or(Error::OutOfBounds)?;
+        let end = w[1].to_usize().ok_or(Error::OutOfBounds)?;
+        let valid = nulls.is_none_or(|n| n.is_valid(i));
+        let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
+        let written = if unordered {
+            let v = if valid {
+                Some(values.get(start..end).ok_or(Error::OutOfBounds)?)
+            } else {
+                None
+            };
+            encode_unordered(out, v)?
+        } else if !valid {
+            *out.first_mut().ok_or(Error::OutOfBounds)? = null;
+            1
+        } else if start == end {
+            *out.first_mut().ok_or(Error::OutOfBounds)? = EMPTY ^ flip;
+            1
+        } else if let (Some(dst), Some(src)) = (
+            out.get_mut(..B + 2),
+            values.get(start..start + B).filter(|_| end - start <= B),
+        ) {
+            // The common short value: one block, loaded at its full size.
+            let (first, block) = dst.split_first_mut().ok_or(Error::OutOfBounds)?;
+            *first = NON_EMPTY ^ flip;
+            let len = end - start;
+            put_block(
+                block.try_into().map_err(|_| Error::OutOfBounds)?,
+                src.try_into().map_err(|_| Error::OutOfBounds)?,
+                mask(len)?,
+                len as u8,
+                flip,
+            );
+            B + 2
+        } else {
+            write_value(out, values, start, end, flip)?
+        };
+        *c += written;
+    }
+    Ok(())
+}
+
 /// Adds the encoded size of slot `i` of an offsets-based array (`offsets`:
 /// `lengths.len() + 1` of them; null slots per `nulls`) to `lengths[i]`,
 /// straight from the offsets.
@@ -269,36 +399,56 @@ pub(crate) fn add_lengths_from_offsets<O: OffsetSize, A: Allocator>(
     let offsets = offsets
         .get(..lengths.len() + 1)
         .ok_or(Error::OffsetsLength)?;
-    let mut overflow = false;
-    for (i, (l, w)) in lengths.iter_mut().zip(offsets.windows(2)).enumerate() {
-        let valid = nulls.is_none_or(|n| n.is_valid(i));
-        // Offsets of a validated array: non-negative, non-decreasing; any
-        // other (an unchecked array) is an error, not a wrong size.
-        let (a, b) = (
-            w[0].to_usize().unwrap_or(usize::MAX),
-            w[1].to_usize().unwrap_or(0),
-        );
-        overflow |= a > b;
-        let len = b.wrapping_sub(a);
-        // Each value's size is at most ~33/32 of its bytes, which fit in
-        // memory: only the running totals can overflow (checked by the caller).
-        let n = if !valid {
-            if unordered {
-                4
-            } else {
-                1
-            }
-        } else if unordered {
-            len.wrapping_add(4)
-        } else if len == 0 {
-            1
-        } else {
-            (len.div_ceil(BLOCK_SIZE)).wrapping_mul(BLOCK_SIZE + 1) + 1
-        };
-        overflow |= len > isize::MAX as usize || (unordered && len >= UNORDERED_NULL as usize);
-        *l = l.saturating_add(n);
+    // Branch-free per slot (so that it vectorises): `valid` is all ones for
+    // a value, zero for a null; an empty value has no blocks.
+    #[inline(always)]
+    fn pass<O: OffsetSize>(
+        lengths: &mut [usize],
+        offsets: &[O],
+        valid: impl Fn(usize) -> usize,
+        size: impl Fn(usize, usize) -> usize,
+    ) -> bool {
+        let mut overflow = false;
+        for (i, (l, w)) in lengths.iter_mut().zip(offsets.windows(2)).enumerate() {
+            // Offsets of a validated array: non-negative, non-decreasing; any
+            // other (an unchecked array) is an error, not a wrong size.
+            let (a, b) = (
+                w[0].to_usize().unwrap_or(usize::MAX),
+                w[1].to_usize().unwrap_or(0),
+            );
+            overflow |= a > b;
+            let len = b.wrapping_sub(a);
+            overflow |= len > isize::MAX as usize;
+            // Each value's size is at most ~33/32 of its bytes, which fit in
+            // memory: only the running totals can overflow (checked by the caller).
+            *l = l.saturating_add(size(len, valid(i)));
+        }
+        overflow
     }
-    if overflow {
+    const B: usize = BLOCK_SIZE;
+    let ordered = |len: usize, v: usize| 1 + (((len.wrapping_add(B - 1) / B) * (B + 1)) & v);
+    let plain = |len: usize, v: usize| 4 + (len & v);
+    let bits = nulls.map(|n| (n.inner().inner().as_slice(), n.inner().offset()));
+    let valid = |i: usize| match bits {
+        None => usize::MAX,
+        Some((bytes, offset)) => {
+            let j = offset + i;
+            let bit = bytes.get(j / 8).map_or(0, |b| (b >> (j % 8)) & 1);
+            0usize.wrapping_sub(usize::from(bit))
+        }
+    };
+    let overflow = match (bits.is_some(), unordered) {
+        (false, false) => pass(lengths, offsets, |_| usize::MAX, ordered),
+        (false, true) => pass(lengths, offsets, |_| usize::MAX, plain),
+        (true, false) => pass(lengths, offsets, valid, ordered),
+        (true, true) => pass(lengths, offsets, valid, plain),
+    };
+    let too_long = unordered
+        && offsets.windows(2).any(|w| {
+            let (a, b) = (w[0].to_usize(), w[1].to_usize());
+            matches!((a, b), (Some(a), Some(b)) if b.wrapping_sub(a) >= UNORDERED_NULL as usize)
+        });
+    if overflow || too_long {
         return Err(Error::OffsetOutOfBounds);
     }
     Ok(())
@@ -471,11 +621,85 @@ fn decoded_len(row: &[u8], opts: SortOptions, unordered: bool) -> usize {
     len
 }
 
+/// Decodes one ordered value from the front of `row` into `out` at `pos`:
+/// the new end of the values, or `None` for a null. Blocks are copied at
+/// their fixed size (the padding of the last one, checked zero, lands past
+/// the value, where the next value goes): `out` needs `BLOCK_SIZE` bytes of
+/// room past the value's end.
+///
+/// # Errors
+/// As [`decode_ordered`]; [`Error::InvalidRow`] when `out` is too short.
+#[inline(always)]
+fn decode_ordered_at(
+    row: &mut &[u8],
+    null: u8,
+    flip: u8,
+    out: &mut [u8],
+    mut pos: usize,
+) -> Result<Option<usize>> {
+    const B: usize = BLOCK_SIZE;
+    let (&first, mut rest) = row.split_first().ok_or(Error::InvalidRow)?;
+    if first == null {
+        *row = rest;
+        return Ok(None);
+    }
+    match first ^ flip {
+        EMPTY => {
+            *row = rest;
+            return Ok(Some(pos));
+        }
+        NON_EMPTY => {}
+        _ => return Err(Error::InvalidRow),
+    }
+    loop {
+        let (block, tail) = rest
+            .split_first_chunk::<{ B + 1 }>()
+            .ok_or(Error::InvalidRow)?;
+        let (data, marker) = block.split_first_chunk::<B>().ok_or(Error::InvalidRow)?;
+        let marker = marker.first().copied().ok_or(Error::InvalidRow)? ^ flip;
+        let dst: &mut [u8; B] = out
+            .get_mut(pos..pos + B)
+            .and_then(|d| d.try_into().ok())
+            .ok_or(Error::InvalidRow)?;
+        rest = tail;
+        let mut tmp = [0u8; B];
+        if marker == CONTINUATION {
+            for j in 0..B {
+                tmp[j] = data[j] ^ flip;
+            }
+            *dst = tmp;
+            pos += B;
+            continue;
+        }
+        let n = usize::from(marker);
+        if n == 0 || n > B {
+            return Err(Error::InvalidRow);
+        }
+        // Padding must be zero: one branch-free pass over the block.
+        let keep = mask(n)?;
+        let mut bad = 0u8;
+        for j in 0..B {
+            let b = data[j] ^ flip;
+            tmp[j] = b;
+            bad |= b & !keep[j];
+        }
+        if bad != 0 {
+            return Err(Error::InvalidRow);
+        }
+        *dst = tmp;
+        pos += n;
+        break;
+    }
+    *row = rest;
+    Ok(Some(pos))
+}
+
 /// Decodes the value at the front of each row into `values` (bytes) and
 /// `offsets` (`rows.len() + 1` of them, as `O`), and the validity.
 ///
 /// A first pass reads only the block markers to size `values` exactly (the
-/// 64-byte aligned growth of `Global` copies at every step).
+/// 64-byte aligned growth of `Global` copies at every step); values and
+/// offsets are then written in place.
 #[allow(clippy::type_complexity)]
 fn decode_into<O: OffsetSize, A: Allocator + Clone>(
     rows: &mut [&[u8]],
@@ -490,37 +714,56 @@ fn decode_into<O: OffsetSize, A: Allocator + Clone>(
     let total = rows.iter().fold(0usize, |t, r| {
         t.saturating_add(decoded_len(r, opts, unordered))
     });
+    // Room for the fixed-size block copies past the last value.
+    let room = total
+        .checked_add(BLOCK_SIZE)
+        .ok_or(Error::CapacityOverflow)?;
     let mut values = MutableBuffer::new_in(alloc.clone());
-    values.try_reserve_exact(total)?;
+    values.try_extend_zeros(room)?;
     let mut offsets = MutableBuffer::new_in(alloc.clone());
     let n = rows
         .len()
         .checked_add(1)
         .and_then(|n| n.checked_mul(core::mem::size_of::<O>()))
         .ok_or(Error::CapacityOverflow)?;
-    offsets.try_reserve_exact(n)?;
-    offsets.try_push(O::ZERO)?;
+    offsets.try_extend_zeros(n)?;
     let mut validity = MutableBuffer::new_in(alloc.clone());
     validity.try_extend_zeros(rows.len().div_ceil(8))?;
     let mut null_count = 0;
+    let (null, flip) = (opts.null_sentinel(), if opts.descending { 0xFF } else { 0 });
+    let mut pos = 0usize;
     {
         let bits = validity.as_slice_mut();
-        for (i, row) in rows.iter_mut().enumerate() {
-            let valid = if unordered {
-                decode_unordered(row, &mut values)?
-            } else {
-                decode_ordered::<BLOCK_SIZE, A>(row, opts, &mut values)?
-            };
-            offsets.try_push(O::from_usize(values.len()).ok_or(Error::CapacityOverflow)?)?;
-            if valid {
-                if let Some(b) = bits.get_mut(i / 8) {
-                    *b |= 1 << (i % 8);
+        let out = values.as_slice_mut();
+        let ends = offsets.typed_mut::<O>()?.get_mut(1..).unwrap_or(&mut []);
+        for (i, (row, end)) in rows.iter_mut().zip(ends.iter_mut()).enumerate() {
+            let next = if unordered {
+                match read_unordered(row)? {
+                    None => None,
+                    Some(v) => {
+                        let e = pos + v.len();
+                        out.get_mut(pos..e)
+                            .ok_or(Error::InvalidRow)?
+                            .copy_from_slice(v);
+                        Some(e)
+                    }
                 }
             } else {
-                null_count += 1;
+                decode_ordered_at(row, null, flip, out, pos)?
+            };
+            match next {
+                Some(p) => {
+                    pos = p;
+                    if let Some(b) = bits.get_mut(i / 8) {
+                        *b |= 1 << (i % 8);
+                    }
+                }
+                None => null_count += 1,
             }
+            *end = O::from_usize(pos).ok_or(Error::CapacityOverflow)?;
         }
     }
+    values.truncate(pos);
     let nulls = if null_count == 0 {
         None
     } else {
