@@ -126,10 +126,17 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
         .ok_or(Error::UnsupportedType)?
         .options
         .null_sentinel();
-    let encoded = encode_to_rows(values, core::slice::from_ref(d.values()), alloc)?;
     let table = match interner {
-        None => encoded,
+        None => encode_to_rows(values, core::slice::from_ref(d.values()), alloc)?,
         Some(interner) => {
+            if let Some(table) = interner.cache.take(d.values())? {
+                // The same dictionary as the last batch's: its table.
+                return Ok(Encoder::Table {
+                    table,
+                    index: TableIndex::Keys(d.keys()),
+                });
+            }
+            let encoded = encode_to_rows(values, core::slice::from_ref(d.values()), alloc)?;
             let mut table = Rows::try_with_capacity_in(encoded.len(), 0, alloc.clone())?;
             interner.intern_keys(&encoded, value_sentinel, alloc, |key| {
                 let Some(key) = key else {

@@ -83,7 +83,7 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
             return Err(Error::TypeMismatch);
         }
     }
-    let encoders = Slots::try_from_fn_in(columns.len(), alloc.clone(), |i| {
+    let mut encoders = Slots::try_from_fn_in(columns.len(), alloc.clone(), |i| {
         let node = nodes.get_mut(i).ok_or(Error::OutOfBounds)?;
         let column = columns.get(i).ok_or(Error::OutOfBounds)?;
         prepare(node, column, alloc)
@@ -138,6 +138,16 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
     }
     if cursors.last().is_some_and(|&c| c != end) {
         return Err(Error::OutOfBounds);
+    }
+    // Dictionary tables go back to their interner's cache for the next batch.
+    for (enc, node) in encoders.iter_mut().zip(nodes.iter_mut()) {
+        if let (Encoder::Table { table, .. }, Kind::Dictionary(Some(interner), _)) =
+            (enc, &mut node.kind)
+        {
+            interner
+                .cache
+                .put(core::mem::replace(table, Rows::new_in(alloc.clone())));
+        }
     }
     Ok(())
 }

@@ -373,10 +373,34 @@ pub(crate) fn encode_bool<A: Allocator>(
     let (null, flip) = (opts.null_sentinel(), if opts.descending { 0xFF } else { 0 });
     let values = bitmap_of(array.values());
     let bits = bitmap(array.nulls());
+    // The 8 value and validity bits of rows `i..i + 8`, read once per 8 rows.
+    let (mut v8, mut n8) = (0u8, 0xFFu8);
     for_rows(data, layout, 2, |i, out| {
-        let v = valid_mask(Some(values), i) & 1;
-        put(out, &[v], valid_mask(bits, i), null, flip);
+        if i % 8 == 0 {
+            v8 = byte_at(values, i);
+            n8 = bits.map_or(0xFF, |b| byte_at(b, i));
+        }
+        let k = i % 8;
+        let m = 0u8.wrapping_sub((n8 >> k) & 1);
+        let v = ((v8 >> k) & 1) ^ flip;
+        if let Some([head, value]) = out.get_mut(..2) {
+            *head = null ^ ((1 ^ null) & m);
+            *value = v & m;
+        }
     })
+}
+
+/// The 8 bits from bit `i` of a bitmap (`bytes` from bit `offset`), zero
+/// past its end.
+#[inline(always)]
+fn byte_at((bytes, offset): (&[u8], usize), i: usize) -> u8 {
+    let j = offset + i;
+    let lo = bytes.get(j / 8).copied().unwrap_or(0);
+    if j % 8 == 0 {
+        return lo;
+    }
+    let hi = bytes.get(j / 8 + 1).copied().unwrap_or(0);
+    (lo >> (j % 8)) | (hi << (8 - j % 8))
 }
 
 /// The bytes and bit offset of a boolean buffer.

@@ -268,6 +268,8 @@ pub(crate) struct Interner<A: Allocator> {
     by_value: HashIndex<A>,
     /// Entry positions by key.
     by_key: HashIndex<A>,
+    /// The table of the last dictionary encoded through this interner.
+    pub(crate) cache: super::cache::TableCache<A>,
 }
 
 impl<A: Allocator + Clone> Interner<A> {
@@ -278,7 +280,8 @@ impl<A: Allocator + Clone> Interner<A> {
             keys: MutableBuffer::new_in(alloc.clone()),
             entries: MutableBuffer::new_in(alloc.clone()),
             by_value: HashIndex::new_in(alloc.clone()),
-            by_key: HashIndex::new_in(alloc),
+            by_key: HashIndex::new_in(alloc.clone()),
+            cache: super::cache::TableCache::new_in(alloc),
         }
     }
 }

@@ -87,6 +87,7 @@
 //! # Ok::<(), alkaid::Error>(())
 //! ```
 
+mod cache;
 mod decode;
 mod dictionary;
 mod encode;

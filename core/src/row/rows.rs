@@ -202,10 +202,14 @@ impl<A: Allocator> Rows<A> {
     /// Adds `n` rows whose lengths the caller will write: returns the new
     /// offsets (`n` of them, zeroed) to be filled with lengths.
     pub(crate) fn try_grow_offsets(&mut self, n: usize) -> Result<()> {
+        let bytes = n.checked_mul(USIZE).ok_or(Error::CapacityOverflow)?;
         if self.offsets.is_empty() {
+            // One allocation for the leading zero and the new offsets (a
+            // grow would copy).
+            self.offsets
+                .try_reserve_exact(bytes.checked_add(USIZE).ok_or(Error::CapacityOverflow)?)?;
             self.offsets.try_extend_from_slice(&0usize.to_ne_bytes())?;
         }
-        let bytes = n.checked_mul(USIZE).ok_or(Error::CapacityOverflow)?;
         self.offsets.try_extend_zeros(bytes)
     }
 
