@@ -92,6 +92,7 @@ mod decode;
 mod dictionary;
 mod encode;
 mod fixed;
+mod gather;
 mod interner;
 mod list;
 mod nested;
