@@ -5,6 +5,7 @@
 
 use allocator_api2::alloc::Allocator;
 
+use super::slots::Slots;
 use crate::array::{
     Array, ArrayRef, ByteArrayType, GenericByteArray, PrimitiveArray, PrimitiveType,
 };
@@ -51,9 +52,13 @@ pub(crate) fn gather<'a, A: Allocator + Clone>(
 /// distinct value is valid. `None` when every slot is valid.
 fn validity<'a, A: Allocator + Clone>(
     index: &[u32],
+    distinct_nulls: bool,
     valid: impl Fn(usize) -> bool,
     alloc: &A,
 ) -> Result<Option<NullBuffer<'a, A>>> {
+    if !distinct_nulls && !index.contains(&0) {
+        return Ok(None);
+    }
     let n = index.len();
     let mut bits = MutableBuffer::new_in(alloc.clone());
     bits.try_extend_zeros(n.div_ceil(8))?;
@@ -91,7 +96,12 @@ fn gather_primitive<'a, T: PrimitiveType, A: Allocator + Clone>(
             *out = *src.get(j as usize - 1).ok_or(Error::OutOfBounds)?;
         }
     }
-    let nulls = validity(index, |j| distinct.is_valid(j), alloc)?;
+    let nulls = validity(
+        index,
+        distinct.null_count() != 0,
+        |j| distinct.is_valid(j),
+        alloc,
+    )?;
     PrimitiveArray::try_new(
         distinct.data_type().clone(),
         ScalarBuffer::try_from_buffer(values.into_buffer())?,
@@ -105,23 +115,53 @@ fn gather_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
     alloc: &A,
 ) -> Result<GenericByteArray<'a, T, A>> {
     const ROOM: usize = 32;
-    let src = distinct.values().as_slice();
+    // The distinct values back to back with `ROOM` bytes of slack, and each
+    // one's start and length: every value has `ROOM` readable bytes.
     let offsets = distinct.value_offsets();
-    let range = |j: u32| -> Result<(usize, usize)> {
-        let j = (j as usize).checked_sub(1).ok_or(Error::OutOfBounds)?;
+    let (first, last) = match (offsets.first(), offsets.last()) {
+        (Some(a), Some(b)) => (
+            a.to_usize().ok_or(Error::OutOfBounds)?,
+            b.to_usize().ok_or(Error::OutOfBounds)?,
+        ),
+        _ => return Err(Error::OutOfBounds),
+    };
+    let bytes = distinct
+        .values()
+        .as_slice()
+        .get(first..last)
+        .ok_or(Error::OutOfBounds)?;
+    let mut padded = MutableBuffer::new_in(alloc.clone());
+    padded.try_reserve_exact(
+        bytes
+            .len()
+            .checked_add(ROOM)
+            .ok_or(Error::CapacityOverflow)?,
+    )?;
+    padded.try_extend_from_slice(bytes)?;
+    padded.try_extend_zeros(ROOM)?;
+    let src = padded.as_slice();
+    let spans = Slots::try_from_fn_in(distinct.len(), alloc.clone(), |j| {
         let a = offsets.get(j).and_then(|o| o.to_usize());
         let b = offsets.get(j + 1).and_then(|o| o.to_usize());
         match (a, b) {
-            (Some(a), Some(b)) if a <= b && b <= src.len() => Ok((a, b)),
+            (Some(a), Some(b)) if first <= a && a <= b && b <= last => Ok((a - first, b - a)),
             _ => Err(Error::OutOfBounds),
         }
+    })?;
+    let span = |j: u32| -> Result<(usize, usize)> {
+        (j as usize)
+            .checked_sub(1)
+            .and_then(|j| spans.get(j))
+            .copied()
+            .ok_or(Error::OutOfBounds)
     };
     let mut total = 0usize;
     for &j in index.iter().filter(|&&j| j != 0) {
-        let (a, b) = range(j)?;
-        total = total.checked_add(b - a).ok_or(Error::CapacityOverflow)?;
+        total = total
+            .checked_add(span(j)?.1)
+            .ok_or(Error::CapacityOverflow)?;
     }
-    // Short values are copied 32 bytes at a time (the bytes past a value are
+    // Values are copied `ROOM` bytes at a time (the bytes past a value are
     // overwritten by the next one; `ROOM` bytes of slack past the last).
     let mut values = MutableBuffer::new_in(alloc.clone());
     values.try_extend_zeros(total.checked_add(ROOM).ok_or(Error::CapacityOverflow)?)?;
@@ -138,14 +178,22 @@ fn gather_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
         let ends = ends.get_mut(1..).unwrap_or(&mut []);
         for (end, &j) in ends.iter_mut().zip(index) {
             if j != 0 {
-                let (a, b) = range(j)?;
-                let len = b - a;
-                match (src.get(a..a + ROOM), out.get_mut(pos..pos + ROOM)) {
-                    (Some(s), Some(d)) if len <= ROOM => d.copy_from_slice(s),
-                    _ => out
-                        .get_mut(pos..pos + len)
-                        .ok_or(Error::OutOfBounds)?
-                        .copy_from_slice(src.get(a..b).ok_or(Error::OutOfBounds)?),
+                let (a, len) = span(j)?;
+                // Whole `ROOM`-byte chunks: past the value's end they read
+                // (at most `ROOM - 1` bytes of) the slack, or the next value.
+                let mut k = 0;
+                while k < len {
+                    let s = src
+                        .get(a + k..a + k + ROOM)
+                        .and_then(|s| <&[u8; ROOM]>::try_from(s).ok());
+                    let d = out
+                        .get_mut(pos + k..pos + k + ROOM)
+                        .and_then(|d| <&mut [u8; ROOM]>::try_from(d).ok());
+                    match (s, d) {
+                        (Some(s), Some(d)) => *d = *s,
+                        _ => return Err(Error::OutOfBounds),
+                    }
+                    k += ROOM;
                 }
                 pos += len;
             }
@@ -153,7 +201,12 @@ fn gather_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
         }
     }
     values.truncate(pos);
-    let nulls = validity(index, |j| distinct.is_valid(j), alloc)?;
+    let nulls = validity(
+        index,
+        distinct.null_count() != 0,
+        |j| distinct.is_valid(j),
+        alloc,
+    )?;
     GenericByteArray::try_new(
         ScalarBuffer::try_from_buffer(out_offsets.into_buffer())?,
         values.into_buffer(),
