@@ -350,6 +350,23 @@ pub(crate) fn encode<T: FixedEncode>(
             }
         };
     }
+    // One column making the whole row (the common case): rows of a
+    // constant width zipped with the values, no index arithmetic.
+    macro_rules! whole {
+        ($flip:expr) => {{
+            let rows = data.chunks_exact_mut(encoded_width::<T>()).zip(values);
+            match bitmap(nulls) {
+                None => rows.for_each(|(out, &v)| put_value(out, v, 0xFF, null, $flip)),
+                bits => rows
+                    .enumerate()
+                    .for_each(|(i, (out, &v))| put_value(out, v, valid_mask(bits, i), null, $flip)),
+            }
+            Ok(())
+        }};
+    }
+    if matches!(layout, Layout::Stride { width, .. } if *width == w) {
+        return if flip == 0 { whole!(0) } else { whole!(0xFF) };
+    }
     if flip == 0 {
         rows!(0)
     } else {
