@@ -390,6 +390,35 @@ pub(crate) fn encode_bool<A: Allocator>(
     let (null, flip) = (opts.null_sentinel(), if opts.descending { 0xFF } else { 0 });
     let values = bitmap_of(array.values());
     let bits = bitmap(array.nulls());
+    #[inline(always)]
+    fn piece(out: &mut [u8], v8: u8, n8: u8, k: usize, null: u8, flip: u8) {
+        let m = 0u8.wrapping_sub((n8 >> k) & 1);
+        let v = ((v8 >> k) & 1) ^ flip;
+        if let Some([head, value]) = out.get_mut(..2) {
+            *head = null ^ ((1 ^ null) & m);
+            *value = v & m;
+        }
+    }
+    // The column makes the whole row: 8 rows (16 bytes) per bitmap byte.
+    if matches!(layout, Layout::Stride { width: 2, .. }) {
+        let n = array.len();
+        let mut rows8 = data.chunks_exact_mut(16);
+        for (j, r16) in (&mut rows8).enumerate() {
+            let (v8, n8) = (
+                byte_at(values, 8 * j),
+                bits.map_or(0xFF, |b| byte_at(b, 8 * j)),
+            );
+            for (k, out) in r16.chunks_exact_mut(2).enumerate() {
+                piece(out, v8, n8, k, null, flip);
+            }
+        }
+        let base = n / 8 * 8;
+        let (v8, n8) = (byte_at(values, base), bits.map_or(0xFF, |b| byte_at(b, base)));
+        for (k, out) in rows8.into_remainder().chunks_exact_mut(2).enumerate() {
+            piece(out, v8, n8, k, null, flip);
+        }
+        return Ok(());
+    }
     // The 8 value and validity bits of rows `i..i + 8`, read once per 8 rows.
     let (mut v8, mut n8) = (0u8, 0xFFu8);
     for_rows(data, layout, 2, |i, out| {
@@ -397,13 +426,7 @@ pub(crate) fn encode_bool<A: Allocator>(
             v8 = byte_at(values, i);
             n8 = bits.map_or(0xFF, |b| byte_at(b, i));
         }
-        let k = i % 8;
-        let m = 0u8.wrapping_sub((n8 >> k) & 1);
-        let v = ((v8 >> k) & 1) ^ flip;
-        if let Some([head, value]) = out.get_mut(..2) {
-            *head = null ^ ((1 ^ null) & m);
-            *value = v & m;
-        }
+        piece(out, v8, n8, i % 8, null, flip);
     })
 }
 
