@@ -413,7 +413,10 @@ pub(crate) fn encode_bool<A: Allocator>(
             }
         }
         let base = n / 8 * 8;
-        let (v8, n8) = (byte_at(values, base), bits.map_or(0xFF, |b| byte_at(b, base)));
+        let (v8, n8) = (
+            byte_at(values, base),
+            bits.map_or(0xFF, |b| byte_at(b, base)),
+        );
         for (k, out) in rows8.into_remainder().chunks_exact_mut(2).enumerate() {
             piece(out, v8, n8, k, null, flip);
         }

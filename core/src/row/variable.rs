@@ -736,31 +736,41 @@ fn decode_into<O: OffsetSize, A: Allocator + Clone>(
         let bits = validity.as_slice_mut();
         let out = values.as_slice_mut();
         let ends = offsets.typed_mut::<O>()?.get_mut(1..).unwrap_or(&mut []);
-        for (i, (row, end)) in rows.iter_mut().zip(ends.iter_mut()).enumerate() {
-            let next = if unordered {
+        // One loop per mode, the flip a constant in each (the byte
+        // transforms vanish when ascending).
+        macro_rules! rows {
+            ($decode:expr) => {
+                for (i, (row, end)) in rows.iter_mut().zip(ends.iter_mut()).enumerate() {
+                    match $decode(row, pos)? {
+                        Some(p) => {
+                            pos = p;
+                            if let Some(b) = bits.get_mut(i / 8) {
+                                *b |= 1 << (i % 8);
+                            }
+                        }
+                        None => null_count += 1,
+                    }
+                    *end = O::from_usize(pos).ok_or(Error::CapacityOverflow)?;
+                }
+            };
+        }
+        if unordered {
+            rows!(|row: &mut &[u8], pos: usize| -> Result<Option<usize>> {
                 match read_unordered(row)? {
-                    None => None,
+                    None => Ok(None),
                     Some(v) => {
                         let e = pos + v.len();
                         out.get_mut(pos..e)
                             .ok_or(Error::InvalidRow)?
                             .copy_from_slice(v);
-                        Some(e)
+                        Ok(Some(e))
                     }
                 }
-            } else {
-                decode_ordered_at(row, null, flip, out, pos)?
-            };
-            match next {
-                Some(p) => {
-                    pos = p;
-                    if let Some(b) = bits.get_mut(i / 8) {
-                        *b |= 1 << (i % 8);
-                    }
-                }
-                None => null_count += 1,
-            }
-            *end = O::from_usize(pos).ok_or(Error::CapacityOverflow)?;
+            });
+        } else if flip == 0 {
+            rows!(|row: &mut &[u8], pos| decode_ordered_at(row, null, 0, out, pos));
+        } else {
+            rows!(|row: &mut &[u8], pos| decode_ordered_at(row, null, 0xFF, out, pos));
         }
     }
     values.truncate(pos);
