@@ -302,9 +302,16 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
     // One-byte keys (every key of a dictionary of up to ~250 values) are
     // looked up in a table, when building it costs little against the batch.
     let mut one_byte = [0u32; 256];
+    // Two-byte keys (dictionaries of up to ~64K values) likewise, through
+    // up to 256 tables of 256 (1 KiB each, only when the batch is large
+    // enough to pay for them).
+    let mut child = [0u32; 256];
+    let mut tables = MutableBuffer::new_in(alloc.clone());
     if interner.len() <= n.saturating_mul(8) {
         interner.one_byte_keys(&mut one_byte)?;
+        interner.two_byte_keys(&mut child, &mut tables, (n / 16).min(256))?;
     }
+    let tables: &[u32] = tables.typed()?;
     for (row, slot) in rows.iter_mut().zip(index.typed_mut::<u32>()?.iter_mut()) {
         let (&first, rest) = row.split_first().ok_or(Error::InvalidRow)?;
         *row = rest;
@@ -313,13 +320,26 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
             b if b == opts.null_sentinel() => continue,
             _ => return Err(Error::InvalidRow),
         }
-        if let Some((&[b, t], rest)) = row.split_first_chunk::<2>() {
-            let found = one_byte.get(usize::from(b ^ flip)).copied().unwrap_or(0);
-            if t == terminator && b != terminator && found != 0 {
-                *slot = found;
-                *row = rest;
-                continue;
+        // A one- or two-byte key through the tables (0: not there, hash it).
+        let found = match **row {
+            [b, t, ..] if b != terminator && t == terminator => {
+                (2, one_byte.get(usize::from(b ^ flip)).copied().unwrap_or(0))
             }
+            [b, c, t, ..] if b != terminator && c != terminator && t == terminator => {
+                let table = child.get(usize::from(b ^ flip)).copied().unwrap_or(0);
+                let entry = (table as usize)
+                    .checked_sub(1)
+                    .and_then(|t| tables.get(t * 256 + usize::from(c ^ flip)))
+                    .copied()
+                    .unwrap_or(0);
+                (3, entry)
+            }
+            _ => (0, 0),
+        };
+        if let (skip, entry @ 1..) = found {
+            *slot = entry;
+            *row = row.get(skip..).unwrap_or(&[]);
+            continue;
         }
         let len = row
             .iter()

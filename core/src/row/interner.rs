@@ -365,6 +365,38 @@ impl<A: Allocator> Interner<A> {
         Ok(())
     }
 
+    /// Fills the two-byte key tables: `child[b]` is the table number plus
+    /// one of the keys `[b, c]`, and `tables[256 * number + c]` their entry
+    /// position plus one (0: no such key). At most `max_tables` tables (the
+    /// keys past them are left to hashing).
+    pub(crate) fn two_byte_keys(
+        &self,
+        child: &mut [u32; 256],
+        tables: &mut MutableBuffer<A>,
+        max_tables: usize,
+    ) -> Result<()> {
+        let mut count = 0usize;
+        for (i, e) in entries_of(&self.entries).iter().enumerate() {
+            let [b, c] = *self.key(e) else { continue };
+            let Some(slot) = child.get_mut(usize::from(b)) else {
+                continue;
+            };
+            if *slot == 0 {
+                if count == max_tables {
+                    continue;
+                }
+                count += 1;
+                tables.try_extend_zeros(256 * 4)?;
+                *slot = u32::try_from(count).map_err(|_| Error::CapacityOverflow)?;
+            }
+            let at = (*slot as usize - 1) * 256 + usize::from(c);
+            if let Some(t) = tables.typed_mut::<u32>()?.get_mut(at) {
+                *t = u32::try_from(i + 1).map_err(|_| Error::CapacityOverflow)?;
+            }
+        }
+        Ok(())
+    }
+
     /// The encoded value of the entry at `position`.
     pub(crate) fn value_at(&self, position: usize) -> Option<&[u8]> {
         entries_of(&self.entries)
