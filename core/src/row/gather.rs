@@ -278,4 +278,38 @@ mod tests {
             }
         }
     }
+
+    /// Enough values for two-byte keys (looked up through the per-call
+    /// tables), each repeated (gathered) or not (decoded row by row), in
+    /// both directions: every row decodes to its value.
+    #[test]
+    fn two_byte_keys_decode_exactly() {
+        let words: Vec<std::string::String> = (0..600).map(|i| std::format!("w{i:04}")).collect();
+        let opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
+        let values = StringArray::<G>::try_from_options_in(&opts, G)
+            .unwrap()
+            .into_array_ref();
+        for repeat in [1usize, 3] {
+            let keys: Vec<Option<i32>> = (0..600 * repeat)
+                .map(|i| (i % 11 != 5).then_some(((i * 7) % 600) as i32))
+                .collect();
+            for o in [SortOptions::new(false, true), SortOptions::new(true, false)] {
+                let col = dict(values.clone(), &keys);
+                let dt = col.data_type().clone();
+                let mut c = RowConverter::try_new(&[SortField::new_with_options(dt, o)]).unwrap();
+                let rows = c.convert_columns(core::slice::from_ref(&col)).unwrap();
+                assert!(rows.iter().any(|r| r.data().len() == 4), "two-byte keys");
+                let back = c.convert_rows(rows.iter()).unwrap();
+                let ArrayRef::Utf8(s) = &back[0] else {
+                    panic!("expected Utf8")
+                };
+                let got: Vec<Option<&str>> = s.iter().collect();
+                let want: Vec<Option<&str>> = keys
+                    .iter()
+                    .map(|k| k.map(|k| words[k as usize].as_str()))
+                    .collect();
+                assert_eq!(got, want);
+            }
+        }
+    }
 }
