@@ -191,6 +191,22 @@ pub(crate) fn add_lengths<A: Allocator>(
     let null = null_len(node)?;
     let n = lengths.len();
     let offsets = table.offsets();
+    // Every table row of one length (keys of one length, no null value) and
+    // no null key: that length for every slot, once the keys are checked.
+    let width = uniform_width(table);
+    if let (Some(width), TableIndex::Keys(keys)) = (width, index) {
+        if keys.null_count() == 0 {
+            let rows = table.len();
+            index.for_each(n, |_, row| match row {
+                Some(j) if j < rows => Ok(()),
+                _ => Err(Error::DictionaryKeyOutOfBounds),
+            })?;
+            for l in lengths.iter_mut() {
+                *l = l.saturating_add(width);
+            }
+            return Ok(());
+        }
+    }
     index.for_each(n, |i, row| {
         let add = match row {
             Some(j) => match (offsets.get(j), offsets.get(j + 1)) {
@@ -205,6 +221,14 @@ pub(crate) fn add_lengths<A: Allocator>(
     })
 }
 
+/// The length of every row of `table` when they all have one (none when
+/// the table is empty).
+fn uniform_width<A: Allocator>(table: &Rows<A>) -> Option<usize> {
+    let mut lens = table.offsets().windows(2).map(|w| w[1].wrapping_sub(w[0]));
+    let first = lens.next()?;
+    lens.all(|l| l == first).then_some(first)
+}
+
 /// Copies each slot's table row (or writes the null encoding).
 pub(crate) fn encode<A: Allocator>(
     node: &Node<'_, A>,
@@ -215,6 +239,22 @@ pub(crate) fn encode<A: Allocator>(
 ) -> Result<()> {
     let n = cursors.len();
     let (offsets, rows) = (table.offsets(), table.data());
+    // Table rows of one width from 0 (see `add_lengths`): row `j` at `j * w`.
+    if let (Some(w), true) = (uniform_width(table), offsets.first() == Some(&0)) {
+        return index.for_each(n, |i, row| {
+            let c = cursors.get_mut(i).ok_or(Error::OutOfBounds)?;
+            let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
+            *c += match row {
+                Some(j) => {
+                    let src = rows.get(j * w..j * w + w).ok_or(Error::OutOfBounds)?;
+                    copy_short(out.get_mut(..w).ok_or(Error::OutOfBounds)?, src);
+                    w
+                }
+                None => write_null(node, out)?,
+            };
+            Ok(())
+        });
+    }
     index.for_each(n, |i, row| {
         let c = cursors.get_mut(i).ok_or(Error::OutOfBounds)?;
         let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
