@@ -99,6 +99,7 @@ mod nested;
 mod rows;
 mod slots;
 mod variable;
+mod variable_decode;
 
 #[cfg(test)]
 mod proptests;
