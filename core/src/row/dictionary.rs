@@ -18,6 +18,7 @@ use allocator_api2::alloc::Allocator;
 
 use super::decode::{decode_column, null_len, skip_one, write_null, write_null_into};
 use super::encode::{encode_to_rows, Encoder};
+use super::gather::gather;
 use super::interner::Interner;
 use super::slots::Slots;
 use super::{take, typed, Kind, Node, Rows, SortOptions};
@@ -126,10 +127,17 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
         .ok_or(Error::UnsupportedType)?
         .options
         .null_sentinel();
-    let encoded = encode_to_rows(values, core::slice::from_ref(d.values()), alloc)?;
     let table = match interner {
-        None => encoded,
+        None => encode_to_rows(values, core::slice::from_ref(d.values()), alloc)?,
         Some(interner) => {
+            if let Some(table) = interner.cache.take(d.values())? {
+                // The same dictionary as the last batch's: its table.
+                return Ok(Encoder::Table {
+                    table,
+                    index: TableIndex::Keys(d.keys()),
+                });
+            }
+            let encoded = encode_to_rows(values, core::slice::from_ref(d.values()), alloc)?;
             let mut table = Rows::try_with_capacity_in(encoded.len(), 0, alloc.clone())?;
             interner.intern_keys(&encoded, value_sentinel, alloc, |key| {
                 let Some(key) = key else {
@@ -183,6 +191,22 @@ pub(crate) fn add_lengths<A: Allocator>(
     let null = null_len(node)?;
     let n = lengths.len();
     let offsets = table.offsets();
+    // Every table row of one length (keys of one length, no null value) and
+    // no null key: that length for every slot, once the keys are checked.
+    let width = uniform_width(table);
+    if let (Some(width), TableIndex::Keys(keys)) = (width, index) {
+        if keys.null_count() == 0 {
+            let rows = table.len();
+            index.for_each(n, |_, row| match row {
+                Some(j) if j < rows => Ok(()),
+                _ => Err(Error::DictionaryKeyOutOfBounds),
+            })?;
+            for l in lengths.iter_mut() {
+                *l = l.saturating_add(width);
+            }
+            return Ok(());
+        }
+    }
     index.for_each(n, |i, row| {
         let add = match row {
             Some(j) => match (offsets.get(j), offsets.get(j + 1)) {
@@ -197,6 +221,14 @@ pub(crate) fn add_lengths<A: Allocator>(
     })
 }
 
+/// The length of every row of `table` when they all have one (none when
+/// the table is empty).
+fn uniform_width<A: Allocator>(table: &Rows<A>) -> Option<usize> {
+    let mut lens = table.offsets().windows(2).map(|w| w[1].wrapping_sub(w[0]));
+    let first = lens.next()?;
+    lens.all(|l| l == first).then_some(first)
+}
+
 /// Copies each slot's table row (or writes the null encoding).
 pub(crate) fn encode<A: Allocator>(
     node: &Node<'_, A>,
@@ -207,6 +239,22 @@ pub(crate) fn encode<A: Allocator>(
 ) -> Result<()> {
     let n = cursors.len();
     let (offsets, rows) = (table.offsets(), table.data());
+    // Table rows of one width from 0 (see `add_lengths`): row `j` at `j * w`.
+    if let (Some(w), true) = (uniform_width(table), offsets.first() == Some(&0)) {
+        return index.for_each(n, |i, row| {
+            let c = cursors.get_mut(i).ok_or(Error::OutOfBounds)?;
+            let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
+            *c += match row {
+                Some(j) => {
+                    let src = rows.get(j * w..j * w + w).ok_or(Error::OutOfBounds)?;
+                    copy_short(out.get_mut(..w).ok_or(Error::OutOfBounds)?, src);
+                    w
+                }
+                None => write_null(node, out)?,
+            };
+            Ok(())
+        });
+    }
     index.for_each(n, |i, row| {
         let c = cursors.get_mut(i).ok_or(Error::OutOfBounds)?;
         let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
@@ -216,9 +264,7 @@ pub(crate) fn encode<A: Allocator>(
                     (Some(&a), Some(&b)) => rows.get(a..b).ok_or(Error::OutOfBounds)?,
                     _ => return Err(Error::OutOfBounds),
                 };
-                out.get_mut(..bytes.len())
-                    .ok_or(Error::OutOfBounds)?
-                    .copy_from_slice(bytes);
+                copy_short(out.get_mut(..bytes.len()).ok_or(Error::OutOfBounds)?, bytes);
                 bytes.len()
             }
             None => write_null(node, out)?,
@@ -226,6 +272,42 @@ pub(crate) fn encode<A: Allocator>(
         *c += written;
         Ok(())
     })
+}
+
+/// Copies `src` into `dst` (of the same length). Table rows of dictionary
+/// keys are a few bytes: two overlapping fixed-size copies (first and last
+/// 8 or 4 bytes; first, middle and last byte below 4) instead of a `memcpy`
+/// call of a variable length.
+#[inline(always)]
+fn copy_short(dst: &mut [u8], src: &[u8]) {
+    #[inline(always)]
+    fn ends<const W: usize>(dst: &mut [u8], src: &[u8]) {
+        if let (Some(a), Some(b)) = (src.first_chunk::<W>(), src.last_chunk::<W>()) {
+            if let Some(x) = dst.first_chunk_mut::<W>() {
+                *x = *a;
+            }
+            if let Some(y) = dst.last_chunk_mut::<W>() {
+                *y = *b;
+            }
+        }
+    }
+    let n = src.len();
+    if n != dst.len() {
+        return;
+    }
+    match n {
+        0 => {}
+        1..=3 => {
+            for i in [0, n / 2, n - 1] {
+                if let (Some(d), Some(&s)) = (dst.get_mut(i), src.get(i)) {
+                    *d = s;
+                }
+            }
+        }
+        4..=7 => ends::<4>(dst, src),
+        8..=16 => ends::<8>(dst, src),
+        _ => dst.copy_from_slice(src),
+    }
 }
 
 /// Decodes a dictionary column into its value type.
@@ -247,22 +329,57 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
         return decode_column(value_node, rows, alloc);
     };
     let opts = node.options;
-    let mut null_value = MutableBuffer::new_in(alloc.clone());
-    write_null_into(value_node, &mut null_value)?;
-    let null_value = null_value.as_slice();
     let (flip, terminator) = if opts.descending {
         (0xFF, 0xFF)
     } else {
         (0, 0)
     };
+    // The entry of each row's key, + 1 (0: a null).
+    let n = rows.len();
+    let mut index = MutableBuffer::new_in(alloc.clone());
+    index.try_extend_zeros(n.checked_mul(4).ok_or(Error::CapacityOverflow)?)?;
     let mut key = MutableBuffer::new_in(alloc.clone());
-    let mut cursors = Slots::try_from_fn_in(rows.len(), alloc.clone(), |i| {
-        let row = rows.get_mut(i).ok_or(Error::OutOfBounds)?;
-        let first = take(row, 1)?.first().copied();
+    // One-byte keys (every key of a dictionary of up to ~250 values) are
+    // looked up in a table, when building it costs little against the batch.
+    let mut one_byte = [0u32; 256];
+    // Two-byte keys (dictionaries of up to ~64K values) likewise, through
+    // up to 256 tables of 256 (1 KiB each, only when the batch is large
+    // enough to pay for them).
+    let mut child = [0u32; 256];
+    let mut tables = MutableBuffer::new_in(alloc.clone());
+    if interner.len() <= n.saturating_mul(8) {
+        interner.one_byte_keys(&mut one_byte)?;
+        interner.two_byte_keys(&mut child, &mut tables, (n / 16).min(256))?;
+    }
+    let tables: &[u32] = tables.typed()?;
+    for (row, slot) in rows.iter_mut().zip(index.typed_mut::<u32>()?.iter_mut()) {
+        let (&first, rest) = row.split_first().ok_or(Error::InvalidRow)?;
+        *row = rest;
         match first {
-            Some(1) => {}
-            Some(b) if b == opts.null_sentinel() => return Ok(null_value),
+            1 => {}
+            b if b == opts.null_sentinel() => continue,
             _ => return Err(Error::InvalidRow),
+        }
+        // A one- or two-byte key through the tables (0: not there, hash it).
+        let found = match **row {
+            [b, t, ..] if b != terminator && t == terminator => {
+                (2, one_byte.get(usize::from(b ^ flip)).copied().unwrap_or(0))
+            }
+            [b, c, t, ..] if b != terminator && c != terminator && t == terminator => {
+                let table = child.get(usize::from(b ^ flip)).copied().unwrap_or(0);
+                let entry = (table as usize)
+                    .checked_sub(1)
+                    .and_then(|t| tables.get(t * 256 + usize::from(c ^ flip)))
+                    .copied()
+                    .unwrap_or(0);
+                (3, entry)
+            }
+            _ => (0, 0),
+        };
+        if let (skip, entry @ 1..) = found {
+            *slot = entry;
+            *row = row.get(skip..).unwrap_or(&[]);
+            continue;
         }
         let len = row
             .iter()
@@ -278,13 +395,88 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
             key.as_slice_mut().iter_mut().for_each(|b| *b ^= flip);
             key.as_slice()
         };
-        interner.value_of(k).ok_or(Error::UnknownDictionaryKey)
+        let p = interner
+            .position_of_key(k)
+            .ok_or(Error::UnknownDictionaryKey)?;
+        *slot = u32::try_from(p + 1).map_err(|_| Error::CapacityOverflow)?;
+    }
+    let index: &[u32] = index.typed()?;
+    if let Some(values) = decode_distinct(interner, value_node, index, alloc)? {
+        return Ok(values);
+    }
+    // Row by row: each row's value encoding, decoded.
+    let mut null_value = MutableBuffer::new_in(alloc.clone());
+    write_null_into(value_node, &mut null_value)?;
+    let null_value = null_value.as_slice();
+    let mut cursors = Slots::try_from_fn_in(n, alloc.clone(), |i| {
+        match index.get(i).copied().unwrap_or(0).checked_sub(1) {
+            None => Ok(null_value),
+            Some(p) => interner
+                .value_at(p as usize)
+                .ok_or(Error::UnknownDictionaryKey),
+        }
     })?;
     let values = decode_column(value_node, &mut cursors, alloc)?;
     if cursors.iter().any(|c| !c.is_empty()) {
         return Err(Error::InvalidRow);
     }
     Ok(values)
+}
+
+/// When the rows reference few distinct entries (at most half as many as
+/// rows, and the interner is not much larger than the batch), decodes each
+/// of them once and gathers the column; `None` otherwise (or for value
+/// types without a gather). `index`: each row's entry + 1, 0 for a null.
+///
+/// # Errors
+/// The values' decoding errors; [`Error::AllocationFailed`].
+fn decode_distinct<'a, A: Allocator + Clone>(
+    interner: &Interner<A>,
+    value_node: &Node<'a, A>,
+    index: &[u32],
+    alloc: &A,
+) -> Result<Option<ArrayRef<'a, A>>> {
+    let n = index.len();
+    let entries = interner.len();
+    if entries > n.saturating_mul(8) {
+        return Ok(None);
+    }
+    // Distinct number + 1 of each entry referenced (0: not referenced).
+    let mut local = MutableBuffer::new_in(alloc.clone());
+    local.try_extend_zeros(entries.checked_mul(4).ok_or(Error::CapacityOverflow)?)?;
+    let local: &mut [u32] = local.typed_mut()?;
+    let mut distinct = 0u32;
+    for &p in index.iter() {
+        if let Some(slot) = p.checked_sub(1).and_then(|p| local.get_mut(p as usize)) {
+            if *slot == 0 {
+                distinct += 1;
+                *slot = distinct;
+            }
+        }
+    }
+    if distinct as usize * 2 > n {
+        return Ok(None);
+    }
+    let mut cursors: Slots<&[u8], A> =
+        Slots::try_from_fn_in(distinct as usize, alloc.clone(), |_| Ok(&[][..]))?;
+    for (p, &d) in local.iter().enumerate() {
+        if let Some(c) = d.checked_sub(1).and_then(|d| cursors.get_mut(d as usize)) {
+            *c = interner.value_at(p).ok_or(Error::UnknownDictionaryKey)?;
+        }
+    }
+    let values = decode_column(value_node, &mut cursors, alloc)?;
+    if cursors.iter().any(|c| !c.is_empty()) {
+        return Err(Error::InvalidRow);
+    }
+    // The distinct value of each row, + 1 (0: a null).
+    let mut gathered = MutableBuffer::new_in(alloc.clone());
+    gathered.try_extend_zeros(n.checked_mul(4).ok_or(Error::CapacityOverflow)?)?;
+    for (g, &p) in gathered.typed_mut::<u32>()?.iter_mut().zip(index.iter()) {
+        if let Some(e) = p.checked_sub(1) {
+            *g = local.get(e as usize).copied().ok_or(Error::OutOfBounds)?;
+        }
+    }
+    gather(&values, gathered.typed::<u32>()?, alloc)
 }
 
 /// Decodes a run-end encoded column: consecutive slots with equal value

@@ -10,9 +10,10 @@
 use allocator_api2::alloc::Allocator;
 
 use super::dictionary::{self, TableIndex};
+use super::fixed::Layout;
 use super::list::{self, ListIndex};
 use super::slots::Slots;
-use super::{fixed, nested, variable, Kind, Node, Rows};
+use super::{fixed, nested, variable, Kind, Node, Rows, SortOptions};
 use crate::array::{Array, ArrayRef};
 use crate::buffer::NullBuffer;
 use crate::error::{Error, Result};
@@ -82,7 +83,7 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
             return Err(Error::TypeMismatch);
         }
     }
-    let encoders = Slots::try_from_fn_in(columns.len(), alloc.clone(), |i| {
+    let mut encoders = Slots::try_from_fn_in(columns.len(), alloc.clone(), |i| {
         let node = nodes.get_mut(i).ok_or(Error::OutOfBounds)?;
         let column = columns.get(i).ok_or(Error::OutOfBounds)?;
         prepare(node, column, alloc)
@@ -92,18 +93,33 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
     let (buffer, offsets) = rows.parts_mut()?;
     let cursors = offsets.get_mut(first + 1..).ok_or(Error::OutOfBounds)?;
     let mut end = buffer.len();
-    // Every column fixed-width: row `i` starts at `i * width`, no lengths pass.
     let width = encoders
         .iter()
         .try_fold(0usize, |w, enc| w.checked_add(fixed_width(enc)?));
     if let Some(width) = width {
+        // Every column fixed-width: row `i` is at `i * width`; each column
+        // writes its piece of every row at a fixed stride, then the offsets
+        // are set in one pass.
         let total = width.checked_mul(n).ok_or(Error::CapacityOverflow)?;
         let start = end;
         end = end.checked_add(total).ok_or(Error::CapacityOverflow)?;
+        buffer.try_extend_zeros(total)?;
+        let data = buffer
+            .as_slice_mut()
+            .get_mut(start..end)
+            .ok_or(Error::OutOfBounds)?;
+        let mut offset = 0;
+        for (enc, node) in encoders.iter().zip(nodes.iter()) {
+            if let Encoder::Direct(column) = enc {
+                let mut layout = Layout::Stride { width, offset };
+                encode_fixed(column, node.options, data, &mut layout)?;
+            }
+            offset += fixed_width(enc).ok_or(Error::OutOfBounds)?;
+        }
         let mut at = start;
         for c in cursors.iter_mut() {
-            *c = at;
             at += width;
+            *c = at;
         }
     } else {
         for (enc, node) in encoders.iter().zip(nodes.iter()) {
@@ -114,16 +130,65 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
             *c = end;
             end = end.checked_add(len).ok_or(Error::CapacityOverflow)?;
         }
-    }
-    buffer.try_extend_zeros(end - buffer.len())?;
-    let data = buffer.as_slice_mut();
-    for (enc, node) in encoders.iter().zip(nodes.iter()) {
-        encode(enc, node, data, cursors)?;
+        buffer.try_extend_zeros(end - buffer.len())?;
+        let data = buffer.as_slice_mut();
+        for (enc, node) in encoders.iter().zip(nodes.iter()) {
+            encode(enc, node, data, cursors)?;
+        }
     }
     if cursors.last().is_some_and(|&c| c != end) {
         return Err(Error::OutOfBounds);
     }
+    // Dictionary tables go back to their interner's cache for the next batch.
+    for (enc, node) in encoders.iter_mut().zip(nodes.iter_mut()) {
+        if let (Encoder::Table { table, .. }, Kind::Dictionary(Some(interner), _)) =
+            (enc, &mut node.kind)
+        {
+            interner
+                .cache
+                .put(core::mem::replace(table, Rows::new_in(alloc.clone())));
+        }
+    }
     Ok(())
+}
+
+/// Encodes a fixed-width leaf column (Null, Boolean, primitive,
+/// FixedSizeBinary) into the rows of `layout`.
+///
+/// # Errors
+/// [`Error::UnsupportedType`] for other columns; as [`fixed::encode`].
+fn encode_fixed<A: Allocator>(
+    column: &ArrayRef<'_, A>,
+    opts: SortOptions,
+    data: &mut [u8],
+    layout: &mut Layout<'_>,
+) -> Result<()> {
+    macro_rules! fixed {
+        ($a:expr) => {
+            fixed::encode(data, layout, $a.values(), $a.nulls(), opts)
+        };
+    }
+    match column {
+        ArrayRef::Null(_) => Ok(()),
+        ArrayRef::Boolean(a) => fixed::encode_bool(data, layout, a, opts),
+        ArrayRef::Int8(a) => fixed!(a),
+        ArrayRef::Int16(a) => fixed!(a),
+        ArrayRef::Int32(a) => fixed!(a),
+        ArrayRef::Int64(a) => fixed!(a),
+        ArrayRef::UInt8(a) => fixed!(a),
+        ArrayRef::UInt16(a) => fixed!(a),
+        ArrayRef::UInt32(a) => fixed!(a),
+        ArrayRef::UInt64(a) => fixed!(a),
+        ArrayRef::Float16(a) => fixed!(a),
+        ArrayRef::Float32(a) => fixed!(a),
+        ArrayRef::Float64(a) => fixed!(a),
+        ArrayRef::Int128(a) => fixed!(a),
+        ArrayRef::Int256(a) => fixed!(a),
+        ArrayRef::IntervalDayTime(a) => fixed!(a),
+        ArrayRef::IntervalMonthDayNano(a) => fixed!(a),
+        ArrayRef::FixedSizeBinary(a) => fixed::encode_fixed_binary(data, layout, a, opts),
+        _ => Err(Error::UnsupportedType),
+    }
 }
 
 /// Readies one column for encoding (encoding its children, interning
@@ -250,9 +315,17 @@ pub(crate) fn encode<A: Allocator>(
 ) -> Result<()> {
     let opts = node.options;
     let unordered = node.unordered;
-    macro_rules! fixed {
+    macro_rules! offsets {
         ($a:expr) => {
-            fixed::encode(data, cursors, $a.values(), $a.nulls(), opts)
+            variable::encode_offsets(
+                data,
+                cursors,
+                $a.value_offsets(),
+                $a.values().as_slice(),
+                $a.nulls(),
+                opts,
+                unordered,
+            )
         };
     }
     macro_rules! var {
@@ -268,31 +341,13 @@ pub(crate) fn encode<A: Allocator>(
     }
     match enc {
         Encoder::Direct(column) => match column {
-            ArrayRef::Null(_) => Ok(()),
-            ArrayRef::Boolean(a) => fixed::encode_bool(data, cursors, a, opts),
-            ArrayRef::Int8(a) => fixed!(a),
-            ArrayRef::Int16(a) => fixed!(a),
-            ArrayRef::Int32(a) => fixed!(a),
-            ArrayRef::Int64(a) => fixed!(a),
-            ArrayRef::UInt8(a) => fixed!(a),
-            ArrayRef::UInt16(a) => fixed!(a),
-            ArrayRef::UInt32(a) => fixed!(a),
-            ArrayRef::UInt64(a) => fixed!(a),
-            ArrayRef::Float16(a) => fixed!(a),
-            ArrayRef::Float32(a) => fixed!(a),
-            ArrayRef::Float64(a) => fixed!(a),
-            ArrayRef::Int128(a) => fixed!(a),
-            ArrayRef::Int256(a) => fixed!(a),
-            ArrayRef::IntervalDayTime(a) => fixed!(a),
-            ArrayRef::IntervalMonthDayNano(a) => fixed!(a),
-            ArrayRef::FixedSizeBinary(a) => fixed::encode_fixed_binary(data, cursors, a, opts),
-            ArrayRef::Binary(a) => var!(a),
-            ArrayRef::LargeBinary(a) => var!(a),
-            ArrayRef::Utf8(a) => var!(a),
-            ArrayRef::LargeUtf8(a) => var!(a),
+            ArrayRef::Binary(a) => offsets!(a),
+            ArrayRef::LargeBinary(a) => offsets!(a),
+            ArrayRef::Utf8(a) => offsets!(a),
+            ArrayRef::LargeUtf8(a) => offsets!(a),
             ArrayRef::BinaryView(a) => var!(a),
             ArrayRef::Utf8View(a) => var!(a),
-            _ => Err(Error::UnsupportedType),
+            other => encode_fixed(other, opts, data, &mut Layout::Cursors(cursors)),
         },
         Encoder::Nested {
             nulls,

@@ -25,8 +25,7 @@ use allocator_api2::alloc::Allocator;
 use super::{take, SortOptions};
 use crate::array::{Array, BooleanArray, FixedSizeBinaryArray, PrimitiveArray, PrimitiveType};
 use crate::buffer::{
-    BooleanBuffer, BooleanBufferBuilder, Buffer, MutableBuffer, NullBuffer, NullBufferBuilder,
-    ScalarBuffer,
+    BooleanBuffer, Buffer, MutableBuffer, NullBuffer, NullBufferBuilder, ScalarBuffer,
 };
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
@@ -184,55 +183,195 @@ fn invert(bytes: &mut [u8]) {
     bytes.iter_mut().for_each(|b| *b = !*b);
 }
 
-/// Writes one fixed-width row piece: `out` is exactly `1 + width` bytes.
-#[inline]
-fn write(out: &mut [u8], value: Option<&[u8]>, opts: SortOptions) {
-    let Some((head, tail)) = out.split_first_mut() else {
-        return;
-    };
-    match value {
-        Some(v) => {
-            *head = 1;
-            tail.copy_from_slice(v);
-            if opts.descending {
-                invert(tail);
-            }
-        }
-        None => {
-            *head = opts.null_sentinel();
-            tail.fill(0);
+/// Where each row's piece of a column goes.
+pub(crate) enum Layout<'c> {
+    /// Row `i` at `data[cursors[i]..]`; the cursors advance past the piece.
+    Cursors(&'c mut [usize]),
+    /// Row `i` at `data[i * width + offset..]` (every column fixed-width:
+    /// `data` holds exactly the new rows; the caller sets the offsets).
+    Stride {
+        /// Row width in bytes.
+        width: usize,
+        /// This column's offset in each row.
+        offset: usize,
+    },
+}
+
+impl Layout<'_> {
+    /// Number of rows (`data.len() / width` for a stride).
+    pub(crate) fn rows(&self, data: &[u8]) -> usize {
+        match self {
+            Layout::Cursors(c) => c.len(),
+            Layout::Stride { width, .. } => data.len().checked_div(*width).unwrap_or(0),
         }
     }
 }
 
-/// Encodes `values` (one per entry of `offsets`), writing row `i` at
-/// `data[offsets[i]..]` and advancing `offsets[i]` past it.
+/// Calls `f(i, piece)` with the `w`-byte piece of every row `i` (the two
+/// layouts get their own loop, `f` inlined in each).
 ///
 /// # Errors
-/// [`Error::LengthMismatch`] when `values` and `offsets` differ in length;
+/// [`Error::OutOfBounds`] when `data` is too short (sizes were miscomputed).
+#[inline(always)]
+fn for_rows(
+    data: &mut [u8],
+    layout: &mut Layout<'_>,
+    w: usize,
+    mut f: impl FnMut(usize, &mut [u8]),
+) -> Result<()> {
+    match layout {
+        Layout::Cursors(cursors) => {
+            for (i, off) in cursors.iter_mut().enumerate() {
+                let end = *off + w;
+                f(i, data.get_mut(*off..end).ok_or(Error::OutOfBounds)?);
+                *off = end;
+            }
+        }
+        Layout::Stride { width, offset } => {
+            let (width, offset) = (*width, *offset);
+            if width == 0 || offset + w > width {
+                return Err(Error::OutOfBounds);
+            }
+            for (i, row) in data.chunks_exact_mut(width).enumerate() {
+                f(
+                    i,
+                    row.get_mut(offset..offset + w).ok_or(Error::OutOfBounds)?,
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The validity of slot `i` as `0xFF` (valid) or `0x00` (null), read
+/// straight from the bitmap bytes (`bits`, from bit `offset`).
+#[inline(always)]
+fn valid_mask(bits: Option<(&[u8], usize)>, i: usize) -> u8 {
+    match bits {
+        None => 0xFF,
+        Some((bytes, offset)) => {
+            let j = offset + i;
+            let bit = bytes.get(j / 8).map_or(0, |b| (b >> (j % 8)) & 1);
+            0u8.wrapping_sub(bit)
+        }
+    }
+}
+
+/// The bitmap bytes and bit offset of `nulls`.
+#[inline]
+fn bitmap<'n>(nulls: Option<&'n NullBuffer<'_, impl Allocator>>) -> Option<(&'n [u8], usize)> {
+    nulls.map(|n| (n.inner().inner().as_slice(), n.inner().offset()))
+}
+
+/// Writes one piece branch-free: `m` is `0xFF` for a value (`0x01` then
+/// `bytes` XOR `flip`), `0x00` for a null (the sentinel, then zeros).
+#[inline(always)]
+fn put(out: &mut [u8], bytes: &[u8], m: u8, null: u8, flip: u8) {
+    if let Some((head, tail)) = out.split_first_mut() {
+        *head = null ^ ((1 ^ null) & m);
+        for (o, b) in tail.iter_mut().zip(bytes) {
+            *o = (b ^ flip) & m;
+        }
+    }
+}
+
+/// ANDs every byte of `b` with `m`, a word at a time (the compiler keeps
+/// byte-wise masks byte-wise).
+#[inline(always)]
+fn and_mask(b: &mut [u8], m: u8) {
+    let mut chunks = b.chunks_exact_mut(8);
+    for c in &mut chunks {
+        if let Ok(a) = <&mut [u8; 8]>::try_from(c) {
+            *a = (u64::from_ne_bytes(*a) & (u64::from(m) * 0x0101_0101_0101_0101)).to_ne_bytes();
+        }
+    }
+    let rest = chunks.into_remainder();
+    if let Ok(a) = <&mut [u8; 4]>::try_from(&mut *rest) {
+        *a = (u32::from_ne_bytes(*a) & (u32::from(m) * 0x0101_0101)).to_ne_bytes();
+    } else if let Ok(a) = <&mut [u8; 2]>::try_from(&mut *rest) {
+        *a = (u16::from_ne_bytes(*a) & (u16::from(m) * 0x0101)).to_ne_bytes();
+    } else {
+        rest.iter_mut().for_each(|x| *x &= m);
+    }
+}
+
+/// [`put`] for a fixed-size value: the bytes are transformed as a whole
+/// array (words), then stored at once.
+#[inline(always)]
+fn put_value<T: FixedEncode>(out: &mut [u8], v: T, m: u8, null: u8, flip: u8) {
+    let mut b = v.encode();
+    if flip != 0 {
+        b.as_mut().iter_mut().for_each(|x| *x = !*x);
+    }
+    if m != 0xFF {
+        and_mask(b.as_mut(), m);
+    }
+    let b = b.as_ref();
+    if let Some((head, tail)) = out.split_first_mut() {
+        *head = null ^ ((1 ^ null) & m);
+        if let Some(t) = tail.get_mut(..b.len()) {
+            t.copy_from_slice(b);
+        }
+    }
+}
+
+/// Encodes `values` (one per row of `layout`) into `data`.
+///
+/// # Errors
+/// [`Error::LengthMismatch`] when `values` and the rows differ in number;
 /// [`Error::OutOfBounds`] when `data` is too short (sizes were miscomputed).
 pub(crate) fn encode<T: FixedEncode>(
     data: &mut [u8],
-    offsets: &mut [usize],
+    layout: &mut Layout<'_>,
     values: &[T],
     nulls: Option<&NullBuffer<'_, impl Allocator>>,
     opts: SortOptions,
 ) -> Result<()> {
-    if values.len() != offsets.len() {
+    if values.len() != layout.rows(data) {
         return Err(Error::LengthMismatch);
     }
+    let (null, flip) = (opts.null_sentinel(), if opts.descending { 0xFF } else { 0 });
     let w = encoded_width::<T>();
-    for (i, (off, v)) in offsets.iter_mut().zip(values).enumerate() {
-        let end = *off + w;
-        let out = data.get_mut(*off..end).ok_or(Error::OutOfBounds)?;
-        if nulls.is_none_or(|n| n.is_valid(i)) {
-            write(out, Some(v.encode().as_ref()), opts);
-        } else {
-            write(out, None, opts);
-        }
-        *off = end;
+    // The flip a constant in each loop, so that the value's bytes are
+    // transformed as one word; nulls masked branch-free.
+    macro_rules! rows {
+        ($flip:expr) => {
+            match bitmap(nulls) {
+                None => for_rows(data, layout, w, |i, out| {
+                    if let Some(&v) = values.get(i) {
+                        put_value(out, v, 0xFF, null, $flip);
+                    }
+                }),
+                bits => for_rows(data, layout, w, |i, out| {
+                    if let Some(&v) = values.get(i) {
+                        put_value(out, v, valid_mask(bits, i), null, $flip);
+                    }
+                }),
+            }
+        };
     }
-    Ok(())
+    // One column making the whole row (the common case): rows of a
+    // constant width zipped with the values, no index arithmetic.
+    macro_rules! whole {
+        ($flip:expr) => {{
+            let rows = data.chunks_exact_mut(encoded_width::<T>()).zip(values);
+            match bitmap(nulls) {
+                None => rows.for_each(|(out, &v)| put_value(out, v, 0xFF, null, $flip)),
+                bits => rows
+                    .enumerate()
+                    .for_each(|(i, (out, &v))| put_value(out, v, valid_mask(bits, i), null, $flip)),
+            }
+            Ok(())
+        }};
+    }
+    if matches!(layout, Layout::Stride { width, .. } if *width == w) {
+        return if flip == 0 { whole!(0) } else { whole!(0xFF) };
+    }
+    if flip == 0 {
+        rows!(0)
+    } else {
+        rows!(0xFF)
+    }
 }
 
 /// Encodes a boolean column: rows of 2 bytes.
@@ -241,21 +380,76 @@ pub(crate) fn encode<T: FixedEncode>(
 /// As [`encode`].
 pub(crate) fn encode_bool<A: Allocator>(
     data: &mut [u8],
-    offsets: &mut [usize],
+    layout: &mut Layout<'_>,
     array: &BooleanArray<'_, A>,
     opts: SortOptions,
 ) -> Result<()> {
-    if array.len() != offsets.len() {
+    if array.len() != layout.rows(data) {
         return Err(Error::LengthMismatch);
     }
-    for (i, off) in offsets.iter_mut().enumerate() {
-        let end = *off + 2;
-        let out = data.get_mut(*off..end).ok_or(Error::OutOfBounds)?;
-        let v = array.get(i).map(|b| [u8::from(b)]);
-        write(out, v.as_ref().map(|b| &b[..]), opts);
-        *off = end;
+    let (null, flip) = (opts.null_sentinel(), if opts.descending { 0xFF } else { 0 });
+    let values = bitmap_of(array.values());
+    let bits = bitmap(array.nulls());
+    #[inline(always)]
+    fn piece(out: &mut [u8], v8: u8, n8: u8, k: usize, null: u8, flip: u8) {
+        let m = 0u8.wrapping_sub((n8 >> k) & 1);
+        let v = ((v8 >> k) & 1) ^ flip;
+        if let Some([head, value]) = out.get_mut(..2) {
+            *head = null ^ ((1 ^ null) & m);
+            *value = v & m;
+        }
     }
-    Ok(())
+    // The column makes the whole row: 8 rows (16 bytes) per bitmap byte.
+    if matches!(layout, Layout::Stride { width: 2, .. }) {
+        let n = array.len();
+        let mut rows8 = data.chunks_exact_mut(16);
+        for (j, r16) in (&mut rows8).enumerate() {
+            let (v8, n8) = (
+                byte_at(values, 8 * j),
+                bits.map_or(0xFF, |b| byte_at(b, 8 * j)),
+            );
+            for (k, out) in r16.chunks_exact_mut(2).enumerate() {
+                piece(out, v8, n8, k, null, flip);
+            }
+        }
+        let base = n / 8 * 8;
+        let (v8, n8) = (
+            byte_at(values, base),
+            bits.map_or(0xFF, |b| byte_at(b, base)),
+        );
+        for (k, out) in rows8.into_remainder().chunks_exact_mut(2).enumerate() {
+            piece(out, v8, n8, k, null, flip);
+        }
+        return Ok(());
+    }
+    // The 8 value and validity bits of rows `i..i + 8`, read once per 8 rows.
+    let (mut v8, mut n8) = (0u8, 0xFFu8);
+    for_rows(data, layout, 2, |i, out| {
+        if i % 8 == 0 {
+            v8 = byte_at(values, i);
+            n8 = bits.map_or(0xFF, |b| byte_at(b, i));
+        }
+        piece(out, v8, n8, i % 8, null, flip);
+    })
+}
+
+/// The 8 bits from bit `i` of a bitmap (`bytes` from bit `offset`), zero
+/// past its end.
+#[inline(always)]
+fn byte_at((bytes, offset): (&[u8], usize), i: usize) -> u8 {
+    let j = offset + i;
+    let lo = bytes.get(j / 8).copied().unwrap_or(0);
+    if j % 8 == 0 {
+        return lo;
+    }
+    let hi = bytes.get(j / 8 + 1).copied().unwrap_or(0);
+    (lo >> (j % 8)) | (hi << (8 - j % 8))
+}
+
+/// The bytes and bit offset of a boolean buffer.
+#[inline]
+fn bitmap_of<'b>(b: &'b BooleanBuffer<'_, impl Allocator>) -> (&'b [u8], usize) {
+    (b.inner().as_slice(), b.offset())
 }
 
 /// Encodes a fixed-size binary column: rows of `1 + width` bytes.
@@ -264,23 +458,23 @@ pub(crate) fn encode_bool<A: Allocator>(
 /// As [`encode`].
 pub(crate) fn encode_fixed_binary<A: Allocator>(
     data: &mut [u8],
-    offsets: &mut [usize],
+    layout: &mut Layout<'_>,
     array: &FixedSizeBinaryArray<'_, A>,
     opts: SortOptions,
 ) -> Result<()> {
-    if array.len() != offsets.len() {
+    if array.len() != layout.rows(data) {
         return Err(Error::LengthMismatch);
     }
-    let w = 1 + array.value_length();
-    for (i, off) in offsets.iter_mut().enumerate() {
-        let end = *off + w;
-        let out = data.get_mut(*off..end).ok_or(Error::OutOfBounds)?;
-        let v = match array.get(i) {
-            Some(v) => Some(v.get(..w - 1).ok_or(Error::OutOfBounds)?),
-            None => None,
-        };
-        write(out, v, opts);
-        *off = end;
+    let (null, flip) = (opts.null_sentinel(), if opts.descending { 0xFF } else { 0 });
+    let w = array.value_length();
+    let bits = bitmap(array.nulls());
+    let mut bad = false;
+    for_rows(data, layout, 1 + w, |i, out| match array.value(i) {
+        Some(v) if v.len() == w => put(out, v, valid_mask(bits, i), null, flip),
+        _ => bad = true,
+    })?;
+    if bad {
+        return Err(Error::OutOfBounds);
     }
     Ok(())
 }
@@ -370,29 +564,45 @@ pub(crate) fn decode_bool<'a, A: Allocator + Clone>(
     opts: SortOptions,
     alloc: &A,
 ) -> Result<BooleanArray<'a, A>> {
-    let mut values = BooleanBufferBuilder::new_in(alloc.clone());
-    values.try_reserve(rows.len())?;
-    let mut nulls = NullBufferBuilder::new_in(alloc.clone());
-    let flip = if opts.descending { 0xFF } else { 0 };
-    for row in rows.iter_mut() {
-        match read(row, 1, opts)? {
-            Some(&[b]) => {
-                let v = match b ^ flip {
-                    0 => false,
-                    1 => true,
+    // Value and validity bits set in place (zeroed up front).
+    let n = rows.len();
+    let mut values = MutableBuffer::new_in(alloc.clone());
+    values.try_extend_zeros(n.div_ceil(8))?;
+    let mut validity = MutableBuffer::new_in(alloc.clone());
+    validity.try_extend_zeros(n.div_ceil(8))?;
+    let (null, flip) = (opts.null_sentinel(), if opts.descending { 0xFF } else { 0 });
+    let mut null_count = 0;
+    {
+        let (vbits, nbits) = (values.as_slice_mut(), validity.as_slice_mut());
+        for (i, row) in rows.iter_mut().enumerate() {
+            let (piece, rest) = row.split_first_chunk::<2>().ok_or(Error::InvalidRow)?;
+            let [head, b] = *piece;
+            *row = rest;
+            let (value, valid) = if head == 1 {
+                match b ^ flip {
+                    0 => (0, 1),
+                    1 => (1, 1),
                     _ => return Err(Error::InvalidRow),
-                };
-                values.try_append(v)?;
-                nulls.try_append_non_null()?;
-            }
-            Some(_) => return Err(Error::InvalidRow),
-            None => {
-                values.try_append(false)?;
-                nulls.try_append_null()?;
+                }
+            } else if head == null && b == 0 {
+                null_count += 1;
+                (0, 0)
+            } else {
+                return Err(Error::InvalidRow);
+            };
+            if let (Some(v), Some(m)) = (vbits.get_mut(i / 8), nbits.get_mut(i / 8)) {
+                *v |= value << (i % 8);
+                *m |= valid << (i % 8);
             }
         }
     }
-    BooleanArray::try_new(values.finish(), nulls.finish())
+    let nulls = if null_count == 0 {
+        None
+    } else {
+        let bits = BooleanBuffer::try_new(validity.into_buffer(), 0, n)?;
+        Some(NullBuffer::try_new_with_count(bits, null_count)?)
+    };
+    BooleanArray::try_new(BooleanBuffer::try_new(values.into_buffer(), 0, n)?, nulls)
 }
 
 /// Decodes a fixed-size binary column of type `data_type`.

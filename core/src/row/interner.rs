@@ -158,11 +158,12 @@ fn hash(bytes: &[u8]) -> u64 {
     }
     let rest = words.remainder();
     if !rest.is_empty() {
-        let mut last = [0u8; 8];
-        last.get_mut(..rest.len())
-            .unwrap_or(&mut [])
-            .copy_from_slice(rest);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(last)).wrapping_mul(K);
+        // Byte by byte (at most 7): keys are short, a `memcpy` call costs more.
+        let last = rest
+            .iter()
+            .enumerate()
+            .fold(0u64, |w, (i, &b)| w | (u64::from(b) << (8 * i)));
+        h = (h.rotate_left(5) ^ last).wrapping_mul(K);
     }
     h ^ (h >> 32)
 }
@@ -268,6 +269,8 @@ pub(crate) struct Interner<A: Allocator> {
     by_value: HashIndex<A>,
     /// Entry positions by key.
     by_key: HashIndex<A>,
+    /// The table of the last dictionary encoded through this interner.
+    pub(crate) cache: super::cache::TableCache<A>,
 }
 
 impl<A: Allocator + Clone> Interner<A> {
@@ -278,7 +281,8 @@ impl<A: Allocator + Clone> Interner<A> {
             keys: MutableBuffer::new_in(alloc.clone()),
             entries: MutableBuffer::new_in(alloc.clone()),
             by_value: HashIndex::new_in(alloc.clone()),
-            by_key: HashIndex::new_in(alloc),
+            by_key: HashIndex::new_in(alloc.clone()),
+            cache: super::cache::TableCache::new_in(alloc),
         }
     }
 }
@@ -332,15 +336,72 @@ impl<A: Allocator> Interner<A> {
     }
 
     /// The encoded value of a key.
+    #[cfg(test)]
     pub(crate) fn value_of(&self, key: &[u8]) -> Option<&[u8]> {
+        self.position_of_key(key).and_then(|i| self.value_at(i))
+    }
+
+    /// The position among the entries of the value of a key.
+    pub(crate) fn position_of_key(&self, key: &[u8]) -> Option<usize> {
         let entries = entries_of(&self.entries);
         let at = |i: usize| entries.get(i).map_or(&[][..], |e| self.key(e));
-        let i = match self.by_key.find(hash(key), |i| at(i) == key) {
-            Lookup::Found(i) => i,
-            Lookup::Absent => return None,
-            Lookup::Unknown => entries.binary_search_by(|e| self.key(e).cmp(key)).ok()?,
-        };
-        entries.get(i).map(|e| self.value(e))
+        match self.by_key.find(hash(key), |i| at(i) == key) {
+            Lookup::Found(i) => Some(i),
+            Lookup::Absent => None,
+            Lookup::Unknown => entries.binary_search_by(|e| self.key(e).cmp(key)).ok(),
+        }
+    }
+
+    /// Fills `table[b]` with the entry position + 1 of the one-byte key
+    /// `[b]` (0: no such key), for lookups without hashing.
+    pub(crate) fn one_byte_keys(&self, table: &mut [u32; 256]) -> Result<()> {
+        for (i, e) in entries_of(&self.entries).iter().enumerate() {
+            if let [b] = self.key(e) {
+                if let Some(slot) = table.get_mut(usize::from(*b)) {
+                    *slot = u32::try_from(i + 1).map_err(|_| Error::CapacityOverflow)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Fills the two-byte key tables: `child[b]` is the table number plus
+    /// one of the keys `[b, c]`, and `tables[256 * number + c]` their entry
+    /// position plus one (0: no such key). At most `max_tables` tables (the
+    /// keys past them are left to hashing).
+    pub(crate) fn two_byte_keys(
+        &self,
+        child: &mut [u32; 256],
+        tables: &mut MutableBuffer<A>,
+        max_tables: usize,
+    ) -> Result<()> {
+        let mut count = 0usize;
+        for (i, e) in entries_of(&self.entries).iter().enumerate() {
+            let [b, c] = *self.key(e) else { continue };
+            let Some(slot) = child.get_mut(usize::from(b)) else {
+                continue;
+            };
+            if *slot == 0 {
+                if count == max_tables {
+                    continue;
+                }
+                count += 1;
+                tables.try_extend_zeros(256 * 4)?;
+                *slot = u32::try_from(count).map_err(|_| Error::CapacityOverflow)?;
+            }
+            let at = (*slot as usize - 1) * 256 + usize::from(c);
+            if let Some(t) = tables.typed_mut::<u32>()?.get_mut(at) {
+                *t = u32::try_from(i + 1).map_err(|_| Error::CapacityOverflow)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The encoded value of the entry at `position`.
+    pub(crate) fn value_at(&self, position: usize) -> Option<&[u8]> {
+        entries_of(&self.entries)
+            .get(position)
+            .map(|e| self.value(e))
     }
 
     /// Rebuilds both hash indexes over the current entries.

@@ -87,16 +87,19 @@
 //! # Ok::<(), alkaid::Error>(())
 //! ```
 
+mod cache;
 mod decode;
 mod dictionary;
 mod encode;
 mod fixed;
+mod gather;
 mod interner;
 mod list;
 mod nested;
 mod rows;
 mod slots;
 mod variable;
+mod variable_decode;
 
 #[cfg(test)]
 mod proptests;

@@ -96,10 +96,8 @@ impl<A: Allocator> Rows<A> {
     /// Iterates the rows in order.
     pub fn iter(&self) -> RowsIter<'_, A> {
         RowsIter {
-            offsets: self.offsets(),
+            windows: self.offsets().windows(2),
             data: self.data(),
-            next: 0,
-            end: self.len(),
             _rows: core::marker::PhantomData,
         }
     }
@@ -202,10 +200,14 @@ impl<A: Allocator> Rows<A> {
     /// Adds `n` rows whose lengths the caller will write: returns the new
     /// offsets (`n` of them, zeroed) to be filled with lengths.
     pub(crate) fn try_grow_offsets(&mut self, n: usize) -> Result<()> {
+        let bytes = n.checked_mul(USIZE).ok_or(Error::CapacityOverflow)?;
         if self.offsets.is_empty() {
+            // One allocation for the leading zero and the new offsets (a
+            // grow would copy).
+            self.offsets
+                .try_reserve_exact(bytes.checked_add(USIZE).ok_or(Error::CapacityOverflow)?)?;
             self.offsets.try_extend_from_slice(&0usize.to_ne_bytes())?;
         }
-        let bytes = n.checked_mul(USIZE).ok_or(Error::CapacityOverflow)?;
         self.offsets.try_extend_zeros(bytes)
     }
 
@@ -245,22 +247,21 @@ impl<'r, A: Allocator> IntoIterator for &'r Rows<A> {
 /// Iterator over the rows of a [`Rows`] (exact size, double-ended).
 #[derive(Debug)]
 pub struct RowsIter<'r, A: Allocator> {
-    /// The offsets and bytes of the rows, taken once (not per row).
-    offsets: &'r [usize],
+    /// The offsets of the rows still to come, as pairs (taken once, not per row).
+    windows: core::slice::Windows<'r, usize>,
     data: &'r [u8],
-    next: usize,
-    end: usize,
     _rows: core::marker::PhantomData<&'r Rows<A>>,
 }
 
 impl<'r, A: Allocator> RowsIter<'r, A> {
     #[inline]
-    fn row(&self, i: usize) -> Option<Row<'r>> {
-        let start = *self.offsets.get(i)?;
-        let end = *self.offsets.get(i + 1)?;
-        Some(Row {
-            data: self.data.get(start..end)?,
-        })
+    fn row(&self, w: &[usize]) -> Option<Row<'r>> {
+        match *w {
+            [start, end] => Some(Row {
+                data: self.data.get(start..end)?,
+            }),
+            _ => None,
+        }
     }
 }
 
@@ -269,17 +270,12 @@ impl<'r, A: Allocator> Iterator for RowsIter<'r, A> {
 
     #[inline]
     fn next(&mut self) -> Option<Row<'r>> {
-        if self.next >= self.end {
-            return None;
-        }
-        let r = self.row(self.next);
-        self.next += 1;
-        r
+        let w = self.windows.next()?;
+        self.row(w)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.end - self.next;
-        (n, Some(n))
+        self.windows.size_hint()
     }
 }
 
@@ -287,11 +283,8 @@ impl<A: Allocator> ExactSizeIterator for RowsIter<'_, A> {}
 
 impl<A: Allocator> DoubleEndedIterator for RowsIter<'_, A> {
     fn next_back(&mut self) -> Option<Self::Item> {
-        if self.next >= self.end {
-            return None;
-        }
-        self.end -= 1;
-        self.row(self.end)
+        let w = self.windows.next_back()?;
+        self.row(w)
     }
 }
 

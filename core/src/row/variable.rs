@@ -12,11 +12,8 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::{take, SortOptions};
-use crate::array::{
-    ByteArrayType, ByteViewType, GenericByteArray, GenericByteViewArray, GenericByteViewBuilder,
-};
-use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer};
+use super::SortOptions;
+use crate::buffer::{NullBuffer, OffsetSize};
 use crate::error::{Error, Result};
 
 /// Block size of the ordered encoding.
@@ -127,42 +124,6 @@ impl<'o, const B: usize> BlockWriter<'o, B> {
     }
 }
 
-/// Writes the block encoding of the non-empty `v` (ascending) at the start
-/// of `out`; returns its length. Whole blocks are fixed-size copies (no
-/// per-block bounds arithmetic as in [`BlockWriter`]).
-///
-/// # Errors
-/// [`Error::OutOfBounds`] when `out` is too short or `v` is empty.
-#[inline]
-fn write_blocks<const B: usize>(out: &mut [u8], v: &[u8]) -> Result<usize> {
-    // Blocks followed by a continuation byte, then the last (1..=B bytes).
-    let whole = v.len().checked_sub(1).ok_or(Error::OutOfBounds)? / B;
-    let n = 1 + (whole + 1) * (B + 1);
-    let out = out.get_mut(..n).ok_or(Error::OutOfBounds)?;
-    let (first, mut rest) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
-    *first = NON_EMPTY;
-    let (head, last) = v.split_at(whole * B);
-    for block in head.chunks_exact(B) {
-        let (dst, tail) = rest.split_at_mut(B + 1);
-        let (data, marker) = dst.split_at_mut(B);
-        data.copy_from_slice(block);
-        if let Some(m) = marker.first_mut() {
-            *m = CONTINUATION;
-        }
-        rest = tail;
-    }
-    // `rest` is exactly the last block and its length byte.
-    let (data, marker) = rest.split_at_mut(B);
-    let (value, padding) = data.split_at_mut(last.len());
-    value.copy_from_slice(last);
-    padding.fill(0);
-    // `1 <= last.len() <= B <= 255` (the block sizes used are 32 and, in tests, 4).
-    if let Some(m) = marker.first_mut() {
-        *m = last.len() as u8;
-    }
-    Ok(n)
-}
-
 /// Writes the ordered encoding of `value` at the start of `out`; returns its length.
 ///
 /// # Errors
@@ -173,25 +134,31 @@ pub(crate) fn encode_ordered<const B: usize>(
     value: Option<&[u8]>,
     opts: SortOptions,
 ) -> Result<usize> {
-    let first = out.first_mut().ok_or(Error::OutOfBounds)?;
-    let n = match value {
+    let flip = if opts.descending { 0xFF } else { 0 };
+    match value {
         None => {
-            *first = opts.null_sentinel();
-            return Ok(1);
+            *out.first_mut().ok_or(Error::OutOfBounds)? = opts.null_sentinel();
+            Ok(1)
         }
         Some([]) => {
-            *first = EMPTY;
-            1
+            *out.first_mut().ok_or(Error::OutOfBounds)? = EMPTY ^ flip;
+            Ok(1)
         }
-        Some(v) => write_blocks::<B>(out, v)?,
-    };
-    if opts.descending {
-        out.get_mut(..n)
-            .ok_or(Error::OutOfBounds)?
-            .iter_mut()
-            .for_each(|b| *b = !*b);
+        Some(v) if B == BLOCK_SIZE => write_value(out, v, 0, v.len(), flip),
+        Some(v) => {
+            // Other block sizes (the spec's 4-byte diagrams, in tests).
+            let mut w = BlockWriter::<B>::new(out)?;
+            w.write(v)?;
+            let n = w.finish()?;
+            if flip != 0 {
+                out.get_mut(..n)
+                    .ok_or(Error::OutOfBounds)?
+                    .iter_mut()
+                    .for_each(|b| *b = !*b);
+            }
+            Ok(n)
+        }
     }
-    Ok(n)
 }
 
 /// Writes the unordered encoding of `value` at the start of `out`; returns its length.
@@ -252,6 +219,166 @@ pub(crate) fn encode<'v>(
     Ok(())
 }
 
+/// `0xFF` for the first [`BLOCK_SIZE`] bytes, then `0x00`: the window
+/// `MASK[BLOCK_SIZE - n..][..BLOCK_SIZE]` keeps the first `n` bytes of a block.
+static MASK: [u8; 2 * BLOCK_SIZE] = {
+    let mut m = [0u8; 2 * BLOCK_SIZE];
+    let mut i = 0;
+    while i < BLOCK_SIZE {
+        m[i] = 0xFF;
+        i += 1;
+    }
+    m
+};
+
+/// The mask keeping the first `n` (`1..=BLOCK_SIZE`) bytes of a block.
+#[inline(always)]
+pub(super) fn mask(n: usize) -> Result<&'static [u8; BLOCK_SIZE]> {
+    MASK.get(BLOCK_SIZE.wrapping_sub(n)..)
+        .and_then(|m| m.get(..BLOCK_SIZE))
+        .and_then(|m| m.try_into().ok())
+        .ok_or(Error::OutOfBounds)
+}
+
+/// Writes one block (`BLOCK_SIZE` bytes then `marker`) at the start of
+/// `out`: `src` masked to its first `n` bytes (all when `n == BLOCK_SIZE`),
+/// every byte XORed with `flip`. Fixed-size loads and stores (vectorised).
+#[inline(always)]
+fn put_block(
+    out: &mut [u8; BLOCK_SIZE + 1],
+    src: &[u8; BLOCK_SIZE],
+    keep: &[u8; BLOCK_SIZE],
+    marker: u8,
+    flip: u8,
+) {
+    let mut tmp = [0u8; BLOCK_SIZE + 1];
+    for j in 0..BLOCK_SIZE {
+        tmp[j] = (src[j] & keep[j]) ^ flip;
+    }
+    tmp[BLOCK_SIZE] = marker ^ flip;
+    *out = tmp;
+}
+
+/// Writes the ordered encoding of the non-empty value `values[start..end]`
+/// at the start of `out`; returns its length. Blocks are copied at their
+/// fixed size: the last one too when `values` has `BLOCK_SIZE` bytes from
+/// its start (the bytes past the value are masked to zero), so a value of up
+/// to 32 bytes is one 32-byte load, mask and store.
+///
+/// # Errors
+/// [`Error::OutOfBounds`] when `out` is too short or the range is empty or
+/// outside `values`.
+#[inline(always)]
+fn write_value(out: &mut [u8], values: &[u8], start: usize, end: usize, flip: u8) -> Result<usize> {
+    const B: usize = BLOCK_SIZE;
+    let len = end.checked_sub(start).ok_or(Error::OutOfBounds)?;
+    let whole = len.checked_sub(1).ok_or(Error::OutOfBounds)? / B;
+    let n = 1 + (whole + 1) * (B + 1);
+    let out = out.get_mut(..n).ok_or(Error::OutOfBounds)?;
+    let (first, mut rest) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
+    *first = NON_EMPTY ^ flip;
+    let full = mask(B)?;
+    let mut at = start;
+    for _ in 0..whole {
+        let (dst, tail) = rest.split_at_mut(B + 1);
+        let src = values.get(at..at + B).ok_or(Error::OutOfBounds)?;
+        put_block(
+            dst.try_into().map_err(|_| Error::OutOfBounds)?,
+            src.try_into().map_err(|_| Error::OutOfBounds)?,
+            full,
+            CONTINUATION,
+            flip,
+        );
+        at += B;
+        rest = tail;
+    }
+    // `rest` is exactly the last block and its length byte; `1 <= last <= B`.
+    let last = end - at;
+    let dst: &mut [u8; B + 1] = rest.try_into().map_err(|_| Error::OutOfBounds)?;
+    let keep = mask(last)?;
+    let mut padded = [0u8; B];
+    let src: &[u8; B] = match values.get(at..at + B) {
+        Some(s) => s.try_into().map_err(|_| Error::OutOfBounds)?,
+        None => {
+            // Near the end of `values`: copy the bytes there are.
+            padded
+                .get_mut(..last)
+                .ok_or(Error::OutOfBounds)?
+                .copy_from_slice(values.get(at..end).ok_or(Error::OutOfBounds)?);
+            &padded
+        }
+    };
+    put_block(dst, src, keep, last as u8, flip);
+    Ok(n)
+}
+
+/// Encodes slots of an offsets-based array (Binary, LargeBinary, Utf8,
+/// LargeUtf8: `offsets` has one more entry than `cursors`, absolute into
+/// `values`; null slots per `nulls`), writing slot `i` at `data[cursors[i]..]`
+/// and advancing `cursors[i]`.
+///
+/// # Errors
+/// [`Error::OffsetsLength`] when there are too few offsets;
+/// [`Error::OutOfBounds`] when `data` is too short or an offset lies
+/// outside `values`; [`Error::CapacityOverflow`] (unordered, a value of
+/// 4 GiB or more).
+pub(crate) fn encode_offsets<O: OffsetSize, A: Allocator>(
+    data: &mut [u8],
+    cursors: &mut [usize],
+    offsets: &[O],
+    values: &[u8],
+    nulls: Option<&NullBuffer<'_, A>>,
+    opts: SortOptions,
+    unordered: bool,
+) -> Result<()> {
+    let offsets = offsets
+        .get(..cursors.len() + 1)
+        .ok_or(Error::OffsetsLength)?;
+    const B: usize = BLOCK_SIZE;
+    let flip = if opts.descending { 0xFF } else { 0 };
+    let null = opts.null_sentinel();
+    for (i, (c, w)) in cursors.iter_mut().zip(offsets.windows(2)).enumerate() {
+        let start = w[0].to_usize().ok_or(Error::OutOfBounds)?;
+        let end = w[1].to_usize().ok_or(Error::OutOfBounds)?;
+        let valid = nulls.is_none_or(|n| n.is_valid(i));
+        let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
+        let written = if unordered {
+            let v = if valid {
+                Some(values.get(start..end).ok_or(Error::OutOfBounds)?)
+            } else {
+                None
+            };
+            encode_unordered(out, v)?
+        } else if !valid {
+            *out.first_mut().ok_or(Error::OutOfBounds)? = null;
+            1
+        } else if start == end {
+            *out.first_mut().ok_or(Error::OutOfBounds)? = EMPTY ^ flip;
+            1
+        } else if let (Some(dst), Some(src)) = (
+            out.get_mut(..B + 2),
+            values.get(start..start + B).filter(|_| end - start <= B),
+        ) {
+            // The common short value: one block, loaded at its full size.
+            let (first, block) = dst.split_first_mut().ok_or(Error::OutOfBounds)?;
+            *first = NON_EMPTY ^ flip;
+            let len = end - start;
+            put_block(
+                block.try_into().map_err(|_| Error::OutOfBounds)?,
+                src.try_into().map_err(|_| Error::OutOfBounds)?,
+                mask(len)?,
+                len as u8,
+                flip,
+            );
+            B + 2
+        } else {
+            write_value(out, values, start, end, flip)?
+        };
+        *c += written;
+    }
+    Ok(())
+}
+
 /// Adds the encoded size of slot `i` of an offsets-based array (`offsets`:
 /// `lengths.len() + 1` of them; null slots per `nulls`) to `lengths[i]`,
 /// straight from the offsets.
@@ -269,36 +396,56 @@ pub(crate) fn add_lengths_from_offsets<O: OffsetSize, A: Allocator>(
     let offsets = offsets
         .get(..lengths.len() + 1)
         .ok_or(Error::OffsetsLength)?;
-    let mut overflow = false;
-    for (i, (l, w)) in lengths.iter_mut().zip(offsets.windows(2)).enumerate() {
-        let valid = nulls.is_none_or(|n| n.is_valid(i));
-        // Offsets of a validated array: non-negative, non-decreasing; any
-        // other (an unchecked array) is an error, not a wrong size.
-        let (a, b) = (
-            w[0].to_usize().unwrap_or(usize::MAX),
-            w[1].to_usize().unwrap_or(0),
-        );
-        overflow |= a > b;
-        let len = b.wrapping_sub(a);
-        // Each value's size is at most ~33/32 of its bytes, which fit in
-        // memory: only the running totals can overflow (checked by the caller).
-        let n = if !valid {
-            if unordered {
-                4
-            } else {
-                1
-            }
-        } else if unordered {
-            len.wrapping_add(4)
-        } else if len == 0 {
-            1
-        } else {
-            (len.div_ceil(BLOCK_SIZE)).wrapping_mul(BLOCK_SIZE + 1) + 1
-        };
-        overflow |= len > isize::MAX as usize || (unordered && len >= UNORDERED_NULL as usize);
-        *l = l.saturating_add(n);
+    // Branch-free per slot (so that it vectorises): `valid` is all ones for
+    // a value, zero for a null; an empty value has no blocks.
+    #[inline(always)]
+    fn pass<O: OffsetSize>(
+        lengths: &mut [usize],
+        offsets: &[O],
+        valid: impl Fn(usize) -> usize,
+        size: impl Fn(usize, usize) -> usize,
+    ) -> bool {
+        let mut overflow = false;
+        for (i, (l, w)) in lengths.iter_mut().zip(offsets.windows(2)).enumerate() {
+            // Offsets of a validated array: non-negative, non-decreasing; any
+            // other (an unchecked array) is an error, not a wrong size.
+            let (a, b) = (
+                w[0].to_usize().unwrap_or(usize::MAX),
+                w[1].to_usize().unwrap_or(0),
+            );
+            overflow |= a > b;
+            let len = b.wrapping_sub(a);
+            overflow |= len > isize::MAX as usize;
+            // Each value's size is at most ~33/32 of its bytes, which fit in
+            // memory: only the running totals can overflow (checked by the caller).
+            *l = l.saturating_add(size(len, valid(i)));
+        }
+        overflow
     }
-    if overflow {
+    const B: usize = BLOCK_SIZE;
+    let ordered = |len: usize, v: usize| 1 + (((len.wrapping_add(B - 1) / B) * (B + 1)) & v);
+    let plain = |len: usize, v: usize| 4 + (len & v);
+    let bits = nulls.map(|n| (n.inner().inner().as_slice(), n.inner().offset()));
+    let valid = |i: usize| match bits {
+        None => usize::MAX,
+        Some((bytes, offset)) => {
+            let j = offset + i;
+            let bit = bytes.get(j / 8).map_or(0, |b| (b >> (j % 8)) & 1);
+            0usize.wrapping_sub(usize::from(bit))
+        }
+    };
+    let overflow = match (bits.is_some(), unordered) {
+        (false, false) => pass(lengths, offsets, |_| usize::MAX, ordered),
+        (false, true) => pass(lengths, offsets, |_| usize::MAX, plain),
+        (true, false) => pass(lengths, offsets, valid, ordered),
+        (true, true) => pass(lengths, offsets, valid, plain),
+    };
+    let too_long = unordered
+        && offsets.windows(2).any(|w| {
+            let (a, b) = (w[0].to_usize(), w[1].to_usize());
+            matches!((a, b), (Some(a), Some(b)) if b.wrapping_sub(a) >= UNORDERED_NULL as usize)
+        });
+    if overflow || too_long {
         return Err(Error::OffsetOutOfBounds);
     }
     Ok(())
@@ -320,288 +467,15 @@ pub(crate) fn add_lengths<'v>(
     Ok(())
 }
 
-/// Decodes one ordered value from the front of `row`, appending its bytes
-/// to `out`; `false` for a null.
-///
-/// # Errors
-/// [`Error::InvalidRow`]: unknown first byte, a row that ends inside a
-/// block, a last-block length of 0 or above `B`, non-zero padding;
-/// [`Error::AllocationFailed`].
-pub(crate) fn decode_ordered<const B: usize, A: Allocator>(
-    row: &mut &[u8],
-    opts: SortOptions,
-    out: &mut MutableBuffer<A>,
-) -> Result<bool> {
-    let (&first, rest) = row.split_first().ok_or(Error::InvalidRow)?;
-    *row = rest;
-    if first == opts.null_sentinel() {
-        return Ok(false);
-    }
-    let flip = if opts.descending { 0xFF } else { 0 };
-    match first ^ flip {
-        EMPTY => return Ok(true),
-        NON_EMPTY => {}
-        _ => return Err(Error::InvalidRow),
-    }
-    let start = out.len();
-    loop {
-        let block = take(row, B + 1)?;
-        let (data, marker) = block.split_at(B);
-        let marker = marker.first().copied().ok_or(Error::InvalidRow)? ^ flip;
-        if marker == CONTINUATION {
-            out.try_extend_from_slice(data)?;
-            continue;
-        }
-        let n = usize::from(marker);
-        if n == 0 || n > B {
-            return Err(Error::InvalidRow);
-        }
-        // Padding must be zero (`flip` inverted): one branch-free pass over
-        // the whole block, masked to the bytes past `n`, so that it vectorises.
-        let bad = data.iter().enumerate().fold(0u8, |acc, (j, &b)| {
-            acc | ((b ^ flip) & 0u8.wrapping_sub(u8::from(j >= n)))
-        });
-        if bad != 0 {
-            return Err(Error::InvalidRow);
-        }
-        out.try_extend_from_slice(data.get(..n).ok_or(Error::InvalidRow)?)?;
-        break;
-    }
-    if flip != 0 {
-        if let Some(tail) = out.as_slice_mut().get_mut(start..) {
-            tail.iter_mut().for_each(|b| *b = !*b);
-        }
-    }
-    Ok(true)
-}
-
-/// Decodes one unordered value from the front of `row` (see [`decode_ordered`]).
-///
-/// # Errors
-/// [`Error::InvalidRow`] when the row is shorter than the length says.
-pub(crate) fn decode_unordered<A: Allocator>(
-    row: &mut &[u8],
-    out: &mut MutableBuffer<A>,
-) -> Result<bool> {
-    let Some(v) = read_unordered(row)? else {
-        return Ok(false);
-    };
-    out.try_extend_from_slice(v)?;
-    Ok(true)
-}
-
-/// Splits one unordered value off the front of `row` without copying.
-///
-/// # Errors
-/// [`Error::InvalidRow`] when the row is shorter than the length says.
-pub(crate) fn read_unordered<'r>(row: &mut &'r [u8]) -> Result<Option<&'r [u8]>> {
-    let len = take(row, 4)?;
-    let len = u32::from_le_bytes(len.try_into().map_err(|_| Error::InvalidRow)?);
-    if len == UNORDERED_NULL {
-        return Ok(None);
-    }
-    let n = usize::try_from(len).map_err(|_| Error::InvalidRow)?;
-    take(row, n).map(Some)
-}
-
-/// Length of the ordered value at the front of `row`, without decoding it.
-///
-/// # Errors
-/// [`Error::InvalidRow`] as [`decode_ordered`] (padding is not checked).
-pub(crate) fn skip_ordered(row: &[u8], opts: SortOptions) -> Result<usize> {
-    let first = *row.first().ok_or(Error::InvalidRow)?;
-    let flip = if opts.descending { 0xFF } else { 0 };
-    if first == opts.null_sentinel() || first ^ flip == EMPTY {
-        return Ok(1);
-    }
-    if first ^ flip != NON_EMPTY {
-        return Err(Error::InvalidRow);
-    }
-    let mut pos = 1;
-    loop {
-        let end = pos + BLOCK_SIZE + 1;
-        let marker = *row.get(end - 1).ok_or(Error::InvalidRow)? ^ flip;
-        pos = end;
-        if marker != CONTINUATION {
-            return Ok(pos);
-        }
-    }
-}
-
-/// Length of the unordered value at the front of `row`.
-///
-/// # Errors
-/// [`Error::InvalidRow`] when the row is shorter than the length says.
-pub(crate) fn skip_unordered(row: &[u8]) -> Result<usize> {
-    let mut r = row;
-    read_unordered(&mut r)?;
-    Ok(row.len() - r.len())
-}
-
-/// Number of value bytes of the encoded value at the front of `row` (an
-/// upper bound when the row is malformed: decoding checks it).
-fn decoded_len(row: &[u8], opts: SortOptions, unordered: bool) -> usize {
-    if unordered {
-        let len = row
-            .get(..4)
-            .and_then(|b| b.try_into().ok())
-            .map_or(0, u32::from_le_bytes);
-        // Never more than the row holds: malformed lengths must not make
-        // us allocate.
-        return if len == UNORDERED_NULL {
-            0
-        } else {
-            (len as usize).min(row.len().saturating_sub(4))
-        };
-    }
-    let flip = if opts.descending { 0xFF } else { 0 };
-    match row.first() {
-        Some(&b) if b != opts.null_sentinel() && b ^ flip == NON_EMPTY => {}
-        _ => return 0,
-    }
-    let mut len = 0;
-    let mut marker_at = BLOCK_SIZE + 1;
-    while let Some(&m) = row.get(marker_at) {
-        if m ^ flip != CONTINUATION {
-            return len + usize::from(m ^ flip).min(BLOCK_SIZE);
-        }
-        len += BLOCK_SIZE;
-        marker_at += BLOCK_SIZE + 1;
-    }
-    len
-}
-
-/// Decodes the value at the front of each row into `values` (bytes) and
-/// `offsets` (`rows.len() + 1` of them, as `O`), and the validity.
-///
-/// A first pass reads only the block markers to size `values` exactly (the
-/// 64-byte aligned growth of `Global` copies at every step).
-#[allow(clippy::type_complexity)]
-fn decode_into<O: OffsetSize, A: Allocator + Clone>(
-    rows: &mut [&[u8]],
-    opts: SortOptions,
-    unordered: bool,
-    alloc: &A,
-) -> Result<(
-    MutableBuffer<A>,
-    MutableBuffer<A>,
-    Option<NullBuffer<'static, A>>,
-)> {
-    let total = rows.iter().fold(0usize, |t, r| {
-        t.saturating_add(decoded_len(r, opts, unordered))
-    });
-    let mut values = MutableBuffer::new_in(alloc.clone());
-    values.try_reserve_exact(total)?;
-    let mut offsets = MutableBuffer::new_in(alloc.clone());
-    let n = rows
-        .len()
-        .checked_add(1)
-        .and_then(|n| n.checked_mul(core::mem::size_of::<O>()))
-        .ok_or(Error::CapacityOverflow)?;
-    offsets.try_reserve_exact(n)?;
-    offsets.try_push(O::ZERO)?;
-    let mut validity = MutableBuffer::new_in(alloc.clone());
-    validity.try_extend_zeros(rows.len().div_ceil(8))?;
-    let mut null_count = 0;
-    {
-        let bits = validity.as_slice_mut();
-        for (i, row) in rows.iter_mut().enumerate() {
-            let valid = if unordered {
-                decode_unordered(row, &mut values)?
-            } else {
-                decode_ordered::<BLOCK_SIZE, A>(row, opts, &mut values)?
-            };
-            offsets.try_push(O::from_usize(values.len()).ok_or(Error::CapacityOverflow)?)?;
-            if valid {
-                if let Some(b) = bits.get_mut(i / 8) {
-                    *b |= 1 << (i % 8);
-                }
-            } else {
-                null_count += 1;
-            }
-        }
-    }
-    let nulls = if null_count == 0 {
-        None
-    } else {
-        let bits = BooleanBuffer::try_new(validity.into_buffer(), 0, rows.len())?;
-        Some(NullBuffer::try_new_with_count(bits, null_count)?)
-    };
-    Ok((values, offsets, nulls))
-}
-
-/// Decodes a Binary/LargeBinary/Utf8/LargeUtf8 column.
-///
-/// # Errors
-/// [`Error::InvalidRow`]; [`Error::InvalidUtf8`] for a UTF-8 type;
-/// [`Error::CapacityOverflow`] when the values exceed the offset type;
-/// [`Error::AllocationFailed`].
-pub(crate) fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
-    rows: &mut [&[u8]],
-    opts: SortOptions,
-    unordered: bool,
-    alloc: &A,
-) -> Result<GenericByteArray<'a, T, A>> {
-    let (values, offsets, nulls) = decode_into::<T::Offset, A>(rows, opts, unordered, alloc)?;
-    GenericByteArray::try_new(
-        ScalarBuffer::try_from_buffer(offsets.into_buffer())?,
-        values.into_buffer(),
-        nulls,
-    )
-}
-
-/// The value of decoded bytes: `[u8]` as is, `str` when valid UTF-8.
-pub(crate) trait FromBytes {
-    /// `None` when the bytes are not a valid value (not UTF-8 for `str`).
-    fn from_bytes(bytes: &[u8]) -> Option<&Self>;
-}
-
-impl FromBytes for [u8] {
-    fn from_bytes(bytes: &[u8]) -> Option<&Self> {
-        Some(bytes)
-    }
-}
-
-impl FromBytes for str {
-    fn from_bytes(bytes: &[u8]) -> Option<&Self> {
-        core::str::from_utf8(bytes).ok()
-    }
-}
-
-/// Decodes a BinaryView/Utf8View column.
-///
-/// # Errors
-/// As [`decode`].
-pub(crate) fn decode_view<'a, T: ByteViewType, A: Allocator + Clone>(
-    rows: &mut [&[u8]],
-    opts: SortOptions,
-    unordered: bool,
-    alloc: &A,
-) -> Result<GenericByteViewArray<'a, T, A>>
-where
-    T::Native: FromBytes,
-{
-    let (values, offsets, nulls) = decode_into::<i64, A>(rows, opts, unordered, alloc)?;
-    let offsets: &[i64] = super::typed(offsets.as_slice())?;
-    let mut b = GenericByteViewBuilder::<T, A>::new_in(alloc.clone());
-    b.try_reserve(rows.len(), values.len())?;
-    for (i, w) in offsets.windows(2).enumerate() {
-        if nulls.as_ref().is_some_and(|n| !n.is_valid(i)) {
-            b.try_append_null()?;
-            continue;
-        }
-        let range = usize::try_from(w[0]).map_err(|_| Error::InvalidRow)?
-            ..usize::try_from(w[1]).map_err(|_| Error::InvalidRow)?;
-        let bytes = values.as_slice().get(range).ok_or(Error::InvalidRow)?;
-        let v = T::Native::from_bytes(bytes).ok_or(Error::InvalidUtf8)?;
-        b.try_append_value(v)?;
-    }
-    b.finish()
-}
+pub(crate) use super::variable_decode::{
+    decode, decode_ordered, decode_unordered, decode_view, skip_ordered, skip_unordered,
+};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::buffer::MutableBuffer;
+    use crate::row::variable_decode::read_unordered;
     use allocator_api2::alloc::Global;
 
     fn enc<const B: usize>(v: Option<&[u8]>, opts: SortOptions) -> std::vec::Vec<u8> {

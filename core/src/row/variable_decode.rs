@@ -1,0 +1,395 @@
+//! Decoding variable-length bytes (see [`super::variable`] for the
+//! encoding): Binary, LargeBinary, Utf8, LargeUtf8, BinaryView, Utf8View,
+//! and the helpers list decoding shares (one value, its length, skipping it).
+
+use allocator_api2::alloc::Allocator;
+
+use super::variable::{mask, BLOCK_SIZE, CONTINUATION, EMPTY, NON_EMPTY, UNORDERED_NULL};
+use super::{take, SortOptions};
+use crate::array::{
+    ByteArrayType, ByteViewType, GenericByteArray, GenericByteViewArray, GenericByteViewBuilder,
+};
+use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer};
+use crate::error::{Error, Result};
+
+/// Decodes one ordered value from the front of `row`, appending its bytes
+/// to `out`; `false` for a null.
+///
+/// # Errors
+/// [`Error::InvalidRow`]: unknown first byte, a row that ends inside a
+/// block, a last-block length of 0 or above `B`, non-zero padding;
+/// [`Error::AllocationFailed`].
+pub(crate) fn decode_ordered<const B: usize, A: Allocator>(
+    row: &mut &[u8],
+    opts: SortOptions,
+    out: &mut MutableBuffer<A>,
+) -> Result<bool> {
+    let (&first, rest) = row.split_first().ok_or(Error::InvalidRow)?;
+    *row = rest;
+    if first == opts.null_sentinel() {
+        return Ok(false);
+    }
+    let flip = if opts.descending { 0xFF } else { 0 };
+    match first ^ flip {
+        EMPTY => return Ok(true),
+        NON_EMPTY => {}
+        _ => return Err(Error::InvalidRow),
+    }
+    let start = out.len();
+    loop {
+        let block = take(row, B + 1)?;
+        let (data, marker) = block.split_at(B);
+        let marker = marker.first().copied().ok_or(Error::InvalidRow)? ^ flip;
+        if marker == CONTINUATION {
+            out.try_extend_from_slice(data)?;
+            continue;
+        }
+        let n = usize::from(marker);
+        if n == 0 || n > B {
+            return Err(Error::InvalidRow);
+        }
+        // Padding must be zero (`flip` inverted): one branch-free pass over
+        // the whole block, masked to the bytes past `n`, so that it vectorises.
+        let bad = data.iter().enumerate().fold(0u8, |acc, (j, &b)| {
+            acc | ((b ^ flip) & 0u8.wrapping_sub(u8::from(j >= n)))
+        });
+        if bad != 0 {
+            return Err(Error::InvalidRow);
+        }
+        out.try_extend_from_slice(data.get(..n).ok_or(Error::InvalidRow)?)?;
+        break;
+    }
+    if flip != 0 {
+        if let Some(tail) = out.as_slice_mut().get_mut(start..) {
+            tail.iter_mut().for_each(|b| *b = !*b);
+        }
+    }
+    Ok(true)
+}
+
+/// Decodes one unordered value from the front of `row` (see [`decode_ordered`]).
+///
+/// # Errors
+/// [`Error::InvalidRow`] when the row is shorter than the length says.
+pub(crate) fn decode_unordered<A: Allocator>(
+    row: &mut &[u8],
+    out: &mut MutableBuffer<A>,
+) -> Result<bool> {
+    let Some(v) = read_unordered(row)? else {
+        return Ok(false);
+    };
+    out.try_extend_from_slice(v)?;
+    Ok(true)
+}
+
+/// Splits one unordered value off the front of `row` without copying.
+///
+/// # Errors
+/// [`Error::InvalidRow`] when the row is shorter than the length says.
+pub(crate) fn read_unordered<'r>(row: &mut &'r [u8]) -> Result<Option<&'r [u8]>> {
+    let len = take(row, 4)?;
+    let len = u32::from_le_bytes(len.try_into().map_err(|_| Error::InvalidRow)?);
+    if len == UNORDERED_NULL {
+        return Ok(None);
+    }
+    let n = usize::try_from(len).map_err(|_| Error::InvalidRow)?;
+    take(row, n).map(Some)
+}
+
+/// Length of the ordered value at the front of `row`, without decoding it.
+///
+/// # Errors
+/// [`Error::InvalidRow`] as [`decode_ordered`] (padding is not checked).
+pub(crate) fn skip_ordered(row: &[u8], opts: SortOptions) -> Result<usize> {
+    let first = *row.first().ok_or(Error::InvalidRow)?;
+    let flip = if opts.descending { 0xFF } else { 0 };
+    if first == opts.null_sentinel() || first ^ flip == EMPTY {
+        return Ok(1);
+    }
+    if first ^ flip != NON_EMPTY {
+        return Err(Error::InvalidRow);
+    }
+    let mut pos = 1;
+    loop {
+        let end = pos + BLOCK_SIZE + 1;
+        let marker = *row.get(end - 1).ok_or(Error::InvalidRow)? ^ flip;
+        pos = end;
+        if marker != CONTINUATION {
+            return Ok(pos);
+        }
+    }
+}
+
+/// Length of the unordered value at the front of `row`.
+///
+/// # Errors
+/// [`Error::InvalidRow`] when the row is shorter than the length says.
+pub(crate) fn skip_unordered(row: &[u8]) -> Result<usize> {
+    let mut r = row;
+    read_unordered(&mut r)?;
+    Ok(row.len() - r.len())
+}
+
+/// Number of value bytes of the encoded value at the front of `row` (an
+/// upper bound when the row is malformed: decoding checks it).
+fn decoded_len(row: &[u8], opts: SortOptions, unordered: bool) -> usize {
+    if unordered {
+        let len = row
+            .get(..4)
+            .and_then(|b| b.try_into().ok())
+            .map_or(0, u32::from_le_bytes);
+        // Never more than the row holds: malformed lengths must not make
+        // us allocate.
+        return if len == UNORDERED_NULL {
+            0
+        } else {
+            (len as usize).min(row.len().saturating_sub(4))
+        };
+    }
+    let flip = if opts.descending { 0xFF } else { 0 };
+    match row.first() {
+        Some(&b) if b != opts.null_sentinel() && b ^ flip == NON_EMPTY => {}
+        _ => return 0,
+    }
+    let mut len = 0;
+    let mut marker_at = BLOCK_SIZE + 1;
+    while let Some(&m) = row.get(marker_at) {
+        if m ^ flip != CONTINUATION {
+            return len + usize::from(m ^ flip).min(BLOCK_SIZE);
+        }
+        len += BLOCK_SIZE;
+        marker_at += BLOCK_SIZE + 1;
+    }
+    len
+}
+
+/// Decodes one ordered value from the front of `row` into `out` at `pos`:
+/// the new end of the values, or `None` for a null. Blocks are copied at
+/// their fixed size (the padding of the last one, checked zero, lands past
+/// the value, where the next value goes): `out` needs `BLOCK_SIZE` bytes of
+/// room past the value's end.
+///
+/// # Errors
+/// As [`decode_ordered`]; [`Error::InvalidRow`] when `out` is too short.
+#[inline(always)]
+fn decode_ordered_at(
+    row: &mut &[u8],
+    null: u8,
+    flip: u8,
+    out: &mut [u8],
+    mut pos: usize,
+) -> Result<Option<usize>> {
+    const B: usize = BLOCK_SIZE;
+    let (&first, mut rest) = row.split_first().ok_or(Error::InvalidRow)?;
+    if first == null {
+        *row = rest;
+        return Ok(None);
+    }
+    match first ^ flip {
+        EMPTY => {
+            *row = rest;
+            return Ok(Some(pos));
+        }
+        NON_EMPTY => {}
+        _ => return Err(Error::InvalidRow),
+    }
+    loop {
+        let (block, tail) = rest
+            .split_first_chunk::<{ B + 1 }>()
+            .ok_or(Error::InvalidRow)?;
+        let (data, marker) = block.split_first_chunk::<B>().ok_or(Error::InvalidRow)?;
+        let marker = marker.first().copied().ok_or(Error::InvalidRow)? ^ flip;
+        let dst: &mut [u8; B] = out
+            .get_mut(pos..pos + B)
+            .and_then(|d| d.try_into().ok())
+            .ok_or(Error::InvalidRow)?;
+        rest = tail;
+        let mut tmp = [0u8; B];
+        if marker == CONTINUATION {
+            for j in 0..B {
+                tmp[j] = data[j] ^ flip;
+            }
+            *dst = tmp;
+            pos += B;
+            continue;
+        }
+        let n = usize::from(marker);
+        if n == 0 || n > B {
+            return Err(Error::InvalidRow);
+        }
+        // Padding must be zero: one branch-free pass over the block.
+        let keep = mask(n)?;
+        let mut bad = 0u8;
+        for j in 0..B {
+            let b = data[j] ^ flip;
+            tmp[j] = b;
+            bad |= b & !keep[j];
+        }
+        if bad != 0 {
+            return Err(Error::InvalidRow);
+        }
+        *dst = tmp;
+        pos += n;
+        break;
+    }
+    *row = rest;
+    Ok(Some(pos))
+}
+
+/// Decodes the value at the front of each row into `values` (bytes) and
+/// `offsets` (`rows.len() + 1` of them, as `O`), and the validity.
+///
+/// A first pass reads only the block markers to size `values` exactly (the
+/// 64-byte aligned growth of `Global` copies at every step); values and
+/// offsets are then written in place.
+#[allow(clippy::type_complexity)]
+fn decode_into<O: OffsetSize, A: Allocator + Clone>(
+    rows: &mut [&[u8]],
+    opts: SortOptions,
+    unordered: bool,
+    alloc: &A,
+) -> Result<(
+    MutableBuffer<A>,
+    MutableBuffer<A>,
+    Option<NullBuffer<'static, A>>,
+)> {
+    let total = rows.iter().fold(0usize, |t, r| {
+        t.saturating_add(decoded_len(r, opts, unordered))
+    });
+    // Room for the fixed-size block copies past the last value.
+    let room = total
+        .checked_add(BLOCK_SIZE)
+        .ok_or(Error::CapacityOverflow)?;
+    let mut values = MutableBuffer::new_in(alloc.clone());
+    values.try_extend_zeros(room)?;
+    let mut offsets = MutableBuffer::new_in(alloc.clone());
+    let n = rows
+        .len()
+        .checked_add(1)
+        .and_then(|n| n.checked_mul(core::mem::size_of::<O>()))
+        .ok_or(Error::CapacityOverflow)?;
+    offsets.try_extend_zeros(n)?;
+    let mut validity = MutableBuffer::new_in(alloc.clone());
+    validity.try_extend_zeros(rows.len().div_ceil(8))?;
+    let mut null_count = 0;
+    let (null, flip) = (opts.null_sentinel(), if opts.descending { 0xFF } else { 0 });
+    let mut pos = 0usize;
+    {
+        let bits = validity.as_slice_mut();
+        let out = values.as_slice_mut();
+        let ends = offsets.typed_mut::<O>()?.get_mut(1..).unwrap_or(&mut []);
+        // One loop per mode, the flip a constant in each (the byte
+        // transforms vanish when ascending).
+        macro_rules! rows {
+            ($decode:expr) => {
+                for (i, (row, end)) in rows.iter_mut().zip(ends.iter_mut()).enumerate() {
+                    match $decode(row, pos)? {
+                        Some(p) => {
+                            pos = p;
+                            if let Some(b) = bits.get_mut(i / 8) {
+                                *b |= 1 << (i % 8);
+                            }
+                        }
+                        None => null_count += 1,
+                    }
+                    *end = O::from_usize(pos).ok_or(Error::CapacityOverflow)?;
+                }
+            };
+        }
+        if unordered {
+            rows!(|row: &mut &[u8], pos: usize| -> Result<Option<usize>> {
+                match read_unordered(row)? {
+                    None => Ok(None),
+                    Some(v) => {
+                        let e = pos + v.len();
+                        out.get_mut(pos..e)
+                            .ok_or(Error::InvalidRow)?
+                            .copy_from_slice(v);
+                        Ok(Some(e))
+                    }
+                }
+            });
+        } else if flip == 0 {
+            rows!(|row: &mut &[u8], pos| decode_ordered_at(row, null, 0, out, pos));
+        } else {
+            rows!(|row: &mut &[u8], pos| decode_ordered_at(row, null, 0xFF, out, pos));
+        }
+    }
+    values.truncate(pos);
+    let nulls = if null_count == 0 {
+        None
+    } else {
+        let bits = BooleanBuffer::try_new(validity.into_buffer(), 0, rows.len())?;
+        Some(NullBuffer::try_new_with_count(bits, null_count)?)
+    };
+    Ok((values, offsets, nulls))
+}
+
+/// Decodes a Binary/LargeBinary/Utf8/LargeUtf8 column.
+///
+/// # Errors
+/// [`Error::InvalidRow`]; [`Error::InvalidUtf8`] for a UTF-8 type;
+/// [`Error::CapacityOverflow`] when the values exceed the offset type;
+/// [`Error::AllocationFailed`].
+pub(crate) fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
+    rows: &mut [&[u8]],
+    opts: SortOptions,
+    unordered: bool,
+    alloc: &A,
+) -> Result<GenericByteArray<'a, T, A>> {
+    let (values, offsets, nulls) = decode_into::<T::Offset, A>(rows, opts, unordered, alloc)?;
+    GenericByteArray::try_new(
+        ScalarBuffer::try_from_buffer(offsets.into_buffer())?,
+        values.into_buffer(),
+        nulls,
+    )
+}
+
+/// The value of decoded bytes: `[u8]` as is, `str` when valid UTF-8.
+pub(crate) trait FromBytes {
+    /// `None` when the bytes are not a valid value (not UTF-8 for `str`).
+    fn from_bytes(bytes: &[u8]) -> Option<&Self>;
+}
+
+impl FromBytes for [u8] {
+    fn from_bytes(bytes: &[u8]) -> Option<&Self> {
+        Some(bytes)
+    }
+}
+
+impl FromBytes for str {
+    fn from_bytes(bytes: &[u8]) -> Option<&Self> {
+        core::str::from_utf8(bytes).ok()
+    }
+}
+
+/// Decodes a BinaryView/Utf8View column.
+///
+/// # Errors
+/// As [`decode`].
+pub(crate) fn decode_view<'a, T: ByteViewType, A: Allocator + Clone>(
+    rows: &mut [&[u8]],
+    opts: SortOptions,
+    unordered: bool,
+    alloc: &A,
+) -> Result<GenericByteViewArray<'a, T, A>>
+where
+    T::Native: FromBytes,
+{
+    let (values, offsets, nulls) = decode_into::<i64, A>(rows, opts, unordered, alloc)?;
+    let offsets: &[i64] = super::typed(offsets.as_slice())?;
+    let mut b = GenericByteViewBuilder::<T, A>::new_in(alloc.clone());
+    b.try_reserve(rows.len(), values.len())?;
+    for (i, w) in offsets.windows(2).enumerate() {
+        if nulls.as_ref().is_some_and(|n| !n.is_valid(i)) {
+            b.try_append_null()?;
+            continue;
+        }
+        let range = usize::try_from(w[0]).map_err(|_| Error::InvalidRow)?
+            ..usize::try_from(w[1]).map_err(|_| Error::InvalidRow)?;
+        let bytes = values.as_slice().get(range).ok_or(Error::InvalidRow)?;
+        let v = T::Native::from_bytes(bytes).ok_or(Error::InvalidUtf8)?;
+        b.try_append_value(v)?;
+    }
+    b.finish()
+}
