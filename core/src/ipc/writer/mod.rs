@@ -50,6 +50,23 @@ pub const ALKAID_MAGIC: &[u8] = b"ALKAID1";
 /// The continuation marker that starts every encapsulated message.
 pub const CONTINUATION: [u8; 4] = [0xFF; 4];
 
+/// Whether a writer may take `batch`: [`Error::InvalidBuilderState`] once
+/// finished, [`Error::SchemaMismatch`] when the batch's fields are not the
+/// writer's.
+fn check_batch<A: Allocator + Clone>(
+    finished: bool,
+    schema: &Schema<'_, A>,
+    batch: &RecordBatch<'_, A>,
+) -> Result<()> {
+    if finished {
+        return Err(Error::InvalidBuilderState);
+    }
+    if batch.schema().fields() != schema.fields() {
+        return Err(Error::SchemaMismatch);
+    }
+    Ok(())
+}
+
 /// Options of the IPC writers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IpcWriteOptions {
@@ -419,12 +436,7 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> StreamWriter<'a, W, A, S> 
         batch: &RecordBatch<'a, A>,
         metadata: Option<&Metadata<'_, A>>,
     ) -> Result<()> {
-        if self.finished {
-            return Err(Error::InvalidBuilderState);
-        }
-        if batch.schema().fields() != self.schema.fields() {
-            return Err(Error::SchemaMismatch);
-        }
+        check_batch(self.finished, &self.schema, batch)?;
         #[cfg(feature = "dictionary")]
         self.enc
             .write_dictionaries(&mut self.out, batch, false, None)?;
@@ -554,12 +566,7 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> FileWriter<'a, W, A, S> {
         batch: &RecordBatch<'a, A>,
         metadata: Option<&Metadata<'_, A>>,
     ) -> Result<()> {
-        if self.finished {
-            return Err(Error::InvalidBuilderState);
-        }
-        if batch.schema().fields() != self.schema.fields() {
-            return Err(Error::SchemaMismatch);
-        }
+        check_batch(self.finished, &self.schema, batch)?;
         #[cfg(feature = "dictionary")]
         self.enc.write_dictionaries(
             &mut self.out,
