@@ -9,7 +9,7 @@
 use alkaid::array::{Array, ArrayRef, PrimitiveArray, RecordBatch, StringArray};
 use alkaid::buffer::SharedSlice;
 use alkaid::datatypes::{DataType, Field, Schema};
-use alkaid::ipc::compression::lz4_frame::Lz4FrameCodec;
+use alkaid::ipc::compression::lz4_frame::{FrameOptions, Lz4FrameCodec};
 use alkaid::ipc::compression::Codec;
 use alkaid::ipc::message::CompressionCodec;
 use alkaid::ipc::reader::{IpcReadOptions, SliceStreamReader};
@@ -152,11 +152,25 @@ fn main() -> ! {
         let m = codec.decompress(&frame[..n], &mut back)?;
         t.eq("length", &m, &input.len());
         t.check("bytes", back == input);
-        // A corrupt frame is an error, not a fault.
+        // Default frames carry no checksum (as the reference library's):
+        // a corrupt one gives an error or other bytes, never a fault.
+        frame[n / 2] ^= 0xFF;
+        let _ = codec.decompress(&frame[..n], &mut back);
+        // With a content checksum, the corruption is refused.
+        let mut checked = Lz4FrameCodec::with_options(FrameOptions {
+            content_checksum: true,
+            ..FrameOptions::default()
+        });
+        let n = checked.compress(&input, &mut frame)?;
+        let m = checked.decompress(&frame[..n], &mut back)?;
+        t.check(
+            "checksummed frame round trip",
+            m == input.len() && back == input,
+        );
         frame[n / 2] ^= 0xFF;
         t.check(
-            "corrupt frame refused",
-            codec.decompress(&frame[..n], &mut back).is_err(),
+            "corrupt checksummed frame refused",
+            checked.decompress(&frame[..n], &mut back).is_err(),
         );
         Ok(())
     });
