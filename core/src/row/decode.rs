@@ -96,7 +96,7 @@ fn decode_leaf<'a, A: Allocator + Clone>(
 }
 
 /// `true` for the variable-length leaf types.
-fn is_variable<A: Allocator>(dt: &DataType<'_, A>) -> bool {
+pub(crate) fn is_variable<A: Allocator>(dt: &DataType<'_, A>) -> bool {
     use DataType::*;
     matches!(
         dt,
@@ -105,7 +105,7 @@ fn is_variable<A: Allocator>(dt: &DataType<'_, A>) -> bool {
 }
 
 /// Width in bytes of a fixed-width leaf's encoding (validity byte included).
-fn fixed_len<A: Allocator>(dt: &DataType<'_, A>) -> Result<usize> {
+pub(crate) fn fixed_len<A: Allocator>(dt: &DataType<'_, A>) -> Result<usize> {
     match dt {
         DataType::Null => Ok(0),
         DataType::Boolean => Ok(2),

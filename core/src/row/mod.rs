@@ -92,6 +92,7 @@ mod decode;
 mod dictionary;
 mod encode;
 mod fixed;
+mod fixed_decode;
 mod gather;
 mod interner;
 mod list;
@@ -533,6 +534,9 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         I::IntoIter: ExactSizeIterator,
     {
         let alloc = self.nodes.allocator().clone();
+        if let Some(width) = fixed_decode::row_width(&self.nodes)? {
+            return fixed_decode::decode_rows(&self.nodes, width, rows.into_iter(), &alloc);
+        }
         let mut cursors =
             Slots::try_from_iter_in(rows.into_iter().map(|r| r.data()), alloc.clone())?;
         let columns = SharedSlice::try_from_fn_in(self.nodes.len(), alloc.clone(), |i| {
