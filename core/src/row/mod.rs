@@ -537,6 +537,9 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         if let Some(width) = fixed_decode::row_width(&self.nodes)? {
             return fixed_decode::decode_rows(&self.nodes, width, rows.into_iter(), &alloc);
         }
+        if let Some(node) = variable_decode::single_variable(&self.nodes) {
+            return variable_decode::decode_single_column(node, rows.into_iter(), &alloc);
+        }
         let mut cursors =
             Slots::try_from_iter_in(rows.into_iter().map(|r| r.data()), alloc.clone())?;
         let columns = SharedSlice::try_from_fn_in(self.nodes.len(), alloc.clone(), |i| {

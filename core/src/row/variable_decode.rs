@@ -4,12 +4,19 @@
 
 use allocator_api2::alloc::Allocator;
 
+use super::decode::is_variable;
+use super::slots::Slots;
 use super::variable::{mask, BLOCK_SIZE, CONTINUATION, EMPTY, NON_EMPTY, UNORDERED_NULL};
-use super::{take, SortOptions};
+use super::{take, Kind, Node, Row, SortOptions};
 use crate::array::{
-    ByteArrayType, ByteViewType, GenericByteArray, GenericByteViewArray, GenericByteViewBuilder,
+    Array, ArrayRef, BinaryType, BinaryViewType, ByteArrayType, ByteViewType, GenericByteArray,
+    GenericByteViewArray, GenericByteViewBuilder, LargeBinaryType, LargeUtf8Type, StringViewType,
+    Utf8Type,
 };
-use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer};
+use crate::buffer::{
+    BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer, SharedSlice,
+};
+use crate::datatypes::DataType;
 use crate::error::{Error, Result};
 
 /// Decodes one ordered value from the front of `row`, appending its bytes
@@ -192,7 +199,8 @@ fn decoded_total(rows: &[&[u8]], opts: SortOptions, unordered: bool) -> usize {
 /// room past the value's end.
 ///
 /// # Errors
-/// As [`decode_ordered`]; [`Error::InvalidRow`] when `out` is too short.
+/// As [`decode_ordered`]; [`Error::OutOfBounds`] when `out` is too short
+/// (`row` is then left as it was).
 #[inline(always)]
 fn decode_ordered_at(
     row: &mut &[u8],
@@ -224,7 +232,7 @@ fn decode_ordered_at(
         let dst: &mut [u8; B] = out
             .get_mut(pos..pos + B)
             .and_then(|d| d.try_into().ok())
-            .ok_or(Error::InvalidRow)?;
+            .ok_or(Error::OutOfBounds)?;
         rest = tail;
         let mut tmp = [0u8; B];
         if marker == CONTINUATION {
@@ -258,24 +266,60 @@ fn decode_ordered_at(
     Ok(Some(pos))
 }
 
+/// Decoded values, offsets and validity, and whether a row had bytes
+/// left after its value (only looked at for whole rows).
+type Decoded<A> = (
+    MutableBuffer<A>,
+    MutableBuffer<A>,
+    Option<NullBuffer<'static, A>>,
+    bool,
+);
+
 /// Decodes the value at the front of each row into `values` (bytes) and
 /// `offsets` (`rows.len() + 1` of them, as `O`), and the validity.
 ///
-/// A first pass reads only the block markers to size `values` exactly (the
-/// 64-byte aligned growth of `Global` copies at every step); values and
-/// offsets are then written in place.
-#[allow(clippy::type_complexity)]
+/// `whole` is `None` for the column decoders: a first pass reads only the
+/// block markers to size `values` exactly (the 64-byte aligned growth of
+/// `Global` copies at every step), values and offsets are then written in
+/// place, and the rows advance past their values. `Some(total)` when each
+/// row is one value and nothing else (a converter of one column), `total`
+/// its estimate of the value bytes ([`whole_row_len`], summed while the
+/// rows were gathered: exact for well-formed rows): the rows are not
+/// advanced, the last element of the result says whether one had bytes
+/// left after its value, and values are sized by the estimate, falling back
+/// to the exact pass when a malformed row needs more room.
 fn decode_into<O: OffsetSize, A: Allocator + Clone>(
     rows: &mut [&[u8]],
     opts: SortOptions,
     unordered: bool,
+    whole: Option<usize>,
     alloc: &A,
-) -> Result<(
-    MutableBuffer<A>,
-    MutableBuffer<A>,
-    Option<NullBuffer<'static, A>>,
-)> {
+) -> Result<Decoded<A>> {
+    if let Some(total) = whole {
+        if let Some(d) = fill::<O, A, false>(rows, opts, unordered, total, alloc)? {
+            return Ok(d);
+        }
+    }
     let total = decoded_total(rows, opts, unordered);
+    let d = if whole.is_some() {
+        fill::<O, A, false>(rows, opts, unordered, total, alloc)?
+    } else {
+        fill::<O, A, true>(rows, opts, unordered, total, alloc)?
+    };
+    // The exact size is always enough: only malformed rows fall short.
+    d.ok_or(Error::InvalidRow)
+}
+
+/// [`decode_into`] with `values` sized for `total` bytes: `None` when that
+/// is too little. `ADVANCE`: the rows advance past their values (else a
+/// row not consumed whole is reported).
+fn fill<O: OffsetSize, A: Allocator + Clone, const ADVANCE: bool>(
+    rows: &mut [&[u8]],
+    opts: SortOptions,
+    unordered: bool,
+    total: usize,
+    alloc: &A,
+) -> Result<Option<Decoded<A>>> {
     // Room for the fixed-size block copies past the last value.
     let room = total
         .checked_add(BLOCK_SIZE)
@@ -292,6 +336,7 @@ fn decode_into<O: OffsetSize, A: Allocator + Clone>(
     let mut validity = MutableBuffer::new_in(alloc.clone());
     validity.try_extend_zeros(rows.len().div_ceil(8))?;
     let mut null_count = 0;
+    let mut trailing = false;
     let (null, flip) = (opts.null_sentinel(), if opts.descending { 0xFF } else { 0 });
     let mut pos = 0usize;
     {
@@ -303,7 +348,18 @@ fn decode_into<O: OffsetSize, A: Allocator + Clone>(
         macro_rules! rows {
             ($decode:expr) => {
                 for (i, (row, end)) in rows.iter_mut().zip(ends.iter_mut()).enumerate() {
-                    match $decode(row, pos)? {
+                    let mut r: &[u8] = row;
+                    let decoded = match $decode(&mut r, pos) {
+                        Err(Error::OutOfBounds) if !ADVANCE => return Ok(None),
+                        Err(Error::OutOfBounds) => return Err(Error::InvalidRow),
+                        d => d?,
+                    };
+                    if ADVANCE {
+                        *row = r;
+                    } else {
+                        trailing |= !r.is_empty();
+                    }
+                    match decoded {
                         Some(p) => {
                             pos = p;
                             if let Some(b) = bits.get_mut(i / 8) {
@@ -318,13 +374,18 @@ fn decode_into<O: OffsetSize, A: Allocator + Clone>(
         }
         if unordered {
             rows!(|row: &mut &[u8], pos: usize| -> Result<Option<usize>> {
-                match read_unordered(row)? {
-                    None => Ok(None),
+                let mut r: &[u8] = row;
+                match read_unordered(&mut r)? {
+                    None => {
+                        *row = r;
+                        Ok(None)
+                    }
                     Some(v) => {
                         let e = pos + v.len();
                         out.get_mut(pos..e)
-                            .ok_or(Error::InvalidRow)?
+                            .ok_or(Error::OutOfBounds)?
                             .copy_from_slice(v);
+                        *row = r;
                         Ok(Some(e))
                     }
                 }
@@ -342,7 +403,24 @@ fn decode_into<O: OffsetSize, A: Allocator + Clone>(
         let bits = BooleanBuffer::try_new(validity.into_buffer(), 0, rows.len())?;
         Some(NullBuffer::try_new_with_count(bits, null_count)?)
     };
-    Ok((values, offsets, nulls))
+    Ok(Some((values, offsets, nulls, trailing)))
+}
+
+/// The value bytes of a row that is one value of the ordered or unordered
+/// encoding and nothing else, from its length and last byte (exact when
+/// the row is well-formed; never more than the row's length).
+#[inline(always)]
+fn whole_row_len(row: &[u8], flip: u8, unordered: bool) -> usize {
+    if unordered {
+        return decoded_len_unordered(row);
+    }
+    // `0x02`, then `k` blocks of `BLOCK_SIZE + 1` bytes, the last one's
+    // final byte the length of its data.
+    let k = row.len().saturating_sub(1) / (BLOCK_SIZE + 1);
+    match row.last() {
+        Some(&m) if k > 0 => (k - 1) * BLOCK_SIZE + usize::from(m ^ flip).min(BLOCK_SIZE),
+        _ => 0,
+    }
 }
 
 /// Decodes a Binary/LargeBinary/Utf8/LargeUtf8 column.
@@ -357,12 +435,26 @@ pub(crate) fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
     unordered: bool,
     alloc: &A,
 ) -> Result<GenericByteArray<'a, T, A>> {
-    let (values, offsets, nulls) = decode_into::<T::Offset, A>(rows, opts, unordered, alloc)?;
-    GenericByteArray::try_new(
+    Ok(decode_bytes(rows, opts, unordered, None, alloc)?.0)
+}
+
+/// [`decode`] with `whole` as [`decode_into`] takes it; also whether a row
+/// had bytes left (for whole rows).
+fn decode_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
+    rows: &mut [&[u8]],
+    opts: SortOptions,
+    unordered: bool,
+    whole: Option<usize>,
+    alloc: &A,
+) -> Result<(GenericByteArray<'a, T, A>, bool)> {
+    let (values, offsets, nulls, trailing) =
+        decode_into::<T::Offset, A>(rows, opts, unordered, whole, alloc)?;
+    let array = GenericByteArray::try_new(
         ScalarBuffer::try_from_buffer(offsets.into_buffer())?,
         values.into_buffer(),
         nulls,
-    )
+    )?;
+    Ok((array, trailing))
 }
 
 /// The value of decoded bytes: `[u8]` as is, `str` when valid UTF-8.
@@ -396,7 +488,23 @@ pub(crate) fn decode_view<'a, T: ByteViewType, A: Allocator + Clone>(
 where
     T::Native: FromBytes,
 {
-    let (values, offsets, nulls) = decode_into::<i64, A>(rows, opts, unordered, alloc)?;
+    Ok(decode_views(rows, opts, unordered, None, alloc)?.0)
+}
+
+/// [`decode_view`] with `whole` as [`decode_into`] takes it; also whether a
+/// row had bytes left (for whole rows).
+fn decode_views<'a, T: ByteViewType, A: Allocator + Clone>(
+    rows: &mut [&[u8]],
+    opts: SortOptions,
+    unordered: bool,
+    whole: Option<usize>,
+    alloc: &A,
+) -> Result<(GenericByteViewArray<'a, T, A>, bool)>
+where
+    T::Native: FromBytes,
+{
+    let (values, offsets, nulls, trailing) =
+        decode_into::<i64, A>(rows, opts, unordered, whole, alloc)?;
     let offsets: &[i64] = super::typed(offsets.as_slice())?;
     let mut b = GenericByteViewBuilder::<T, A>::new_in(alloc.clone());
     b.try_reserve(rows.len(), values.len())?;
@@ -411,5 +519,90 @@ where
         let v = T::Native::from_bytes(bytes).ok_or(Error::InvalidUtf8)?;
         b.try_append_value(v)?;
     }
-    b.finish()
+    Ok((b.finish()?, trailing))
+}
+
+/// The node of a converter whose one column is a variable-length leaf
+/// (Binary, LargeBinary, Utf8, LargeUtf8, BinaryView, Utf8View).
+pub(crate) fn single_variable<'n, 'a, A: Allocator>(
+    nodes: &'n [Node<'a, A>],
+) -> Option<&'n Node<'a, A>> {
+    match nodes {
+        [node] if matches!(node.kind, Kind::Leaf) && is_variable(&node.data_type) => Some(node),
+        _ => None,
+    }
+}
+
+/// Decodes `rows` of a converter of the one variable-length column `node`
+/// ([`single_variable`]): each row is one value. The rows are gathered
+/// once, their value bytes estimated from their lengths and last bytes on
+/// the way (no separate sizing pass), and the trailing-bytes check is made
+/// in the decoding loop.
+///
+/// # Errors
+/// As [`super::RowConverter::convert_rows`]: [`Error::InvalidRow`] (also
+/// for bytes after a value, once the column decoded),
+/// [`Error::InvalidUtf8`], [`Error::LengthMismatch`] for an iterator
+/// shorter than it said, [`Error::AllocationFailed`],
+/// [`Error::CapacityOverflow`].
+pub(crate) fn decode_single_column<'a, 'r, A, I>(
+    node: &Node<'a, A>,
+    rows: I,
+    alloc: &A,
+) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>>
+where
+    A: Allocator + Clone,
+    I: ExactSizeIterator<Item = Row<'r>>,
+{
+    use DataType::*;
+    let (opts, unordered) = (node.options, node.unordered);
+    let flip = if opts.descending { 0xFF } else { 0 };
+    let mut total = 0usize;
+    let mut rows = Slots::try_from_iter_in(
+        rows.map(|r| {
+            let d = r.data();
+            total = total.saturating_add(whole_row_len(d, flip, unordered));
+            d
+        }),
+        alloc.clone(),
+    )?;
+    let whole = Some(total);
+    let (column, trailing) = match &node.data_type {
+        Binary => {
+            let (a, t) = decode_bytes::<BinaryType, A>(&mut rows, opts, unordered, whole, alloc)?;
+            (a.into_array_ref(), t)
+        }
+        LargeBinary => {
+            let (a, t) =
+                decode_bytes::<LargeBinaryType, A>(&mut rows, opts, unordered, whole, alloc)?;
+            (a.into_array_ref(), t)
+        }
+        Utf8 => {
+            let (a, t) = decode_bytes::<Utf8Type, A>(&mut rows, opts, unordered, whole, alloc)?;
+            (a.into_array_ref(), t)
+        }
+        LargeUtf8 => {
+            let (a, t) =
+                decode_bytes::<LargeUtf8Type, A>(&mut rows, opts, unordered, whole, alloc)?;
+            (a.into_array_ref(), t)
+        }
+        BinaryView => {
+            let (a, t) =
+                decode_views::<BinaryViewType, A>(&mut rows, opts, unordered, whole, alloc)?;
+            (a.into_array_ref(), t)
+        }
+        Utf8View => {
+            let (a, t) =
+                decode_views::<StringViewType, A>(&mut rows, opts, unordered, whole, alloc)?;
+            (a.into_array_ref(), t)
+        }
+        _ => return Err(Error::UnsupportedType),
+    };
+    if trailing {
+        return Err(Error::InvalidRow);
+    }
+    let mut column = Some(column);
+    SharedSlice::try_from_fn_in(1, alloc.clone(), |_| {
+        column.take().ok_or(Error::OutOfBounds)
+    })
 }
