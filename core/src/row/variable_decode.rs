@@ -606,3 +606,195 @@ where
         column.take().ok_or(Error::OutOfBounds)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::vec::Vec;
+
+    use allocator_api2::alloc::Global;
+
+    use super::super::{decode, RowConverter, RowEncoding, SortField};
+    use super::*;
+    use crate::array::BinaryArray;
+
+    type G = Global;
+
+    /// The general decoder: one cursor per row, advanced by the column.
+    fn by_cursors(c: &RowConverter<'static, G>, rows: &[&[u8]]) -> Result<ArrayRef<'static, G>> {
+        let mut cursors: Vec<&[u8]> = rows.to_vec();
+        let node = c.nodes.first().unwrap();
+        let col = decode::decode_column(node, &mut cursors, &Global)?;
+        if cursors.iter().any(|c| !c.is_empty()) {
+            return Err(Error::InvalidRow);
+        }
+        Ok(col)
+    }
+
+    fn whole(c: &RowConverter<'static, G>, rows: &[&[u8]]) -> Result<ArrayRef<'static, G>> {
+        assert!(single_variable(&c.nodes).is_some());
+        let cols = c.convert_rows(rows.iter().map(|r| Row::new(r)))?;
+        Ok(cols.first().unwrap().clone())
+    }
+
+    fn converter(
+        dt: DataType<'static, G>,
+        opts: SortOptions,
+        enc: RowEncoding,
+    ) -> RowConverter<'static, G> {
+        RowConverter::try_new_with_encoding_in(
+            &[SortField::new_with_options(dt, opts)],
+            enc,
+            Global,
+        )
+        .unwrap()
+    }
+
+    /// xorshift64*: deterministic values for the tests.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    /// Rows of random values (0–100 bytes, a quarter null, now and then a
+    /// byte that is not UTF-8), encoded by a Binary converter: the bytes of
+    /// every variable-length type's rows.
+    fn random_rows(rng: &mut Rng, n: usize, opts: SortOptions, enc: RowEncoding) -> Vec<Vec<u8>> {
+        let values: Vec<Option<Vec<u8>>> = (0..n)
+            .map(|_| {
+                (rng.below(4) != 0).then(|| {
+                    let len = [0, 1, 31, 32, 33, 64, 100][rng.below(7) as usize];
+                    (0..len)
+                        .map(|_| match rng.below(300) {
+                            0 => 0xFF,
+                            k => b"abcdefgh"[(k % 8) as usize],
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        let refs: Vec<Option<&[u8]>> = values.iter().map(|v| v.as_deref()).collect();
+        let array = BinaryArray::<G>::try_from_options_in(&refs, Global).unwrap();
+        let mut c = converter(DataType::Binary, opts, enc);
+        let rows = c.convert_columns(&[array.into_array_ref()]).unwrap();
+        rows.iter().map(|r| r.data().to_vec()).collect()
+    }
+
+    fn modes() -> Vec<(SortOptions, RowEncoding)> {
+        std::vec![
+            (SortOptions::default(), RowEncoding::Ordered),
+            (SortOptions::new(true, false), RowEncoding::Ordered),
+            (SortOptions::new(false, false), RowEncoding::Ordered),
+            (SortOptions::default(), RowEncoding::Unordered),
+        ]
+    }
+
+    fn types() -> [DataType<'static, G>; 6] {
+        use DataType::*;
+        [Binary, LargeBinary, Utf8, LargeUtf8, BinaryView, Utf8View]
+    }
+
+    /// Whole-row decoding gives the cursor decoder's columns and errors,
+    /// on well-formed rows and on rows with a byte changed, cut or added
+    /// (so the length estimate is wrong, or bytes trail the value).
+    #[test]
+    fn same_results_as_the_cursor_decoder() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut seen = std::collections::BTreeMap::new();
+        for (opts, enc) in modes() {
+            for round in 0..120 {
+                let n = [1, 3, 20][round % 3];
+                let mut rows = random_rows(&mut rng, n, opts, enc);
+                if round % 4 != 0 {
+                    let victim = &mut rows[rng.below(n as u64) as usize];
+                    match rng.below(4) {
+                        0 => {
+                            let at = rng.below(victim.len() as u64) as usize;
+                            victim[at] = [0, 1, 2, 0x20, 0xFE, 0xFF][rng.below(6) as usize];
+                        }
+                        1 => {
+                            victim.pop();
+                        }
+                        2 => {
+                            let at = victim.len() - 1;
+                            victim[at] = victim[at].wrapping_add(1);
+                        }
+                        _ => victim.extend([0x02, 0x01, 0x00][..=rng.below(3) as usize].iter()),
+                    }
+                }
+                let refs: Vec<&[u8]> = rows.iter().map(|r| r.as_slice()).collect();
+                for dt in types() {
+                    let c = converter(dt.clone(), opts, enc);
+                    let (got, want) = (whole(&c, &refs), by_cursors(&c, &refs));
+                    match (&got, &want) {
+                        (Ok(g), Ok(w)) => assert!(g == w, "{dt:?} {opts:?} {enc:?}: {rows:?}"),
+                        (Err(g), Err(w)) => assert_eq!(g, w, "{dt:?} {opts:?} {enc:?}: {rows:?}"),
+                        _ => panic!("{dt:?} {opts:?} {enc:?}: {rows:?}: {got:?} vs {want:?}"),
+                    }
+                    *seen
+                        .entry(std::format!("{:?}", got.map(|_| ())))
+                        .or_insert(0) += 1;
+                }
+            }
+        }
+        // Every outcome was exercised.
+        for k in ["Ok(())", "Err(InvalidRow)", "Err(InvalidUtf8)"] {
+            assert!(seen.get(k).copied().unwrap_or(0) > 20, "{seen:?}");
+        }
+    }
+
+    #[test]
+    fn whole_rows_exact_bytes() {
+        let asc = SortOptions::default();
+        let c = converter(DataType::Utf8, asc, RowEncoding::Ordered);
+        // "ab", null, "", and 33 bytes (two blocks).
+        let mut ab = std::vec![0x02, b'a', b'b'];
+        ab.extend([0; 30]);
+        ab.push(2);
+        let mut long = std::vec![0x02];
+        long.extend([b'x'; 32]);
+        long.push(0xFF);
+        long.push(b'y');
+        long.extend([0; 31]);
+        long.push(1);
+        let rows: [&[u8]; 4] = [&ab, &[0x00], &[0x01], &long];
+        let col = whole(&c, &rows).unwrap();
+        let ArrayRef::Utf8(s) = &col else {
+            panic!("{col:?}")
+        };
+        assert_eq!(s.value_offsets(), &[0, 2, 2, 2, 35]);
+        assert_eq!(s.null_count(), 1);
+        let want = std::format!("{}y", "x".repeat(32));
+        assert_eq!(s.get(3), Some(want.as_str()));
+        // Bytes after a value, a cut block, a bad marker, non-zero padding.
+        let mut trailing = ab.clone();
+        trailing.push(0);
+        assert_eq!(whole(&c, &[&trailing]), Err(Error::InvalidRow));
+        // Estimated at 0 bytes each (the last byte is the trailing zero):
+        // the block copies outgrow the estimate, the exact pass decodes
+        // them, then the leftovers are reported.
+        let rows = [trailing.as_slice(); 5];
+        assert_eq!(whole(&c, &rows), Err(Error::InvalidRow));
+        assert_eq!(by_cursors(&c, &rows), Err(Error::InvalidRow));
+        assert_eq!(whole(&c, &[&[0x00, 0x00]]), Err(Error::InvalidRow));
+        assert_eq!(whole(&c, &[&ab[..33]]), Err(Error::InvalidRow));
+        let mut marker = ab.clone();
+        marker[33] = 33;
+        assert_eq!(whole(&c, &[&marker]), Err(Error::InvalidRow));
+        let mut padding = ab.clone();
+        padding[10] = 1;
+        assert_eq!(whole(&c, &[&padding]), Err(Error::InvalidRow));
+        // Not UTF-8 wins over trailing bytes in a later row (the column is
+        // built before the rows are checked for leftovers).
+        let mut bad = ab.clone();
+        bad[1] = 0xFF;
+        assert_eq!(whole(&c, &[&bad, &trailing]), Err(Error::InvalidUtf8));
+    }
+}
