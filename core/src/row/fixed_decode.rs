@@ -1,13 +1,17 @@
 //! Decoding rows whose every column is fixed-width (Null, Boolean, the
 //! primitive types, FixedSizeBinary): every row then has the same length,
 //! the sum of the columns' widths, and each column's piece sits at the same
-//! offset in every row. So no per-row cursors: the rows are read 64 at a
-//! time (their lengths checked once), and each column decodes its piece of
-//! those 64 rows at its offset, building 64 validity bits (and 64 value bits
-//! for booleans) in a register. The checks are those of the cursor decoders
-//! in [`super::fixed`]: a validity byte of `0x01` or the null sentinel, a
+//! offset in every row. So no per-row cursors: a converter of one column
+//! decodes each row as it comes from the caller's iterator (the piece is
+//! the whole row: one length check); with several columns the rows are read
+//! 64 at a time into a stack array (their lengths checked once) and each
+//! column decodes its piece of those rows at its offset. Validity (and
+//! boolean value) bits are one byte per row in a 64-byte scratch, packed 8
+//! rows per bitmap byte. The checks are those of the cursor decoders in
+//! [`super::fixed`]: a validity byte of `0x01` or the null sentinel, a
 //! null's payload all zero, a boolean's value `0x00`/`0x01` (inverted when
-//! descending); every failure is [`Error::InvalidRow`].
+//! descending), no bytes left over; every failure is [`Error::InvalidRow`]
+//! (an iterator shorter than it said: [`Error::LengthMismatch`], first).
 
 use core::mem::size_of;
 
