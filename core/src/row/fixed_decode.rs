@@ -526,26 +526,19 @@ mod tests {
 
     use allocator_api2::alloc::Global;
 
+    use super::super::test_model::{decode_by_cursors, Rng};
     use super::super::{decode, RowConverter, SortField};
     use super::*;
     use crate::datatypes::TimeUnit;
 
     type G = Global;
 
-    /// The general decoder: one cursor per row, advanced by each column.
+    /// The general decoder: the reference.
     fn by_cursors(
         c: &RowConverter<'static, G>,
         rows: &[&[u8]],
     ) -> Result<Vec<ArrayRef<'static, G>>> {
-        let mut cursors: Vec<&[u8]> = rows.to_vec();
-        let mut out = Vec::new();
-        for node in c.nodes.iter() {
-            out.push(decode::decode_column(node, &mut cursors, &Global)?);
-        }
-        if cursors.iter().any(|c| !c.is_empty()) {
-            return Err(Error::InvalidRow);
-        }
-        Ok(out)
+        decode_by_cursors(c, rows)
     }
 
     /// The fast path (through `convert_rows`), as a `Vec`.
@@ -560,20 +553,6 @@ mod tests {
             .map(|(t, o)| SortField::new_with_options(t.clone(), *o))
             .collect();
         RowConverter::try_new(&fields).unwrap()
-    }
-
-    /// xorshift64*: deterministic bytes for the tests.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
     }
 
     /// A well-formed row: each column a value (random payload; a boolean

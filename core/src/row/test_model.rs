@@ -550,3 +550,38 @@ pub(crate) fn reference_cmp(dt: &Dt, opts: SortOptions, a: &V, b: &V) -> Option<
         _ => Some(dir(leaf_cmp(a, b))),
     }
 }
+
+/// xorshift64*: deterministic values for tests.
+pub(crate) struct Rng(pub(crate) u64);
+
+impl Rng {
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A value in `0..n`.
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// Decodes `rows` with the general decoder (one cursor per row, advanced by
+/// each column, leftovers an error), whatever faster path `convert_rows`
+/// would take: the reference for those paths.
+pub(crate) fn decode_by_cursors(
+    c: &super::RowConverter<'static, G>,
+    rows: &[&[u8]],
+) -> crate::error::Result<Vec<ArrayRef<'static, G>>> {
+    let mut cursors: Vec<&[u8]> = rows.to_vec();
+    let mut out = Vec::new();
+    for node in c.nodes.iter() {
+        out.push(super::decode::decode_column(node, &mut cursors, &Global)?);
+    }
+    if cursors.iter().any(|c| !c.is_empty()) {
+        return Err(crate::error::Error::InvalidRow);
+    }
+    Ok(out)
+}

@@ -613,21 +613,16 @@ mod tests {
 
     use allocator_api2::alloc::Global;
 
-    use super::super::{decode, RowConverter, RowEncoding, SortField};
+    use super::super::test_model::{decode_by_cursors, Rng};
+    use super::super::{RowConverter, RowEncoding, SortField};
     use super::*;
     use crate::array::BinaryArray;
 
     type G = Global;
 
-    /// The general decoder: one cursor per row, advanced by the column.
+    /// The general decoder: the reference.
     fn by_cursors(c: &RowConverter<'static, G>, rows: &[&[u8]]) -> Result<ArrayRef<'static, G>> {
-        let mut cursors: Vec<&[u8]> = rows.to_vec();
-        let node = c.nodes.first().unwrap();
-        let col = decode::decode_column(node, &mut cursors, &Global)?;
-        if cursors.iter().any(|c| !c.is_empty()) {
-            return Err(Error::InvalidRow);
-        }
-        Ok(col)
+        Ok(decode_by_cursors(c, rows)?.swap_remove(0))
     }
 
     fn whole(c: &RowConverter<'static, G>, rows: &[&[u8]]) -> Result<ArrayRef<'static, G>> {
@@ -647,20 +642,6 @@ mod tests {
             Global,
         )
         .unwrap()
-    }
-
-    /// xorshift64*: deterministic values for the tests.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
     }
 
     /// Rows of random values (0–100 bytes, a quarter null, now and then a
