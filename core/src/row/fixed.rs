@@ -462,9 +462,9 @@ pub(crate) fn encode_bool<A: Allocator>(
                 byte_at(values, 8 * j),
                 bits.map_or(0xFF, |b| byte_at(b, 8 * j)),
             );
-            for (k, out) in r16.chunks_exact_mut(2).enumerate() {
-                piece(out, v8, n8, k, null, flip);
-            }
+            let (lo, hi) = r16.split_at_mut(8);
+            lo.copy_from_slice(&rows4(v8, n8, null, flip));
+            hi.copy_from_slice(&rows4(v8 >> 4, n8 >> 4, null, flip));
         }
         let base = n / 8 * 8;
         let (v8, n8) = (
@@ -485,6 +485,23 @@ pub(crate) fn encode_bool<A: Allocator>(
         }
         piece(out, v8, n8, i % 8, null, flip);
     })
+}
+
+/// The 8 bytes of 4 boolean rows (2 bytes each) from the low 4 value bits
+/// `v4` and validity bits `n4`, computed in one word: each bit is spread to
+/// its own 16-bit lane by a multiplication (the shifted copies of the
+/// nibble, 15 bits apart, do not overlap), then the valid and null rows are
+/// blended with a lane mask. Same bytes as the row-by-row rule: a value is
+/// `0x01` then `bit ^ flip`, a null the sentinel then `0x00`.
+#[inline(always)]
+fn rows4(v4: u8, n4: u8, null: u8, flip: u8) -> [u8; 8] {
+    const SPREAD: u64 = 1 | 1 << 15 | 1 << 30 | 1 << 45;
+    const LANES: u64 = 1 | 1 << 16 | 1 << 32 | 1 << 48;
+    let v = (u64::from(v4 & 0xF) * SPREAD) & LANES;
+    let m = ((u64::from(n4 & 0xF) * SPREAD) & LANES) * 0xFFFF;
+    let valid = LANES | ((v ^ (LANES * u64::from(flip))) << 8);
+    let nulls = LANES * u64::from(null);
+    ((valid & m) | (nulls & !m)).to_le_bytes()
 }
 
 /// The 8 bits from bit `i` of a bitmap (`bytes` from bit `offset`), zero
@@ -816,6 +833,31 @@ mod tests {
                     o.null_sentinel()
                 };
                 assert_eq!(row[0], head, "row {i}");
+            }
+        }
+    }
+
+    /// Every combination of 4 value bits, 4 validity bits, null order and
+    /// direction against the row-by-row rule.
+    #[test]
+    fn boolean_rows_four_at_a_time() {
+        for v4 in 0..16u8 {
+            for n4 in 0..16u8 {
+                for (null, flip) in [(0, 0), (0xFF, 0), (0, 0xFF), (0xFF, 0xFF)] {
+                    let got = rows4(v4 | 0xA0, n4 | 0x50, null, flip);
+                    for k in 0..4 {
+                        let want = if (n4 >> k) & 1 == 1 {
+                            [1, ((v4 >> k) & 1) ^ flip]
+                        } else {
+                            [null, 0]
+                        };
+                        assert_eq!(
+                            got[2 * k..2 * k + 2],
+                            want,
+                            "{v4:x} {n4:x} {null} {flip} {k}"
+                        );
+                    }
+                }
             }
         }
     }
