@@ -140,16 +140,29 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
         rows.try_extend_offsets_with(n, move || fixed)?;
         let (buffer, offsets) = rows.parts_mut()?;
         let cursors = offsets.get_mut(first + 1..).ok_or(Error::OutOfBounds)?;
-        for (enc, node) in encoders.iter().zip(nodes.iter()) {
-            if fixed_width(enc).is_none() {
-                add_lengths(enc, node, cursors)?;
-            }
-        }
         let mut end = buffer.len();
-        for c in cursors.iter_mut() {
-            let len = *c;
-            *c = end;
-            end = end.checked_add(len).ok_or(Error::CapacityOverflow)?;
+        let mut variable = encoders
+            .iter()
+            .zip(nodes.iter())
+            .filter(|(e, _)| fixed_width(e).is_none());
+        let single = match (variable.next(), variable.next()) {
+            (Some((enc, node)), None) => single_starts(enc, node, cursors, fixed, end),
+            _ => None,
+        };
+        if let Some(e) = single {
+            // One byte column: row starts in one pass.
+            end = e?;
+        } else {
+            for (enc, node) in encoders.iter().zip(nodes.iter()) {
+                if fixed_width(enc).is_none() {
+                    add_lengths(enc, node, cursors)?;
+                }
+            }
+            for c in cursors.iter_mut() {
+                let len = *c;
+                *c = end;
+                end = end.checked_add(len).ok_or(Error::CapacityOverflow)?;
+            }
         }
         let all_direct = encoders.iter().all(|e| matches!(e, Encoder::Direct(_)));
         let fill_start = buffer.len();
@@ -224,6 +237,42 @@ fn sliced<'b, A: Allocator>(
         return Ok(None);
     }
     column.slice(r0, r1 - r0).map(Some)
+}
+
+/// Row starts (see [`variable::starts_from_offsets`]) when the only
+/// column that is not fixed-width is `enc`, an offsets-based byte column
+/// encoded ordered; `None` otherwise.
+fn single_starts<A: Allocator>(
+    enc: &Encoder<'_, '_, A>,
+    node: &Node<'_, A>,
+    cursors: &mut [usize],
+    fixed: usize,
+    start: usize,
+) -> Option<Result<usize>> {
+    if node.unordered {
+        return None;
+    }
+    let Encoder::Direct(column) = enc else {
+        return None;
+    };
+    macro_rules! starts {
+        ($a:expr) => {
+            Some(variable::starts_from_offsets(
+                cursors,
+                $a.value_offsets(),
+                $a.nulls(),
+                fixed,
+                start,
+            ))
+        };
+    }
+    match column {
+        ArrayRef::Binary(a) => starts!(a),
+        ArrayRef::LargeBinary(a) => starts!(a),
+        ArrayRef::Utf8(a) => starts!(a),
+        ArrayRef::LargeUtf8(a) => starts!(a),
+        _ => None,
+    }
 }
 
 /// Encodes a fixed-width leaf column (Null, Boolean, primitive,

@@ -451,6 +451,78 @@ pub(crate) fn add_lengths_from_offsets<O: OffsetSize, A: Allocator>(
     Ok(())
 }
 
+/// Writes the start of each row into `cursors` when one offsets-based byte
+/// column (Binary, Utf8 and their `Large` forms, ordered encoding;
+/// `offsets`: `cursors.len() + 1` of them, null slots per `nulls`) shares
+/// the rows with fixed-width columns of `fixed` bytes in all: row 0 starts
+/// at `start`, row `i + 1` where row `i` ends. Returns where the last row
+/// ends. The lengths and their running total in one pass.
+///
+/// # Errors
+/// [`Error::OffsetsLength`] when there are too few offsets;
+/// [`Error::OffsetOutOfBounds`] for negative or decreasing offsets;
+/// [`Error::CapacityOverflow`] when the total does not fit.
+pub(crate) fn starts_from_offsets<O: OffsetSize, A: Allocator>(
+    cursors: &mut [usize],
+    offsets: &[O],
+    nulls: Option<&NullBuffer<'_, A>>,
+    fixed: usize,
+    start: usize,
+) -> Result<usize> {
+    let offsets = offsets
+        .get(..cursors.len() + 1)
+        .ok_or(Error::OffsetsLength)?;
+    /// `(end, bad offsets, overflow)`.
+    #[inline(always)]
+    fn pass<O: OffsetSize>(
+        cursors: &mut [usize],
+        offsets: &[O],
+        valid: impl Fn(usize) -> usize,
+        fixed: usize,
+        start: usize,
+    ) -> (usize, bool, bool) {
+        const B: usize = BLOCK_SIZE;
+        let (mut at, mut bad, mut over) = (start, false, false);
+        for (i, (c, w)) in cursors.iter_mut().zip(offsets.windows(2)).enumerate() {
+            let (a, b) = (
+                w[0].to_usize().unwrap_or(usize::MAX),
+                w[1].to_usize().unwrap_or(0),
+            );
+            bad |= a > b;
+            let len = b.wrapping_sub(a);
+            bad |= len > isize::MAX as usize;
+            let blocks = (len.wrapping_add(B - 1) / B).wrapping_mul(B + 1) & valid(i);
+            *c = at;
+            let next = at.wrapping_add(fixed.wrapping_add(1 + blocks));
+            over |= next < at;
+            at = next;
+        }
+        (at, bad, over)
+    }
+    let bits = nulls.map(|n| (n.inner().inner().as_slice(), n.inner().offset()));
+    let (end, bad, over) = match bits {
+        None => pass(cursors, offsets, |_| usize::MAX, fixed, start),
+        Some((bytes, offset)) => pass(
+            cursors,
+            offsets,
+            |i| {
+                let j = offset + i;
+                let bit = bytes.get(j / 8).map_or(0, |b| (b >> (j % 8)) & 1);
+                0usize.wrapping_sub(usize::from(bit))
+            },
+            fixed,
+            start,
+        ),
+    };
+    if bad {
+        return Err(Error::OffsetOutOfBounds);
+    }
+    if over {
+        return Err(Error::CapacityOverflow);
+    }
+    Ok(end)
+}
+
 /// Adds the encoded size of `get(i)` to `lengths[i]`.
 ///
 /// # Errors
