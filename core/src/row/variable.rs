@@ -277,18 +277,24 @@ fn write_value(out: &mut [u8], values: &[u8], start: usize, end: usize, flip: u8
     let out = out.get_mut(..n).ok_or(Error::OutOfBounds)?;
     let (first, mut rest) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
     *first = NON_EMPTY ^ flip;
-    let full = mask(B)?;
     let mut at = start;
     for _ in 0..whole {
         let (dst, tail) = rest.split_at_mut(B + 1);
-        let src = values.get(at..at + B).ok_or(Error::OutOfBounds)?;
-        put_block(
-            dst.try_into().map_err(|_| Error::OutOfBounds)?,
-            src.try_into().map_err(|_| Error::OutOfBounds)?,
-            full,
-            CONTINUATION,
-            flip,
-        );
+        let src: &[u8; B] = values
+            .get(at..at + B)
+            .and_then(|s| s.try_into().ok())
+            .ok_or(Error::OutOfBounds)?;
+        let dst: &mut [u8; B + 1] = dst.try_into().map_err(|_| Error::OutOfBounds)?;
+        // A whole block needs no mask; ascending, it is a plain copy.
+        let (block, marker) = dst.split_at_mut(B);
+        if flip == 0 {
+            block.copy_from_slice(src);
+        } else {
+            block.iter_mut().zip(src).for_each(|(d, s)| *d = !*s);
+        }
+        if let Some(m) = marker.first_mut() {
+            *m = CONTINUATION ^ flip;
+        }
         at += B;
         rest = tail;
     }
