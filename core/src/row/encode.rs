@@ -141,23 +141,26 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
         let (buffer, offsets) = rows.parts_mut()?;
         let cursors = offsets.get_mut(first + 1..).ok_or(Error::OutOfBounds)?;
         let mut end = buffer.len();
-        let mut variable = encoders
-            .iter()
-            .zip(nodes.iter())
-            .filter(|(e, _)| fixed_width(e).is_none());
-        let single = match (variable.next(), variable.next()) {
-            (Some((enc, node)), None) => single_starts(enc, node, cursors, fixed, end),
-            _ => None,
-        };
-        if let Some(e) = single {
-            // One byte column: row starts in one pass.
-            end = e?;
-        } else {
-            for (enc, node) in encoders.iter().zip(nodes.iter()) {
-                if fixed_width(enc).is_none() {
-                    add_lengths(enc, node, cursors)?;
+        // The last column that is not fixed-width: when it is a byte
+        // column, its sizes are added in the pass that turns the lengths
+        // into row starts.
+        let last = encoders.iter().rposition(|e| fixed_width(e).is_none());
+        let mut starts = None;
+        for (j, (enc, node)) in encoders.iter().zip(nodes.iter()).enumerate() {
+            if fixed_width(enc).is_some() {
+                continue;
+            }
+            if Some(j) == last {
+                starts = byte_starts(enc, node, cursors, end);
+                if starts.is_some() {
+                    break;
                 }
             }
+            add_lengths(enc, node, cursors)?;
+        }
+        if let Some(e) = starts {
+            end = e?;
+        } else {
             for c in cursors.iter_mut() {
                 let len = *c;
                 *c = end;
@@ -239,14 +242,13 @@ fn sliced<'b, A: Allocator>(
     column.slice(r0, r1 - r0).map(Some)
 }
 
-/// Row starts (see [`variable::starts_from_offsets`]) when the only
-/// column that is not fixed-width is `enc`, an offsets-based byte column
-/// encoded ordered; `None` otherwise.
-fn single_starts<A: Allocator>(
+/// Row starts with `enc`'s sizes added to the lengths in `cursors` (see
+/// [`variable::starts_from_offsets`]) when `enc` is an offsets-based byte
+/// column encoded ordered; `None` (nothing done) otherwise.
+fn byte_starts<A: Allocator>(
     enc: &Encoder<'_, '_, A>,
     node: &Node<'_, A>,
     cursors: &mut [usize],
-    fixed: usize,
     start: usize,
 ) -> Option<Result<usize>> {
     if node.unordered {
@@ -261,7 +263,6 @@ fn single_starts<A: Allocator>(
                 cursors,
                 $a.value_offsets(),
                 $a.nulls(),
-                fixed,
                 start,
             ))
         };

@@ -457,12 +457,12 @@ pub(crate) fn add_lengths_from_offsets<O: OffsetSize, A: Allocator>(
     Ok(())
 }
 
-/// Writes the start of each row into `cursors` when one offsets-based byte
+/// Turns `cursors`, each row's length without one offsets-based byte
 /// column (Binary, Utf8 and their `Large` forms, ordered encoding;
-/// `offsets`: `cursors.len() + 1` of them, null slots per `nulls`) shares
-/// the rows with fixed-width columns of `fixed` bytes in all: row 0 starts
-/// at `start`, row `i + 1` where row `i` ends. Returns where the last row
-/// ends. The lengths and their running total in one pass.
+/// `offsets`: `cursors.len() + 1` of them, null slots per `nulls`), into
+/// the rows' starts with that column's sizes added: row 0 starts at
+/// `start`, row `i + 1` where row `i` ends. Returns where the last row
+/// ends. The column's lengths and the running total in one pass.
 ///
 /// # Errors
 /// [`Error::OffsetsLength`] when there are too few offsets;
@@ -472,7 +472,6 @@ pub(crate) fn starts_from_offsets<O: OffsetSize, A: Allocator>(
     cursors: &mut [usize],
     offsets: &[O],
     nulls: Option<&NullBuffer<'_, A>>,
-    fixed: usize,
     start: usize,
 ) -> Result<usize> {
     let offsets = offsets
@@ -484,7 +483,6 @@ pub(crate) fn starts_from_offsets<O: OffsetSize, A: Allocator>(
         cursors: &mut [usize],
         offsets: &[O],
         valid: impl Fn(usize) -> usize,
-        fixed: usize,
         start: usize,
     ) -> (usize, bool, bool) {
         const B: usize = BLOCK_SIZE;
@@ -498,8 +496,8 @@ pub(crate) fn starts_from_offsets<O: OffsetSize, A: Allocator>(
             let len = b.wrapping_sub(a);
             bad |= len > isize::MAX as usize;
             let blocks = (len.wrapping_add(B - 1) / B).wrapping_mul(B + 1) & valid(i);
+            let next = at.wrapping_add(c.wrapping_add(1 + blocks));
             *c = at;
-            let next = at.wrapping_add(fixed.wrapping_add(1 + blocks));
             over |= next < at;
             at = next;
         }
@@ -507,7 +505,7 @@ pub(crate) fn starts_from_offsets<O: OffsetSize, A: Allocator>(
     }
     let bits = nulls.map(|n| (n.inner().inner().as_slice(), n.inner().offset()));
     let (end, bad, over) = match bits {
-        None => pass(cursors, offsets, |_| usize::MAX, fixed, start),
+        None => pass(cursors, offsets, |_| usize::MAX, start),
         Some((bytes, offset)) => pass(
             cursors,
             offsets,
@@ -516,7 +514,6 @@ pub(crate) fn starts_from_offsets<O: OffsetSize, A: Allocator>(
                 let bit = bytes.get(j / 8).map_or(0, |b| (b >> (j % 8)) & 1);
                 0usize.wrapping_sub(usize::from(bit))
             },
-            fixed,
             start,
         ),
     };
