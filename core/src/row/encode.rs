@@ -88,56 +88,122 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
         let column = columns.get(i).ok_or(Error::OutOfBounds)?;
         prepare(node, column, alloc)
     })?;
-    let first = rows.len();
-    rows.try_grow_offsets(n)?;
-    let (buffer, offsets) = rows.parts_mut()?;
-    let cursors = offsets.get_mut(first + 1..).ok_or(Error::OutOfBounds)?;
-    let mut end = buffer.len();
     let width = encoders
         .iter()
         .try_fold(0usize, |w, enc| w.checked_add(fixed_width(enc)?));
     if let Some(width) = width {
-        // Every column fixed-width: row `i` is at `i * width`; each column
-        // writes its piece of every row at a fixed stride, then the offsets
-        // are set in one pass.
+        // Every column fixed-width: row `i` is at `i * width`. The offsets
+        // are written once; each column writes its piece of every row at a
+        // fixed stride, a cache-sized chunk of rows at a time.
         let total = width.checked_mul(n).ok_or(Error::CapacityOverflow)?;
-        let start = end;
-        end = end.checked_add(total).ok_or(Error::CapacityOverflow)?;
-        buffer.try_extend_zeros(total)?;
-        let data = buffer
-            .as_slice_mut()
-            .get_mut(start..end)
-            .ok_or(Error::OutOfBounds)?;
-        let mut offset = 0;
-        for (enc, node) in encoders.iter().zip(nodes.iter()) {
-            if let Encoder::Direct(column) = enc {
-                let mut layout = Layout::Stride { width, offset };
-                encode_fixed(column, node.options, data, &mut layout)?;
-            }
-            offset += fixed_width(enc).ok_or(Error::OutOfBounds)?;
-        }
+        let start = rows.data().len();
+        start.checked_add(total).ok_or(Error::CapacityOverflow)?;
         let mut at = start;
-        for c in cursors.iter_mut() {
+        // Moved into the closure: kept in a register, not re-read after
+        // every store.
+        rows.try_extend_offsets_with(n, move || {
             at += width;
-            *c = at;
+            at
+        })?;
+        let (buffer, _) = rows.parts_mut()?;
+        // Never 0 (`step_by` would panic), also for 0 rows.
+        let step = if total > CHUNKED {
+            CHUNK / width.max(1)
+        } else {
+            n
         }
+        .max(1);
+        buffer.try_extend_filled(total, |fill| {
+            for r0 in (0..n).step_by(step) {
+                let r1 = n.min(r0 + step);
+                let data = fill
+                    .zeroed_to(start + r1 * width)?
+                    .get_mut(start + r0 * width..)
+                    .ok_or(Error::OutOfBounds)?;
+                let mut offset = 0;
+                for (enc, node) in encoders.iter().zip(nodes.iter()) {
+                    if let Encoder::Direct(column) = enc {
+                        let mut layout = Layout::Stride { width, offset };
+                        let part = sliced(column, r0, r1, n)?;
+                        let part = part.as_ref().unwrap_or(column);
+                        encode_fixed(part, node.options, data, &mut layout)?;
+                    }
+                    offset += fixed_width(enc).ok_or(Error::OutOfBounds)?;
+                }
+            }
+            Ok(())
+        })?;
     } else {
-        for (enc, node) in encoders.iter().zip(nodes.iter()) {
+        // The lengths start as the fixed-width columns' total, written once.
+        let fixed: usize = encoders.iter().filter_map(|e| fixed_width(e)).sum();
+        let first = rows.len();
+        rows.try_extend_offsets_with(n, move || fixed)?;
+        let (buffer, offsets) = rows.parts_mut()?;
+        let cursors = offsets.get_mut(first + 1..).ok_or(Error::OutOfBounds)?;
+        let mut end = buffer.len();
+        // The last column that is not fixed-width: when it is a byte
+        // column, its sizes are added in the pass that turns the lengths
+        // into row starts.
+        let last = encoders.iter().rposition(|e| fixed_width(e).is_none());
+        let mut starts = None;
+        for (j, (enc, node)) in encoders.iter().zip(nodes.iter()).enumerate() {
+            if fixed_width(enc).is_some() {
+                continue;
+            }
+            if Some(j) == last {
+                starts = byte_starts(enc, node, cursors, end);
+                if starts.is_some() {
+                    break;
+                }
+            }
             add_lengths(enc, node, cursors)?;
         }
-        for c in cursors.iter_mut() {
-            let len = *c;
-            *c = end;
-            end = end.checked_add(len).ok_or(Error::CapacityOverflow)?;
+        if let Some(e) = starts {
+            end = e?;
+        } else {
+            for c in cursors.iter_mut() {
+                let len = *c;
+                *c = end;
+                end = end.checked_add(len).ok_or(Error::CapacityOverflow)?;
+            }
         }
-        buffer.try_extend_zeros(end - buffer.len())?;
-        let data = buffer.as_slice_mut();
-        for (enc, node) in encoders.iter().zip(nodes.iter()) {
-            encode(enc, node, data, cursors)?;
+        let all_direct = encoders.iter().all(|e| matches!(e, Encoder::Direct(_)));
+        let fill_start = buffer.len();
+        buffer.try_extend_filled(end - fill_start, |fill| {
+            if !all_direct || end - fill_start <= CHUNKED {
+                // Nested, list and table encoders write every row at once;
+                // so do small batches.
+                let data = fill.zeroed_to(end)?;
+                for (enc, node) in encoders.iter().zip(nodes.iter()) {
+                    encode(enc, node, data, cursors)?;
+                }
+                return Ok(());
+            }
+            // Chunks of rows of about `CHUNK` bytes: zeroed, then every
+            // column writes its piece of them while they are in the cache.
+            let mut r0 = 0;
+            while r0 < n {
+                let base = cursors.get(r0).copied().ok_or(Error::OutOfBounds)?;
+                let rest = cursors.get(r0..).ok_or(Error::OutOfBounds)?;
+                // At least one row (`rest[0] == base`).
+                let r1 = r0 + rest.partition_point(|&c| c < base.saturating_add(CHUNK));
+                let upto = cursors.get(r1).copied().unwrap_or(end);
+                let data = fill.zeroed_to(upto)?;
+                let chunk = cursors.get_mut(r0..r1).ok_or(Error::OutOfBounds)?;
+                for (enc, node) in encoders.iter().zip(nodes.iter()) {
+                    if let Encoder::Direct(column) = enc {
+                        let part = sliced(column, r0, r1, n)?;
+                        let part = part.as_ref().unwrap_or(column);
+                        encode(&Encoder::Direct(part), node, data, chunk)?;
+                    }
+                }
+                r0 = r1;
+            }
+            Ok(())
+        })?;
+        if cursors.last().is_some_and(|&c| c != end) {
+            return Err(Error::OutOfBounds);
         }
-    }
-    if cursors.last().is_some_and(|&c| c != end) {
-        return Err(Error::OutOfBounds);
     }
     // Dictionary tables go back to their interner's cache for the next batch.
     for (enc, node) in encoders.iter_mut().zip(nodes.iter_mut()) {
@@ -150,6 +216,64 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
         }
     }
     Ok(())
+}
+
+/// Bytes of rows zeroed and written at a time when there are more than
+/// [`CHUNKED`] (a chunk of rows this size stays in the second-level cache
+/// while each column writes its piece, so that the rows go to memory once,
+/// not zeroed there first). Each chunk costs a slice of every column.
+const CHUNK: usize = 256 * 1024;
+
+/// Rows of more bytes than this are zeroed and written in chunks; fewer
+/// are zeroed at once (they stay in the cache anyway).
+const CHUNKED: usize = 1024 * 1024;
+
+/// Rows `r0..r1` of a column of `n` rows: `None` when that is all of it
+/// (use the column itself), else a zero-copy slice.
+fn sliced<'b, A: Allocator>(
+    column: &ArrayRef<'b, A>,
+    r0: usize,
+    r1: usize,
+    n: usize,
+) -> Result<Option<ArrayRef<'b, A>>> {
+    if r0 == 0 && r1 == n {
+        return Ok(None);
+    }
+    column.slice(r0, r1 - r0).map(Some)
+}
+
+/// Row starts with `enc`'s sizes added to the lengths in `cursors` (see
+/// [`variable::starts_from_offsets`]) when `enc` is an offsets-based byte
+/// column encoded ordered; `None` (nothing done) otherwise.
+fn byte_starts<A: Allocator>(
+    enc: &Encoder<'_, '_, A>,
+    node: &Node<'_, A>,
+    cursors: &mut [usize],
+    start: usize,
+) -> Option<Result<usize>> {
+    if node.unordered {
+        return None;
+    }
+    let Encoder::Direct(column) = enc else {
+        return None;
+    };
+    macro_rules! starts {
+        ($a:expr) => {
+            Some(variable::starts_from_offsets(
+                cursors,
+                $a.value_offsets(),
+                $a.nulls(),
+                start,
+            ))
+        };
+    }
+    match column {
+        ArrayRef::Binary(a) => starts!(a),
+        ArrayRef::LargeBinary(a) => starts!(a),
+        ArrayRef::Utf8(a) => starts!(a),
+        ArrayRef::LargeUtf8(a) => starts!(a),
+        _ => None,
+    }
 }
 
 /// Encodes a fixed-width leaf column (Null, Boolean, primitive,
@@ -360,5 +484,107 @@ pub(crate) fn encode<A: Allocator>(
             child,
         } => list::encode(*nulls, index, child, opts, unordered, data, cursors),
         Encoder::Table { table, index } => dictionary::encode(node, table, index, data, cursors),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::string::String;
+    use std::vec::Vec;
+
+    use allocator_api2::alloc::Global;
+
+    use crate::array::{Array, ArrayRef, BooleanBuilder, PrimitiveArray, StringArray};
+    use crate::datatypes::DataType;
+    use crate::row::{RowConverter, Rows, SortField, SortOptions};
+
+    /// The rows of `columns` encoded in slices of `step` rows, back to back.
+    fn in_slices(
+        fields: &[SortField<'static, Global>],
+        columns: &[ArrayRef<'static, Global>],
+        step: usize,
+    ) -> Vec<Vec<u8>> {
+        let mut c = RowConverter::try_new(fields).unwrap();
+        let n = columns[0].len();
+        let mut out = Vec::new();
+        for r0 in (0..n).step_by(step) {
+            let len = step.min(n - r0);
+            let part: Vec<_> = columns.iter().map(|c| c.slice(r0, len).unwrap()).collect();
+            let rows = c.convert_columns(&part).unwrap();
+            out.extend(rows.iter().map(|r| r.data().to_vec()));
+        }
+        out
+    }
+
+    fn all(rows: &Rows<Global>) -> Vec<Vec<u8>> {
+        rows.iter().map(|r| r.data().to_vec()).collect()
+    }
+
+    /// Batches of more than `CHUNKED` bytes are zeroed and written a chunk
+    /// of rows at a time: the same bytes as small batches, and offsets
+    /// that run on across the chunks.
+    #[test]
+    fn chunked_batches_match_small_ones() {
+        let n = 60_000;
+        let words: Vec<String> = (0..n)
+            .map(|i| "abcdefghij".repeat(i % 7).chars().take(i % 53).collect())
+            .collect();
+        let strs: Vec<Option<&str>> = (0..n)
+            .map(|i| (i % 5 != 0).then(|| words[i].as_str()))
+            .collect();
+        let ints: Vec<Option<i64>> = (0..n)
+            .map(|i| (i % 3 != 0).then_some(i as i64 * 7919 - 100_000))
+            .collect();
+        let mut b = BooleanBuilder::new_in(Global);
+        for i in 0..n {
+            b.try_append_option((i % 4 != 0).then_some(i % 3 == 1))
+                .unwrap();
+        }
+        let s = StringArray::try_from_options_in(&strs, Global).unwrap();
+        let x = PrimitiveArray::<i64, Global>::try_from_options_in(&ints, Global).unwrap();
+        let bools = b.finish().into_array_ref();
+        for opts in [SortOptions::default(), SortOptions::new(true, false)] {
+            // Variable-length rows (~40 bytes each: over 2 MiB).
+            let fields = [
+                SortField::new_with_options(DataType::Int64, opts),
+                SortField::new_with_options(DataType::Utf8, opts),
+                SortField::new_with_options(DataType::Boolean, opts),
+            ];
+            let cols = [
+                x.clone().into_array_ref(),
+                s.clone().into_array_ref(),
+                bools.clone(),
+            ];
+            let mut c = RowConverter::try_new(&fields).unwrap();
+            let rows = c.convert_columns(&cols).unwrap();
+            assert!(rows.size() > 2 * super::CHUNKED);
+            assert_eq!(all(&rows), in_slices(&fields, &cols, 1000));
+            // Appended after existing rows: offsets continue.
+            let mut more = c
+                .convert_columns(&[
+                    cols[0].slice(0, 3).unwrap(),
+                    cols[1].slice(0, 3).unwrap(),
+                    cols[2].slice(0, 3).unwrap(),
+                ])
+                .unwrap();
+            c.append(&mut more, &cols).unwrap();
+            assert_eq!(all(&more)[3..], all(&rows)[..]);
+            // Fixed-width rows (9 + 2 + 9 bytes each: 1.2 MB).
+            let fields = [fields[0].clone(), fields[2].clone(), fields[0].clone()];
+            let cols = [cols[0].clone(), cols[2].clone(), cols[0].clone()];
+            let rows = c_rows(&fields, &cols);
+            assert!(rows.size() > super::CHUNKED);
+            assert_eq!(all(&rows), in_slices(&fields, &cols, 1000));
+        }
+    }
+
+    fn c_rows(
+        fields: &[SortField<'static, Global>],
+        cols: &[ArrayRef<'static, Global>],
+    ) -> Rows<Global> {
+        RowConverter::try_new(fields)
+            .unwrap()
+            .convert_columns(cols)
+            .unwrap()
     }
 }

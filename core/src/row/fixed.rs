@@ -298,7 +298,7 @@ fn and_mask(b: &mut [u8], m: u8) {
 /// [`put`] for a fixed-size value: the bytes are transformed as a whole
 /// array (words), then stored at once.
 #[inline(always)]
-fn put_value<T: FixedEncode>(out: &mut [u8], v: T, m: u8, null: u8, flip: u8) {
+fn put_value_masked<T: FixedEncode>(out: &mut [u8], v: T, m: u8, null: u8, flip: u8) {
     let mut b = v.encode();
     if flip != 0 {
         b.as_mut().iter_mut().for_each(|x| *x = !*x);
@@ -311,6 +311,46 @@ fn put_value<T: FixedEncode>(out: &mut [u8], v: T, m: u8, null: u8, flip: u8) {
         *head = null ^ ((1 ^ null) & m);
         if let Some(t) = tail.get_mut(..b.len()) {
             t.copy_from_slice(b);
+        }
+    }
+}
+
+/// [`put_value_masked`] for a valid value.
+#[inline(always)]
+fn put_value<T: FixedEncode>(out: &mut [u8], v: T, null: u8, flip: u8) {
+    put_value_masked(out, v, 0xFF, null, flip);
+}
+
+/// Overwrites the `w`-byte piece at `i * width + offset` of every null row
+/// `i < n` (per the bitmap `bits`) with the null sentinel and zeros. The
+/// bitmap is read 64 bits at a time; only the null rows are touched.
+/// Inlined, so that `w` is a constant and the zeroing a store or two.
+#[inline(always)]
+fn overwrite_nulls(
+    data: &mut [u8],
+    width: usize,
+    offset: usize,
+    w: usize,
+    bits: (&[u8], usize),
+    n: usize,
+    null: u8,
+) {
+    for base in (0..n).step_by(64) {
+        let left = n - base;
+        let live = if left >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << left) - 1
+        };
+        let mut nulls = !word_at(bits, base) & live;
+        while nulls != 0 {
+            let i = base + nulls.trailing_zeros() as usize;
+            nulls &= nulls - 1;
+            let at = i * width + offset;
+            if let Some((head, tail)) = data.get_mut(at..at + w).and_then(|p| p.split_first_mut()) {
+                *head = null;
+                tail.fill(0);
+            }
         }
     }
 }
@@ -333,18 +373,30 @@ pub(crate) fn encode<T: FixedEncode>(
     let (null, flip) = (opts.null_sentinel(), if opts.descending { 0xFF } else { 0 });
     let w = encoded_width::<T>();
     // The flip a constant in each loop, so that the value's bytes are
-    // transformed as one word; nulls masked branch-free.
+    // transformed as one word; with cursors, nulls masked branch-free.
     macro_rules! rows {
         ($flip:expr) => {
             match bitmap(nulls) {
                 None => for_rows(data, layout, w, |i, out| {
                     if let Some(&v) = values.get(i) {
-                        put_value(out, v, 0xFF, null, $flip);
+                        put_value(out, v, null, $flip);
                     }
                 }),
+                Some(bits) if matches!(layout, Layout::Stride { .. }) => {
+                    // As in `whole`: values everywhere, then the nulls.
+                    for_rows(data, layout, w, |i, out| {
+                        if let Some(&v) = values.get(i) {
+                            put_value(out, v, null, $flip);
+                        }
+                    })?;
+                    if let Layout::Stride { width, offset } = *layout {
+                        overwrite_nulls(data, width, offset, w, bits, values.len(), null);
+                    }
+                    Ok(())
+                }
                 bits => for_rows(data, layout, w, |i, out| {
                     if let Some(&v) = values.get(i) {
-                        put_value(out, v, valid_mask(bits, i), null, $flip);
+                        put_value_masked(out, v, valid_mask(bits, i), null, $flip);
                     }
                 }),
             }
@@ -354,12 +406,14 @@ pub(crate) fn encode<T: FixedEncode>(
     // constant width zipped with the values, no index arithmetic.
     macro_rules! whole {
         ($flip:expr) => {{
-            let rows = data.chunks_exact_mut(encoded_width::<T>()).zip(values);
-            match bitmap(nulls) {
-                None => rows.for_each(|(out, &v)| put_value(out, v, 0xFF, null, $flip)),
-                bits => rows
-                    .enumerate()
-                    .for_each(|(i, (out, &v))| put_value(out, v, valid_mask(bits, i), null, $flip)),
+            // Every row written as a value, then the null rows (found a
+            // word of the bitmap at a time) overwritten: cheaper than
+            // masking every row.
+            data.chunks_exact_mut(w)
+                .zip(values)
+                .for_each(|(out, &v)| put_value(out, v, null, $flip));
+            if let Some(bits) = bitmap(nulls) {
+                overwrite_nulls(data, w, 0, w, bits, values.len(), null);
             }
             Ok(())
         }};
@@ -408,9 +462,9 @@ pub(crate) fn encode_bool<A: Allocator>(
                 byte_at(values, 8 * j),
                 bits.map_or(0xFF, |b| byte_at(b, 8 * j)),
             );
-            for (k, out) in r16.chunks_exact_mut(2).enumerate() {
-                piece(out, v8, n8, k, null, flip);
-            }
+            let (lo, hi) = r16.split_at_mut(8);
+            lo.copy_from_slice(&rows4(v8, n8, null, flip));
+            hi.copy_from_slice(&rows4(v8 >> 4, n8 >> 4, null, flip));
         }
         let base = n / 8 * 8;
         let (v8, n8) = (
@@ -433,6 +487,23 @@ pub(crate) fn encode_bool<A: Allocator>(
     })
 }
 
+/// The 8 bytes of 4 boolean rows (2 bytes each) from the low 4 value bits
+/// `v4` and validity bits `n4`, computed in one word: each bit is spread to
+/// its own 16-bit lane by a multiplication (the shifted copies of the
+/// nibble, 15 bits apart, do not overlap), then the valid and null rows are
+/// blended with a lane mask. Same bytes as the row-by-row rule: a value is
+/// `0x01` then `bit ^ flip`, a null the sentinel then `0x00`.
+#[inline(always)]
+fn rows4(v4: u8, n4: u8, null: u8, flip: u8) -> [u8; 8] {
+    const SPREAD: u64 = 1 | 1 << 15 | 1 << 30 | 1 << 45;
+    const LANES: u64 = 1 | 1 << 16 | 1 << 32 | 1 << 48;
+    let v = (u64::from(v4 & 0xF) * SPREAD) & LANES;
+    let m = ((u64::from(n4 & 0xF) * SPREAD) & LANES) * 0xFFFF;
+    let valid = LANES | ((v ^ (LANES * u64::from(flip))) << 8);
+    let nulls = LANES * u64::from(null);
+    ((valid & m) | (nulls & !m)).to_le_bytes()
+}
+
 /// The 8 bits from bit `i` of a bitmap (`bytes` from bit `offset`), zero
 /// past its end.
 #[inline(always)]
@@ -444,6 +515,15 @@ fn byte_at((bytes, offset): (&[u8], usize), i: usize) -> u8 {
     }
     let hi = bytes.get(j / 8 + 1).copied().unwrap_or(0);
     (lo >> (j % 8)) | (hi << (8 - j % 8))
+}
+
+/// The 64 bits from bit `i` of a bitmap (`bytes` from bit `offset`), zero
+/// past its end; bit 0 is slot `i`.
+#[inline]
+fn word_at(bits: (&[u8], usize), i: usize) -> u64 {
+    (0..8).fold(0u64, |w, b| {
+        w | u64::from(byte_at(bits, i + 8 * b)) << (8 * b)
+    })
 }
 
 /// The bytes and bit offset of a boolean buffer.
@@ -680,6 +760,106 @@ mod tests {
         );
         assert!(f16::INFINITY.encode() < f16::NAN.encode());
         assert!(f16::from_f32(-1.0).encode() < f16::from_f32(-0.5).encode());
+    }
+
+    /// Nulls overwritten after the values: more than 64 rows, a bitmap
+    /// sliced off a byte boundary, a column alone and two at a stride,
+    /// both null orders and directions; checked against the per-row rule.
+    #[test]
+    fn null_rows_overwritten() {
+        use crate::array::Array;
+        use allocator_api2::alloc::Global;
+        let opts: std::vec::Vec<Option<i32>> = (0..200)
+            .map(|i| {
+                if i % 3 == 0 || i % 7 == 0 {
+                    None
+                } else {
+                    Some(i * 1000 - 7)
+                }
+            })
+            .collect();
+        let full = PrimitiveArray::<i32, Global>::try_from_options_in(&opts, Global).unwrap();
+        let a = full.slice(5, 150).unwrap();
+        let b = PrimitiveArray::<u16, Global>::try_from_options_in(
+            &opts[..150]
+                .iter()
+                .map(|o| o.map(|v| v as u16))
+                .collect::<std::vec::Vec<_>>(),
+            Global,
+        )
+        .unwrap();
+        let piece = |v: Option<[u8; 4]>, o: SortOptions| -> std::vec::Vec<u8> {
+            match v {
+                None => std::vec![o.null_sentinel(), 0, 0, 0, 0],
+                Some(mut b) => {
+                    if o.descending {
+                        invert(&mut b);
+                    }
+                    std::iter::once(1).chain(b).collect()
+                }
+            }
+        };
+        for (desc, nf) in [(false, true), (true, false), (false, false), (true, true)] {
+            let o = SortOptions::new(desc, nf);
+            // Alone: rows of 5 bytes.
+            let mut data = std::vec![0xAAu8; 150 * 5];
+            let mut layout = Layout::Stride {
+                width: 5,
+                offset: 0,
+            };
+            encode(&mut data, &mut layout, a.values(), a.nulls(), o).unwrap();
+            for (i, row) in data.chunks(5).enumerate() {
+                let want = piece(opts[5 + i].map(|v| v.encode()), o);
+                assert_eq!(row, &want[..], "row {i}");
+            }
+            // At a stride of 8: the i32 at 3, the u16 at 0.
+            let mut data = std::vec![0xAAu8; 150 * 8];
+            let mut layout = Layout::Stride {
+                width: 8,
+                offset: 3,
+            };
+            encode(&mut data, &mut layout, a.values(), a.nulls(), o).unwrap();
+            let mut layout = Layout::Stride {
+                width: 8,
+                offset: 0,
+            };
+            encode(&mut data, &mut layout, b.values(), b.nulls(), o).unwrap();
+            for (i, row) in data.chunks(8).enumerate() {
+                let want = piece(opts[5 + i].map(|v| v.encode()), o);
+                assert_eq!(&row[3..], &want[..], "row {i}");
+                let head = if opts[i].is_some() {
+                    1
+                } else {
+                    o.null_sentinel()
+                };
+                assert_eq!(row[0], head, "row {i}");
+            }
+        }
+    }
+
+    /// Every combination of 4 value bits, 4 validity bits, null order and
+    /// direction against the row-by-row rule.
+    #[test]
+    fn boolean_rows_four_at_a_time() {
+        for v4 in 0..16u8 {
+            for n4 in 0..16u8 {
+                for (null, flip) in [(0, 0), (0xFF, 0), (0, 0xFF), (0xFF, 0xFF)] {
+                    let got = rows4(v4 | 0xA0, n4 | 0x50, null, flip);
+                    for k in 0..4 {
+                        let want = if (n4 >> k) & 1 == 1 {
+                            [1, ((v4 >> k) & 1) ^ flip]
+                        } else {
+                            [null, 0]
+                        };
+                        assert_eq!(
+                            got[2 * k..2 * k + 2],
+                            want,
+                            "{v4:x} {n4:x} {null} {flip} {k}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

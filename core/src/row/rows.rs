@@ -211,6 +211,27 @@ impl<A: Allocator> Rows<A> {
         self.offsets.try_extend_zeros(bytes)
     }
 
+    /// Adds `n` rows whose offsets (or, for the caller to turn into
+    /// offsets, lengths) are the next `n` values of `next`, written once
+    /// (no zeroing first).
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
+    pub(crate) fn try_extend_offsets_with(
+        &mut self,
+        n: usize,
+        mut next: impl FnMut() -> usize,
+    ) -> Result<()> {
+        if self.offsets.is_empty() {
+            // The leading zero and the new offsets in one allocation.
+            let k = n.checked_add(1).ok_or(Error::CapacityOverflow)?;
+            self.offsets
+                .try_extend_from_fn(k, move |i| if i == 0 { 0 } else { next() })
+        } else {
+            self.offsets.try_extend_from_fn(n, move |_| next())
+        }
+    }
+
     /// The byte buffer and the offsets together, mutably.
     pub(crate) fn parts_mut(&mut self) -> Result<(&mut MutableBuffer<A>, &mut [usize])> {
         let offsets = bytemuck::try_cast_slice_mut(self.offsets.as_slice_mut())

@@ -277,18 +277,24 @@ fn write_value(out: &mut [u8], values: &[u8], start: usize, end: usize, flip: u8
     let out = out.get_mut(..n).ok_or(Error::OutOfBounds)?;
     let (first, mut rest) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
     *first = NON_EMPTY ^ flip;
-    let full = mask(B)?;
     let mut at = start;
     for _ in 0..whole {
         let (dst, tail) = rest.split_at_mut(B + 1);
-        let src = values.get(at..at + B).ok_or(Error::OutOfBounds)?;
-        put_block(
-            dst.try_into().map_err(|_| Error::OutOfBounds)?,
-            src.try_into().map_err(|_| Error::OutOfBounds)?,
-            full,
-            CONTINUATION,
-            flip,
-        );
+        let src: &[u8; B] = values
+            .get(at..at + B)
+            .and_then(|s| s.try_into().ok())
+            .ok_or(Error::OutOfBounds)?;
+        let dst: &mut [u8; B + 1] = dst.try_into().map_err(|_| Error::OutOfBounds)?;
+        // A whole block needs no mask; ascending, it is a plain copy.
+        let (block, marker) = dst.split_at_mut(B);
+        if flip == 0 {
+            block.copy_from_slice(src);
+        } else {
+            block.iter_mut().zip(src).for_each(|(d, s)| *d = !*s);
+        }
+        if let Some(m) = marker.first_mut() {
+            *m = CONTINUATION ^ flip;
+        }
         at += B;
         rest = tail;
     }
@@ -449,6 +455,75 @@ pub(crate) fn add_lengths_from_offsets<O: OffsetSize, A: Allocator>(
         return Err(Error::OffsetOutOfBounds);
     }
     Ok(())
+}
+
+/// Turns `cursors`, each row's length without one offsets-based byte
+/// column (Binary, Utf8 and their `Large` forms, ordered encoding;
+/// `offsets`: `cursors.len() + 1` of them, null slots per `nulls`), into
+/// the rows' starts with that column's sizes added: row 0 starts at
+/// `start`, row `i + 1` where row `i` ends. Returns where the last row
+/// ends. The column's lengths and the running total in one pass.
+///
+/// # Errors
+/// [`Error::OffsetsLength`] when there are too few offsets;
+/// [`Error::OffsetOutOfBounds`] for negative or decreasing offsets;
+/// [`Error::CapacityOverflow`] when the total does not fit.
+pub(crate) fn starts_from_offsets<O: OffsetSize, A: Allocator>(
+    cursors: &mut [usize],
+    offsets: &[O],
+    nulls: Option<&NullBuffer<'_, A>>,
+    start: usize,
+) -> Result<usize> {
+    let offsets = offsets
+        .get(..cursors.len() + 1)
+        .ok_or(Error::OffsetsLength)?;
+    /// `(end, bad offsets, overflow)`.
+    #[inline(always)]
+    fn pass<O: OffsetSize>(
+        cursors: &mut [usize],
+        offsets: &[O],
+        valid: impl Fn(usize) -> usize,
+        start: usize,
+    ) -> (usize, bool, bool) {
+        const B: usize = BLOCK_SIZE;
+        let (mut at, mut bad, mut over) = (start, false, false);
+        for (i, (c, w)) in cursors.iter_mut().zip(offsets.windows(2)).enumerate() {
+            let (a, b) = (
+                w[0].to_usize().unwrap_or(usize::MAX),
+                w[1].to_usize().unwrap_or(0),
+            );
+            bad |= a > b;
+            let len = b.wrapping_sub(a);
+            bad |= len > isize::MAX as usize;
+            let blocks = (len.wrapping_add(B - 1) / B).wrapping_mul(B + 1) & valid(i);
+            let next = at.wrapping_add(c.wrapping_add(1 + blocks));
+            *c = at;
+            over |= next < at;
+            at = next;
+        }
+        (at, bad, over)
+    }
+    let bits = nulls.map(|n| (n.inner().inner().as_slice(), n.inner().offset()));
+    let (end, bad, over) = match bits {
+        None => pass(cursors, offsets, |_| usize::MAX, start),
+        Some((bytes, offset)) => pass(
+            cursors,
+            offsets,
+            |i| {
+                let j = offset + i;
+                let bit = bytes.get(j / 8).map_or(0, |b| (b >> (j % 8)) & 1);
+                0usize.wrapping_sub(usize::from(bit))
+            },
+            start,
+        ),
+    };
+    if bad {
+        return Err(Error::OffsetOutOfBounds);
+    }
+    if over {
+        return Err(Error::CapacityOverflow);
+    }
+    Ok(end)
 }
 
 /// Adds the encoded size of `get(i)` to `lengths[i]`.
