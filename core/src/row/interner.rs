@@ -18,17 +18,30 @@
 //! New keys in a gap are spread evenly over the shortest key length that
 //! holds them all, leaving room for values that arrive later.
 //!
-//! Lookups (value to key when encoding, key to value when decoding) go
-//! through two hash indexes over the sorted entries, rebuilt whenever values
-//! are added. Probe sequences are bounded ([`MAX_PROBE`]): an entry that does
-//! not fit marks its index incomplete, and a lookup that finds nothing in an
-//! incomplete index falls back to binary search, so crafted collisions cost
-//! at most `MAX_PROBE` comparisons more than the search (no quadratic case).
+//! Lookups, value to key when encoding: a hash index over the entries'
+//! values, rebuilt lazily (before the next batch's lookups, not after each
+//! merge). Key to value when decoding: one- and two-byte keys through
+//! tables ([`keys`]), longer keys through a hash index. Probe sequences are
+//! bounded ([`hash_index::MAX_PROBE`]): an entry that does not fit marks its
+//! index incomplete, and a lookup that finds nothing in an incomplete index
+//! falls back to binary search, so crafted collisions cost at most
+//! `MAX_PROBE` comparisons more than the search (no quadratic case).
+//!
+//! Each entry also records where the value's raw bytes are (see
+//! [`super::gather`]), so decoding copies them instead of decoding the
+//! value's encoding again.
 
 use allocator_api2::alloc::Allocator;
 use bytemuck::{Pod, Zeroable};
 
-use super::Rows;
+mod hash_index;
+mod keys;
+
+use hash_index::{hash, HashIndex, Lookup};
+use keys::{KeyIndex, KeyTables, Short};
+
+use super::gather::{RawKind, RawSource, RawStore};
+use super::{Rows, SortOptions};
 use crate::buffer::MutableBuffer;
 use crate::error::{Error, Result};
 
@@ -40,6 +53,9 @@ struct Entry {
     value_len: usize,
     key_start: usize,
     key_len: usize,
+    /// Where the value's raw bytes are in the [`RawStore`] (when kept).
+    raw_start: usize,
+    raw_len: usize,
 }
 
 /// Number of values a suffix byte can take (`0x02..=0xFF`).
@@ -143,120 +159,6 @@ fn capacity(g: Gap, m: u32) -> Option<u128> {
     }
 }
 
-/// Longest probe sequence of a [`HashIndex`] insertion or lookup.
-const MAX_PROBE: usize = 32;
-
-/// A 64-bit hash of `bytes` (multiply-rotate over 8-byte words; not
-/// collision resistant, see [`MAX_PROBE`]).
-fn hash(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h = (bytes.len() as u64).wrapping_mul(K);
-    let mut words = bytes.chunks_exact(8);
-    for w in &mut words {
-        let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
-        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
-    }
-    let rest = words.remainder();
-    if !rest.is_empty() {
-        // Byte by byte (at most 7): keys are short, a `memcpy` call costs more.
-        let last = rest
-            .iter()
-            .enumerate()
-            .fold(0u64, |w, (i, &b)| w | (u64::from(b) << (8 * i)));
-        h = (h.rotate_left(5) ^ last).wrapping_mul(K);
-    }
-    h ^ (h >> 32)
-}
-
-/// What a [`HashIndex`] lookup found.
-enum Lookup {
-    /// The entry at this position.
-    Found(usize),
-    /// Not interned.
-    Absent,
-    /// Not in the index, which is incomplete: search the entries.
-    Unknown,
-}
-
-/// Open addressing over entry positions: a power-of-two table of `u32`
-/// slots holding position + 1 (0: empty), linear probing.
-struct HashIndex<A: Allocator> {
-    slots: MutableBuffer<A>,
-    /// Every entry is in the table.
-    complete: bool,
-}
-
-impl<A: Allocator> HashIndex<A> {
-    fn new_in(alloc: A) -> Self {
-        HashIndex {
-            slots: MutableBuffer::new_in(alloc),
-            complete: true,
-        }
-    }
-
-    /// Indexes entries `0..n`, entry `i` under `hash_of(i)`.
-    fn rebuild(&mut self, n: usize, hash_of: impl Fn(usize) -> u64) -> Result<()> {
-        if n >= u32::MAX as usize {
-            return Err(Error::CapacityOverflow);
-        }
-        let cap = n
-            .checked_mul(2)
-            .and_then(|c| c.max(16).checked_next_power_of_two())
-            .ok_or(Error::CapacityOverflow)?;
-        self.slots.clear();
-        self.slots.try_extend_zeros(cap * 4)?;
-        let slots: &mut [u32] = self.slots.typed_mut()?;
-        let mask = cap - 1;
-        self.complete = true;
-        for i in 0..n {
-            let mut at = hash_of(i) as usize & mask;
-            let mut placed = false;
-            for _ in 0..MAX_PROBE {
-                let slot = slots.get_mut(at).ok_or(Error::OutOfBounds)?;
-                if *slot == 0 {
-                    *slot = i as u32 + 1;
-                    placed = true;
-                    break;
-                }
-                at = (at + 1) & mask;
-            }
-            self.complete &= placed;
-        }
-        Ok(())
-    }
-
-    /// The entry whose hash is `h` and for which `is(position)` holds.
-    fn find(&self, h: u64, is: impl Fn(usize) -> bool) -> Lookup {
-        let slots: &[u32] = self.slots.typed().unwrap_or(&[]);
-        if slots.is_empty() {
-            return if self.complete {
-                Lookup::Absent
-            } else {
-                Lookup::Unknown
-            };
-        }
-        let mask = slots.len() - 1;
-        let mut at = h as usize & mask;
-        for _ in 0..MAX_PROBE {
-            match slots.get(at) {
-                Some(0) | None => break,
-                Some(&p) => {
-                    let i = p as usize - 1;
-                    if is(i) {
-                        return Lookup::Found(i);
-                    }
-                }
-            }
-            at = (at + 1) & mask;
-        }
-        if self.complete {
-            Lookup::Absent
-        } else {
-            Lookup::Unknown
-        }
-    }
-}
-
 /// An order-preserving mapping from encoded dictionary values to short keys.
 pub(crate) struct Interner<A: Allocator> {
     /// Encoded values, back to back.
@@ -267,8 +169,15 @@ pub(crate) struct Interner<A: Allocator> {
     entries: MutableBuffer<A>,
     /// Entry positions by value.
     by_value: HashIndex<A>,
-    /// Entry positions by key.
+    /// `by_value` misses the last values added: rebuilt before the next
+    /// batch looks values up (a converter used once never builds it).
+    by_value_stale: bool,
+    /// Entry positions by key, for keys longer than two bytes.
     by_key: HashIndex<A>,
+    /// Entry positions of the one- and two-byte keys.
+    short: KeyIndex<A>,
+    /// The values' raw bytes, for decoding without their encodings.
+    raw: RawStore<A>,
     /// The table of the last dictionary encoded through this interner.
     pub(crate) cache: super::cache::TableCache<A>,
 }
@@ -281,7 +190,10 @@ impl<A: Allocator + Clone> Interner<A> {
             keys: MutableBuffer::new_in(alloc.clone()),
             entries: MutableBuffer::new_in(alloc.clone()),
             by_value: HashIndex::new_in(alloc.clone()),
+            by_value_stale: false,
             by_key: HashIndex::new_in(alloc.clone()),
+            short: KeyIndex::new_in(alloc.clone()),
+            raw: RawStore::new_in(alloc.clone()),
             cache: super::cache::TableCache::new_in(alloc),
         }
     }
@@ -304,6 +216,19 @@ pub(crate) fn is_null_value(encoded: &[u8], sentinel: u8) -> bool {
     encoded.first().is_none_or(|&b| b == sentinel)
 }
 
+/// The first 8 bytes of `v` as a big-endian number (zero-padded): a
+/// smaller prefix means a smaller value, an equal one decides nothing.
+#[inline]
+fn prefix(v: &[u8]) -> u64 {
+    match v.first_chunk::<8>() {
+        Some(c) => u64::from_be_bytes(*c),
+        None => v
+            .iter()
+            .enumerate()
+            .fold(0, |p, (i, &b)| p | (u64::from(b) << (56 - 8 * i))),
+    }
+}
+
 impl<A: Allocator> Interner<A> {
     /// Number of interned values.
     pub(crate) fn len(&self) -> usize {
@@ -319,6 +244,7 @@ impl<A: Allocator> Interner<A> {
     }
 
     /// The key of an interned value.
+    #[cfg(test)]
     pub(crate) fn key_of(&self, value: &[u8]) -> Option<&[u8]> {
         let i = self.position_of(value)?;
         entries_of(&self.entries).get(i).map(|e| self.key(e))
@@ -328,7 +254,12 @@ impl<A: Allocator> Interner<A> {
     fn position_of(&self, value: &[u8]) -> Option<usize> {
         let entries = entries_of(&self.entries);
         let at = |i: usize| entries.get(i).map_or(&[][..], |e| self.value(e));
-        match self.by_value.find(hash(value), |i| at(i) == value) {
+        let found = if self.by_value_stale {
+            Lookup::Unknown
+        } else {
+            self.by_value.find(hash(value), |i| at(i) == value)
+        };
+        match found {
             Lookup::Found(i) => Some(i),
             Lookup::Absent => None,
             Lookup::Unknown => entries.binary_search_by(|e| self.value(e).cmp(value)).ok(),
@@ -343,6 +274,11 @@ impl<A: Allocator> Interner<A> {
 
     /// The position among the entries of the value of a key.
     pub(crate) fn position_of_key(&self, key: &[u8]) -> Option<usize> {
+        match self.short.tables().find(key) {
+            Short::Found(i) => return Some(i),
+            Short::Unknown => return None,
+            Short::Long => {}
+        }
         let entries = entries_of(&self.entries);
         let at = |i: usize| entries.get(i).map_or(&[][..], |e| self.key(e));
         match self.by_key.find(hash(key), |i| at(i) == key) {
@@ -352,51 +288,6 @@ impl<A: Allocator> Interner<A> {
         }
     }
 
-    /// Fills `table[b]` with the entry position + 1 of the one-byte key
-    /// `[b]` (0: no such key), for lookups without hashing.
-    pub(crate) fn one_byte_keys(&self, table: &mut [u32; 256]) -> Result<()> {
-        for (i, e) in entries_of(&self.entries).iter().enumerate() {
-            if let [b] = self.key(e) {
-                if let Some(slot) = table.get_mut(usize::from(*b)) {
-                    *slot = u32::try_from(i + 1).map_err(|_| Error::CapacityOverflow)?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Fills the two-byte key tables: `child[b]` is the table number plus
-    /// one of the keys `[b, c]`, and `tables[256 * number + c]` their entry
-    /// position plus one (0: no such key). At most `max_tables` tables (the
-    /// keys past them are left to hashing).
-    pub(crate) fn two_byte_keys(
-        &self,
-        child: &mut [u32; 256],
-        tables: &mut MutableBuffer<A>,
-        max_tables: usize,
-    ) -> Result<()> {
-        let mut count = 0usize;
-        for (i, e) in entries_of(&self.entries).iter().enumerate() {
-            let [b, c] = *self.key(e) else { continue };
-            let Some(slot) = child.get_mut(usize::from(b)) else {
-                continue;
-            };
-            if *slot == 0 {
-                if count == max_tables {
-                    continue;
-                }
-                count += 1;
-                tables.try_extend_zeros(256 * 4)?;
-                *slot = u32::try_from(count).map_err(|_| Error::CapacityOverflow)?;
-            }
-            let at = (*slot as usize - 1) * 256 + usize::from(c);
-            if let Some(t) = tables.typed_mut::<u32>()?.get_mut(at) {
-                *t = u32::try_from(i + 1).map_err(|_| Error::CapacityOverflow)?;
-            }
-        }
-        Ok(())
-    }
-
     /// The encoded value of the entry at `position`.
     pub(crate) fn value_at(&self, position: usize) -> Option<&[u8]> {
         entries_of(&self.entries)
@@ -404,21 +295,57 @@ impl<A: Allocator> Interner<A> {
             .map(|e| self.value(e))
     }
 
-    /// Rebuilds both hash indexes over the current entries.
+    /// The kind of the raw values kept, and their bytes ([`RawKind::Off`]
+    /// or [`RawKind::Unknown`]: none).
+    pub(crate) fn raw(&self) -> (RawKind, &[u8]) {
+        (self.raw.kind, self.raw.bytes())
+    }
+
+    /// A reader of the keys of rows encoded with `opts`.
+    pub(crate) fn reader(&self, opts: SortOptions, alloc: &A) -> Reader<'_, A>
+    where
+        A: Clone,
+    {
+        Reader {
+            interner: self,
+            entries: entries_of(&self.entries),
+            tables: self.short.tables(),
+            flip: if opts.descending { 0xFF } else { 0 },
+            null: opts.null_sentinel(),
+            scratch: MutableBuffer::new_in(alloc.clone()),
+        }
+    }
+
+    /// Rebuilds the key indexes over the current entries; the value index
+    /// is rebuilt when next needed.
     fn reindex(&mut self) -> Result<()> {
         let entries = entries_of(&self.entries);
-        let (values, keys) = (&self.values, &self.keys);
-        let of = |buf: &MutableBuffer<A>, start: usize, len: usize| hash(bytes_at(buf, start, len));
-        self.by_value.rebuild(entries.len(), |i| {
+        let keys = &self.keys;
+        self.by_value_stale = true;
+        self.short.rebuild(entries.len(), |i| {
             entries
                 .get(i)
-                .map_or(0, |e| of(values, e.value_start, e.value_len))
+                .map_or(&[][..], |e| bytes_at(keys, e.key_start, e.key_len))
         })?;
         self.by_key.rebuild(entries.len(), |i| {
-            entries
-                .get(i)
-                .map_or(0, |e| of(keys, e.key_start, e.key_len))
+            let e = entries.get(i)?;
+            (e.key_len > 2).then(|| hash(bytes_at(keys, e.key_start, e.key_len)))
         })
+    }
+
+    /// Rebuilds the value index when it misses values.
+    fn refresh_values(&mut self) -> Result<()> {
+        if !self.by_value_stale {
+            return Ok(());
+        }
+        let entries = entries_of(&self.entries);
+        let values = &self.values;
+        self.by_value.rebuild(entries.len(), |i| {
+            let e = entries.get(i)?;
+            Some(hash(bytes_at(values, e.value_start, e.value_len)))
+        })?;
+        self.by_value_stale = false;
+        Ok(())
     }
 
     /// Interns every non-null value of `values` (rows of the values' ascending
@@ -431,14 +358,17 @@ impl<A: Allocator> Interner<A> {
     where
         A: Clone,
     {
-        self.intern_keys(values, sentinel, alloc, |_| Ok(()))
+        let raw = (RawKind::Off, &RawSource::None);
+        self.intern_keys(values, sentinel, raw, alloc, |_| Ok(()))
     }
 
     /// Interns `values` as [`Self::intern`] does, then calls `each` with the
-    /// key of every value in order (`None` for a null value).
+    /// key of every value in order (`None` for a null value). `raw`: the
+    /// kind and raw bytes of the values (the array `values` encodes), kept
+    /// for decoding.
     ///
-    /// One hash lookup per value when every value is already interned (the
-    /// positions found are reused); a second one after new values were merged.
+    /// One hash lookup per value (none while the interner is empty); new
+    /// values are sorted once and get their keys during the merge.
     ///
     /// # Errors
     /// As [`Self::intern`], and whatever `each` returns.
@@ -446,114 +376,184 @@ impl<A: Allocator> Interner<A> {
         &mut self,
         values: &Rows<A>,
         sentinel: u8,
+        raw: (RawKind, &RawSource<'_>),
         alloc: &A,
         mut each: impl FnMut(Option<&[u8]>) -> Result<()>,
     ) -> Result<()>
     where
         A: Clone,
     {
-        let row = |i: usize| values.row(i).map_or(&[][..], |r| r.data());
-        // Indices of the values not interned yet, and each value's entry
-        // position + 1 (0: null value or not interned yet).
+        let keep_raw = self.raw.begin(raw.0);
+        let n = values.len();
+        if n >= u32::MAX as usize {
+            return Err(Error::CapacityOverflow);
+        }
+        let offsets = values.offsets();
+        let data = values.data();
+        let row = |i: usize| match (offsets.get(i), offsets.get(i + 1)) {
+            (Some(&a), Some(&b)) => data.get(a..b).unwrap_or(&[]),
+            _ => &[],
+        };
+        let empty = self.len() == 0;
+        if !empty {
+            self.refresh_values()?;
+        }
+        // Each value's entry position + 1 (0: null value or not interned
+        // yet), and the values not interned yet, as (prefix, index) pairs.
         let mut fresh = MutableBuffer::new_in(alloc.clone());
         let mut found = MutableBuffer::new_in(alloc.clone());
-        found.try_reserve_exact(values.len().saturating_mul(4))?;
-        for i in 0..values.len() {
-            let v = row(i);
-            let mut pos = 0u32;
-            if !is_null_value(v, sentinel) {
-                match self.position_of(v) {
-                    Some(p) => pos = u32::try_from(p + 1).map_err(|_| Error::CapacityOverflow)?,
-                    None => fresh.try_extend_from_slice(&i.to_ne_bytes())?,
+        found.try_extend_zeros(n * 4)?;
+        {
+            let found: &mut [u32] = found.typed_mut()?;
+            for (i, slot) in found.iter_mut().enumerate() {
+                let v = row(i);
+                if is_null_value(v, sentinel) {
+                    continue;
+                }
+                match (!empty).then(|| self.position_of(v)).flatten() {
+                    Some(p) => *slot = u32::try_from(p + 1).map_err(|_| Error::CapacityOverflow)?,
+                    None => fresh.try_extend_from_slice(
+                        &((u128::from(prefix(v)) << 64) | i as u128).to_ne_bytes(),
+                    )?,
                 }
             }
-            found.try_push(pos)?;
         }
-        if fresh.is_empty() {
-            let entries = entries_of(&self.entries);
-            for &p in found.typed::<u32>()? {
-                match p.checked_sub(1) {
-                    None => each(None)?,
-                    Some(p) => {
-                        let e = entries.get(p as usize).ok_or(Error::OutOfBounds)?;
-                        each(Some(self.key(e)))?;
-                    }
+        if !fresh.is_empty() {
+            self.merge(&row, fresh, found.typed_mut()?, keep_raw, raw.1, alloc)?;
+        }
+        let entries = entries_of(&self.entries);
+        for &p in found.typed::<u32>()? {
+            match p.checked_sub(1) {
+                None => each(None)?,
+                Some(p) => {
+                    let e = entries.get(p as usize).ok_or(Error::OutOfBounds)?;
+                    each(Some(self.key(e)))?;
                 }
-            }
-            return Ok(());
-        }
-        self.merge(values, fresh, alloc)?;
-        for i in 0..values.len() {
-            let v = row(i);
-            if is_null_value(v, sentinel) {
-                each(None)?;
-            } else {
-                each(Some(self.key_of(v).ok_or(Error::UnknownDictionaryKey)?))?;
             }
         }
         Ok(())
     }
 
-    /// Merges the values of `values` at the indices `fresh` (native-endian
-    /// `usize`s, none interned yet) into the entries, giving them keys.
-    fn merge(&mut self, values: &Rows<A>, mut fresh: MutableBuffer<A>, alloc: &A) -> Result<()>
+    /// Merges the values `fresh` (`prefix << 64 | index` of values not
+    /// interned yet) into the entries, giving them keys; updates `found`
+    /// (old positions move up, new values get theirs).
+    fn merge<'v>(
+        &mut self,
+        row: &impl Fn(usize) -> &'v [u8],
+        mut fresh: MutableBuffer<A>,
+        found: &mut [u32],
+        keep_raw: bool,
+        raw: &RawSource<'_>,
+        alloc: &A,
+    ) -> Result<()>
     where
         A: Clone,
     {
-        let row = |i: usize| values.row(i).map_or(&[][..], |r| r.data());
-        let fresh: &mut [usize] =
+        let fresh: &mut [u128] =
             bytemuck::try_cast_slice_mut(fresh.as_slice_mut()).map_err(|_| Error::Misaligned)?;
-        fresh.sort_unstable_by(|&a, &b| row(a).cmp(row(b)));
+        // By prefix (then index); runs of equal prefixes by their values.
+        fresh.sort_unstable();
+        let full = |a: &u128, b: &u128| row(*a as u64 as usize).cmp(row(*b as u64 as usize));
+        let mut i = 0;
+        while i < fresh.len() {
+            let p = fresh.get(i).map_or(0, |f| f >> 64);
+            let run = fresh.get(i..).unwrap_or(&[]);
+            let len = run.iter().take_while(|f| *f >> 64 == p).count();
+            if len > 1 {
+                if let Some(r) = fresh.get_mut(i..i + len) {
+                    r.sort_unstable_by(full);
+                }
+            }
+            i += len.max(1);
+        }
 
         let old_len = self.len();
+        // New position + 1 of each old entry.
+        let mut moved = MutableBuffer::new_in(alloc.clone());
+        moved.try_extend_zeros(old_len.checked_mul(4).ok_or(Error::CapacityOverflow)?)?;
+        let moved: &mut [u32] = moved.typed_mut()?;
         let mut merged = MutableBuffer::new_in(alloc.clone());
         let bytes = old_len
             .checked_add(fresh.len())
             .and_then(|n| n.checked_mul(core::mem::size_of::<Entry>()))
             .ok_or(Error::CapacityOverflow)?;
         merged.try_reserve_exact(bytes)?;
+        // Entry position + 1 of each fresh value.
+        let mut assigned = MutableBuffer::new_in(alloc.clone());
+        assigned.try_extend_zeros(fresh.len() * 4)?;
+        let value_bytes: usize = fresh.iter().map(|&f| row(f as u64 as usize).len()).sum();
+        self.values.try_reserve(value_bytes)?;
 
         let mut j = 0;
         let mut prev: Option<Entry> = None;
         for i in 0..=old_len {
             let next = entries_of(&self.entries).get(i).copied();
-            // The distinct fresh values below `next`.
+            // The fresh values below `next`.
             let run_start = j;
             while let Some(&f) = fresh.get(j) {
-                if next.is_some_and(|e| row(f) >= self.value(&e)) {
+                if next.is_some_and(|e| row(f as u64 as usize) >= self.value(&e)) {
                     break;
                 }
                 j += 1;
             }
-            if let Some(run) = fresh.get(run_start..j) {
-                self.insert_run(run, &row, prev, next, &mut merged)?;
+            if let (Some(run), Some(to)) = (
+                fresh.get(run_start..j),
+                assigned.typed_mut::<u32>()?.get_mut(run_start..j),
+            ) {
+                let bounds = (prev, next);
+                self.insert_run(run, row, bounds, &mut merged, to, (keep_raw, raw))?;
                 if let Some(last) = entries_of(&merged).last() {
                     prev = Some(*last);
                 }
             }
             if let Some(e) = next {
+                let at = entries_of(&merged).len();
+                if let Some(m) = moved.get_mut(i) {
+                    *m = u32::try_from(at + 1).map_err(|_| Error::CapacityOverflow)?;
+                }
                 merged.try_extend_from_slice(bytemuck::bytes_of(&e))?;
                 prev = Some(e);
+            }
+        }
+        // Values found before the merge: their old positions moved; then
+        // the new values' positions.
+        for f in found.iter_mut() {
+            if let Some(old) = f.checked_sub(1) {
+                *f = moved.get(old as usize).copied().ok_or(Error::OutOfBounds)?;
+            }
+        }
+        for (&f, &p) in fresh.iter().zip(assigned.typed::<u32>()?) {
+            if let Some(slot) = found.get_mut(f as u64 as usize) {
+                *slot = p;
             }
         }
         self.entries = merged;
         self.reindex()
     }
+}
 
-    /// Gives keys between `lo` and `hi` to the sorted values `run` (skipping
-    /// repeats) and appends their entries to `out`.
+impl<A: Allocator> Interner<A> {
+    /// Gives keys between the entries `bounds` (`None`: unbounded) to the
+    /// sorted values `run` (`prefix << 64 | index`; repeats share a key),
+    /// appends their entries to `out` and their position + 1 to `to`.
+    /// `raw`: whether raw values are kept, and where they come from.
     fn insert_run<'v>(
         &mut self,
-        run: &[usize],
+        run: &[u128],
         row: &impl Fn(usize) -> &'v [u8],
-        lo: Option<Entry>,
-        hi: Option<Entry>,
+        bounds: (Option<Entry>, Option<Entry>),
         out: &mut MutableBuffer<A>,
+        to: &mut [u32],
+        raw: (bool, &RawSource<'_>),
     ) -> Result<()> {
+        let (lo, hi) = bounds;
         if run.is_empty() {
             return Ok(());
         }
-        let distinct = 1 + run.windows(2).filter(|w| row(w[0]) != row(w[1])).count();
+        let same = |a: u128, b: u128| {
+            a >> 64 == b >> 64 && row(a as u64 as usize) == row(b as u64 as usize)
+        };
+        let distinct = 1 + run.windows(2).filter(|w| !same(w[0], w[1])).count();
         let g = gap(
             lo.as_ref().map(|e| self.key(e)),
             hi.as_ref().map(|e| self.key(e)),
@@ -572,14 +572,23 @@ impl<A: Allocator> Interner<A> {
             (true, _, Some(e)) => e.key_start,
             _ => 0,
         };
+        let key_len = g.prefix_len + 1 + m as usize;
+        self.keys.try_reserve(
+            distinct
+                .checked_mul(key_len)
+                .ok_or(Error::CapacityOverflow)?,
+        )?;
         let mut n = 0u128;
-        let mut last: Option<&[u8]> = None;
-        for &f in run {
-            let v = row(f);
-            if last == Some(v) {
+        let mut last: Option<u128> = None;
+        for (&f, slot) in run.iter().zip(to.iter_mut()) {
+            if last.is_some_and(|l| same(l, f)) {
+                *slot =
+                    u32::try_from(entries_of(out).len()).map_err(|_| Error::CapacityOverflow)?;
                 continue;
             }
-            last = Some(v);
+            last = Some(f);
+            let i = f as u64 as usize;
+            let v = row(i);
             n += 1;
             // Spread evenly: the n-th of k keys at index n * cap / (k + 1).
             let idx = n
@@ -587,7 +596,6 @@ impl<A: Allocator> Interner<A> {
                 .map(|x| x / (k + 1))
                 .ok_or(Error::CapacityOverflow)?;
             let key_start = self.keys.len();
-            let key_len = g.prefix_len + 1 + m as usize;
             self.keys.try_extend_zeros(key_len)?;
             let keys = self.keys.as_slice_mut();
             let prefix = prefix_start..prefix_start + g.prefix_len;
@@ -601,15 +609,102 @@ impl<A: Allocator> Interner<A> {
             write_key_tail(key, g, m, idx)?;
             let value_start = self.values.len();
             self.values.try_extend_from_slice(v)?;
+            let (raw_start, raw_len) = match raw {
+                (true, src) => {
+                    let r = src.value(i).ok_or(Error::OutOfBounds)?;
+                    (self.raw.push(r)?, r.len())
+                }
+                (false, _) => (0, 0),
+            };
             let e = Entry {
                 value_start,
                 value_len: v.len(),
                 key_start,
                 key_len,
+                raw_start,
+                raw_len,
             };
             out.try_extend_from_slice(bytemuck::bytes_of(&e))?;
+            *slot = u32::try_from(entries_of(out).len()).map_err(|_| Error::CapacityOverflow)?;
         }
         Ok(())
+    }
+}
+
+/// Reads the keys of a dictionary column's rows (see
+/// [`Interner::reader`]).
+pub(crate) struct Reader<'i, A: Allocator> {
+    interner: &'i Interner<A>,
+    entries: &'i [Entry],
+    tables: KeyTables<'i>,
+    /// `0xFF` when descending (keys and terminator inverted).
+    flip: u8,
+    /// The column's null sentinel.
+    null: u8,
+    /// An inverted long key.
+    scratch: MutableBuffer<A>,
+}
+
+impl<A: Allocator> Reader<'_, A> {
+    /// Reads the dictionary piece at the start of `row` (`0x01`, key,
+    /// terminator; or the null sentinel) and moves `row` past it: the
+    /// key's entry position, `None` for a null.
+    ///
+    /// # Errors
+    /// [`Error::InvalidRow`] for a malformed piece;
+    /// [`Error::UnknownDictionaryKey`] for a key never issued.
+    #[inline(always)]
+    pub(crate) fn next(&mut self, row: &mut &[u8]) -> Result<Option<usize>> {
+        let (&first, rest) = row.split_first().ok_or(Error::InvalidRow)?;
+        *row = rest;
+        match first {
+            1 => {}
+            b if b == self.null => return Ok(None),
+            _ => return Err(Error::InvalidRow),
+        }
+        let t = self.flip;
+        let found = match **row {
+            [a, x, ..] if a != t && x == t => (2, self.tables.find_one(a ^ t)),
+            [a, b, x, ..] if a != t && b != t && x == t => (3, self.tables.find_two(a ^ t, b ^ t)),
+            _ => (0, Short::Long),
+        };
+        match found {
+            (skip, Short::Found(p)) => {
+                *row = row.get(skip..).unwrap_or(&[]);
+                return Ok(Some(p));
+            }
+            (_, Short::Unknown) => return Err(Error::UnknownDictionaryKey),
+            (_, Short::Long) => {}
+        }
+        self.long(row).map(Some)
+    }
+
+    /// The entry of a key that is not one or two bytes long.
+    #[cold]
+    #[inline(never)]
+    fn long(&mut self, row: &mut &[u8]) -> Result<usize> {
+        let t = self.flip;
+        let len = row.iter().position(|&b| b == t).ok_or(Error::InvalidRow)?;
+        let k = row.get(..len).ok_or(Error::InvalidRow)?;
+        *row = row.get(len + 1..).unwrap_or(&[]);
+        let k = if t == 0 {
+            k
+        } else {
+            self.scratch.clear();
+            self.scratch.try_extend_from_slice(k)?;
+            self.scratch.as_slice_mut().iter_mut().for_each(|b| *b ^= t);
+            self.scratch.as_slice()
+        };
+        self.interner
+            .position_of_key(k)
+            .ok_or(Error::UnknownDictionaryKey)
+    }
+
+    /// Where the raw bytes of the entry at `position` are: `(start, len)`
+    /// in [`Interner::raw`]'s bytes.
+    #[inline]
+    pub(crate) fn raw_span(&self, position: usize) -> Option<(usize, usize)> {
+        self.entries.get(position).map(|e| (e.raw_start, e.raw_len))
     }
 }
 
@@ -700,25 +795,6 @@ mod tests {
             }
         );
         assert_eq!(gap(None, Some(&[1, 1])), Err(Error::UnknownDictionaryKey));
-    }
-
-    /// Colliding hashes fill at most `MAX_PROBE` slots; the rest make the
-    /// index incomplete and their lookups `Unknown` (binary search follows).
-    #[test]
-    fn hash_index_bounds_probes() {
-        let mut h = HashIndex::new_in(Global);
-        assert!(matches!(h.find(1, |_| true), Lookup::Absent));
-        h.rebuild(100, |_| 7).unwrap();
-        assert!(!h.complete);
-        assert!(matches!(h.find(7, |i| i == 3), Lookup::Found(3)));
-        assert!(matches!(h.find(7, |i| i == 50), Lookup::Unknown));
-        h.rebuild(100, |i| i as u64 * 0x9E37_79B9).unwrap();
-        assert!(h.complete);
-        assert!(matches!(
-            h.find(50 * 0x9E37_79B9, |i| i == 50),
-            Lookup::Found(50)
-        ));
-        assert!(matches!(h.find(12345, |_| false), Lookup::Absent));
     }
 
     #[test]
