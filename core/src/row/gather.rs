@@ -87,6 +87,44 @@ impl<'v> RawSource<'v> {
         }
     }
 
+    /// Where the raw bytes of value `i` are in [`Self::whole`]'s bytes
+    /// (counted from the buffer's start, as the offsets count): `(start, len)`.
+    #[inline]
+    pub(crate) fn span(&self, i: usize) -> Option<(usize, usize)> {
+        match *self {
+            RawSource::None => None,
+            RawSource::Bytes32(o, _) => {
+                let (a, b) = (o.get(i)?.to_usize()?, o.get(i + 1)?.to_usize()?);
+                Some((a, b.checked_sub(a)?))
+            }
+            RawSource::Bytes64(o, _) => {
+                let (a, b) = (o.get(i)?.to_usize()?, o.get(i + 1)?.to_usize()?);
+                Some((a, b.checked_sub(a)?))
+            }
+            RawSource::Fixed(v, w) => {
+                let a = i.checked_mul(w)?;
+                (a.checked_add(w)? <= v.len()).then_some((a, w))
+            }
+        }
+    }
+
+    /// Every value's raw bytes, back to back, and the position of the
+    /// first in the source (what [`Self::span`] subtracts).
+    pub(crate) fn whole(&self) -> Option<(&'v [u8], usize)> {
+        match *self {
+            RawSource::None => None,
+            RawSource::Bytes32(o, v) => {
+                let (a, b) = (o.first()?.to_usize()?, o.last()?.to_usize()?);
+                Some((v.get(a..b)?, a))
+            }
+            RawSource::Bytes64(o, v) => {
+                let (a, b) = (o.first()?.to_usize()?, o.last()?.to_usize()?);
+                Some((v.get(a..b)?, a))
+            }
+            RawSource::Fixed(v, _) => Some((v, 0)),
+        }
+    }
+
     /// The raw bytes of value `i`.
     pub(crate) fn value(&self, i: usize) -> Option<&'v [u8]> {
         match *self {

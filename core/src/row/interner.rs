@@ -401,10 +401,17 @@ impl<A: Allocator> Interner<A> {
         // Each value's entry position + 1 (0: null value or not interned
         // yet), and the values not interned yet, as (prefix, index) pairs.
         let mut fresh = MutableBuffer::new_in(alloc.clone());
+        fresh.try_extend_zeros(n.checked_mul(16).ok_or(Error::CapacityOverflow)?)?;
         let mut found = MutableBuffer::new_in(alloc.clone());
         found.try_extend_zeros(n * 4)?;
+        let mut count = 0usize;
         {
             let found: &mut [u32] = found.typed_mut()?;
+            let pairs: &mut [u128] = if n == 0 {
+                &mut []
+            } else {
+                bytemuck::try_cast_slice_mut(fresh.as_slice_mut()).map_err(|_| Error::Misaligned)?
+            };
             for (i, slot) in found.iter_mut().enumerate() {
                 let v = row(i);
                 if is_null_value(v, sentinel) {
@@ -412,14 +419,37 @@ impl<A: Allocator> Interner<A> {
                 }
                 match (!empty).then(|| self.position_of(v)).flatten() {
                     Some(p) => *slot = u32::try_from(p + 1).map_err(|_| Error::CapacityOverflow)?,
-                    None => fresh.try_extend_from_slice(
-                        &((u128::from(prefix(v)) << 64) | i as u128).to_ne_bytes(),
-                    )?,
+                    None => {
+                        let pair = pairs.get_mut(count).ok_or(Error::OutOfBounds)?;
+                        *pair = (u128::from(prefix(v)) << 64) | i as u128;
+                        count += 1;
+                    }
                 }
             }
         }
-        if !fresh.is_empty() {
-            self.merge(&row, fresh, found.typed_mut()?, keep_raw, raw.1, alloc)?;
+        fresh.truncate(count * 16);
+        if count > 0 {
+            // Mostly new values: their encodings (and raw bytes) are
+            // appended whole, entries point into them; otherwise each new
+            // value is copied on its own.
+            let bulk = if count * 2 >= n {
+                let value_base = self.values.len();
+                self.values.try_extend_from_slice(data)?;
+                let raw_base = match (keep_raw, raw.1.whole()) {
+                    (true, Some((bytes, origin))) => Some((self.raw.push(bytes)?, origin)),
+                    _ => None,
+                };
+                Some((value_base, raw_base))
+            } else {
+                None
+            };
+            let place = Placement {
+                row: &row,
+                offsets,
+                raw: (keep_raw, raw.1),
+                bulk,
+            };
+            self.merge(&place, fresh, found.typed_mut()?, alloc)?;
         }
         let entries = entries_of(&self.entries);
         for &p in found.typed::<u32>()? {
@@ -437,18 +467,17 @@ impl<A: Allocator> Interner<A> {
     /// Merges the values `fresh` (`prefix << 64 | index` of values not
     /// interned yet) into the entries, giving them keys; updates `found`
     /// (old positions move up, new values get theirs).
-    fn merge<'v>(
+    fn merge<'v, R: Fn(usize) -> &'v [u8]>(
         &mut self,
-        row: &impl Fn(usize) -> &'v [u8],
+        place: &Placement<'_, '_, R>,
         mut fresh: MutableBuffer<A>,
         found: &mut [u32],
-        keep_raw: bool,
-        raw: &RawSource<'_>,
         alloc: &A,
     ) -> Result<()>
     where
         A: Clone,
     {
+        let row = place.row;
         let fresh: &mut [u128] =
             bytemuck::try_cast_slice_mut(fresh.as_slice_mut()).map_err(|_| Error::Misaligned)?;
         // By prefix (then index); runs of equal prefixes by their values.
@@ -477,12 +506,17 @@ impl<A: Allocator> Interner<A> {
             .checked_add(fresh.len())
             .and_then(|n| n.checked_mul(core::mem::size_of::<Entry>()))
             .ok_or(Error::CapacityOverflow)?;
-        merged.try_reserve_exact(bytes)?;
+        merged.try_extend_zeros(bytes)?;
+        let out: &mut [Entry] =
+            bytemuck::try_cast_slice_mut(merged.as_slice_mut()).map_err(|_| Error::Misaligned)?;
+        let mut w = 0usize;
         // Entry position + 1 of each fresh value.
         let mut assigned = MutableBuffer::new_in(alloc.clone());
         assigned.try_extend_zeros(fresh.len() * 4)?;
-        let value_bytes: usize = fresh.iter().map(|&f| row(f as u64 as usize).len()).sum();
-        self.values.try_reserve(value_bytes)?;
+        if place.bulk.is_none() {
+            let value_bytes: usize = fresh.iter().map(|&f| row(f as u64 as usize).len()).sum();
+            self.values.try_reserve(value_bytes)?;
+        }
 
         let mut j = 0;
         let mut prev: Option<Entry> = None;
@@ -500,21 +534,21 @@ impl<A: Allocator> Interner<A> {
                 fresh.get(run_start..j),
                 assigned.typed_mut::<u32>()?.get_mut(run_start..j),
             ) {
-                let bounds = (prev, next);
-                self.insert_run(run, row, bounds, &mut merged, to, (keep_raw, raw))?;
-                if let Some(last) = entries_of(&merged).last() {
+                self.insert_run(run, place, (prev, next), (&mut *out, &mut w), to)?;
+                if let Some(last) = w.checked_sub(1).and_then(|l| out.get(l)) {
                     prev = Some(*last);
                 }
             }
             if let Some(e) = next {
-                let at = entries_of(&merged).len();
+                w += 1;
                 if let Some(m) = moved.get_mut(i) {
-                    *m = u32::try_from(at + 1).map_err(|_| Error::CapacityOverflow)?;
+                    *m = u32::try_from(w).map_err(|_| Error::CapacityOverflow)?;
                 }
-                merged.try_extend_from_slice(bytemuck::bytes_of(&e))?;
+                *out.get_mut(w - 1).ok_or(Error::OutOfBounds)? = e;
                 prev = Some(e);
             }
         }
+        merged.truncate(w * core::mem::size_of::<Entry>());
         // Values found before the merge: their old positions moved; then
         // the new values' positions.
         for f in found.iter_mut() {
@@ -532,21 +566,50 @@ impl<A: Allocator> Interner<A> {
     }
 }
 
+/// Where the new values of a batch come from and where their bytes go.
+struct Placement<'p, 'v, R> {
+    /// Encoded value `i` of the batch.
+    row: &'p R,
+    /// The batch's row offsets (for values appended whole).
+    offsets: &'p [usize],
+    /// Whether raw values are kept, and their source.
+    raw: (bool, &'p RawSource<'v>),
+    /// `Some((value_base, raw))` when the batch's encodings were appended
+    /// whole at `value_base` (and its raw bytes at `raw = (base, origin)`:
+    /// raw byte `origin` of the source is at `base`).
+    bulk: Option<(usize, Option<(usize, usize)>)>,
+}
+
+/// Key number `n` (from 1) of `k` spread evenly over `cap` places:
+/// `n * cap / (k + 1)`.
+#[inline]
+fn spread(n: u128, cap: u128, k: u128) -> Result<u128> {
+    if let (Ok(n64), Ok(cap64)) = (u64::try_from(n), u64::try_from(cap)) {
+        if let Some(x) = n64.checked_mul(cap64) {
+            return Ok(u128::from(x / (k as u64 + 1)));
+        }
+    }
+    n.checked_mul(cap)
+        .map(|x| x / (k + 1))
+        .ok_or(Error::CapacityOverflow)
+}
+
 impl<A: Allocator> Interner<A> {
     /// Gives keys between the entries `bounds` (`None`: unbounded) to the
     /// sorted values `run` (`prefix << 64 | index`; repeats share a key),
-    /// appends their entries to `out` and their position + 1 to `to`.
-    /// `raw`: whether raw values are kept, and where they come from.
-    fn insert_run<'v>(
+    /// writes their entries at `out.1` on in `out.0` and their position + 1
+    /// to `to`.
+    fn insert_run<'v, R: Fn(usize) -> &'v [u8]>(
         &mut self,
         run: &[u128],
-        row: &impl Fn(usize) -> &'v [u8],
+        place: &Placement<'_, '_, R>,
         bounds: (Option<Entry>, Option<Entry>),
-        out: &mut MutableBuffer<A>,
+        out: (&mut [Entry], &mut usize),
         to: &mut [u32],
-        raw: (bool, &RawSource<'_>),
     ) -> Result<()> {
         let (lo, hi) = bounds;
+        let (out, w) = out;
+        let row = place.row;
         if run.is_empty() {
             return Ok(());
         }
@@ -573,50 +636,58 @@ impl<A: Allocator> Interner<A> {
             _ => 0,
         };
         let key_len = g.prefix_len + 1 + m as usize;
-        self.keys.try_reserve(
+        // Every key of the run at once: `distinct` keys of `key_len` bytes.
+        let keys_base = self.keys.len();
+        self.keys.try_extend_zeros(
             distinct
                 .checked_mul(key_len)
                 .ok_or(Error::CapacityOverflow)?,
         )?;
+        let prefix = prefix_start..prefix_start + g.prefix_len;
+        if prefix.end > keys_base {
+            return Err(Error::OutOfBounds);
+        }
+        let (old_keys, new_keys) = self.keys.as_slice_mut().split_at_mut(keys_base);
+        let prefix = old_keys.get(prefix).ok_or(Error::OutOfBounds)?;
+        let mut new_keys = new_keys.chunks_exact_mut(key_len.max(1));
         let mut n = 0u128;
         let mut last: Option<u128> = None;
         for (&f, slot) in run.iter().zip(to.iter_mut()) {
             if last.is_some_and(|l| same(l, f)) {
-                *slot =
-                    u32::try_from(entries_of(out).len()).map_err(|_| Error::CapacityOverflow)?;
+                *slot = u32::try_from(*w).map_err(|_| Error::CapacityOverflow)?;
                 continue;
             }
             last = Some(f);
             let i = f as u64 as usize;
             let v = row(i);
-            n += 1;
             // Spread evenly: the n-th of k keys at index n * cap / (k + 1).
-            let idx = n
-                .checked_mul(cap)
-                .map(|x| x / (k + 1))
-                .ok_or(Error::CapacityOverflow)?;
-            let key_start = self.keys.len();
-            self.keys.try_extend_zeros(key_len)?;
-            let keys = self.keys.as_slice_mut();
-            let prefix = prefix_start..prefix_start + g.prefix_len;
-            if prefix.end > key_start {
-                return Err(Error::OutOfBounds);
-            }
-            keys.copy_within(prefix, key_start);
-            let key = keys
-                .get_mut(key_start + g.prefix_len..)
-                .ok_or(Error::OutOfBounds)?;
-            write_key_tail(key, g, m, idx)?;
-            let value_start = self.values.len();
-            self.values.try_extend_from_slice(v)?;
-            let (raw_start, raw_len) = match raw {
-                (true, src) => {
+            n += 1;
+            let idx = spread(n, cap, k)?;
+            let key_start = keys_base + (n as usize - 1) * key_len;
+            let key = new_keys.next().ok_or(Error::OutOfBounds)?;
+            let (head, tail) = key.split_at_mut(g.prefix_len);
+            head.copy_from_slice(prefix);
+            write_key_tail(tail, g, m, idx)?;
+            let value_start = match place.bulk {
+                Some((base, _)) => base + place.offsets.get(i).ok_or(Error::OutOfBounds)?,
+                None => {
+                    let start = self.values.len();
+                    self.values.try_extend_from_slice(v)?;
+                    start
+                }
+            };
+            let (raw_start, raw_len) = match (place.raw, place.bulk) {
+                ((false, _), _) => (0, 0),
+                ((true, src), Some((_, Some((base, origin))))) => {
+                    let (s, len) = src.span(i).ok_or(Error::OutOfBounds)?;
+                    (base + s.checked_sub(origin).ok_or(Error::OutOfBounds)?, len)
+                }
+                ((true, src), _) => {
                     let r = src.value(i).ok_or(Error::OutOfBounds)?;
                     (self.raw.push(r)?, r.len())
                 }
-                (false, _) => (0, 0),
             };
-            let e = Entry {
+            *out.get_mut(*w).ok_or(Error::OutOfBounds)? = Entry {
                 value_start,
                 value_len: v.len(),
                 key_start,
@@ -624,8 +695,8 @@ impl<A: Allocator> Interner<A> {
                 raw_start,
                 raw_len,
             };
-            out.try_extend_from_slice(bytemuck::bytes_of(&e))?;
-            *slot = u32::try_from(entries_of(out).len()).map_err(|_| Error::CapacityOverflow)?;
+            *w += 1;
+            *slot = u32::try_from(*w).map_err(|_| Error::CapacityOverflow)?;
         }
         Ok(())
     }
@@ -717,12 +788,20 @@ fn write_key_tail(out: &mut [u8], g: Gap, m: u32, idx: u128) -> Result<()> {
         (low + 1).max(2) + idx
     } else {
         let scale = DIGITS.checked_pow(m).ok_or(Error::CapacityOverflow)?;
-        let mut rem = idx % scale;
-        for d in rest.iter_mut().rev() {
-            *d = (rem % DIGITS + 2) as u8;
-            rem /= DIGITS;
+        let (q, mut rem) = (idx / scale, idx % scale);
+        if let Ok(mut r) = u64::try_from(rem) {
+            // The usual case (keys of up to 8 suffix bytes): 64-bit digits.
+            for d in rest.iter_mut().rev() {
+                *d = (r % DIGITS as u64 + 2) as u8;
+                r /= DIGITS as u64;
+            }
+        } else {
+            for d in rest.iter_mut().rev() {
+                *d = (rem % DIGITS + 2) as u8;
+                rem /= DIGITS;
+            }
         }
-        low + 1 + idx / scale
+        low + 1 + q
     };
     *first = u8::try_from(b).map_err(|_| Error::CapacityOverflow)?;
     Ok(())

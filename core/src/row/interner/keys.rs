@@ -71,26 +71,34 @@ impl<A: Allocator> KeyIndex<A> {
         }
         self.positions.clear();
         self.one.try_extend_zeros(256 * 4)?;
-        let mut two = 0usize;
-        for i in 0..n {
-            match *key(i) {
-                [b] => {
-                    if let Some(s) = self.one.typed_mut::<u32>()?.get_mut(usize::from(b)) {
-                        *s = pos(i + 1)?;
+        let two = (0..n).filter(|&i| key(i).len() == 2).count();
+        if two > 0 {
+            self.words.try_extend_zeros(1024 * 8)?;
+            self.positions.try_extend_zeros(two * 4)?;
+        }
+        {
+            let one: &mut [u32] = self.one.typed_mut()?;
+            let words: &mut [u64] = self.words.typed_mut().unwrap_or(&mut []);
+            let positions: &mut [u32] = self.positions.typed_mut().unwrap_or(&mut []);
+            let mut next = positions.iter_mut();
+            for i in 0..n {
+                match *key(i) {
+                    [b] => {
+                        if let Some(s) = one.get_mut(usize::from(b)) {
+                            *s = pos(i + 1)?;
+                        }
                     }
+                    [b, c] => {
+                        let at = usize::from(b) * 256 + usize::from(c);
+                        if let Some(w) = words.get_mut(at / 64) {
+                            *w |= 1 << (at % 64);
+                        }
+                        if let Some(p) = next.next() {
+                            *p = pos(i)?;
+                        }
+                    }
+                    _ => {}
                 }
-                [b, c] => {
-                    if self.words.is_empty() {
-                        self.words.try_extend_zeros(1024 * 8)?;
-                    }
-                    let at = usize::from(b) * 256 + usize::from(c);
-                    if let Some(w) = self.words.typed_mut::<u64>()?.get_mut(at / 64) {
-                        *w |= 1 << (at % 64);
-                    }
-                    self.positions.try_push(pos(i)?)?;
-                    two += 1;
-                }
-                _ => {}
             }
         }
         if two > 0 {
