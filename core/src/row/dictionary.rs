@@ -336,24 +336,25 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
         // Raw values kept: each row's value is a copy of its entry's raw
         // bytes, at the span found through its key.
         let mut spans = MutableBuffer::new_in(alloc.clone());
-        spans.try_extend_zeros(n.checked_mul(16).ok_or(Error::CapacityOverflow)?)?;
-        let out: &mut [[u64; 2]] = if n == 0 {
+        spans.try_extend_zeros(n.checked_mul(8).ok_or(Error::CapacityOverflow)?)?;
+        let out: &mut [[u32; 2]] = if n == 0 {
             &mut []
         } else {
             bytemuck::try_cast_slice_mut(spans.as_slice_mut()).map_err(|_| Error::Misaligned)?
         };
         let mut total = 0usize;
         for (row, span) in rows.iter_mut().zip(out.iter_mut()) {
-            *span = match reader.next(row)? {
+            *span = match reader.next_span(row)? {
                 None => NULL_SPAN,
-                Some(p) => {
-                    let (start, len) = reader.raw_span(p).ok_or(Error::UnknownDictionaryKey)?;
-                    total = total.checked_add(len).ok_or(Error::CapacityOverflow)?;
-                    [start as u64, len as u64]
+                Some(span) => {
+                    total = total
+                        .checked_add(span[1] as usize)
+                        .ok_or(Error::CapacityOverflow)?;
+                    span
                 }
             };
         }
-        let spans: &[[u64; 2]] = if n == 0 {
+        let spans: &[[u32; 2]] = if n == 0 {
             &[]
         } else {
             bytemuck::try_cast_slice(spans.as_slice()).map_err(|_| Error::Misaligned)?

@@ -175,6 +175,10 @@ impl<A: Allocator> RawStore<A> {
     /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
     pub(crate) fn push(&mut self, v: &[u8]) -> Result<usize> {
         let start = self.bytes.len().saturating_sub(ROOM);
+        if start.saturating_add(v.len()) >= u32::MAX as usize {
+            // Spans are 32-bit: past 4 GiB, raw values are off.
+            self.kind = RawKind::Off;
+        }
         self.bytes.truncate(start);
         self.bytes.try_extend_from_slice(v)?;
         self.bytes.try_extend_zeros(ROOM)?;
@@ -188,7 +192,7 @@ impl<A: Allocator> RawStore<A> {
 }
 
 /// A null slot in the spans given to [`gather`].
-pub(crate) const NULL_SPAN: [u64; 2] = [0, u64::MAX];
+pub(crate) const NULL_SPAN: [u32; 2] = [0, u32::MAX];
 
 /// Builds the column of `kind` whose slot `i` is the raw value at
 /// `spans[i]` (`[start, len]` in `raw`; [`NULL_SPAN`]: a null slot), of
@@ -202,7 +206,7 @@ pub(crate) fn gather<'a, A: Allocator + Clone>(
     kind: RawKind,
     dt: &DataType<'a, A>,
     raw: &[u8],
-    spans: &[[u64; 2]],
+    spans: &[[u32; 2]],
     total: usize,
     alloc: &A,
 ) -> Result<Option<ArrayRef<'a, A>>> {
@@ -254,11 +258,11 @@ pub(crate) fn decodes_to<A: Allocator>(kind: RawKind, dt: &DataType<'_, A>) -> b
 /// The validity of the slots of `spans`: set where the span is not
 /// [`NULL_SPAN`]; `None` when every slot is valid.
 fn validity<'a, A: Allocator + Clone>(
-    spans: &[[u64; 2]],
+    spans: &[[u32; 2]],
     alloc: &A,
 ) -> Result<Option<NullBuffer<'a, A>>> {
     let n = spans.len();
-    let nulls = spans.iter().filter(|s| s[1] == u64::MAX).count();
+    let nulls = spans.iter().filter(|s| s[1] == u32::MAX).count();
     if nulls == 0 {
         return Ok(None);
     }
@@ -268,7 +272,7 @@ fn validity<'a, A: Allocator + Clone>(
         *byte = chunk
             .iter()
             .enumerate()
-            .fold(0, |b, (j, s)| b | (u8::from(s[1] != u64::MAX) << j));
+            .fold(0, |b, (j, s)| b | (u8::from(s[1] != u32::MAX) << j));
     }
     let bits = BooleanBuffer::try_new(bits.into_buffer(), 0, n)?;
     Ok(Some(NullBuffer::try_new_with_count(bits, nulls)?))
@@ -277,7 +281,7 @@ fn validity<'a, A: Allocator + Clone>(
 fn gather_fixed<'a, T: PrimitiveType + Pod, A: Allocator + Clone>(
     dt: &DataType<'a, A>,
     raw: &[u8],
-    spans: &[[u64; 2]],
+    spans: &[[u32; 2]],
     alloc: &A,
 ) -> Result<Option<PrimitiveArray<'a, T, A>>> {
     if !T::fits(dt) {
@@ -294,7 +298,7 @@ fn gather_fixed<'a, T: PrimitiveType + Pod, A: Allocator + Clone>(
     let mut values = MutableBuffer::new_in(alloc.clone());
     values.try_extend_zeros(n.checked_mul(w).ok_or(Error::CapacityOverflow)?)?;
     for (out, &[start, len]) in values.typed_mut::<T>()?.iter_mut().zip(spans) {
-        if len != u64::MAX {
+        if len != u32::MAX {
             *out = *src.get(start as usize / w).ok_or(Error::OutOfBounds)?;
         }
     }
@@ -310,7 +314,7 @@ fn gather_fixed<'a, T: PrimitiveType + Pod, A: Allocator + Clone>(
 fn gather_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
     dt: &DataType<'a, A>,
     raw: &[u8],
-    (spans, total): (&[[u64; 2]], usize),
+    (spans, total): (&[[u32; 2]], usize),
     alloc: &A,
 ) -> Result<Option<ArrayRef<'a, A>>> {
     if !T::fits(dt) {
@@ -335,7 +339,7 @@ fn gather_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
         let ends = offsets.typed_mut::<T::Offset>()?;
         let ends = ends.get_mut(1..).unwrap_or(&mut []);
         for (end, &[start, len]) in ends.iter_mut().zip(spans) {
-            if len != u64::MAX {
+            if len != u32::MAX {
                 let (start, len) = (start as usize, len as usize);
                 let mut k = 0;
                 while k < len {

@@ -178,6 +178,11 @@ pub(crate) struct Interner<A: Allocator> {
     short: KeyIndex<A>,
     /// The values' raw bytes, for decoding without their encodings.
     raw: RawStore<A>,
+    /// `[start, len]` of each entry's raw bytes (`[u32; 2]`), by position.
+    spans: MutableBuffer<A>,
+    /// The same of the one-byte keys by byte (256 of them; `[0, 0]`: no
+    /// such key), then of the two-byte keys by rank (see [`keys`]).
+    short_spans: MutableBuffer<A>,
     /// The table of the last dictionary encoded through this interner.
     pub(crate) cache: super::cache::TableCache<A>,
 }
@@ -194,6 +199,8 @@ impl<A: Allocator + Clone> Interner<A> {
             by_key: HashIndex::new_in(alloc.clone()),
             short: KeyIndex::new_in(alloc.clone()),
             raw: RawStore::new_in(alloc.clone()),
+            spans: MutableBuffer::new_in(alloc.clone()),
+            short_spans: MutableBuffer::new_in(alloc.clone()),
             cache: super::cache::TableCache::new_in(alloc),
         }
     }
@@ -202,6 +209,15 @@ impl<A: Allocator + Clone> Interner<A> {
 fn entries_of<A: Allocator>(buf: &MutableBuffer<A>) -> &[Entry] {
     // 64-byte aligned, grown by whole entries.
     bytemuck::try_cast_slice(buf.as_slice()).unwrap_or(&[])
+}
+
+/// A buffer of `[u32; 2]` (empty when unallocated).
+fn pairs<A: Allocator>(b: &MutableBuffer<A>) -> &[[u32; 2]] {
+    if b.is_empty() {
+        &[]
+    } else {
+        bytemuck::try_cast_slice(b.as_slice()).unwrap_or(&[])
+    }
 }
 
 fn bytes_at<A: Allocator>(buf: &MutableBuffer<A>, start: usize, len: usize) -> &[u8] {
@@ -306,9 +322,12 @@ impl<A: Allocator> Interner<A> {
     where
         A: Clone,
     {
+        let short = pairs(&self.short_spans);
         Reader {
             interner: self,
-            entries: entries_of(&self.entries),
+            spans: pairs(&self.spans),
+            one_spans: short.get(..256).unwrap_or(&[]),
+            two_spans: short.get(256..).unwrap_or(&[]),
             tables: self.short.tables(),
             flip: if opts.descending { 0xFF } else { 0 },
             null: opts.null_sentinel(),
@@ -322,6 +341,22 @@ impl<A: Allocator> Interner<A> {
         let entries = entries_of(&self.entries);
         let keys = &self.keys;
         self.by_value_stale = true;
+        self.spans.clear();
+        if self.raw.kind != RawKind::Off {
+            self.spans.try_extend_zeros(entries.len() * 8)?;
+            let spans: &mut [[u32; 2]] = if entries.is_empty() {
+                &mut []
+            } else {
+                bytemuck::try_cast_slice_mut(self.spans.as_slice_mut())
+                    .map_err(|_| Error::Misaligned)?
+            };
+            for (s, e) in spans.iter_mut().zip(entries) {
+                match (u32::try_from(e.raw_start), u32::try_from(e.raw_len)) {
+                    (Ok(a), Ok(l)) if l != u32::MAX => *s = [a, l],
+                    _ => self.raw.kind = RawKind::Off,
+                }
+            }
+        }
         self.short.rebuild(entries.len(), |i| {
             entries
                 .get(i)
@@ -330,7 +365,28 @@ impl<A: Allocator> Interner<A> {
         self.by_key.rebuild(entries.len(), |i| {
             let e = entries.get(i)?;
             (e.key_len > 2).then(|| hash(bytes_at(keys, e.key_start, e.key_len)))
-        })
+        })?;
+        self.short_spans.clear();
+        if self.raw.kind != RawKind::Off {
+            let tables = self.short.tables();
+            let (one, two) = tables.positions();
+            let spans = pairs(&self.spans);
+            let count = 256usize
+                .checked_add(two.len())
+                .ok_or(Error::CapacityOverflow)?;
+            self.short_spans.try_reserve_exact(count * 8)?;
+            // One-byte keys: position + 1 (0: none); two-byte keys: position.
+            let one = one.iter().map(|&p| p.checked_sub(1));
+            for p in one.chain(two.iter().map(|&p| Some(p))) {
+                let span = p
+                    .and_then(|p| spans.get(p as usize))
+                    .copied()
+                    .unwrap_or([0, 0]);
+                self.short_spans.try_push(span[0])?;
+                self.short_spans.try_push(span[1])?;
+            }
+        }
+        Ok(())
     }
 
     /// Rebuilds the value index when it misses values.
@@ -706,7 +762,12 @@ impl<A: Allocator> Interner<A> {
 /// [`Interner::reader`]).
 pub(crate) struct Reader<'i, A: Allocator> {
     interner: &'i Interner<A>,
-    entries: &'i [Entry],
+    /// `[start, len]` of each entry's raw bytes.
+    spans: &'i [[u32; 2]],
+    /// The same of the one-byte keys, by byte.
+    one_spans: &'i [[u32; 2]],
+    /// The same of the two-byte keys, by rank.
+    two_spans: &'i [[u32; 2]],
     tables: KeyTables<'i>,
     /// `0xFF` when descending (keys and terminator inverted).
     flip: u8,
@@ -750,6 +811,55 @@ impl<A: Allocator> Reader<'_, A> {
         self.long(row).map(Some)
     }
 
+    /// As [`Self::next`], giving the raw span (`[start, len]`) of the
+    /// key's entry.
+    ///
+    /// # Errors
+    /// As [`Self::next`].
+    #[inline(always)]
+    pub(crate) fn next_span(&mut self, row: &mut &[u8]) -> Result<Option<[u32; 2]>> {
+        let (&first, rest) = row.split_first().ok_or(Error::InvalidRow)?;
+        match first {
+            1 => {}
+            b if b == self.null => {
+                *row = rest;
+                return Ok(None);
+            }
+            _ => return Err(Error::InvalidRow),
+        }
+        let t = self.flip;
+        let span = match *rest {
+            [a, x, ..] if a != t && x == t => {
+                let a = a ^ t;
+                if !self.tables.has_one(a) {
+                    return Err(Error::UnknownDictionaryKey);
+                }
+                *row = rest.get(2..).unwrap_or(&[]);
+                self.one_spans.get(usize::from(a))
+            }
+            [a, b, x, ..] if a != t && b != t && x == t => match self.tables.rank_two(a ^ t, b ^ t)
+            {
+                Ok(rank) => {
+                    *row = rest.get(3..).unwrap_or(&[]);
+                    self.two_spans.get(rank)
+                }
+                Err(Short::Unknown) => return Err(Error::UnknownDictionaryKey),
+                Err(_) => None,
+            },
+            _ => None,
+        };
+        if let Some(&span) = span {
+            return Ok(Some(span));
+        }
+        match self.next(row)? {
+            None => Ok(None),
+            Some(p) => self
+                .raw_span(p)
+                .map(Some)
+                .ok_or(Error::UnknownDictionaryKey),
+        }
+    }
+
     /// The entry of a key that is not one or two bytes long.
     #[cold]
     #[inline(never)]
@@ -771,11 +881,11 @@ impl<A: Allocator> Reader<'_, A> {
             .ok_or(Error::UnknownDictionaryKey)
     }
 
-    /// Where the raw bytes of the entry at `position` are: `(start, len)`
-    /// in [`Interner::raw`]'s bytes.
-    #[inline]
-    pub(crate) fn raw_span(&self, position: usize) -> Option<(usize, usize)> {
-        self.entries.get(position).map(|e| (e.raw_start, e.raw_len))
+    /// Where the raw bytes of the entry at `position` are in
+    /// [`Interner::raw`]'s bytes, as `[start, len]`.
+    #[inline(always)]
+    pub(crate) fn raw_span(&self, position: usize) -> Option<[u32; 2]> {
+        self.spans.get(position).copied()
     }
 }
 

@@ -138,6 +138,37 @@ impl KeyTables<'_> {
         }
     }
 
+    /// Where the entry of key `[b, c]` is among the two-byte keys (its
+    /// rank), `Err(short)` when not found (`Unknown` or `Long`).
+    #[inline(always)]
+    pub(super) fn rank_two(&self, b: u8, c: u8) -> core::result::Result<usize, Short> {
+        let at = usize::from(b) * 256 + usize::from(c);
+        let (Some(&w), Some(&before)) = (self.words.get(at / 64), self.before.get(at / 64)) else {
+            return Err(if self.one.is_empty() {
+                Short::Long
+            } else {
+                Short::Unknown
+            });
+        };
+        let bit = 1u64 << (at % 64);
+        if w & bit == 0 {
+            return Err(Short::Unknown);
+        }
+        Ok(before as usize + (w & (bit - 1)).count_ones() as usize)
+    }
+
+    /// `true` when `[b]` is a key.
+    #[inline(always)]
+    pub(super) fn has_one(&self, b: u8) -> bool {
+        self.one.get(usize::from(b)).is_some_and(|&p| p != 0)
+    }
+
+    /// Entry positions of the one-byte keys (+ 1, 0: none) by byte, and of
+    /// the two-byte keys by rank.
+    pub(super) fn positions(&self) -> (&[u32], &[u32]) {
+        (self.one, self.positions)
+    }
+
     /// The entry of key `[b, c]`.
     #[inline(always)]
     pub(super) fn find_two(&self, b: u8, c: u8) -> Short {
