@@ -138,7 +138,12 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
                 });
             }
             let encoded = encode_to_rows(values, core::slice::from_ref(d.values()), alloc)?;
-            let mut table = Rows::try_with_capacity_in(encoded.len(), 0, alloc.clone())?;
+            // Room for keys of up to two bytes (with marker and terminator).
+            let bytes = encoded
+                .len()
+                .checked_mul(4)
+                .ok_or(Error::CapacityOverflow)?;
+            let mut table = Rows::try_with_capacity_in(encoded.len(), bytes, alloc.clone())?;
             let (kind, raw) = RawSource::of(d.values());
             interner.intern_keys(&encoded, value_sentinel, (kind, &raw), alloc, |key| {
                 let Some(key) = key else {

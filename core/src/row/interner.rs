@@ -49,13 +49,18 @@ use crate::error::{Error, Result};
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 #[repr(C)]
 struct Entry {
-    value_start: usize,
-    value_len: usize,
-    key_start: usize,
-    key_len: usize,
+    value_start: u32,
+    value_len: u32,
+    key_start: u32,
+    key_len: u32,
     /// Where the value's raw bytes are in the [`RawStore`] (when kept).
-    raw_start: usize,
-    raw_len: usize,
+    raw_start: u32,
+    raw_len: u32,
+}
+
+/// A position or length in the interner's buffers (each below 4 GiB).
+fn small(x: usize) -> Result<u32> {
+    u32::try_from(x).map_err(|_| Error::CapacityOverflow)
 }
 
 /// Number of values a suffix byte can take (`0x02..=0xFF`).
@@ -220,9 +225,10 @@ fn pairs<A: Allocator>(b: &MutableBuffer<A>) -> &[[u32; 2]] {
     }
 }
 
-fn bytes_at<A: Allocator>(buf: &MutableBuffer<A>, start: usize, len: usize) -> &[u8] {
+fn bytes_at<A: Allocator>(buf: &MutableBuffer<A>, start: u32, len: u32) -> &[u8] {
+    let start = start as usize;
     buf.as_slice()
-        .get(start..start.saturating_add(len))
+        .get(start..start.saturating_add(len as usize))
         .unwrap_or(&[])
 }
 
@@ -351,10 +357,10 @@ impl<A: Allocator> Interner<A> {
                     .map_err(|_| Error::Misaligned)?
             };
             for (s, e) in spans.iter_mut().zip(entries) {
-                match (u32::try_from(e.raw_start), u32::try_from(e.raw_len)) {
-                    (Ok(a), Ok(l)) if l != u32::MAX => *s = [a, l],
-                    _ => self.raw.kind = RawKind::Off,
+                if e.raw_len == u32::MAX {
+                    self.raw.kind = RawKind::Off;
                 }
+                *s = [e.raw_start, e.raw_len];
             }
         }
         self.short.rebuild(entries.len(), |i| {
@@ -687,8 +693,8 @@ impl<A: Allocator> Interner<A> {
             }
         };
         let prefix_start = match (g.from_high, lo, hi) {
-            (false, Some(e), _) => e.key_start,
-            (true, _, Some(e)) => e.key_start,
+            (false, Some(e), _) => e.key_start as usize,
+            (true, _, Some(e)) => e.key_start as usize,
             _ => 0,
         };
         let key_len = g.prefix_len + 1 + m as usize;
@@ -743,11 +749,19 @@ impl<A: Allocator> Interner<A> {
                     (self.raw.push(r)?, r.len())
                 }
             };
+            // Spans are 32-bit: past 4 GiB of raw bytes, raw values are off.
+            let (raw_start, raw_len) = match (u32::try_from(raw_start), u32::try_from(raw_len)) {
+                (Ok(a), Ok(l)) => (a, l),
+                _ => {
+                    self.raw.kind = RawKind::Off;
+                    (0, 0)
+                }
+            };
             *out.get_mut(*w).ok_or(Error::OutOfBounds)? = Entry {
-                value_start,
-                value_len: v.len(),
-                key_start,
-                key_len,
+                value_start: small(value_start)?,
+                value_len: small(v.len())?,
+                key_start: small(key_start)?,
+                key_len: small(key_len)?,
                 raw_start,
                 raw_len,
             };
@@ -896,22 +910,22 @@ fn write_key_tail(out: &mut [u8], g: Gap, m: u32, idx: u128) -> Result<()> {
     let low = u128::from(g.low);
     let b = if m == 0 {
         (low + 1).max(2) + idx
+    } else if let (Ok(mut r), Some(scale)) = (u64::try_from(idx), (DIGITS as u64).checked_pow(m)) {
+        // The usual case (keys of up to 8 suffix bytes): 64-bit digits.
+        let q = r / scale;
+        for d in rest.iter_mut().rev() {
+            *d = (r % DIGITS as u64 + 2) as u8;
+            r /= DIGITS as u64;
+        }
+        low + 1 + u128::from(q)
     } else {
         let scale = DIGITS.checked_pow(m).ok_or(Error::CapacityOverflow)?;
-        let (q, mut rem) = (idx / scale, idx % scale);
-        if let Ok(mut r) = u64::try_from(rem) {
-            // The usual case (keys of up to 8 suffix bytes): 64-bit digits.
-            for d in rest.iter_mut().rev() {
-                *d = (r % DIGITS as u64 + 2) as u8;
-                r /= DIGITS as u64;
-            }
-        } else {
-            for d in rest.iter_mut().rev() {
-                *d = (rem % DIGITS + 2) as u8;
-                rem /= DIGITS;
-            }
+        let mut rem = idx % scale;
+        for d in rest.iter_mut().rev() {
+            *d = (rem % DIGITS + 2) as u8;
+            rem /= DIGITS;
         }
-        low + 1 + q
+        low + 1 + idx / scale
     };
     *first = u8::try_from(b).map_err(|_| Error::CapacityOverflow)?;
     Ok(())
