@@ -347,24 +347,30 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
         } else {
             bytemuck::try_cast_slice_mut(spans.as_slice_mut()).map_err(|_| Error::Misaligned)?
         };
-        let mut total = 0usize;
+        // Fewer than 2^32 rows of lengths below 2^32: `total` fits 64 bits.
+        if n > u32::MAX as usize {
+            return Err(Error::CapacityOverflow);
+        }
+        let (mut total, mut nulls) = (0u64, 0usize);
         for (row, span) in rows.iter_mut().zip(out.iter_mut()) {
             *span = match reader.next_span(row)? {
-                None => NULL_SPAN,
+                None => {
+                    nulls += 1;
+                    NULL_SPAN
+                }
                 Some(span) => {
-                    total = total
-                        .checked_add(span[1] as usize)
-                        .ok_or(Error::CapacityOverflow)?;
+                    total += u64::from(span[1]);
                     span
                 }
             };
         }
+        let total = usize::try_from(total).map_err(|_| Error::CapacityOverflow)?;
         let spans: &[[u32; 2]] = if n == 0 {
             &[]
         } else {
             bytemuck::try_cast_slice(spans.as_slice()).map_err(|_| Error::Misaligned)?
         };
-        return gather(kind, &value_node.decoded, raw, spans, total, alloc)?
+        return gather(kind, &value_node.decoded, raw, (spans, nulls), total, alloc)?
             .ok_or(Error::TypeMismatch);
     }
     // Row by row: each row's value encoding, decoded.

@@ -195,8 +195,8 @@ impl<A: Allocator> RawStore<A> {
 pub(crate) const NULL_SPAN: [u32; 2] = [0, u32::MAX];
 
 /// Builds the column of `kind` whose slot `i` is the raw value at
-/// `spans[i]` (`[start, len]` in `raw`; [`NULL_SPAN`]: a null slot), of
-/// `total` bytes in all.
+/// `spans[i]` (`[start, len]` in `raw`; [`NULL_SPAN`]: a null slot, `nulls`
+/// of them), of `total` bytes in all.
 /// `Ok(None)` when `kind` has no raw values or does not decode to `dt`.
 ///
 /// # Errors
@@ -206,21 +206,26 @@ pub(crate) fn gather<'a, A: Allocator + Clone>(
     kind: RawKind,
     dt: &DataType<'a, A>,
     raw: &[u8],
-    spans: &[[u32; 2]],
+    (spans, nulls): (&[[u32; 2]], usize),
     total: usize,
     alloc: &A,
 ) -> Result<Option<ArrayRef<'a, A>>> {
     macro_rules! prim {
         ($t:ty) => {
-            gather_fixed::<$t, A>(dt, raw, spans, alloc)?.map(PrimitiveType::into_array_ref)
+            gather_fixed::<$t, A>(dt, raw, (spans, nulls), alloc)?
+                .map(PrimitiveType::into_array_ref)
         };
     }
     Ok(match kind {
         RawKind::Unknown | RawKind::Off => None,
-        RawKind::Utf8 => gather_bytes::<Utf8Type, A>(dt, raw, (spans, total), alloc)?,
-        RawKind::LargeUtf8 => gather_bytes::<LargeUtf8Type, A>(dt, raw, (spans, total), alloc)?,
-        RawKind::Binary => gather_bytes::<BinaryType, A>(dt, raw, (spans, total), alloc)?,
-        RawKind::LargeBinary => gather_bytes::<LargeBinaryType, A>(dt, raw, (spans, total), alloc)?,
+        RawKind::Utf8 => gather_bytes::<Utf8Type, A>(dt, raw, (spans, nulls, total), alloc)?,
+        RawKind::LargeUtf8 => {
+            gather_bytes::<LargeUtf8Type, A>(dt, raw, (spans, nulls, total), alloc)?
+        }
+        RawKind::Binary => gather_bytes::<BinaryType, A>(dt, raw, (spans, nulls, total), alloc)?,
+        RawKind::LargeBinary => {
+            gather_bytes::<LargeBinaryType, A>(dt, raw, (spans, nulls, total), alloc)?
+        }
         RawKind::I8 => prim!(i8),
         RawKind::I16 => prim!(i16),
         RawKind::I32 => prim!(i32),
@@ -256,13 +261,13 @@ pub(crate) fn decodes_to<A: Allocator>(kind: RawKind, dt: &DataType<'_, A>) -> b
 }
 
 /// The validity of the slots of `spans`: set where the span is not
-/// [`NULL_SPAN`]; `None` when every slot is valid.
+/// [`NULL_SPAN`] (`nulls` of them); `None` when every slot is valid.
 fn validity<'a, A: Allocator + Clone>(
     spans: &[[u32; 2]],
+    nulls: usize,
     alloc: &A,
 ) -> Result<Option<NullBuffer<'a, A>>> {
     let n = spans.len();
-    let nulls = spans.iter().filter(|s| s[1] == u32::MAX).count();
     if nulls == 0 {
         return Ok(None);
     }
@@ -281,7 +286,7 @@ fn validity<'a, A: Allocator + Clone>(
 fn gather_fixed<'a, T: PrimitiveType + Pod, A: Allocator + Clone>(
     dt: &DataType<'a, A>,
     raw: &[u8],
-    spans: &[[u32; 2]],
+    (spans, nulls): (&[[u32; 2]], usize),
     alloc: &A,
 ) -> Result<Option<PrimitiveArray<'a, T, A>>> {
     if !T::fits(dt) {
@@ -302,7 +307,7 @@ fn gather_fixed<'a, T: PrimitiveType + Pod, A: Allocator + Clone>(
             *out = *src.get(start as usize / w).ok_or(Error::OutOfBounds)?;
         }
     }
-    let nulls = validity(spans, alloc)?;
+    let nulls = validity(spans, nulls, alloc)?;
     PrimitiveArray::try_new(
         dt.clone(),
         ScalarBuffer::try_from_buffer(values.into_buffer())?,
@@ -314,7 +319,7 @@ fn gather_fixed<'a, T: PrimitiveType + Pod, A: Allocator + Clone>(
 fn gather_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
     dt: &DataType<'a, A>,
     raw: &[u8],
-    (spans, total): (&[[u32; 2]], usize),
+    (spans, nulls, total): (&[[u32; 2]], usize, usize),
     alloc: &A,
 ) -> Result<Option<ArrayRef<'a, A>>> {
     if !T::fits(dt) {
@@ -364,7 +369,7 @@ fn gather_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
         return Err(Error::OutOfBounds);
     }
     values.truncate(total);
-    let nulls = validity(spans, alloc)?;
+    let nulls = validity(spans, nulls, alloc)?;
     let a = GenericByteArray::<T, A>::try_new(
         ScalarBuffer::try_from_buffer(offsets.into_buffer())?,
         values.into_buffer(),

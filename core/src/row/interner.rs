@@ -185,8 +185,8 @@ pub(crate) struct Interner<A: Allocator> {
     raw: RawStore<A>,
     /// `[start, len]` of each entry's raw bytes (`[u32; 2]`), by position.
     spans: MutableBuffer<A>,
-    /// The same of the one-byte keys by byte (256 of them; `[0, 0]`: no
-    /// such key), then of the two-byte keys by rank (see [`keys`]).
+    /// The same of the one-byte keys by byte (256 of them; `[0, u32::MAX]`:
+    /// no such key), then of the two-byte keys by rank (see [`keys`]).
     short_spans: MutableBuffer<A>,
     /// The table of the last dictionary encoded through this interner.
     pub(crate) cache: super::cache::TableCache<A>,
@@ -387,7 +387,7 @@ impl<A: Allocator> Interner<A> {
                 let span = p
                     .and_then(|p| spans.get(p as usize))
                     .copied()
-                    .unwrap_or([0, 0]);
+                    .unwrap_or([0, u32::MAX]);
                 self.short_spans.try_push(span[0])?;
                 self.short_spans.try_push(span[1])?;
             }
@@ -843,14 +843,14 @@ impl<A: Allocator> Reader<'_, A> {
         }
         let t = self.flip;
         let span = match *rest {
-            [a, x, ..] if a != t && x == t => {
-                let a = a ^ t;
-                if !self.tables.has_one(a) {
-                    return Err(Error::UnknownDictionaryKey);
+            [a, x, ..] if a != t && x == t => match self.one_spans.get(usize::from(a ^ t)) {
+                // No such key (see `short_spans`).
+                Some(&[_, u32::MAX]) => return Err(Error::UnknownDictionaryKey),
+                span => {
+                    *row = rest.get(2..).unwrap_or(&[]);
+                    span
                 }
-                *row = rest.get(2..).unwrap_or(&[]);
-                self.one_spans.get(usize::from(a))
-            }
+            },
             [a, b, x, ..] if a != t && b != t && x == t => match self.tables.rank_two(a ^ t, b ^ t)
             {
                 Ok(rank) => {

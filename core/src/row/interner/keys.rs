@@ -157,12 +157,6 @@ impl KeyTables<'_> {
         Ok(before as usize + (w & (bit - 1)).count_ones() as usize)
     }
 
-    /// `true` when `[b]` is a key.
-    #[inline(always)]
-    pub(super) fn has_one(&self, b: u8) -> bool {
-        self.one.get(usize::from(b)).is_some_and(|&p| p != 0)
-    }
-
     /// Entry positions of the one-byte keys (+ 1, 0: none) by byte, and of
     /// the two-byte keys by rank.
     pub(super) fn positions(&self) -> (&[u32], &[u32]) {
