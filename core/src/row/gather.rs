@@ -13,6 +13,7 @@
 use allocator_api2::alloc::Allocator;
 use bytemuck::Pod;
 
+use super::interner::Reader;
 use crate::array::{ArrayRef, ByteArrayType, GenericByteArray, PrimitiveArray};
 use crate::array::{BinaryType, LargeBinaryType, LargeUtf8Type, PrimitiveType, Utf8Type};
 use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer};
@@ -237,6 +238,110 @@ pub(crate) fn gather<'a, A: Allocator + Clone>(
         RawKind::F32 => prim!(f32),
         RawKind::F64 => prim!(f64),
     })
+}
+
+/// As [`gather`], reading each row's span through `reader` in the same
+/// pass as the copy (no span buffer), for byte arrays whose values are at
+/// most `max_len` bytes: the values buffer is sized `rows × max_len` up
+/// front. `Ok(None)` when `kind` is not a byte array decoding to `dt`.
+///
+/// # Errors
+/// The key errors of [`Reader::next_span`]; [`Error::OutOfBounds`];
+/// [`Error::AllocationFailed`]; [`Error::CapacityOverflow`].
+pub(crate) fn gather_rows<'a, A: Allocator + Clone>(
+    kind: RawKind,
+    dt: &DataType<'a, A>,
+    raw: &[u8],
+    (rows, max_len): (&mut [&[u8]], usize),
+    reader: &mut Reader<'_, A>,
+    alloc: &A,
+) -> Result<Option<ArrayRef<'a, A>>> {
+    let args = (rows, max_len);
+    match kind {
+        RawKind::Utf8 => gather_rows_bytes::<Utf8Type, A>(dt, raw, args, reader, alloc),
+        RawKind::LargeUtf8 => gather_rows_bytes::<LargeUtf8Type, A>(dt, raw, args, reader, alloc),
+        RawKind::Binary => gather_rows_bytes::<BinaryType, A>(dt, raw, args, reader, alloc),
+        RawKind::LargeBinary => {
+            gather_rows_bytes::<LargeBinaryType, A>(dt, raw, args, reader, alloc)
+        }
+        _ => Ok(None),
+    }
+}
+
+fn gather_rows_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
+    dt: &DataType<'a, A>,
+    raw: &[u8],
+    (rows, max_len): (&mut [&[u8]], usize),
+    reader: &mut Reader<'_, A>,
+    alloc: &A,
+) -> Result<Option<ArrayRef<'a, A>>> {
+    if !T::fits(dt) {
+        return Ok(None);
+    }
+    let n = rows.len();
+    let cap = n
+        .checked_mul(max_len)
+        .and_then(|c| c.checked_add(ROOM))
+        .ok_or(Error::CapacityOverflow)?;
+    let mut values = MutableBuffer::new_in(alloc.clone());
+    values.try_extend_zeros(cap)?;
+    let mut offsets = MutableBuffer::new_in(alloc.clone());
+    offsets.try_extend_zeros(
+        (n + 1)
+            .checked_mul(core::mem::size_of::<T::Offset>())
+            .ok_or(Error::CapacityOverflow)?,
+    )?;
+    // Validity as 64-bit words, set a word at a time.
+    let mut bits = MutableBuffer::new_in(alloc.clone());
+    bits.try_extend_zeros(n.div_ceil(64) * 8)?;
+    let (mut pos, mut nulls) = (0usize, 0usize);
+    {
+        let out = values.as_slice_mut();
+        let ends = offsets.typed_mut::<T::Offset>()?;
+        let ends = ends.get_mut(1..).unwrap_or(&mut []);
+        let words = bits.typed_mut::<u64>()?;
+        for ((rows, ends), word) in rows.chunks_mut(64).zip(ends.chunks_mut(64)).zip(words) {
+            let mut w = 0u64;
+            for (j, (row, end)) in rows.iter_mut().zip(ends.iter_mut()).enumerate() {
+                if let Some([start, len]) = reader.next_span(row)? {
+                    let (start, len) = (start as usize, len as usize);
+                    let mut k = 0;
+                    while k < len {
+                        let s = raw
+                            .get(start + k..start + k + ROOM)
+                            .and_then(|s| <&[u8; ROOM]>::try_from(s).ok());
+                        let d = out
+                            .get_mut(pos + k..pos + k + ROOM)
+                            .and_then(|d| <&mut [u8; ROOM]>::try_from(d).ok());
+                        match (s, d) {
+                            (Some(s), Some(d)) => *d = *s,
+                            _ => return Err(Error::OutOfBounds),
+                        }
+                        k += ROOM;
+                    }
+                    pos += len;
+                    w |= 1 << j;
+                } else {
+                    nulls += 1;
+                }
+                *end = T::Offset::from_usize(pos).ok_or(Error::CapacityOverflow)?;
+            }
+            *word = w;
+        }
+    }
+    values.truncate(pos);
+    let nulls = if nulls == 0 {
+        None
+    } else {
+        let bits = BooleanBuffer::try_new(bits.into_buffer(), 0, n)?;
+        Some(NullBuffer::try_new_with_count(bits, nulls)?)
+    };
+    let a = GenericByteArray::<T, A>::try_new(
+        ScalarBuffer::try_from_buffer(offsets.into_buffer())?,
+        values.into_buffer(),
+        nulls,
+    )?;
+    Ok(Some(T::into_array_ref(a)))
 }
 
 /// `true` when raw values of `kind` decode to columns of type `dt`.
