@@ -18,7 +18,7 @@ use allocator_api2::alloc::Allocator;
 
 use super::decode::{decode_column, null_len, skip_one, write_null, write_null_into};
 use super::encode::{encode_to_rows, Encoder};
-use super::gather::gather;
+use super::gather::{decodes_to, gather, gather_rows, RawSource, NULL_SPAN, ROOM};
 use super::interner::Interner;
 use super::slots::Slots;
 use super::{take, typed, Kind, Node, Rows, SortOptions};
@@ -138,8 +138,14 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
                 });
             }
             let encoded = encode_to_rows(values, core::slice::from_ref(d.values()), alloc)?;
-            let mut table = Rows::try_with_capacity_in(encoded.len(), 0, alloc.clone())?;
-            interner.intern_keys(&encoded, value_sentinel, alloc, |key| {
+            // Room for keys of up to two bytes (with marker and terminator).
+            let bytes = encoded
+                .len()
+                .checked_mul(4)
+                .ok_or(Error::CapacityOverflow)?;
+            let mut table = Rows::try_with_capacity_in(encoded.len(), bytes, alloc.clone())?;
+            let (kind, raw) = RawSource::of(d.values());
+            interner.intern_keys(&encoded, value_sentinel, (kind, &raw), alloc, |key| {
                 let Some(key) = key else {
                     return table.try_push_with(1, |out| {
                         out.fill(opts.null_sentinel());
@@ -328,92 +334,70 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
         // Unordered: the rows hold the values' own encoding.
         return decode_column(value_node, rows, alloc);
     };
-    let opts = node.options;
-    let (flip, terminator) = if opts.descending {
-        (0xFF, 0xFF)
-    } else {
-        (0, 0)
-    };
-    // The entry of each row's key, + 1 (0: a null).
     let n = rows.len();
-    let mut index = MutableBuffer::new_in(alloc.clone());
-    index.try_extend_zeros(n.checked_mul(4).ok_or(Error::CapacityOverflow)?)?;
-    let mut key = MutableBuffer::new_in(alloc.clone());
-    // One-byte keys (every key of a dictionary of up to ~250 values) are
-    // looked up in a table, when building it costs little against the batch.
-    let mut one_byte = [0u32; 256];
-    // Two-byte keys (dictionaries of up to ~64K values) likewise, through
-    // up to 256 tables of 256 (1 KiB each, only when the batch is large
-    // enough to pay for them).
-    let mut child = [0u32; 256];
-    let mut tables = MutableBuffer::new_in(alloc.clone());
-    if interner.len() <= n.saturating_mul(8) {
-        interner.one_byte_keys(&mut one_byte)?;
-        interner.two_byte_keys(&mut child, &mut tables, (n / 16).min(256))?;
+    let mut reader = interner.reader(node.options, alloc);
+    let (kind, raw) = interner.raw();
+    let (max_len, mean_len) = interner.raw_lens();
+    if max_len <= ROOM && max_len <= mean_len.saturating_mul(2).saturating_add(8) {
+        // Short byte arrays of similar lengths (one chunk copy each):
+        // looked up and copied in one pass (at most ~twice the bytes
+        // reserved). Longer values go faster in two passes (measured).
+        if let Some(values) = gather_rows(
+            kind,
+            &value_node.decoded,
+            raw,
+            (rows, max_len),
+            &mut reader,
+            alloc,
+        )? {
+            return Ok(values);
+        }
     }
-    let tables: &[u32] = tables.typed()?;
-    for (row, slot) in rows.iter_mut().zip(index.typed_mut::<u32>()?.iter_mut()) {
-        let (&first, rest) = row.split_first().ok_or(Error::InvalidRow)?;
-        *row = rest;
-        match first {
-            1 => {}
-            b if b == opts.null_sentinel() => continue,
-            _ => return Err(Error::InvalidRow),
-        }
-        // A one- or two-byte key through the tables (0: not there, hash it).
-        let found = match **row {
-            [b, t, ..] if b != terminator && t == terminator => {
-                (2, one_byte.get(usize::from(b ^ flip)).copied().unwrap_or(0))
-            }
-            [b, c, t, ..] if b != terminator && c != terminator && t == terminator => {
-                let table = child.get(usize::from(b ^ flip)).copied().unwrap_or(0);
-                let entry = (table as usize)
-                    .checked_sub(1)
-                    .and_then(|t| tables.get(t * 256 + usize::from(c ^ flip)))
-                    .copied()
-                    .unwrap_or(0);
-                (3, entry)
-            }
-            _ => (0, 0),
-        };
-        if let (skip, entry @ 1..) = found {
-            *slot = entry;
-            *row = row.get(skip..).unwrap_or(&[]);
-            continue;
-        }
-        let len = row
-            .iter()
-            .position(|&b| b == terminator)
-            .ok_or(Error::InvalidRow)?;
-        let k = take(row, len + 1)?;
-        let k = k.get(..len).ok_or(Error::InvalidRow)?;
-        let k = if flip == 0 {
-            k
+    if decodes_to(kind, &value_node.decoded) {
+        // Raw values kept: each row's value is a copy of its entry's raw
+        // bytes, at the span found through its key.
+        let mut spans = MutableBuffer::new_in(alloc.clone());
+        spans.try_extend_zeros(n.checked_mul(8).ok_or(Error::CapacityOverflow)?)?;
+        let out: &mut [[u32; 2]] = if n == 0 {
+            &mut []
         } else {
-            key.clear();
-            key.try_extend_from_slice(k)?;
-            key.as_slice_mut().iter_mut().for_each(|b| *b ^= flip);
-            key.as_slice()
+            bytemuck::try_cast_slice_mut(spans.as_slice_mut()).map_err(|_| Error::Misaligned)?
         };
-        let p = interner
-            .position_of_key(k)
-            .ok_or(Error::UnknownDictionaryKey)?;
-        *slot = u32::try_from(p + 1).map_err(|_| Error::CapacityOverflow)?;
-    }
-    let index: &[u32] = index.typed()?;
-    if let Some(values) = decode_distinct(interner, value_node, index, alloc)? {
-        return Ok(values);
+        // Fewer than 2^32 rows of lengths below 2^32: `total` fits 64 bits.
+        if n > u32::MAX as usize {
+            return Err(Error::CapacityOverflow);
+        }
+        let (mut total, mut nulls) = (0u64, 0usize);
+        for (row, span) in rows.iter_mut().zip(out.iter_mut()) {
+            *span = match reader.next_span(row)? {
+                None => {
+                    nulls += 1;
+                    NULL_SPAN
+                }
+                Some(span) => {
+                    total += u64::from(span[1]);
+                    span
+                }
+            };
+        }
+        let total = usize::try_from(total).map_err(|_| Error::CapacityOverflow)?;
+        let spans: &[[u32; 2]] = if n == 0 {
+            &[]
+        } else {
+            bytemuck::try_cast_slice(spans.as_slice()).map_err(|_| Error::Misaligned)?
+        };
+        return gather(kind, &value_node.decoded, raw, (spans, nulls), total, alloc)?
+            .ok_or(Error::TypeMismatch);
     }
     // Row by row: each row's value encoding, decoded.
     let mut null_value = MutableBuffer::new_in(alloc.clone());
     write_null_into(value_node, &mut null_value)?;
     let null_value = null_value.as_slice();
     let mut cursors = Slots::try_from_fn_in(n, alloc.clone(), |i| {
-        match index.get(i).copied().unwrap_or(0).checked_sub(1) {
+        let row = rows.get_mut(i).ok_or(Error::OutOfBounds)?;
+        match reader.next(row)? {
             None => Ok(null_value),
-            Some(p) => interner
-                .value_at(p as usize)
-                .ok_or(Error::UnknownDictionaryKey),
+            Some(p) => interner.value_at(p).ok_or(Error::UnknownDictionaryKey),
         }
     })?;
     let values = decode_column(value_node, &mut cursors, alloc)?;
@@ -421,62 +405,6 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
         return Err(Error::InvalidRow);
     }
     Ok(values)
-}
-
-/// When the rows reference few distinct entries (at most half as many as
-/// rows, and the interner is not much larger than the batch), decodes each
-/// of them once and gathers the column; `None` otherwise (or for value
-/// types without a gather). `index`: each row's entry + 1, 0 for a null.
-///
-/// # Errors
-/// The values' decoding errors; [`Error::AllocationFailed`].
-fn decode_distinct<'a, A: Allocator + Clone>(
-    interner: &Interner<A>,
-    value_node: &Node<'a, A>,
-    index: &[u32],
-    alloc: &A,
-) -> Result<Option<ArrayRef<'a, A>>> {
-    let n = index.len();
-    let entries = interner.len();
-    if entries > n.saturating_mul(8) {
-        return Ok(None);
-    }
-    // Distinct number + 1 of each entry referenced (0: not referenced).
-    let mut local = MutableBuffer::new_in(alloc.clone());
-    local.try_extend_zeros(entries.checked_mul(4).ok_or(Error::CapacityOverflow)?)?;
-    let local: &mut [u32] = local.typed_mut()?;
-    let mut distinct = 0u32;
-    for &p in index.iter() {
-        if let Some(slot) = p.checked_sub(1).and_then(|p| local.get_mut(p as usize)) {
-            if *slot == 0 {
-                distinct += 1;
-                *slot = distinct;
-            }
-        }
-    }
-    if distinct as usize * 2 > n {
-        return Ok(None);
-    }
-    let mut cursors: Slots<&[u8], A> =
-        Slots::try_from_fn_in(distinct as usize, alloc.clone(), |_| Ok(&[][..]))?;
-    for (p, &d) in local.iter().enumerate() {
-        if let Some(c) = d.checked_sub(1).and_then(|d| cursors.get_mut(d as usize)) {
-            *c = interner.value_at(p).ok_or(Error::UnknownDictionaryKey)?;
-        }
-    }
-    let values = decode_column(value_node, &mut cursors, alloc)?;
-    if cursors.iter().any(|c| !c.is_empty()) {
-        return Err(Error::InvalidRow);
-    }
-    // The distinct value of each row, + 1 (0: a null).
-    let mut gathered = MutableBuffer::new_in(alloc.clone());
-    gathered.try_extend_zeros(n.checked_mul(4).ok_or(Error::CapacityOverflow)?)?;
-    for (g, &p) in gathered.typed_mut::<u32>()?.iter_mut().zip(index.iter()) {
-        if let Some(e) = p.checked_sub(1) {
-            *g = local.get(e as usize).copied().ok_or(Error::OutOfBounds)?;
-        }
-    }
-    gather(&values, gathered.typed::<u32>()?, alloc)
 }
 
 /// Decodes a run-end encoded column: consecutive slots with equal value

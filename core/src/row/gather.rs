@@ -1,190 +1,460 @@
-//! Gathering decoded dictionary values: when a batch of rows references few
-//! distinct dictionary values, each is decoded once and the column is built
-//! by copying them (`out[i] = distinct[index[i]]`), instead of decoding the
-//! value's row encoding again for every row.
+//! Decoded dictionary values kept by the interner, gathered into columns.
+//!
+//! When a dictionary's values are byte arrays (Utf8, LargeUtf8, Binary,
+//! LargeBinary) or primitives (integers, floats), the interner keeps, next
+//! to each value's row encoding, its raw bytes as the array held them (the
+//! value bytes, or the native-endian value). Decoding a row is then a key
+//! lookup and a copy of those bytes — the value's row encoding (a 34- to
+//! 133-byte block sequence for a string) is never decoded again. The raw
+//! bytes only ever come from arrays of the kind the interner first saw; a
+//! batch of another kind switches the raw values off for good (rows then
+//! decode through the values' encodings).
 
 use allocator_api2::alloc::Allocator;
+use bytemuck::Pod;
 
-use super::slots::Slots;
-use crate::array::{
-    Array, ArrayRef, ByteArrayType, GenericByteArray, PrimitiveArray, PrimitiveType,
-};
+use super::interner::Reader;
+use crate::array::{ArrayRef, ByteArrayType, GenericByteArray, PrimitiveArray};
+use crate::array::{BinaryType, LargeBinaryType, LargeUtf8Type, PrimitiveType, Utf8Type};
 use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer};
+use crate::datatypes::DataType;
 use crate::error::{Error, Result};
 
-/// `distinct[index[i] - 1]` for every `i` (`index[i] == 0`: null), for the
-/// byte-array and primitive types; `Ok(None)` for other types (the caller
-/// decodes row by row).
+/// Slack kept past the raw bytes: every value has `ROOM` readable bytes,
+/// so copies go `ROOM` bytes at a time.
+pub(crate) const ROOM: usize = 32;
+
+/// Which array the raw values come from (and decode into).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RawKind {
+    /// Nothing interned yet.
+    Unknown,
+    /// Raw values are off: rows decode through the values' encodings.
+    Off,
+    Utf8,
+    LargeUtf8,
+    Binary,
+    LargeBinary,
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F32,
+    F64,
+}
+
+/// The raw values of one dictionary's values array.
+pub(crate) enum RawSource<'v> {
+    /// Not a kind with raw values.
+    None,
+    /// Offsets and the whole values buffer of a byte array.
+    Bytes32(&'v [i32], &'v [u8]),
+    /// As `Bytes32`, for the `Large` types.
+    Bytes64(&'v [i64], &'v [u8]),
+    /// Values of `width` bytes back to back.
+    Fixed(&'v [u8], usize),
+}
+
+impl<'v> RawSource<'v> {
+    /// The kind and raw values of `values`.
+    pub(crate) fn of<A: Allocator>(values: &'v ArrayRef<'_, A>) -> (RawKind, Self) {
+        fn fixed<'v, T: PrimitiveType, A: Allocator>(
+            a: &'v PrimitiveArray<'_, T, A>,
+        ) -> RawSource<'v> {
+            RawSource::Fixed(bytemuck::cast_slice(a.values()), core::mem::size_of::<T>())
+        }
+        let b = |o, v: &'v crate::buffer::Buffer<'_, A>| RawSource::Bytes32(o, v.as_slice());
+        let l = |o, v: &'v crate::buffer::Buffer<'_, A>| RawSource::Bytes64(o, v.as_slice());
+        match values {
+            ArrayRef::Utf8(a) => (RawKind::Utf8, b(a.value_offsets(), a.values())),
+            ArrayRef::Binary(a) => (RawKind::Binary, b(a.value_offsets(), a.values())),
+            ArrayRef::LargeUtf8(a) => (RawKind::LargeUtf8, l(a.value_offsets(), a.values())),
+            ArrayRef::LargeBinary(a) => (RawKind::LargeBinary, l(a.value_offsets(), a.values())),
+            ArrayRef::Int8(a) => (RawKind::I8, fixed(a)),
+            ArrayRef::Int16(a) => (RawKind::I16, fixed(a)),
+            ArrayRef::Int32(a) => (RawKind::I32, fixed(a)),
+            ArrayRef::Int64(a) => (RawKind::I64, fixed(a)),
+            ArrayRef::UInt8(a) => (RawKind::U8, fixed(a)),
+            ArrayRef::UInt16(a) => (RawKind::U16, fixed(a)),
+            ArrayRef::UInt32(a) => (RawKind::U32, fixed(a)),
+            ArrayRef::UInt64(a) => (RawKind::U64, fixed(a)),
+            ArrayRef::Float32(a) => (RawKind::F32, fixed(a)),
+            ArrayRef::Float64(a) => (RawKind::F64, fixed(a)),
+            _ => (RawKind::Off, RawSource::None),
+        }
+    }
+
+    /// Where the raw bytes of value `i` are in [`Self::whole`]'s bytes
+    /// (counted from the buffer's start, as the offsets count): `(start, len)`.
+    #[inline]
+    pub(crate) fn span(&self, i: usize) -> Option<(usize, usize)> {
+        match *self {
+            RawSource::None => None,
+            RawSource::Bytes32(o, _) => {
+                let (a, b) = (o.get(i)?.to_usize()?, o.get(i + 1)?.to_usize()?);
+                Some((a, b.checked_sub(a)?))
+            }
+            RawSource::Bytes64(o, _) => {
+                let (a, b) = (o.get(i)?.to_usize()?, o.get(i + 1)?.to_usize()?);
+                Some((a, b.checked_sub(a)?))
+            }
+            RawSource::Fixed(v, w) => {
+                let a = i.checked_mul(w)?;
+                (a.checked_add(w)? <= v.len()).then_some((a, w))
+            }
+        }
+    }
+
+    /// Every value's raw bytes, back to back, and the position of the
+    /// first in the source (what [`Self::span`] subtracts).
+    pub(crate) fn whole(&self) -> Option<(&'v [u8], usize)> {
+        match *self {
+            RawSource::None => None,
+            RawSource::Bytes32(o, v) => {
+                let (a, b) = (o.first()?.to_usize()?, o.last()?.to_usize()?);
+                Some((v.get(a..b)?, a))
+            }
+            RawSource::Bytes64(o, v) => {
+                let (a, b) = (o.first()?.to_usize()?, o.last()?.to_usize()?);
+                Some((v.get(a..b)?, a))
+            }
+            RawSource::Fixed(v, _) => Some((v, 0)),
+        }
+    }
+
+    /// The raw bytes of value `i`.
+    pub(crate) fn value(&self, i: usize) -> Option<&'v [u8]> {
+        match *self {
+            RawSource::None => None,
+            RawSource::Bytes32(o, v) => {
+                let (a, b) = (o.get(i)?.to_usize()?, o.get(i + 1)?.to_usize()?);
+                v.get(a..b)
+            }
+            RawSource::Bytes64(o, v) => {
+                let (a, b) = (o.get(i)?.to_usize()?, o.get(i + 1)?.to_usize()?);
+                v.get(a..b)
+            }
+            RawSource::Fixed(v, w) => v.get(i.checked_mul(w)?..i.checked_mul(w)?.checked_add(w)?),
+        }
+    }
+}
+
+/// The raw values of an interner, back to back, with `ROOM` zero bytes
+/// past the last one.
+pub(crate) struct RawStore<A: Allocator> {
+    pub(crate) kind: RawKind,
+    bytes: MutableBuffer<A>,
+}
+
+impl<A: Allocator> RawStore<A> {
+    /// An empty store; allocates nothing.
+    pub(crate) fn new_in(alloc: A) -> Self {
+        RawStore {
+            kind: RawKind::Unknown,
+            bytes: MutableBuffer::new_in(alloc),
+        }
+    }
+
+    /// Records that the next values come from arrays of `kind`: `true`
+    /// when raw values are kept (the first kind seen, and only it).
+    pub(crate) fn begin(&mut self, kind: RawKind) -> bool {
+        if self.kind == RawKind::Unknown {
+            self.kind = kind;
+        } else if self.kind != kind {
+            self.kind = RawKind::Off;
+        }
+        self.kind != RawKind::Off
+    }
+
+    /// Appends `v`: its start in the store.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
+    pub(crate) fn push(&mut self, v: &[u8]) -> Result<usize> {
+        let start = self.bytes.len().saturating_sub(ROOM);
+        if start.saturating_add(v.len()) >= u32::MAX as usize {
+            // Spans are 32-bit: past 4 GiB, raw values are off.
+            self.kind = RawKind::Off;
+        }
+        self.bytes.truncate(start);
+        self.bytes.try_extend_from_slice(v)?;
+        self.bytes.try_extend_zeros(ROOM)?;
+        Ok(start)
+    }
+
+    /// The stored bytes (with the slack).
+    pub(crate) fn bytes(&self) -> &[u8] {
+        self.bytes.as_slice()
+    }
+}
+
+/// A null slot in the spans given to [`gather`].
+pub(crate) const NULL_SPAN: [u32; 2] = [0, u32::MAX];
+
+/// Builds the column of `kind` whose slot `i` is the raw value at
+/// `spans[i]` (`[start, len]` in `raw`; [`NULL_SPAN`]: a null slot, `nulls`
+/// of them), of `total` bytes in all.
+/// `Ok(None)` when `kind` has no raw values or does not decode to `dt`.
 ///
 /// # Errors
-/// [`Error::OutOfBounds`] for an index past `distinct`;
+/// [`Error::OutOfBounds`] for a span past `raw`;
 /// [`Error::AllocationFailed`]; [`Error::CapacityOverflow`].
 pub(crate) fn gather<'a, A: Allocator + Clone>(
-    distinct: &ArrayRef<'a, A>,
-    index: &[u32],
+    kind: RawKind,
+    dt: &DataType<'a, A>,
+    raw: &[u8],
+    (spans, nulls): (&[[u32; 2]], usize),
+    total: usize,
     alloc: &A,
 ) -> Result<Option<ArrayRef<'a, A>>> {
     macro_rules! prim {
-        ($a:expr) => {
-            Some(gather_primitive($a, index, alloc)?.into_array_ref())
+        ($t:ty) => {
+            gather_fixed::<$t, A>(dt, raw, (spans, nulls), alloc)?
+                .map(PrimitiveType::into_array_ref)
         };
     }
-    Ok(match distinct {
-        ArrayRef::Utf8(a) => Some(gather_bytes(a, index, alloc)?.into_array_ref()),
-        ArrayRef::LargeUtf8(a) => Some(gather_bytes(a, index, alloc)?.into_array_ref()),
-        ArrayRef::Binary(a) => Some(gather_bytes(a, index, alloc)?.into_array_ref()),
-        ArrayRef::LargeBinary(a) => Some(gather_bytes(a, index, alloc)?.into_array_ref()),
-        ArrayRef::Int8(a) => prim!(a),
-        ArrayRef::Int16(a) => prim!(a),
-        ArrayRef::Int32(a) => prim!(a),
-        ArrayRef::Int64(a) => prim!(a),
-        ArrayRef::UInt8(a) => prim!(a),
-        ArrayRef::UInt16(a) => prim!(a),
-        ArrayRef::UInt32(a) => prim!(a),
-        ArrayRef::UInt64(a) => prim!(a),
-        ArrayRef::Float32(a) => prim!(a),
-        ArrayRef::Float64(a) => prim!(a),
-        _ => None,
+    Ok(match kind {
+        RawKind::Unknown | RawKind::Off => None,
+        RawKind::Utf8 => gather_bytes::<Utf8Type, A>(dt, raw, (spans, nulls, total), alloc)?,
+        RawKind::LargeUtf8 => {
+            gather_bytes::<LargeUtf8Type, A>(dt, raw, (spans, nulls, total), alloc)?
+        }
+        RawKind::Binary => gather_bytes::<BinaryType, A>(dt, raw, (spans, nulls, total), alloc)?,
+        RawKind::LargeBinary => {
+            gather_bytes::<LargeBinaryType, A>(dt, raw, (spans, nulls, total), alloc)?
+        }
+        RawKind::I8 => prim!(i8),
+        RawKind::I16 => prim!(i16),
+        RawKind::I32 => prim!(i32),
+        RawKind::I64 => prim!(i64),
+        RawKind::U8 => prim!(u8),
+        RawKind::U16 => prim!(u16),
+        RawKind::U32 => prim!(u32),
+        RawKind::U64 => prim!(u64),
+        RawKind::F32 => prim!(f32),
+        RawKind::F64 => prim!(f64),
     })
 }
 
-/// The validity of the gathered slots: set where `index[i] != 0` and the
-/// distinct value is valid. `None` when every slot is valid.
+/// As [`gather`], reading each row's span through `reader` in the same
+/// pass as the copy (no span buffer), for byte arrays whose values are at
+/// most `max_len` bytes: the values buffer is sized `rows × max_len` up
+/// front. `Ok(None)` when `kind` is not a byte array decoding to `dt`.
+///
+/// # Errors
+/// The key errors of [`Reader::next_span`]; [`Error::OutOfBounds`];
+/// [`Error::AllocationFailed`]; [`Error::CapacityOverflow`].
+pub(crate) fn gather_rows<'a, A: Allocator + Clone>(
+    kind: RawKind,
+    dt: &DataType<'a, A>,
+    raw: &[u8],
+    (rows, max_len): (&mut [&[u8]], usize),
+    reader: &mut Reader<'_, A>,
+    alloc: &A,
+) -> Result<Option<ArrayRef<'a, A>>> {
+    let args = (rows, max_len);
+    match kind {
+        RawKind::Utf8 => gather_rows_bytes::<Utf8Type, A>(dt, raw, args, reader, alloc),
+        RawKind::LargeUtf8 => gather_rows_bytes::<LargeUtf8Type, A>(dt, raw, args, reader, alloc),
+        RawKind::Binary => gather_rows_bytes::<BinaryType, A>(dt, raw, args, reader, alloc),
+        RawKind::LargeBinary => {
+            gather_rows_bytes::<LargeBinaryType, A>(dt, raw, args, reader, alloc)
+        }
+        _ => Ok(None),
+    }
+}
+
+fn gather_rows_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
+    dt: &DataType<'a, A>,
+    raw: &[u8],
+    (rows, max_len): (&mut [&[u8]], usize),
+    reader: &mut Reader<'_, A>,
+    alloc: &A,
+) -> Result<Option<ArrayRef<'a, A>>> {
+    if !T::fits(dt) {
+        return Ok(None);
+    }
+    let n = rows.len();
+    let cap = n
+        .checked_mul(max_len)
+        .and_then(|c| c.checked_add(ROOM))
+        .ok_or(Error::CapacityOverflow)?;
+    let mut values = MutableBuffer::new_in(alloc.clone());
+    values.try_extend_zeros(cap)?;
+    let mut offsets = MutableBuffer::new_in(alloc.clone());
+    offsets.try_extend_zeros(
+        (n + 1)
+            .checked_mul(core::mem::size_of::<T::Offset>())
+            .ok_or(Error::CapacityOverflow)?,
+    )?;
+    // Validity as 64-bit words, set a word at a time.
+    let mut bits = MutableBuffer::new_in(alloc.clone());
+    bits.try_extend_zeros(n.div_ceil(64) * 8)?;
+    let (mut pos, mut nulls) = (0usize, 0usize);
+    {
+        let out = values.as_slice_mut();
+        let ends = offsets.typed_mut::<T::Offset>()?;
+        let ends = ends.get_mut(1..).unwrap_or(&mut []);
+        let words = bits.typed_mut::<u64>()?;
+        for ((rows, ends), word) in rows.chunks_mut(64).zip(ends.chunks_mut(64)).zip(words) {
+            let mut w = 0u64;
+            for (j, (row, end)) in rows.iter_mut().zip(ends.iter_mut()).enumerate() {
+                if let Some([start, len]) = reader.next_span(row)? {
+                    let (start, len) = (start as usize, len as usize);
+                    let mut k = 0;
+                    while k < len {
+                        let s = raw
+                            .get(start + k..start + k + ROOM)
+                            .and_then(|s| <&[u8; ROOM]>::try_from(s).ok());
+                        let d = out
+                            .get_mut(pos + k..pos + k + ROOM)
+                            .and_then(|d| <&mut [u8; ROOM]>::try_from(d).ok());
+                        match (s, d) {
+                            (Some(s), Some(d)) => *d = *s,
+                            _ => return Err(Error::OutOfBounds),
+                        }
+                        k += ROOM;
+                    }
+                    pos += len;
+                    w |= 1 << j;
+                } else {
+                    nulls += 1;
+                }
+                *end = T::Offset::from_usize(pos).ok_or(Error::CapacityOverflow)?;
+            }
+            *word = w;
+        }
+    }
+    values.truncate(pos);
+    let nulls = if nulls == 0 {
+        None
+    } else {
+        let bits = BooleanBuffer::try_new(bits.into_buffer(), 0, n)?;
+        Some(NullBuffer::try_new_with_count(bits, nulls)?)
+    };
+    let a = GenericByteArray::<T, A>::try_new(
+        ScalarBuffer::try_from_buffer(offsets.into_buffer())?,
+        values.into_buffer(),
+        nulls,
+    )?;
+    Ok(Some(T::into_array_ref(a)))
+}
+
+/// `true` when raw values of `kind` decode to columns of type `dt`.
+pub(crate) fn decodes_to<A: Allocator>(kind: RawKind, dt: &DataType<'_, A>) -> bool {
+    match kind {
+        RawKind::Unknown | RawKind::Off => false,
+        RawKind::Utf8 => Utf8Type::fits(dt),
+        RawKind::LargeUtf8 => LargeUtf8Type::fits(dt),
+        RawKind::Binary => BinaryType::fits(dt),
+        RawKind::LargeBinary => LargeBinaryType::fits(dt),
+        RawKind::I8 => i8::fits(dt),
+        RawKind::I16 => i16::fits(dt),
+        RawKind::I32 => i32::fits(dt),
+        RawKind::I64 => i64::fits(dt),
+        RawKind::U8 => u8::fits(dt),
+        RawKind::U16 => u16::fits(dt),
+        RawKind::U32 => u32::fits(dt),
+        RawKind::U64 => u64::fits(dt),
+        RawKind::F32 => f32::fits(dt),
+        RawKind::F64 => f64::fits(dt),
+    }
+}
+
+/// The validity of the slots of `spans`: set where the span is not
+/// [`NULL_SPAN`] (`nulls` of them); `None` when every slot is valid.
 fn validity<'a, A: Allocator + Clone>(
-    index: &[u32],
-    distinct_nulls: bool,
-    valid: impl Fn(usize) -> bool,
+    spans: &[[u32; 2]],
+    nulls: usize,
     alloc: &A,
 ) -> Result<Option<NullBuffer<'a, A>>> {
-    if !distinct_nulls && !index.contains(&0) {
-        return Ok(None);
-    }
-    let n = index.len();
-    let mut bits = MutableBuffer::new_in(alloc.clone());
-    bits.try_extend_zeros(n.div_ceil(8))?;
-    let mut nulls = 0;
-    let out = bits.as_slice_mut();
-    for (i, &j) in index.iter().enumerate() {
-        let ok = j != 0 && valid(j as usize - 1);
-        if let Some(byte) = out.get_mut(i / 8) {
-            *byte |= u8::from(ok) << (i % 8);
-        }
-        nulls += usize::from(!ok);
-    }
+    let n = spans.len();
     if nulls == 0 {
         return Ok(None);
+    }
+    let mut bits = MutableBuffer::new_in(alloc.clone());
+    bits.try_extend_zeros(n.div_ceil(8))?;
+    for (byte, chunk) in bits.as_slice_mut().iter_mut().zip(spans.chunks(8)) {
+        *byte = chunk
+            .iter()
+            .enumerate()
+            .fold(0, |b, (j, s)| b | (u8::from(s[1] != u32::MAX) << j));
     }
     let bits = BooleanBuffer::try_new(bits.into_buffer(), 0, n)?;
     Ok(Some(NullBuffer::try_new_with_count(bits, nulls)?))
 }
 
-fn gather_primitive<'a, T: PrimitiveType, A: Allocator + Clone>(
-    distinct: &PrimitiveArray<'a, T, A>,
-    index: &[u32],
+fn gather_fixed<'a, T: PrimitiveType + Pod, A: Allocator + Clone>(
+    dt: &DataType<'a, A>,
+    raw: &[u8],
+    (spans, nulls): (&[[u32; 2]], usize),
     alloc: &A,
-) -> Result<PrimitiveArray<'a, T, A>> {
-    let src = distinct.values();
+) -> Result<Option<PrimitiveArray<'a, T, A>>> {
+    if !T::fits(dt) {
+        return Ok(None);
+    }
+    let (n, w) = (spans.len(), core::mem::size_of::<T>());
+    // The store is 64-byte aligned and holds values of `w` bytes only.
+    // (An empty store may be unallocated, its pointer unaligned.)
+    let src: &[T] = if raw.is_empty() {
+        &[]
+    } else {
+        bytemuck::try_cast_slice(raw).map_err(|_| Error::Misaligned)?
+    };
     let mut values = MutableBuffer::new_in(alloc.clone());
-    values.try_extend_zeros(
-        index
-            .len()
-            .checked_mul(core::mem::size_of::<T>())
-            .ok_or(Error::CapacityOverflow)?,
-    )?;
-    for (out, &j) in values.typed_mut::<T>()?.iter_mut().zip(index) {
-        if j != 0 {
-            *out = *src.get(j as usize - 1).ok_or(Error::OutOfBounds)?;
+    values.try_extend_zeros(n.checked_mul(w).ok_or(Error::CapacityOverflow)?)?;
+    for (out, &[start, len]) in values.typed_mut::<T>()?.iter_mut().zip(spans) {
+        if len != u32::MAX {
+            *out = *src.get(start as usize / w).ok_or(Error::OutOfBounds)?;
         }
     }
-    let nulls = validity(
-        index,
-        distinct.null_count() != 0,
-        |j| distinct.is_valid(j),
-        alloc,
-    )?;
+    let nulls = validity(spans, nulls, alloc)?;
     PrimitiveArray::try_new(
-        distinct.data_type().clone(),
+        dt.clone(),
         ScalarBuffer::try_from_buffer(values.into_buffer())?,
         nulls,
     )
+    .map(Some)
 }
 
 fn gather_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
-    distinct: &GenericByteArray<'a, T, A>,
-    index: &[u32],
+    dt: &DataType<'a, A>,
+    raw: &[u8],
+    (spans, nulls, total): (&[[u32; 2]], usize, usize),
     alloc: &A,
-) -> Result<GenericByteArray<'a, T, A>> {
-    const ROOM: usize = 32;
-    // The distinct values back to back with `ROOM` bytes of slack, and each
-    // one's start and length: every value has `ROOM` readable bytes.
-    let offsets = distinct.value_offsets();
-    let (first, last) = match (offsets.first(), offsets.last()) {
-        (Some(a), Some(b)) => (
-            a.to_usize().ok_or(Error::OutOfBounds)?,
-            b.to_usize().ok_or(Error::OutOfBounds)?,
-        ),
-        _ => return Err(Error::OutOfBounds),
-    };
-    let bytes = distinct
-        .values()
-        .as_slice()
-        .get(first..last)
-        .ok_or(Error::OutOfBounds)?;
-    let mut padded = MutableBuffer::new_in(alloc.clone());
-    padded.try_reserve_exact(
-        bytes
-            .len()
-            .checked_add(ROOM)
-            .ok_or(Error::CapacityOverflow)?,
-    )?;
-    padded.try_extend_from_slice(bytes)?;
-    padded.try_extend_zeros(ROOM)?;
-    let src = padded.as_slice();
-    let spans = Slots::try_from_fn_in(distinct.len(), alloc.clone(), |j| {
-        let a = offsets.get(j).and_then(|o| o.to_usize());
-        let b = offsets.get(j + 1).and_then(|o| o.to_usize());
-        match (a, b) {
-            (Some(a), Some(b)) if first <= a && a <= b && b <= last => Ok((a - first, b - a)),
-            _ => Err(Error::OutOfBounds),
-        }
-    })?;
-    let span = |j: u32| -> Result<(usize, usize)> {
-        (j as usize)
-            .checked_sub(1)
-            .and_then(|j| spans.get(j))
-            .copied()
-            .ok_or(Error::OutOfBounds)
-    };
-    let mut total = 0usize;
-    for &j in index.iter().filter(|&&j| j != 0) {
-        total = total
-            .checked_add(span(j)?.1)
-            .ok_or(Error::CapacityOverflow)?;
+) -> Result<Option<ArrayRef<'a, A>>> {
+    if !T::fits(dt) {
+        return Ok(None);
     }
-    // Values are copied `ROOM` bytes at a time (the bytes past a value are
-    // overwritten by the next one; `ROOM` bytes of slack past the last).
-    let mut values = MutableBuffer::new_in(alloc.clone());
-    values.try_extend_zeros(total.checked_add(ROOM).ok_or(Error::CapacityOverflow)?)?;
-    let mut out_offsets = MutableBuffer::new_in(alloc.clone());
-    out_offsets.try_extend_zeros(
-        (index.len() + 1)
+    // One pass: each slot's offset and bytes, `ROOM` at a time (a
+    // chunk's tail past its value reads the next values or the store's
+    // slack, and is overwritten by the next slot's bytes or cut off at
+    // the end).
+    let n = spans.len();
+    let mut offsets = MutableBuffer::new_in(alloc.clone());
+    offsets.try_extend_zeros(
+        (n + 1)
             .checked_mul(core::mem::size_of::<T::Offset>())
             .ok_or(Error::CapacityOverflow)?,
     )?;
+    let mut values = MutableBuffer::new_in(alloc.clone());
+    values.try_extend_zeros(total.checked_add(ROOM).ok_or(Error::CapacityOverflow)?)?;
     let mut pos = 0usize;
     {
         let out = values.as_slice_mut();
-        let ends = out_offsets.typed_mut::<T::Offset>()?;
+        let ends = offsets.typed_mut::<T::Offset>()?;
         let ends = ends.get_mut(1..).unwrap_or(&mut []);
-        for (end, &j) in ends.iter_mut().zip(index) {
-            if j != 0 {
-                let (a, len) = span(j)?;
-                // Whole `ROOM`-byte chunks: past the value's end they read
-                // (at most `ROOM - 1` bytes of) the slack, or the next value.
+        for (end, &[start, len]) in ends.iter_mut().zip(spans) {
+            if len != u32::MAX {
+                let (start, len) = (start as usize, len as usize);
                 let mut k = 0;
                 while k < len {
-                    let s = src
-                        .get(a + k..a + k + ROOM)
+                    let s = raw
+                        .get(start + k..start + k + ROOM)
                         .and_then(|s| <&[u8; ROOM]>::try_from(s).ok());
                     let d = out
                         .get_mut(pos + k..pos + k + ROOM)
@@ -200,20 +470,18 @@ fn gather_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
             *end = T::Offset::from_usize(pos).ok_or(Error::CapacityOverflow)?;
         }
     }
-    values.truncate(pos);
-    let nulls = validity(
-        index,
-        distinct.null_count() != 0,
-        |j| distinct.is_valid(j),
-        alloc,
-    )?;
-    GenericByteArray::try_new(
-        ScalarBuffer::try_from_buffer(out_offsets.into_buffer())?,
+    if pos != total {
+        return Err(Error::OutOfBounds);
+    }
+    values.truncate(total);
+    let nulls = validity(spans, nulls, alloc)?;
+    let a = GenericByteArray::<T, A>::try_new(
+        ScalarBuffer::try_from_buffer(offsets.into_buffer())?,
         values.into_buffer(),
         nulls,
-    )
+    )?;
+    Ok(Some(T::into_array_ref(a)))
 }
-
 #[cfg(test)]
 mod tests {
     use allocator_api2::alloc::Global as G;
@@ -309,6 +577,128 @@ mod tests {
                     .map(|k| k.map(|k| words[k as usize].as_str()))
                     .collect();
                 assert_eq!(got, want);
+            }
+        }
+    }
+
+    /// Rows can only select interned values: keys never issued (one, two
+    /// and three bytes), an empty key and a missing terminator are errors,
+    /// in both directions, with one- and two-byte key tables in place.
+    #[test]
+    fn crafted_keys_are_errors() {
+        use crate::error::Error;
+        use crate::row::Row;
+        for count in [5usize, 600] {
+            let words: Vec<std::string::String> =
+                (0..count).map(|i| std::format!("w{i:04}")).collect();
+            let opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
+            let values = StringArray::<G>::try_from_options_in(&opts, G)
+                .unwrap()
+                .into_array_ref();
+            let keys: Vec<Option<i32>> = (0..count as i32).map(Some).collect();
+            for o in [SortOptions::new(false, true), SortOptions::new(true, false)] {
+                let col = dict(values.clone(), &keys);
+                let dt = col.data_type().clone();
+                let mut c = RowConverter::try_new(&[SortField::new_with_options(dt, o)]).unwrap();
+                let rows = c.convert_columns(core::slice::from_ref(&col)).unwrap();
+                let issued: std::collections::HashSet<Vec<u8>> =
+                    rows.iter().map(|r| r.data().to_vec()).collect();
+                let (t, f) = if o.descending { (0xFF, 0xFF) } else { (0, 0) };
+                let row = |key: &[u8]| {
+                    let mut r = std::vec![1u8];
+                    r.extend(key.iter().map(|b| b ^ f));
+                    r.push(t);
+                    r
+                };
+                for key in [&[0xFEu8][..], &[0xFE, 0xFE], &[0x80, 0x81, 0x82]] {
+                    let r = row(key);
+                    if issued.contains(&r) {
+                        continue;
+                    }
+                    let err = c.convert_rows([Row::new(&r)]).unwrap_err();
+                    assert_eq!(err, Error::UnknownDictionaryKey, "{key:?}");
+                }
+                let empty = c.convert_rows([Row::new(&row(&[]))]).unwrap_err();
+                assert_eq!(empty, Error::UnknownDictionaryKey);
+                let unterminated = [1u8, 0x40 ^ f, 0x41 ^ f];
+                let err = c.convert_rows([Row::new(&unterminated)]).unwrap_err();
+                assert_eq!(err, Error::InvalidRow);
+                // Every issued row still decodes to its value.
+                let back = c.convert_rows(rows.iter()).unwrap();
+                let ArrayRef::Utf8(s) = &back[0] else {
+                    panic!("expected Utf8")
+                };
+                let got: Vec<&str> = s.iter().map(Option::unwrap).collect();
+                assert_eq!(
+                    got,
+                    words
+                        .iter()
+                        .map(std::string::String::as_str)
+                        .collect::<Vec<_>>()
+                );
+            }
+        }
+    }
+
+    /// Arbitrary bytes as rows of dictionary columns (one- and two-byte
+    /// keys, both directions, alone and before an integer column) decode
+    /// or fail with an error, never panic.
+    #[test]
+    fn random_rows_never_panic() {
+        use crate::row::Row;
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for count in [5usize, 600] {
+            let words: Vec<std::string::String> =
+                (0..count).map(|i| std::format!("v{i}")).collect();
+            let opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
+            let values = StringArray::<G>::try_from_options_in(&opts, G)
+                .unwrap()
+                .into_array_ref();
+            let keys: Vec<Option<i32>> = (0..count as i32).map(Some).collect();
+            for o in [SortOptions::new(false, true), SortOptions::new(true, false)] {
+                let col = dict(values.clone(), &keys);
+                let dt = col.data_type().clone();
+                let ints =
+                    PrimitiveArray::<i64, G>::try_from_options_in(&std::vec![Some(7i64); count], G)
+                        .unwrap()
+                        .into_array_ref();
+                for with_int in [false, true] {
+                    let mut fields = std::vec![SortField::new_with_options(dt.clone(), o)];
+                    let mut cols = std::vec![col.clone()];
+                    if with_int {
+                        fields.push(SortField::new(ints.data_type().clone()));
+                        cols.push(ints.clone());
+                    }
+                    let mut c = RowConverter::try_new(&fields).unwrap();
+                    let rows = c.convert_columns(&cols).unwrap();
+                    let issued: Vec<Vec<u8>> = rows.iter().map(|r| r.data().to_vec()).collect();
+                    for _ in 0..300 {
+                        // Random bytes, or an issued row with a byte changed or cut.
+                        let mut r = if next() % 2 == 0 {
+                            (0..next() % 12).map(|_| next() as u8).collect::<Vec<u8>>()
+                        } else {
+                            let mut r = issued[(next() % issued.len() as u64) as usize].clone();
+                            let at = (next() % r.len() as u64) as usize;
+                            if next() % 2 == 0 {
+                                r[at] = next() as u8;
+                            } else {
+                                r.truncate(at);
+                            }
+                            r
+                        };
+                        if next() % 4 == 0 {
+                            r.insert(0, 1);
+                        }
+                        let batch = [Row::new(&issued[0]), Row::new(&r)];
+                        let _ = c.convert_rows(batch);
+                    }
+                }
             }
         }
     }

@@ -18,16 +18,33 @@
 //! New keys in a gap are spread evenly over the shortest key length that
 //! holds them all, leaving room for values that arrive later.
 //!
-//! Lookups (value to key when encoding, key to value when decoding) go
-//! through two hash indexes over the sorted entries, rebuilt whenever values
-//! are added. Probe sequences are bounded ([`MAX_PROBE`]): an entry that does
-//! not fit marks its index incomplete, and a lookup that finds nothing in an
-//! incomplete index falls back to binary search, so crafted collisions cost
-//! at most `MAX_PROBE` comparisons more than the search (no quadratic case).
+//! Lookups, value to key when encoding: a hash index over the entries'
+//! values, rebuilt lazily (before the next batch's lookups, not after each
+//! merge). Key to value when decoding: one- and two-byte keys through
+//! tables ([`keys`]), longer keys through a hash index. Probe sequences are
+//! bounded ([`hash_index::MAX_PROBE`]): an entry that does not fit marks its
+//! index incomplete, and a lookup that finds nothing in an incomplete index
+//! falls back to binary search, so crafted collisions cost at most
+//! `MAX_PROBE` comparisons more than the search (no quadratic case).
+//!
+//! Each entry also records where the value's raw bytes are (see
+//! [`super::gather`]), so decoding copies them instead of decoding the
+//! value's encoding again.
 
 use allocator_api2::alloc::Allocator;
 use bytemuck::{Pod, Zeroable};
 
+mod hash_index;
+mod keys;
+mod merge;
+mod reader;
+
+use hash_index::{hash, HashIndex, Lookup};
+use keys::{KeyIndex, Short};
+use merge::Placement;
+pub(crate) use reader::Reader;
+
+use super::gather::{RawKind, RawSource, RawStore};
 use super::Rows;
 use crate::buffer::MutableBuffer;
 use crate::error::{Error, Result};
@@ -36,225 +53,18 @@ use crate::error::{Error, Result};
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 #[repr(C)]
 struct Entry {
-    value_start: usize,
-    value_len: usize,
-    key_start: usize,
-    key_len: usize,
+    value_start: u32,
+    value_len: u32,
+    key_start: u32,
+    key_len: u32,
+    /// Where the value's raw bytes are in the [`RawStore`] (when kept).
+    raw_start: u32,
+    raw_len: u32,
 }
 
-/// Number of values a suffix byte can take (`0x02..=0xFF`).
-const DIGITS: u128 = 254;
-
-/// Where new keys may go: every `prefix ++ [b] ++ suffix` with
-/// `low < b < high` (and suffix bytes in `0x02..=0xFF`) lies strictly between
-/// the two neighbours. The prefix is the first `prefix_len` bytes of the
-/// lower neighbour's key (`from_high == false`) or of the upper one's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Gap {
-    from_high: bool,
-    prefix_len: usize,
-    low: u16,
-    high: u16,
-}
-
-/// The first position of `key` from `from` where a byte can be raised
-/// (below `0xFF`): extensions there are above `key`.
-fn above(key: &[u8], from: usize) -> Gap {
-    for (i, &b) in key.iter().enumerate().skip(from) {
-        if b < 0xFF {
-            return Gap {
-                from_high: false,
-                prefix_len: i,
-                low: u16::from(b),
-                high: 256,
-            };
-        }
-    }
-    // Every byte is 0xFF: anything longer starting with `key` is above it.
-    Gap {
-        from_high: false,
-        prefix_len: key.len(),
-        low: 0,
-        high: 256,
-    }
-}
-
-/// The first position of `key` from `from` whose byte can be lowered (above
-/// `0x01`): strings with a smaller byte there are below `key`.
-fn below(key: &[u8], from: usize) -> Result<Gap> {
-    for (i, &b) in key.iter().enumerate().skip(from) {
-        if b > 1 {
-            return Ok(Gap {
-                from_high: true,
-                prefix_len: i,
-                low: 0,
-                high: u16::from(b),
-            });
-        }
-    }
-    // Keys end in a byte >= 2, so this cannot happen for keys we made.
-    Err(Error::UnknownDictionaryKey)
-}
-
-/// A gap strictly between `lo` and `hi` (`None`: unbounded).
-fn gap(lo: Option<&[u8]>, hi: Option<&[u8]>) -> Result<Gap> {
-    match (lo, hi) {
-        (None, None) => Ok(Gap {
-            from_high: false,
-            prefix_len: 0,
-            low: 0,
-            high: 256,
-        }),
-        (Some(l), None) => Ok(above(l, 0)),
-        (None, Some(h)) => below(h, 0),
-        (Some(l), Some(h)) => {
-            let common = l.iter().zip(h).take_while(|(a, b)| a == b).count();
-            match (l.get(common), h.get(common)) {
-                // `l` is a proper prefix of `h`: go below `h` after `l`.
-                (None, Some(_)) => below(h, common),
-                (Some(&a), Some(&b)) if a < b => {
-                    if b - a >= 2 {
-                        Ok(Gap {
-                            from_high: false,
-                            prefix_len: common,
-                            low: u16::from(a),
-                            high: u16::from(b),
-                        })
-                    } else {
-                        // Adjacent bytes: extend `l` past the difference.
-                        Ok(above(l, common + 1))
-                    }
-                }
-                _ => Err(Error::UnknownDictionaryKey),
-            }
-        }
-    }
-}
-
-/// How many keys fit in `g` with `m` suffix bytes.
-fn capacity(g: Gap, m: u32) -> Option<u128> {
-    let (low, high) = (u128::from(g.low), u128::from(g.high));
-    if m == 0 {
-        // The last byte of a key is at least 2.
-        let first = (low + 1).max(2);
-        Some(high.saturating_sub(first))
-    } else {
-        (high - low - 1).checked_mul(DIGITS.checked_pow(m)?)
-    }
-}
-
-/// Longest probe sequence of a [`HashIndex`] insertion or lookup.
-const MAX_PROBE: usize = 32;
-
-/// A 64-bit hash of `bytes` (multiply-rotate over 8-byte words; not
-/// collision resistant, see [`MAX_PROBE`]).
-fn hash(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h = (bytes.len() as u64).wrapping_mul(K);
-    let mut words = bytes.chunks_exact(8);
-    for w in &mut words {
-        let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
-        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
-    }
-    let rest = words.remainder();
-    if !rest.is_empty() {
-        // Byte by byte (at most 7): keys are short, a `memcpy` call costs more.
-        let last = rest
-            .iter()
-            .enumerate()
-            .fold(0u64, |w, (i, &b)| w | (u64::from(b) << (8 * i)));
-        h = (h.rotate_left(5) ^ last).wrapping_mul(K);
-    }
-    h ^ (h >> 32)
-}
-
-/// What a [`HashIndex`] lookup found.
-enum Lookup {
-    /// The entry at this position.
-    Found(usize),
-    /// Not interned.
-    Absent,
-    /// Not in the index, which is incomplete: search the entries.
-    Unknown,
-}
-
-/// Open addressing over entry positions: a power-of-two table of `u32`
-/// slots holding position + 1 (0: empty), linear probing.
-struct HashIndex<A: Allocator> {
-    slots: MutableBuffer<A>,
-    /// Every entry is in the table.
-    complete: bool,
-}
-
-impl<A: Allocator> HashIndex<A> {
-    fn new_in(alloc: A) -> Self {
-        HashIndex {
-            slots: MutableBuffer::new_in(alloc),
-            complete: true,
-        }
-    }
-
-    /// Indexes entries `0..n`, entry `i` under `hash_of(i)`.
-    fn rebuild(&mut self, n: usize, hash_of: impl Fn(usize) -> u64) -> Result<()> {
-        if n >= u32::MAX as usize {
-            return Err(Error::CapacityOverflow);
-        }
-        let cap = n
-            .checked_mul(2)
-            .and_then(|c| c.max(16).checked_next_power_of_two())
-            .ok_or(Error::CapacityOverflow)?;
-        self.slots.clear();
-        self.slots.try_extend_zeros(cap * 4)?;
-        let slots: &mut [u32] = self.slots.typed_mut()?;
-        let mask = cap - 1;
-        self.complete = true;
-        for i in 0..n {
-            let mut at = hash_of(i) as usize & mask;
-            let mut placed = false;
-            for _ in 0..MAX_PROBE {
-                let slot = slots.get_mut(at).ok_or(Error::OutOfBounds)?;
-                if *slot == 0 {
-                    *slot = i as u32 + 1;
-                    placed = true;
-                    break;
-                }
-                at = (at + 1) & mask;
-            }
-            self.complete &= placed;
-        }
-        Ok(())
-    }
-
-    /// The entry whose hash is `h` and for which `is(position)` holds.
-    fn find(&self, h: u64, is: impl Fn(usize) -> bool) -> Lookup {
-        let slots: &[u32] = self.slots.typed().unwrap_or(&[]);
-        if slots.is_empty() {
-            return if self.complete {
-                Lookup::Absent
-            } else {
-                Lookup::Unknown
-            };
-        }
-        let mask = slots.len() - 1;
-        let mut at = h as usize & mask;
-        for _ in 0..MAX_PROBE {
-            match slots.get(at) {
-                Some(0) | None => break,
-                Some(&p) => {
-                    let i = p as usize - 1;
-                    if is(i) {
-                        return Lookup::Found(i);
-                    }
-                }
-            }
-            at = (at + 1) & mask;
-        }
-        if self.complete {
-            Lookup::Absent
-        } else {
-            Lookup::Unknown
-        }
-    }
+/// A position or length in the interner's buffers (each below 4 GiB).
+fn small(x: usize) -> Result<u32> {
+    u32::try_from(x).map_err(|_| Error::CapacityOverflow)
 }
 
 /// An order-preserving mapping from encoded dictionary values to short keys.
@@ -267,8 +77,22 @@ pub(crate) struct Interner<A: Allocator> {
     entries: MutableBuffer<A>,
     /// Entry positions by value.
     by_value: HashIndex<A>,
-    /// Entry positions by key.
+    /// `by_value` misses the last values added: rebuilt before the next
+    /// batch looks values up (a converter used once never builds it).
+    by_value_stale: bool,
+    /// Entry positions by key, for keys longer than two bytes.
     by_key: HashIndex<A>,
+    /// Entry positions of the one- and two-byte keys.
+    short: KeyIndex<A>,
+    /// The values' raw bytes, for decoding without their encodings.
+    raw: RawStore<A>,
+    /// `[start, len]` of each entry's raw bytes (`[u32; 2]`), by position.
+    spans: MutableBuffer<A>,
+    /// The longest raw value, and the raw values' total length.
+    raw_lens: (usize, usize),
+    /// The same of the one-byte keys by byte (256 of them; `[0, u32::MAX]`:
+    /// no such key), then of the two-byte keys by rank (see [`keys`]).
+    short_spans: MutableBuffer<A>,
     /// The table of the last dictionary encoded through this interner.
     pub(crate) cache: super::cache::TableCache<A>,
 }
@@ -281,7 +105,13 @@ impl<A: Allocator + Clone> Interner<A> {
             keys: MutableBuffer::new_in(alloc.clone()),
             entries: MutableBuffer::new_in(alloc.clone()),
             by_value: HashIndex::new_in(alloc.clone()),
+            by_value_stale: false,
             by_key: HashIndex::new_in(alloc.clone()),
+            short: KeyIndex::new_in(alloc.clone()),
+            raw: RawStore::new_in(alloc.clone()),
+            spans: MutableBuffer::new_in(alloc.clone()),
+            raw_lens: (0, 0),
+            short_spans: MutableBuffer::new_in(alloc.clone()),
             cache: super::cache::TableCache::new_in(alloc),
         }
     }
@@ -292,9 +122,19 @@ fn entries_of<A: Allocator>(buf: &MutableBuffer<A>) -> &[Entry] {
     bytemuck::try_cast_slice(buf.as_slice()).unwrap_or(&[])
 }
 
-fn bytes_at<A: Allocator>(buf: &MutableBuffer<A>, start: usize, len: usize) -> &[u8] {
+/// A buffer of `[u32; 2]` (empty when unallocated).
+fn pairs<A: Allocator>(b: &MutableBuffer<A>) -> &[[u32; 2]] {
+    if b.is_empty() {
+        &[]
+    } else {
+        bytemuck::try_cast_slice(b.as_slice()).unwrap_or(&[])
+    }
+}
+
+fn bytes_at<A: Allocator>(buf: &MutableBuffer<A>, start: u32, len: u32) -> &[u8] {
+    let start = start as usize;
     buf.as_slice()
-        .get(start..start.saturating_add(len))
+        .get(start..start.saturating_add(len as usize))
         .unwrap_or(&[])
 }
 
@@ -302,6 +142,19 @@ fn bytes_at<A: Allocator>(buf: &MutableBuffer<A>, start: usize, len: usize) -> &
 /// Null type) or starting with the null sentinel of the values' encoding.
 pub(crate) fn is_null_value(encoded: &[u8], sentinel: u8) -> bool {
     encoded.first().is_none_or(|&b| b == sentinel)
+}
+
+/// The first 8 bytes of `v` as a big-endian number (zero-padded): a
+/// smaller prefix means a smaller value, an equal one decides nothing.
+#[inline]
+fn prefix(v: &[u8]) -> u64 {
+    match v.first_chunk::<8>() {
+        Some(c) => u64::from_be_bytes(*c),
+        None => v
+            .iter()
+            .enumerate()
+            .fold(0, |p, (i, &b)| p | (u64::from(b) << (56 - 8 * i))),
+    }
 }
 
 impl<A: Allocator> Interner<A> {
@@ -319,6 +172,7 @@ impl<A: Allocator> Interner<A> {
     }
 
     /// The key of an interned value.
+    #[cfg(test)]
     pub(crate) fn key_of(&self, value: &[u8]) -> Option<&[u8]> {
         let i = self.position_of(value)?;
         entries_of(&self.entries).get(i).map(|e| self.key(e))
@@ -328,7 +182,12 @@ impl<A: Allocator> Interner<A> {
     fn position_of(&self, value: &[u8]) -> Option<usize> {
         let entries = entries_of(&self.entries);
         let at = |i: usize| entries.get(i).map_or(&[][..], |e| self.value(e));
-        match self.by_value.find(hash(value), |i| at(i) == value) {
+        let found = if self.by_value_stale {
+            Lookup::Unknown
+        } else {
+            self.by_value.find(hash(value), |i| at(i) == value)
+        };
+        match found {
             Lookup::Found(i) => Some(i),
             Lookup::Absent => None,
             Lookup::Unknown => entries.binary_search_by(|e| self.value(e).cmp(value)).ok(),
@@ -343,6 +202,11 @@ impl<A: Allocator> Interner<A> {
 
     /// The position among the entries of the value of a key.
     pub(crate) fn position_of_key(&self, key: &[u8]) -> Option<usize> {
+        match self.short.tables().find(key) {
+            Short::Found(i) => return Some(i),
+            Short::Unknown => return None,
+            Short::Long => {}
+        }
         let entries = entries_of(&self.entries);
         let at = |i: usize| entries.get(i).map_or(&[][..], |e| self.key(e));
         match self.by_key.find(hash(key), |i| at(i) == key) {
@@ -352,51 +216,6 @@ impl<A: Allocator> Interner<A> {
         }
     }
 
-    /// Fills `table[b]` with the entry position + 1 of the one-byte key
-    /// `[b]` (0: no such key), for lookups without hashing.
-    pub(crate) fn one_byte_keys(&self, table: &mut [u32; 256]) -> Result<()> {
-        for (i, e) in entries_of(&self.entries).iter().enumerate() {
-            if let [b] = self.key(e) {
-                if let Some(slot) = table.get_mut(usize::from(*b)) {
-                    *slot = u32::try_from(i + 1).map_err(|_| Error::CapacityOverflow)?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Fills the two-byte key tables: `child[b]` is the table number plus
-    /// one of the keys `[b, c]`, and `tables[256 * number + c]` their entry
-    /// position plus one (0: no such key). At most `max_tables` tables (the
-    /// keys past them are left to hashing).
-    pub(crate) fn two_byte_keys(
-        &self,
-        child: &mut [u32; 256],
-        tables: &mut MutableBuffer<A>,
-        max_tables: usize,
-    ) -> Result<()> {
-        let mut count = 0usize;
-        for (i, e) in entries_of(&self.entries).iter().enumerate() {
-            let [b, c] = *self.key(e) else { continue };
-            let Some(slot) = child.get_mut(usize::from(b)) else {
-                continue;
-            };
-            if *slot == 0 {
-                if count == max_tables {
-                    continue;
-                }
-                count += 1;
-                tables.try_extend_zeros(256 * 4)?;
-                *slot = u32::try_from(count).map_err(|_| Error::CapacityOverflow)?;
-            }
-            let at = (*slot as usize - 1) * 256 + usize::from(c);
-            if let Some(t) = tables.typed_mut::<u32>()?.get_mut(at) {
-                *t = u32::try_from(i + 1).map_err(|_| Error::CapacityOverflow)?;
-            }
-        }
-        Ok(())
-    }
-
     /// The encoded value of the entry at `position`.
     pub(crate) fn value_at(&self, position: usize) -> Option<&[u8]> {
         entries_of(&self.entries)
@@ -404,21 +223,90 @@ impl<A: Allocator> Interner<A> {
             .map(|e| self.value(e))
     }
 
-    /// Rebuilds both hash indexes over the current entries.
+    /// The kind of the raw values kept, and their bytes ([`RawKind::Off`]
+    /// or [`RawKind::Unknown`]: none).
+    pub(crate) fn raw(&self) -> (RawKind, &[u8]) {
+        (self.raw.kind, self.raw.bytes())
+    }
+
+    /// The longest raw value and the mean length (rounded up) of the
+    /// interned values, in bytes.
+    pub(crate) fn raw_lens(&self) -> (usize, usize) {
+        let (max, sum) = self.raw_lens;
+        (max, sum.div_ceil(self.len().max(1)))
+    }
+
+    /// Rebuilds the key indexes over the current entries; the value index
+    /// is rebuilt when next needed.
     fn reindex(&mut self) -> Result<()> {
         let entries = entries_of(&self.entries);
-        let (values, keys) = (&self.values, &self.keys);
-        let of = |buf: &MutableBuffer<A>, start: usize, len: usize| hash(bytes_at(buf, start, len));
-        self.by_value.rebuild(entries.len(), |i| {
+        let keys = &self.keys;
+        self.by_value_stale = true;
+        self.spans.clear();
+        if self.raw.kind != RawKind::Off {
+            self.spans.try_extend_zeros(entries.len() * 8)?;
+            let spans: &mut [[u32; 2]] = if entries.is_empty() {
+                &mut []
+            } else {
+                bytemuck::try_cast_slice_mut(self.spans.as_slice_mut())
+                    .map_err(|_| Error::Misaligned)?
+            };
+            let (mut max, mut sum) = (0usize, 0usize);
+            for (s, e) in spans.iter_mut().zip(entries) {
+                if e.raw_len == u32::MAX {
+                    self.raw.kind = RawKind::Off;
+                }
+                *s = [e.raw_start, e.raw_len];
+                max = max.max(e.raw_len as usize);
+                sum = sum.saturating_add(e.raw_len as usize);
+            }
+            self.raw_lens = (max, sum);
+        }
+        self.short.rebuild(entries.len(), |i| {
             entries
                 .get(i)
-                .map_or(0, |e| of(values, e.value_start, e.value_len))
+                .map_or(&[][..], |e| bytes_at(keys, e.key_start, e.key_len))
         })?;
         self.by_key.rebuild(entries.len(), |i| {
-            entries
-                .get(i)
-                .map_or(0, |e| of(keys, e.key_start, e.key_len))
-        })
+            let e = entries.get(i)?;
+            (e.key_len > 2).then(|| hash(bytes_at(keys, e.key_start, e.key_len)))
+        })?;
+        self.short_spans.clear();
+        if self.raw.kind != RawKind::Off {
+            let tables = self.short.tables();
+            let (one, two) = tables.positions();
+            let spans = pairs(&self.spans);
+            let count = 256usize
+                .checked_add(two.len())
+                .ok_or(Error::CapacityOverflow)?;
+            self.short_spans.try_reserve_exact(count * 8)?;
+            // One-byte keys: position + 1 (0: none); two-byte keys: position.
+            let one = one.iter().map(|&p| p.checked_sub(1));
+            for p in one.chain(two.iter().map(|&p| Some(p))) {
+                let span = p
+                    .and_then(|p| spans.get(p as usize))
+                    .copied()
+                    .unwrap_or([0, u32::MAX]);
+                self.short_spans.try_push(span[0])?;
+                self.short_spans.try_push(span[1])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Rebuilds the value index when it misses values.
+    fn refresh_values(&mut self) -> Result<()> {
+        if !self.by_value_stale {
+            return Ok(());
+        }
+        let entries = entries_of(&self.entries);
+        let values = &self.values;
+        self.by_value.rebuild(entries.len(), |i| {
+            let e = entries.get(i)?;
+            Some(hash(bytes_at(values, e.value_start, e.value_len)))
+        })?;
+        self.by_value_stale = false;
+        Ok(())
     }
 
     /// Interns every non-null value of `values` (rows of the values' ascending
@@ -431,14 +319,17 @@ impl<A: Allocator> Interner<A> {
     where
         A: Clone,
     {
-        self.intern_keys(values, sentinel, alloc, |_| Ok(()))
+        let raw = (RawKind::Off, &RawSource::None);
+        self.intern_keys(values, sentinel, raw, alloc, |_| Ok(()))
     }
 
     /// Interns `values` as [`Self::intern`] does, then calls `each` with the
-    /// key of every value in order (`None` for a null value).
+    /// key of every value in order (`None` for a null value). `raw`: the
+    /// kind and raw bytes of the values (the array `values` encodes), kept
+    /// for decoding.
     ///
-    /// One hash lookup per value when every value is already interned (the
-    /// positions found are reused); a second one after new values were merged.
+    /// One hash lookup per value (none while the interner is empty); new
+    /// values are sorted once and get their keys during the merge.
     ///
     /// # Errors
     /// As [`Self::intern`], and whatever `each` returns.
@@ -446,191 +337,93 @@ impl<A: Allocator> Interner<A> {
         &mut self,
         values: &Rows<A>,
         sentinel: u8,
+        raw: (RawKind, &RawSource<'_>),
         alloc: &A,
         mut each: impl FnMut(Option<&[u8]>) -> Result<()>,
     ) -> Result<()>
     where
         A: Clone,
     {
-        let row = |i: usize| values.row(i).map_or(&[][..], |r| r.data());
-        // Indices of the values not interned yet, and each value's entry
-        // position + 1 (0: null value or not interned yet).
-        let mut fresh = MutableBuffer::new_in(alloc.clone());
-        let mut found = MutableBuffer::new_in(alloc.clone());
-        found.try_reserve_exact(values.len().saturating_mul(4))?;
-        for i in 0..values.len() {
-            let v = row(i);
-            let mut pos = 0u32;
-            if !is_null_value(v, sentinel) {
-                match self.position_of(v) {
-                    Some(p) => pos = u32::try_from(p + 1).map_err(|_| Error::CapacityOverflow)?,
-                    None => fresh.try_extend_from_slice(&i.to_ne_bytes())?,
-                }
-            }
-            found.try_push(pos)?;
+        let keep_raw = self.raw.begin(raw.0);
+        let n = values.len();
+        if n >= u32::MAX as usize {
+            return Err(Error::CapacityOverflow);
         }
-        if fresh.is_empty() {
-            let entries = entries_of(&self.entries);
-            for &p in found.typed::<u32>()? {
-                match p.checked_sub(1) {
-                    None => each(None)?,
-                    Some(p) => {
-                        let e = entries.get(p as usize).ok_or(Error::OutOfBounds)?;
-                        each(Some(self.key(e)))?;
+        let offsets = values.offsets();
+        let data = values.data();
+        let row = |i: usize| match (offsets.get(i), offsets.get(i + 1)) {
+            (Some(&a), Some(&b)) => data.get(a..b).unwrap_or(&[]),
+            _ => &[],
+        };
+        let empty = self.len() == 0;
+        if !empty {
+            self.refresh_values()?;
+        }
+        // Each value's entry position + 1 (0: null value or not interned
+        // yet), and the values not interned yet, as (prefix, index) pairs.
+        let mut fresh = MutableBuffer::new_in(alloc.clone());
+        fresh.try_extend_zeros(n.checked_mul(16).ok_or(Error::CapacityOverflow)?)?;
+        let mut found = MutableBuffer::new_in(alloc.clone());
+        found.try_extend_zeros(n * 4)?;
+        let mut count = 0usize;
+        {
+            let found: &mut [u32] = found.typed_mut()?;
+            let pairs: &mut [u128] = if n == 0 {
+                &mut []
+            } else {
+                bytemuck::try_cast_slice_mut(fresh.as_slice_mut()).map_err(|_| Error::Misaligned)?
+            };
+            for (i, slot) in found.iter_mut().enumerate() {
+                let v = row(i);
+                if is_null_value(v, sentinel) {
+                    continue;
+                }
+                match (!empty).then(|| self.position_of(v)).flatten() {
+                    Some(p) => *slot = u32::try_from(p + 1).map_err(|_| Error::CapacityOverflow)?,
+                    None => {
+                        let pair = pairs.get_mut(count).ok_or(Error::OutOfBounds)?;
+                        *pair = (u128::from(prefix(v)) << 64) | i as u128;
+                        count += 1;
                     }
                 }
             }
-            return Ok(());
         }
-        self.merge(values, fresh, alloc)?;
-        for i in 0..values.len() {
-            let v = row(i);
-            if is_null_value(v, sentinel) {
-                each(None)?;
+        fresh.truncate(count * 16);
+        if count > 0 {
+            // Mostly new values: their encodings (and raw bytes) are
+            // appended whole, entries point into them; otherwise each new
+            // value is copied on its own.
+            let bulk = if count * 2 >= n {
+                let value_base = self.values.len();
+                self.values.try_extend_from_slice(data)?;
+                let raw_base = match (keep_raw, raw.1.whole()) {
+                    (true, Some((bytes, origin))) => Some((self.raw.push(bytes)?, origin)),
+                    _ => None,
+                };
+                Some((value_base, raw_base))
             } else {
-                each(Some(self.key_of(v).ok_or(Error::UnknownDictionaryKey)?))?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Merges the values of `values` at the indices `fresh` (native-endian
-    /// `usize`s, none interned yet) into the entries, giving them keys.
-    fn merge(&mut self, values: &Rows<A>, mut fresh: MutableBuffer<A>, alloc: &A) -> Result<()>
-    where
-        A: Clone,
-    {
-        let row = |i: usize| values.row(i).map_or(&[][..], |r| r.data());
-        let fresh: &mut [usize] =
-            bytemuck::try_cast_slice_mut(fresh.as_slice_mut()).map_err(|_| Error::Misaligned)?;
-        fresh.sort_unstable_by(|&a, &b| row(a).cmp(row(b)));
-
-        let old_len = self.len();
-        let mut merged = MutableBuffer::new_in(alloc.clone());
-        let bytes = old_len
-            .checked_add(fresh.len())
-            .and_then(|n| n.checked_mul(core::mem::size_of::<Entry>()))
-            .ok_or(Error::CapacityOverflow)?;
-        merged.try_reserve_exact(bytes)?;
-
-        let mut j = 0;
-        let mut prev: Option<Entry> = None;
-        for i in 0..=old_len {
-            let next = entries_of(&self.entries).get(i).copied();
-            // The distinct fresh values below `next`.
-            let run_start = j;
-            while let Some(&f) = fresh.get(j) {
-                if next.is_some_and(|e| row(f) >= self.value(&e)) {
-                    break;
-                }
-                j += 1;
-            }
-            if let Some(run) = fresh.get(run_start..j) {
-                self.insert_run(run, &row, prev, next, &mut merged)?;
-                if let Some(last) = entries_of(&merged).last() {
-                    prev = Some(*last);
-                }
-            }
-            if let Some(e) = next {
-                merged.try_extend_from_slice(bytemuck::bytes_of(&e))?;
-                prev = Some(e);
-            }
-        }
-        self.entries = merged;
-        self.reindex()
-    }
-
-    /// Gives keys between `lo` and `hi` to the sorted values `run` (skipping
-    /// repeats) and appends their entries to `out`.
-    fn insert_run<'v>(
-        &mut self,
-        run: &[usize],
-        row: &impl Fn(usize) -> &'v [u8],
-        lo: Option<Entry>,
-        hi: Option<Entry>,
-        out: &mut MutableBuffer<A>,
-    ) -> Result<()> {
-        if run.is_empty() {
-            return Ok(());
-        }
-        let distinct = 1 + run.windows(2).filter(|w| row(w[0]) != row(w[1])).count();
-        let g = gap(
-            lo.as_ref().map(|e| self.key(e)),
-            hi.as_ref().map(|e| self.key(e)),
-        )?;
-        let k = distinct as u128;
-        let mut m = 0u32;
-        let cap = loop {
-            match capacity(g, m) {
-                Some(c) if c >= k => break c,
-                Some(_) if m < 16 => m += 1,
-                _ => return Err(Error::CapacityOverflow),
-            }
-        };
-        let prefix_start = match (g.from_high, lo, hi) {
-            (false, Some(e), _) => e.key_start,
-            (true, _, Some(e)) => e.key_start,
-            _ => 0,
-        };
-        let mut n = 0u128;
-        let mut last: Option<&[u8]> = None;
-        for &f in run {
-            let v = row(f);
-            if last == Some(v) {
-                continue;
-            }
-            last = Some(v);
-            n += 1;
-            // Spread evenly: the n-th of k keys at index n * cap / (k + 1).
-            let idx = n
-                .checked_mul(cap)
-                .map(|x| x / (k + 1))
-                .ok_or(Error::CapacityOverflow)?;
-            let key_start = self.keys.len();
-            let key_len = g.prefix_len + 1 + m as usize;
-            self.keys.try_extend_zeros(key_len)?;
-            let keys = self.keys.as_slice_mut();
-            let prefix = prefix_start..prefix_start + g.prefix_len;
-            if prefix.end > key_start {
-                return Err(Error::OutOfBounds);
-            }
-            keys.copy_within(prefix, key_start);
-            let key = keys
-                .get_mut(key_start + g.prefix_len..)
-                .ok_or(Error::OutOfBounds)?;
-            write_key_tail(key, g, m, idx)?;
-            let value_start = self.values.len();
-            self.values.try_extend_from_slice(v)?;
-            let e = Entry {
-                value_start,
-                value_len: v.len(),
-                key_start,
-                key_len,
+                None
             };
-            out.try_extend_from_slice(bytemuck::bytes_of(&e))?;
+            let place = Placement {
+                row: &row,
+                offsets,
+                raw: (keep_raw, raw.1),
+                bulk,
+            };
+            self.merge(&place, fresh, found.typed_mut()?, alloc)?;
+        }
+        let entries = entries_of(&self.entries);
+        for &p in found.typed::<u32>()? {
+            match p.checked_sub(1) {
+                None => each(None)?,
+                Some(p) => {
+                    let e = entries.get(p as usize).ok_or(Error::OutOfBounds)?;
+                    each(Some(self.key(e)))?;
+                }
+            }
         }
         Ok(())
     }
-}
-
-/// Writes the byte after the prefix and the `m` suffix bytes of key number
-/// `idx` of gap `g` into `out` (`1 + m` bytes).
-fn write_key_tail(out: &mut [u8], g: Gap, m: u32, idx: u128) -> Result<()> {
-    let (first, rest) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
-    let low = u128::from(g.low);
-    let b = if m == 0 {
-        (low + 1).max(2) + idx
-    } else {
-        let scale = DIGITS.checked_pow(m).ok_or(Error::CapacityOverflow)?;
-        let mut rem = idx % scale;
-        for d in rest.iter_mut().rev() {
-            *d = (rem % DIGITS + 2) as u8;
-            rem /= DIGITS;
-        }
-        low + 1 + idx / scale
-    };
-    *first = u8::try_from(b).map_err(|_| Error::CapacityOverflow)?;
-    Ok(())
 }
 
 #[cfg(test)]
@@ -659,66 +452,6 @@ mod tests {
             assert!(*k.last().unwrap() >= 2);
             assert_eq!(i.value_of(k), Some(i.value(x)));
         }
-    }
-
-    #[test]
-    fn gaps() {
-        assert_eq!(
-            gap(Some(&[5]), Some(&[6])).unwrap(),
-            Gap {
-                from_high: false,
-                prefix_len: 1,
-                low: 0,
-                high: 256
-            }
-        );
-        assert_eq!(
-            gap(None, Some(&[1, 1, 3])).unwrap(),
-            Gap {
-                from_high: true,
-                prefix_len: 2,
-                low: 0,
-                high: 3
-            }
-        );
-        assert_eq!(
-            gap(Some(&[0xFF, 0xFF]), None).unwrap(),
-            Gap {
-                from_high: false,
-                prefix_len: 2,
-                low: 0,
-                high: 256
-            }
-        );
-        assert_eq!(
-            gap(Some(&[4]), Some(&[4, 1, 2])).unwrap(),
-            Gap {
-                from_high: true,
-                prefix_len: 2,
-                low: 0,
-                high: 2
-            }
-        );
-        assert_eq!(gap(None, Some(&[1, 1])), Err(Error::UnknownDictionaryKey));
-    }
-
-    /// Colliding hashes fill at most `MAX_PROBE` slots; the rest make the
-    /// index incomplete and their lookups `Unknown` (binary search follows).
-    #[test]
-    fn hash_index_bounds_probes() {
-        let mut h = HashIndex::new_in(Global);
-        assert!(matches!(h.find(1, |_| true), Lookup::Absent));
-        h.rebuild(100, |_| 7).unwrap();
-        assert!(!h.complete);
-        assert!(matches!(h.find(7, |i| i == 3), Lookup::Found(3)));
-        assert!(matches!(h.find(7, |i| i == 50), Lookup::Unknown));
-        h.rebuild(100, |i| i as u64 * 0x9E37_79B9).unwrap();
-        assert!(h.complete);
-        assert!(matches!(
-            h.find(50 * 0x9E37_79B9, |i| i == 50),
-            Lookup::Found(50)
-        ));
-        assert!(matches!(h.find(12345, |_| false), Lookup::Absent));
     }
 
     #[test]

@@ -214,6 +214,9 @@ pub(crate) struct Node<'a, A: Allocator> {
 }
 
 /// What a node holds beside its type: child nodes and dictionary state.
+// The dictionary state (interner, key tables, raw values) is one per
+// dictionary column of a converter, whose nodes are on the heap already.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Kind<'a, A: Allocator> {
     /// Encoded from the array alone.
     Leaf,

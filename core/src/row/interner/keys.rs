@@ -1,0 +1,243 @@
+//! Lookups of one- and two-byte keys without hashing: the keys of every
+//! dictionary of up to ~64K values (and of every value added later into
+//! a gap of a one-byte key's neighbours) are this short.
+//!
+//! One-byte keys `[b]`: a table of 256 entry positions. Two-byte keys
+//! `[b, c]`: a bitmap of the 65,536 possible keys (1,024 words) with the
+//! number of keys before each word; a key's rank among the two-byte keys
+//! (the count before its word plus the bits below it) indexes their entry
+//! positions, stored in key order. 12 KiB plus 4 bytes per two-byte key,
+//! built once per batch of new values, never per decode call.
+
+use allocator_api2::alloc::Allocator;
+
+use crate::buffer::MutableBuffer;
+use crate::error::{Error, Result};
+
+/// Entry positions of the one- and two-byte keys.
+pub(super) struct KeyIndex<A: Allocator> {
+    /// 256 `u32`: entry position + 1 of key `[b]` (0: none).
+    one: MutableBuffer<A>,
+    /// 1,024 `u64`: bit `c % 64` of word `4 b + c / 64` set for key `[b, c]`.
+    words: MutableBuffer<A>,
+    /// 1,024 `u32`: the number of two-byte keys in the words before.
+    before: MutableBuffer<A>,
+    /// Entry position of each two-byte key, in key order.
+    positions: MutableBuffer<A>,
+}
+
+/// The borrowed tables of a [`KeyIndex`], for a loop of lookups.
+#[derive(Clone, Copy)]
+pub(super) struct KeyTables<'t> {
+    one: &'t [u32],
+    words: &'t [u64],
+    before: &'t [u32],
+    positions: &'t [u32],
+}
+
+/// What a short-key lookup found.
+pub(super) enum Short {
+    /// The entry at this position.
+    Found(usize),
+    /// A one- or two-byte key that was never issued.
+    Unknown,
+    /// Not a one- or two-byte key (or no tables): look it up otherwise.
+    Long,
+}
+
+impl<A: Allocator> KeyIndex<A> {
+    /// Empty tables; allocates nothing.
+    pub(super) fn new_in(alloc: A) -> Self
+    where
+        A: Clone,
+    {
+        KeyIndex {
+            one: MutableBuffer::new_in(alloc.clone()),
+            words: MutableBuffer::new_in(alloc.clone()),
+            before: MutableBuffer::new_in(alloc.clone()),
+            positions: MutableBuffer::new_in(alloc),
+        }
+    }
+
+    /// Rebuilds the tables over the keys `key(0), key(1), …` of `n` entries
+    /// sorted by key.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
+    pub(super) fn rebuild<'k>(&mut self, n: usize, key: impl Fn(usize) -> &'k [u8]) -> Result<()> {
+        let pos = |i: usize| u32::try_from(i).map_err(|_| Error::CapacityOverflow);
+        for b in [&mut self.one, &mut self.words, &mut self.before] {
+            b.clear();
+        }
+        self.positions.clear();
+        self.one.try_extend_zeros(256 * 4)?;
+        let two = (0..n).filter(|&i| key(i).len() == 2).count();
+        if two > 0 {
+            self.words.try_extend_zeros(1024 * 8)?;
+            self.positions.try_extend_zeros(two * 4)?;
+        }
+        {
+            let one: &mut [u32] = self.one.typed_mut()?;
+            let words: &mut [u64] = self.words.typed_mut().unwrap_or(&mut []);
+            let positions: &mut [u32] = self.positions.typed_mut().unwrap_or(&mut []);
+            let mut next = positions.iter_mut();
+            for i in 0..n {
+                match *key(i) {
+                    [b] => {
+                        if let Some(s) = one.get_mut(usize::from(b)) {
+                            *s = pos(i + 1)?;
+                        }
+                    }
+                    [b, c] => {
+                        let at = usize::from(b) * 256 + usize::from(c);
+                        if let Some(w) = words.get_mut(at / 64) {
+                            *w |= 1 << (at % 64);
+                        }
+                        if let Some(p) = next.next() {
+                            *p = pos(i)?;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if two > 0 {
+            self.before.try_reserve_exact(1024 * 4)?;
+            let mut count = 0u32;
+            for &w in self.words.typed::<u64>()? {
+                self.before.try_push(count)?;
+                count += w.count_ones();
+            }
+        }
+        Ok(())
+    }
+
+    /// The tables, for [`KeyTables::find`].
+    pub(super) fn tables(&self) -> KeyTables<'_> {
+        KeyTables {
+            one: self.one.typed().unwrap_or(&[]),
+            words: self.words.typed().unwrap_or(&[]),
+            before: self.before.typed().unwrap_or(&[]),
+            positions: self.positions.typed().unwrap_or(&[]),
+        }
+    }
+}
+
+impl KeyTables<'_> {
+    /// The entry of key `key` (bytes as issued, no terminator).
+    #[inline]
+    pub(super) fn find(&self, key: &[u8]) -> Short {
+        match *key {
+            [b] => match self.one.get(usize::from(b)) {
+                Some(&p) if p != 0 => Short::Found(p as usize - 1),
+                Some(_) => Short::Unknown,
+                None => Short::Long,
+            },
+            [b, c] => self.find_two(b, c),
+            _ => Short::Long,
+        }
+    }
+
+    /// Where the entry of key `[b, c]` is among the two-byte keys (its
+    /// rank), `Err(short)` when not found (`Unknown` or `Long`).
+    #[inline(always)]
+    pub(super) fn rank_two(&self, b: u8, c: u8) -> core::result::Result<usize, Short> {
+        let at = usize::from(b) * 256 + usize::from(c);
+        let (Some(&w), Some(&before)) = (self.words.get(at / 64), self.before.get(at / 64)) else {
+            return Err(if self.one.is_empty() {
+                Short::Long
+            } else {
+                Short::Unknown
+            });
+        };
+        let bit = 1u64 << (at % 64);
+        if w & bit == 0 {
+            return Err(Short::Unknown);
+        }
+        Ok(before as usize + (w & (bit - 1)).count_ones() as usize)
+    }
+
+    /// Entry positions of the one-byte keys (+ 1, 0: none) by byte, and of
+    /// the two-byte keys by rank.
+    pub(super) fn positions(&self) -> (&[u32], &[u32]) {
+        (self.one, self.positions)
+    }
+
+    /// The entry of key `[b, c]`.
+    #[inline(always)]
+    pub(super) fn find_two(&self, b: u8, c: u8) -> Short {
+        let at = usize::from(b) * 256 + usize::from(c);
+        let (Some(&w), Some(&before)) = (self.words.get(at / 64), self.before.get(at / 64)) else {
+            // No two-byte key at all.
+            return if self.one.is_empty() {
+                Short::Long
+            } else {
+                Short::Unknown
+            };
+        };
+        let bit = 1u64 << (at % 64);
+        if w & bit == 0 {
+            return Short::Unknown;
+        }
+        let rank = before as usize + (w & (bit - 1)).count_ones() as usize;
+        match self.positions.get(rank) {
+            Some(&p) => Short::Found(p as usize),
+            None => Short::Long,
+        }
+    }
+
+    /// The entry of one-byte key `[b]`.
+    #[inline(always)]
+    pub(super) fn find_one(&self, b: u8) -> Short {
+        match self.one.get(usize::from(b)) {
+            Some(&p) if p != 0 => Short::Found(p as usize - 1),
+            Some(_) => Short::Unknown,
+            None => Short::Long,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use allocator_api2::alloc::Global;
+    use std::vec::Vec;
+
+    /// One- and two-byte keys map to their positions, other short keys are
+    /// unknown, longer keys are left to the caller.
+    #[test]
+    fn short_keys_find_their_entries() {
+        let keys: Vec<Vec<u8>> = std::vec![
+            std::vec![2],
+            std::vec![3, 2],
+            std::vec![3, 2, 9],
+            std::vec![3, 0xFF],
+            std::vec![4],
+            std::vec![0x80, 0x40],
+            std::vec![0xFF, 0xFF],
+        ];
+        let mut k = KeyIndex::new_in(Global);
+        let t = k.tables();
+        assert!(matches!(t.find(&[2]), Short::Long));
+        k.rebuild(keys.len(), |i| &keys[i]).unwrap();
+        let t = k.tables();
+        for (i, key) in keys.iter().enumerate() {
+            match t.find(key) {
+                Short::Found(p) => assert_eq!(p, i, "{key:?}"),
+                Short::Long => assert_eq!(key.len(), 3),
+                Short::Unknown => panic!("{key:?} not found"),
+            }
+        }
+        assert!(matches!(t.find(&[3]), Short::Unknown));
+        assert!(matches!(t.find(&[3, 3]), Short::Unknown));
+        assert!(matches!(t.find(&[0xFF, 0xFE]), Short::Unknown));
+        assert!(matches!(t.find(&[]), Short::Long));
+        assert!(matches!(t.find_one(4), Short::Found(4)));
+        assert!(matches!(t.find_two(0x80, 0x40), Short::Found(5)));
+        // Only one-byte keys: two-byte lookups are unknown.
+        k.rebuild(1, |_| &[7][..]).unwrap();
+        let t = k.tables();
+        assert!(matches!(t.find(&[7]), Short::Found(0)));
+        assert!(matches!(t.find(&[7, 7]), Short::Unknown));
+    }
+}

@@ -1,0 +1,160 @@
+//! Reading the keys of dictionary rows: entry positions and raw spans.
+
+use allocator_api2::alloc::Allocator;
+
+use super::keys::{KeyTables, Short};
+use super::{pairs, Interner};
+use crate::buffer::MutableBuffer;
+use crate::error::{Error, Result};
+use crate::row::SortOptions;
+
+impl<A: Allocator> Interner<A> {
+    /// A reader of the keys of rows encoded with `opts`.
+    pub(crate) fn reader(&self, opts: SortOptions, alloc: &A) -> Reader<'_, A>
+    where
+        A: Clone,
+    {
+        let short = pairs(&self.short_spans);
+        Reader {
+            interner: self,
+            spans: pairs(&self.spans),
+            one_spans: short.get(..256).unwrap_or(&[]),
+            two_spans: short.get(256..).unwrap_or(&[]),
+            tables: self.short.tables(),
+            flip: if opts.descending { 0xFF } else { 0 },
+            null: opts.null_sentinel(),
+            scratch: MutableBuffer::new_in(alloc.clone()),
+        }
+    }
+}
+
+/// Reads the keys of a dictionary column's rows (see
+/// [`Interner::reader`]).
+pub(crate) struct Reader<'i, A: Allocator> {
+    interner: &'i Interner<A>,
+    /// `[start, len]` of each entry's raw bytes.
+    spans: &'i [[u32; 2]],
+    /// The same of the one-byte keys, by byte.
+    one_spans: &'i [[u32; 2]],
+    /// The same of the two-byte keys, by rank.
+    two_spans: &'i [[u32; 2]],
+    tables: KeyTables<'i>,
+    /// `0xFF` when descending (keys and terminator inverted).
+    flip: u8,
+    /// The column's null sentinel.
+    null: u8,
+    /// An inverted long key.
+    scratch: MutableBuffer<A>,
+}
+
+impl<A: Allocator> Reader<'_, A> {
+    /// Reads the dictionary piece at the start of `row` (`0x01`, key,
+    /// terminator; or the null sentinel) and moves `row` past it: the
+    /// key's entry position, `None` for a null.
+    ///
+    /// # Errors
+    /// [`Error::InvalidRow`] for a malformed piece;
+    /// [`Error::UnknownDictionaryKey`] for a key never issued.
+    #[inline(always)]
+    pub(crate) fn next(&mut self, row: &mut &[u8]) -> Result<Option<usize>> {
+        let (&first, rest) = row.split_first().ok_or(Error::InvalidRow)?;
+        *row = rest;
+        match first {
+            1 => {}
+            b if b == self.null => return Ok(None),
+            _ => return Err(Error::InvalidRow),
+        }
+        let t = self.flip;
+        let found = match **row {
+            [a, x, ..] if a != t && x == t => (2, self.tables.find_one(a ^ t)),
+            [a, b, x, ..] if a != t && b != t && x == t => (3, self.tables.find_two(a ^ t, b ^ t)),
+            _ => (0, Short::Long),
+        };
+        match found {
+            (skip, Short::Found(p)) => {
+                *row = row.get(skip..).unwrap_or(&[]);
+                return Ok(Some(p));
+            }
+            (_, Short::Unknown) => return Err(Error::UnknownDictionaryKey),
+            (_, Short::Long) => {}
+        }
+        self.long(row).map(Some)
+    }
+
+    /// As [`Self::next`], giving the raw span (`[start, len]`) of the
+    /// key's entry.
+    ///
+    /// # Errors
+    /// As [`Self::next`].
+    #[inline(always)]
+    pub(crate) fn next_span(&mut self, row: &mut &[u8]) -> Result<Option<[u32; 2]>> {
+        let (&first, rest) = row.split_first().ok_or(Error::InvalidRow)?;
+        match first {
+            1 => {}
+            b if b == self.null => {
+                *row = rest;
+                return Ok(None);
+            }
+            _ => return Err(Error::InvalidRow),
+        }
+        let t = self.flip;
+        let span = match *rest {
+            [a, x, ..] if a != t && x == t => match self.one_spans.get(usize::from(a ^ t)) {
+                // No such key (see `short_spans`).
+                Some(&[_, u32::MAX]) => return Err(Error::UnknownDictionaryKey),
+                span => {
+                    *row = rest.get(2..).unwrap_or(&[]);
+                    span
+                }
+            },
+            [a, b, x, ..] if a != t && b != t && x == t => match self.tables.rank_two(a ^ t, b ^ t)
+            {
+                Ok(rank) => {
+                    *row = rest.get(3..).unwrap_or(&[]);
+                    self.two_spans.get(rank)
+                }
+                Err(Short::Unknown) => return Err(Error::UnknownDictionaryKey),
+                Err(_) => None,
+            },
+            _ => None,
+        };
+        if let Some(&span) = span {
+            return Ok(Some(span));
+        }
+        match self.next(row)? {
+            None => Ok(None),
+            Some(p) => self
+                .raw_span(p)
+                .map(Some)
+                .ok_or(Error::UnknownDictionaryKey),
+        }
+    }
+
+    /// The entry of a key that is not one or two bytes long.
+    #[cold]
+    #[inline(never)]
+    fn long(&mut self, row: &mut &[u8]) -> Result<usize> {
+        let t = self.flip;
+        let len = row.iter().position(|&b| b == t).ok_or(Error::InvalidRow)?;
+        let k = row.get(..len).ok_or(Error::InvalidRow)?;
+        *row = row.get(len + 1..).unwrap_or(&[]);
+        let k = if t == 0 {
+            k
+        } else {
+            self.scratch.clear();
+            self.scratch.try_extend_from_slice(k)?;
+            self.scratch.as_slice_mut().iter_mut().for_each(|b| *b ^= t);
+            self.scratch.as_slice()
+        };
+        self.interner
+            .position_of_key(k)
+            .ok_or(Error::UnknownDictionaryKey)
+    }
+
+    /// Where the raw bytes of the entry at `position` are in
+    /// [`Interner::raw`]'s bytes, as `[start, len]`.
+    #[inline(always)]
+    pub(crate) fn raw_span(&self, position: usize) -> Option<[u32; 2]> {
+        self.spans.get(position).copied()
+    }
+}
