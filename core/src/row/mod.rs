@@ -88,6 +88,7 @@
 //! ```
 
 mod cache;
+mod contiguous;
 mod decode;
 mod dictionary;
 mod encode;
@@ -550,6 +551,36 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
             return Err(Error::InvalidRow);
         }
         Ok(columns)
+    }
+
+    /// Decodes every row of `rows` (from any allocator) as
+    /// [`Self::convert_rows`]`(rows.iter())` does (same columns, same
+    /// errors), reading the rows straight from their byte buffer and
+    /// offsets rather than through an iterator.
+    ///
+    /// When every column is fixed-width (Null, Boolean, the primitive
+    /// types, FixedSizeBinary) and every row has the converter's width (one
+    /// pass over the offsets), each column decodes its piece of every row
+    /// at its offset, booleans 8 rows at a time; otherwise (other columns,
+    /// rows of other lengths, no rows) this is `convert_rows(rows.iter())`.
+    /// Every byte is checked either way: `rows` may hold any bytes
+    /// ([`Rows::try_push`]).
+    ///
+    /// # Errors
+    /// As [`Self::convert_rows`]: [`Error::InvalidRow`] for bytes that are
+    /// not a row of this converter's fields; [`Error::InvalidUtf8`];
+    /// [`Error::AllocationFailed`]; [`Error::CapacityOverflow`].
+    pub fn convert_all_rows<B: Allocator>(
+        &self,
+        rows: &Rows<B>,
+    ) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>> {
+        if let Some(width) = fixed_decode::row_width(&self.nodes)? {
+            let alloc = self.nodes.allocator().clone();
+            if let Some(columns) = contiguous::decode_all(&self.nodes, width, rows, &alloc)? {
+                return Ok(columns);
+            }
+        }
+        self.convert_rows(rows.iter())
     }
 }
 
