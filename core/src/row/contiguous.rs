@@ -32,14 +32,23 @@ fn uniform<B: Allocator>(rows: &Rows<B>, width: usize) -> Option<&[u8]> {
         return None;
     }
     let start = *offsets.first()?;
-    // One branch-free pass: offset `i` must be `start + i × width`.
-    let mut want = start;
-    let mut bad = false;
-    for &o in offsets {
-        bad |= o != want;
-        want = want.wrapping_add(width);
+    // One branch-free pass: offset `i` must be `start + i × width`. The
+    // differences are or-ed together (no compare per offset): 4 lanes with
+    // their own expected offsets, so the loop vectorises.
+    let step = width.wrapping_mul(4);
+    let mut want: [usize; 4] = core::array::from_fn(|j| start.wrapping_add(j * width));
+    let mut diff = [0usize; 4];
+    let mut quads = offsets.chunks_exact(4);
+    for q in quads.by_ref() {
+        for ((d, w), &o) in diff.iter_mut().zip(want.iter_mut()).zip(q) {
+            *d |= o ^ *w;
+            *w = w.wrapping_add(step);
+        }
     }
-    if bad {
+    for (&o, w) in quads.remainder().iter().zip(want) {
+        diff[0] |= o ^ w;
+    }
+    if diff != [0; 4] {
         return None;
     }
     let end = start.checked_add(n.checked_mul(width)?)?;
