@@ -116,35 +116,100 @@ fn piece_at<'r>(at: usize) -> impl Fn(&'r [u8], usize) -> &'r [u8] {
     move |row, len| row.get(at..at + len).unwrap_or(&[])
 }
 
-/// The three well-formed boolean pieces (validity byte, value byte) as
-/// little-endian `u16`s: true, false, null.
-fn boolean_pieces(opts: SortOptions) -> [u16; 3] {
-    let flip = if opts.descending { 0xFF } else { 0 };
-    [
-        u16::from_le_bytes([1, 1 ^ flip]),
-        u16::from_le_bytes([1, flip]),
-        u16::from_le_bytes([opts.null_sentinel(), 0]),
-    ]
+/// Bit 15 of every 16-bit lane of a `u64`, and the other bits.
+const HIGH: u64 = 0x8000_8000_8000_8000;
+const LOW: u64 = !HIGH;
+
+/// Bit 15 of each 16-bit lane of `y` set when that lane is non-zero (no
+/// carry crosses lanes: a lane's low 15 bits plus `0x7FFF` stay below
+/// `0x10000`).
+#[inline(always)]
+fn nonzero(y: u64) -> u64 {
+    ((y & LOW).wrapping_add(LOW) | y) & HIGH
 }
 
-/// Classifies 8 boolean pieces (`0xFFFF` for a missing one: never
-/// well-formed): the value bits, the validity bits and the well-formed
-/// bits, bit `j` for piece `j`.
+/// Bits 15, 31, 47 and 63 of `m` (no other bit set) as bits 0 to 3: the
+/// multiplication moves bit `16k` (after the shift) to bit `48 + k`; its
+/// other partial products are distinct bits outside 48..52, so nothing
+/// carries into them.
 #[inline(always)]
-fn classify8(p: [u16; 8], [is_true, is_false, is_null]: [u16; 3]) -> (u8, u8, u8) {
-    let (mut t, mut v, mut ok) = (0u8, 0u8, 0u8);
-    for (j, &x) in p.iter().enumerate() {
-        let (tt, ff, nn) = (x == is_true, x == is_false, x == is_null);
-        t |= u8::from(tt) << j;
-        v |= u8::from(tt | ff) << j;
-        ok |= u8::from(tt | ff | nn) << j;
+fn gather4(m: u64) -> u8 {
+    const SPREAD: u64 = 1 << 48 | 1 << 33 | 1 << 18 | 1 << 3;
+    ((m >> 15).wrapping_mul(SPREAD) >> 48) as u8 & 0xF
+}
+
+/// The three well-formed boolean pieces (validity byte, value byte), as
+/// little-endian `u16`s repeated in the four lanes of a `u64`: true, false,
+/// null.
+#[derive(Clone, Copy)]
+struct Pieces {
+    t: u64,
+    f: u64,
+    null: u64,
+}
+
+impl Pieces {
+    fn new(opts: SortOptions) -> Self {
+        let flip = if opts.descending { 0xFF } else { 0 };
+        let lanes = |h: u8, b: u8| u64::from(u16::from_le_bytes([h, b])) * 0x0001_0001_0001_0001;
+        Pieces {
+            t: lanes(1, 1 ^ flip),
+            f: lanes(1, flip),
+            null: lanes(opts.null_sentinel(), 0),
+        }
     }
-    (t, v, ok)
+
+    /// The null piece, one lane.
+    fn null_piece(self) -> u16 {
+        self.null as u16
+    }
+
+    /// Classifies the 4 pieces in the lanes of `x` (piece `j` in bits
+    /// `16j..16j + 16`): the value bits and the validity bits (bit `j` for
+    /// piece `j`), and a word that is non-zero when a piece is malformed.
+    #[inline(always)]
+    fn classify4(self, x: u64) -> (u8, u8, u64) {
+        let not_t = nonzero(x ^ self.t);
+        let not_f = nonzero(x ^ self.f);
+        let not_null = nonzero(x ^ self.null);
+        let invalid = not_t & not_f;
+        (
+            gather4(not_t ^ HIGH),
+            gather4(invalid ^ HIGH),
+            invalid & not_null,
+        )
+    }
+
+    /// [`Self::classify4`] for 8 pieces: two words of 4.
+    #[inline(always)]
+    fn classify8(self, lo: u64, hi: u64) -> (u8, u8, u64) {
+        let (t0, v0, b0) = self.classify4(lo);
+        let (t1, v1, b1) = self.classify4(hi);
+        (t0 | t1 << 4, v0 | v1 << 4, b0 | b1)
+    }
+}
+
+/// 4 pieces, each the 2 bytes at `at` of the next row of `rows` (a missing
+/// row: a null piece, well-formed; a row too short: `0xFFFF`, never
+/// well-formed), as the lanes of a `u64`.
+#[inline(always)]
+fn lanes4<'r>(rows: &mut impl Iterator<Item = &'r [u8]>, at: usize, null: u16) -> u64 {
+    let mut x = 0u64;
+    for j in 0..4 {
+        let p = match rows.next().map(|r| r.get(at..at + 2)) {
+            Some(Some(&[h, b])) => u16::from_le_bytes([h, b]),
+            Some(_) => 0xFFFF,
+            None => null,
+        };
+        x |= u64::from(p) << (16 * j);
+    }
+    x
 }
 
 /// Decodes the boolean column `c` from `data` (`n` rows of `width` bytes,
 /// the column's 2-byte piece at `c.offset`) into its value and validity
-/// bitmaps, 8 rows per byte: `true` when a piece is malformed.
+/// bitmaps, 8 rows per byte (8 pieces compared at once as two `u64`s of
+/// four 16-bit lanes): `true` when a piece is malformed.
 ///
 /// # Errors
 /// [`Error::OutOfBounds`] when a bitmap is shorter than `n` bits.
@@ -154,7 +219,8 @@ fn decode_booleans<A: Allocator + Clone>(
     width: usize,
     n: usize,
 ) -> Result<bool> {
-    let pieces = boolean_pieces(c.node.options);
+    let pieces = Pieces::new(c.node.options);
+    let null = pieces.null_piece();
     let at = c.offset;
     let bytes = n.div_ceil(8);
     let values = c
@@ -167,71 +233,55 @@ fn decode_booleans<A: Allocator + Clone>(
         .as_slice_mut()
         .get_mut(..bytes)
         .ok_or(Error::OutOfBounds)?;
-    let mut bad = false;
-    let mut valid = 0usize;
+    let mut bad = 0u64;
+    let group = width.checked_mul(8).ok_or(Error::CapacityOverflow)?;
+    let mut groups = data.chunks_exact(group);
     let mut out = values.iter_mut().zip(validity.iter_mut());
     if width == 2 {
-        // One boolean column: 16 bytes hold 8 rows, every index constant.
-        let mut groups = data.chunks_exact(16);
+        // One boolean column: 16 bytes are 8 pieces, two words as they lie.
         for (g, (val, vld)) in groups.by_ref().zip(out.by_ref()) {
-            let Ok(g) = <&[u8; 16]>::try_from(g) else {
-                bad = true;
+            let Ok(w) = <[u8; 16]>::try_from(g) else {
+                bad = 1;
                 continue;
             };
-            let p = core::array::from_fn(|j| u16::from_le_bytes([g[2 * j], g[2 * j + 1]]));
-            let (t, v, ok) = classify8(p, pieces);
-            bad |= ok != 0xFF;
+            let x = u128::from_le_bytes(w);
+            let (t, v, b) = pieces.classify8(x as u64, (x >> 64) as u64);
+            bad |= b;
             *val = t;
             *vld = v;
-            valid += v.count_ones() as usize;
-        }
-        let tail = groups.remainder();
-        if let Some((val, vld)) = out.next() {
-            let (t, v) = tail_group(tail, 2, 0, pieces, &mut bad);
-            *val = t;
-            *vld = v;
-            valid += v.count_ones() as usize;
         }
     } else {
-        let group = width.checked_mul(8).ok_or(Error::CapacityOverflow)?;
-        let mut groups = data.chunks_exact(group);
         for (g, (val, vld)) in groups.by_ref().zip(out.by_ref()) {
             let mut rows = g.chunks_exact(width);
-            let p = core::array::from_fn(|_| match rows.next().and_then(|r| r.get(at..at + 2)) {
-                Some(&[h, b]) => u16::from_le_bytes([h, b]),
-                _ => 0xFFFF,
-            });
-            let (t, v, ok) = classify8(p, pieces);
-            bad |= ok != 0xFF;
+            let lo = lanes4(&mut rows, at, null);
+            let hi = lanes4(&mut rows, at, null);
+            let (t, v, b) = pieces.classify8(lo, hi);
+            bad |= b;
             *val = t;
             *vld = v;
-            valid += v.count_ones() as usize;
-        }
-        let tail = groups.remainder();
-        if let Some((val, vld)) = out.next() {
-            let (t, v) = tail_group(tail, width, at, pieces, &mut bad);
-            *val = t;
-            *vld = v;
-            valid += v.count_ones() as usize;
         }
     }
+    // The last rows (fewer than 8): the missing ones are nulls.
+    if let Some((val, vld)) = out.next() {
+        let mut rows = groups.remainder().chunks_exact(width);
+        let lo = lanes4(&mut rows, at, null);
+        let hi = lanes4(&mut rows, at, null);
+        let (t, v, b) = pieces.classify8(lo, hi);
+        bad |= b;
+        *val = t;
+        *vld = v;
+    }
+    // Bits past row `n` are clear: the valid rows are the set bits.
+    let valid: usize = validity
+        .chunks(8)
+        .map(|w| {
+            let mut word = [0u8; 8];
+            word.iter_mut().zip(w).for_each(|(d, s)| *d = *s);
+            u64::from_le_bytes(word).count_ones() as usize
+        })
+        .sum();
     c.null_count += n - valid.min(n);
-    Ok(bad)
-}
-
-/// The last `tail.len() / width` (fewer than 8) rows of a boolean column:
-/// value and validity bits; sets `bad` when a piece is malformed.
-fn tail_group(tail: &[u8], width: usize, at: usize, pieces: [u16; 3], bad: &mut bool) -> (u8, u8) {
-    let mut rows = tail.chunks_exact(width);
-    let k = tail.len() / width.max(1);
-    let p = core::array::from_fn(|_| match rows.next().and_then(|r| r.get(at..at + 2)) {
-        Some(&[h, b]) => u16::from_le_bytes([h, b]),
-        _ => 0xFFFF,
-    });
-    let (t, v, ok) = classify8(p, pieces);
-    let mask = u8::try_from((1u16 << k.min(8)) - 1).unwrap_or(0xFF);
-    *bad |= ok & mask != mask;
-    (t, v)
+    Ok(bad != 0)
 }
 
 #[cfg(test)]
@@ -488,6 +538,31 @@ mod tests {
         // Null columns take no bytes: anything else is trailing.
         assert_eq!(err(&[(Null, asc)], &[&[], &[0]]), Error::InvalidRow);
         assert_eq!(err(&[], &[&[0]]), Error::InvalidRow);
+    }
+
+    /// The lane tricks against a lane-by-lane model, on edge lanes.
+    #[test]
+    fn lane_tricks() {
+        let edge = [
+            0u16, 1, 0x00FF, 0x0100, 0x7FFF, 0x8000, 0x8001, 0xFFFE, 0xFFFF,
+        ];
+        assert_eq!((gather4(HIGH), gather4(0)), (0xF, 0));
+        let mut rng = Rng(7);
+        for _ in 0..5000 {
+            let l: [u16; 4] = core::array::from_fn(|_| edge[rng.below(9) as usize]);
+            let x = l.iter().rev().fold(0u64, |x, &v| x << 16 | u64::from(v));
+            let nz = nonzero(x);
+            let want = l
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (j, &v)| m | u64::from(v != 0) << (16 * j + 15));
+            assert_eq!(nz, want, "{l:x?}");
+            let bits = l
+                .iter()
+                .enumerate()
+                .fold(0u8, |m, (j, &v)| m | u8::from(v != 0) << j);
+            assert_eq!(gather4(nz), bits, "{l:x?}");
+        }
     }
 
     #[test]
