@@ -8,8 +8,10 @@
 //! `memcmp` (their `Ord`) gives the order of the original values, column by
 //! column, as the options say; equal rows mean equal values. This is what
 //! multi-column sorts, merges, joins and group-bys want. Rows decode back to
-//! columns of the original types with [`RowConverter::convert_rows`], which
-//! validates its input: malformed bytes give [`Error::InvalidRow`], never a panic.
+//! columns of the original types with [`RowConverter::convert_rows`] (any
+//! rows) or [`RowConverter::convert_all_rows`] (every row of a [`Rows`],
+//! read straight from its buffer), which validate their input: malformed
+//! bytes give [`Error::InvalidRow`], never a panic.
 //!
 //! # Encoding
 //!
