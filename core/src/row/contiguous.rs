@@ -237,8 +237,8 @@ fn decode_booleans<A: Allocator + Clone>(
     let group = width.checked_mul(8).ok_or(Error::CapacityOverflow)?;
     let mut groups = data.chunks_exact(group);
     let mut out = values.iter_mut().zip(validity.iter_mut());
-    if width == 2 {
-        // One boolean column: 16 bytes are 8 pieces, two words as they lie.
+    if width == 2 && at == 0 {
+        // The row is the piece: 16 bytes are 8 pieces, two words as they lie.
         for (g, (val, vld)) in groups.by_ref().zip(out.by_ref()) {
             let Ok(w) = <[u8; 16]>::try_from(g) else {
                 bad = 1;
@@ -419,6 +419,8 @@ mod tests {
             (Float64, c)
         ]);
         out.push(std::vec![(Int64, c), (Boolean, a)]);
+        out.push(std::vec![(Null, b), (Boolean, c), (Null, d)]);
+        out.push(std::vec![(FixedSizeBinary(0), a), (Boolean, d)]);
         out.push(std::vec![]);
         out.push(std::vec![(Utf8, a)]);
         out.push(std::vec![(Int32, a), (Binary, c)]);
@@ -609,5 +611,12 @@ mod tests {
         let back = conv.convert_all_rows(&rows).unwrap();
         assert!(back[0] == cols[0] && back[1] == cols[1]);
         assert_eq!(back[1].null_count(), 1);
+        // The same rows in a `Rows` of another allocator type.
+        let mut other = Rows::new_in(&Global);
+        for r in rows.iter() {
+            other.try_push(r).unwrap();
+        }
+        let again = conv.convert_all_rows(&other).unwrap();
+        assert!(again[0] == cols[0] && again[1] == cols[1]);
     }
 }
