@@ -56,19 +56,24 @@ pub(crate) fn row_width<A: Allocator>(nodes: &[Node<'_, A>]) -> Result<Option<us
 /// One column being decoded: its node, its offset in each row, and its
 /// output buffers, sized for every row up front (zeroed: a null's value is
 /// the default, its validity bit clear).
-struct Column<'n, 'a, A: Allocator> {
-    node: &'n Node<'a, A>,
-    offset: usize,
+pub(super) struct Column<'n, 'a, A: Allocator> {
+    pub(super) node: &'n Node<'a, A>,
+    pub(super) offset: usize,
     /// Values: `n` slots of the primitive type, `n` × the width for
     /// FixedSizeBinary, a bitmap for booleans, nothing for Null.
-    values: MutableBuffer<A>,
+    pub(super) values: MutableBuffer<A>,
     /// Validity bitmap, `n` bits.
-    validity: MutableBuffer<A>,
-    null_count: usize,
+    pub(super) validity: MutableBuffer<A>,
+    pub(super) null_count: usize,
 }
 
 impl<'n, 'a, A: Allocator + Clone> Column<'n, 'a, A> {
-    fn try_new(node: &'n Node<'a, A>, offset: usize, n: usize, alloc: &A) -> Result<Self> {
+    pub(super) fn try_new(
+        node: &'n Node<'a, A>,
+        offset: usize,
+        n: usize,
+        alloc: &A,
+    ) -> Result<Self> {
         let bytes = match &node.data_type {
             DataType::Null => 0,
             DataType::Boolean => n.div_ceil(8),
@@ -109,7 +114,7 @@ impl<'n, 'a, A: Allocator + Clone> Column<'n, 'a, A> {
     /// all rows straight from the caller's iterator (one column: no chunk
     /// copied, the iterator kept in registers, the piece the whole row).
     #[inline(always)]
-    fn decode_range<'r>(
+    pub(super) fn decode_range<'r>(
         &mut self,
         rows: impl Iterator<Item = &'r [u8]>,
         cut: impl Fn(&'r [u8], usize) -> &'r [u8],
@@ -192,7 +197,7 @@ impl<'n, 'a, A: Allocator + Clone> Column<'n, 'a, A> {
     }
 
     /// The decoded array (`n` rows); leaves the buffers empty.
-    fn finish(&mut self, n: usize) -> Result<ArrayRef<'a, A>> {
+    pub(super) fn finish(&mut self, n: usize) -> Result<ArrayRef<'a, A>> {
         use DataType::*;
         let dt = &self.node.decoded;
         let alloc = self.values.allocator().clone();

@@ -8,8 +8,10 @@
 //! `memcmp` (their `Ord`) gives the order of the original values, column by
 //! column, as the options say; equal rows mean equal values. This is what
 //! multi-column sorts, merges, joins and group-bys want. Rows decode back to
-//! columns of the original types with [`RowConverter::convert_rows`], which
-//! validates its input: malformed bytes give [`Error::InvalidRow`], never a panic.
+//! columns of the original types with [`RowConverter::convert_rows`] (any
+//! rows) or [`RowConverter::convert_all_rows`] (every row of a [`Rows`],
+//! read straight from its buffer), which validate their input: malformed
+//! bytes give [`Error::InvalidRow`], never a panic.
 //!
 //! # Encoding
 //!
@@ -88,6 +90,7 @@
 //! ```
 
 mod cache;
+mod contiguous;
 mod decode;
 mod dictionary;
 mod encode;
@@ -553,6 +556,36 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
             return Err(Error::InvalidRow);
         }
         Ok(columns)
+    }
+
+    /// Decodes every row of `rows` (from any allocator) as
+    /// [`Self::convert_rows`]`(rows.iter())` does (same columns, same
+    /// errors), reading the rows straight from their byte buffer and
+    /// offsets rather than through an iterator.
+    ///
+    /// When every column is fixed-width (Null, Boolean, the primitive
+    /// types, FixedSizeBinary) and every row has the converter's width (one
+    /// pass over the offsets), each column decodes its piece of every row
+    /// at its offset, booleans 8 rows at a time; otherwise (other columns,
+    /// rows of other lengths, no rows) this is `convert_rows(rows.iter())`.
+    /// Every byte is checked either way: `rows` may hold any bytes
+    /// ([`Rows::try_push`]).
+    ///
+    /// # Errors
+    /// As [`Self::convert_rows`]: [`Error::InvalidRow`] for bytes that are
+    /// not a row of this converter's fields; [`Error::InvalidUtf8`];
+    /// [`Error::AllocationFailed`]; [`Error::CapacityOverflow`].
+    pub fn convert_all_rows<B: Allocator>(
+        &self,
+        rows: &Rows<B>,
+    ) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>> {
+        if let Some(width) = fixed_decode::row_width(&self.nodes)? {
+            let alloc = self.nodes.allocator().clone();
+            if let Some(columns) = contiguous::decode_all(&self.nodes, width, rows, &alloc)? {
+                return Ok(columns);
+            }
+        }
+        self.convert_rows(rows.iter())
     }
 }
 

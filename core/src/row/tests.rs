@@ -512,6 +512,48 @@ fn every_allocation_failure_is_an_error_without_cursors() {
     }
 }
 
+/// The same for [`RowConverter::convert_all_rows`] (fixed-width columns
+/// decoded straight from the `Rows`).
+#[test]
+fn every_allocation_failure_is_an_error_decoding_all_rows() {
+    let big = FailAfter::new(usize::MAX);
+    let ints = PrimitiveArray::<i64, FailAfter>::try_from_options_in(
+        &[Some(1), None, Some(3)],
+        big.clone(),
+    )
+    .unwrap()
+    .into_array_ref();
+    let mut b = crate::array::BooleanBuilder::new_in(big.clone());
+    for v in [Some(true), Some(false), None] {
+        b.try_append_option(v).unwrap();
+    }
+    let bools = b.finish().into_array_ref();
+    for cols in [
+        std::vec![bools.clone()],
+        std::vec![ints.clone()],
+        std::vec![ints, bools],
+    ] {
+        let fields: std::vec::Vec<_> = cols
+            .iter()
+            .map(|c| SortField::new(c.data_type().clone()))
+            .collect();
+        let mut conv = RowConverter::try_new_in(&fields, big.clone()).unwrap();
+        let rows = conv.convert_columns(&cols).unwrap();
+        let run = |a: FailAfter| {
+            let conv = RowConverter::try_new_in(&fields, a)?;
+            conv.convert_all_rows(&rows)
+        };
+        let ok = FailAfter::new(usize::MAX);
+        assert_eq!(run(ok.clone()).unwrap().len(), cols.len());
+        let n = ok.made.get();
+        assert!(n > 3, "{n}");
+        for k in 0..n {
+            let r = run(FailAfter::new(k));
+            assert_eq!(r.err(), Some(Error::AllocationFailed), "budget {k} of {n}");
+        }
+    }
+}
+
 /// A test allocator over `Global` that fails every allocation after the
 /// first `limit` ones.
 #[derive(Clone, Debug)]
