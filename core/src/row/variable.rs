@@ -260,10 +260,11 @@ fn put_block(
 }
 
 /// Writes the ordered encoding of the non-empty value `values[start..end]`
-/// at the start of `out`; returns its length. Blocks are copied at their
-/// fixed size: the last one too when `values` has `BLOCK_SIZE` bytes from
-/// its start (the bytes past the value are masked to zero), so a value of up
-/// to 32 bytes is one 32-byte load, mask and store.
+/// at the start of `out`; returns its length. The bounds are checked once
+/// per value; blocks are copied at their fixed size: the last one too when
+/// `values` has `BLOCK_SIZE` bytes from its start (the bytes past the value
+/// are masked to zero), so a value of up to 32 bytes is one 32-byte load,
+/// mask and store.
 ///
 /// # Errors
 /// [`Error::OutOfBounds`] when `out` is too short or the range is empty or
@@ -271,38 +272,34 @@ fn put_block(
 #[inline(always)]
 fn write_value(out: &mut [u8], values: &[u8], start: usize, end: usize, flip: u8) -> Result<usize> {
     const B: usize = BLOCK_SIZE;
-    let len = end.checked_sub(start).ok_or(Error::OutOfBounds)?;
-    let whole = len.checked_sub(1).ok_or(Error::OutOfBounds)? / B;
+    let src = values.get(start..end).ok_or(Error::OutOfBounds)?;
+    let whole = src.len().checked_sub(1).ok_or(Error::OutOfBounds)? / B;
     let n = 1 + (whole + 1) * (B + 1);
     let out = out.get_mut(..n).ok_or(Error::OutOfBounds)?;
-    let (first, mut rest) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
+    let (first, rest) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
     *first = NON_EMPTY ^ flip;
-    let mut at = start;
+    // `rest` is `whole` blocks with their markers, then the last block and
+    // its length byte; `src` is `whole` blocks, then `1..=B` bytes.
+    let (mut body, mut from) = (rest, src);
     for _ in 0..whole {
-        let (dst, tail) = rest.split_at_mut(B + 1);
-        let src: &[u8; B] = values
-            .get(at..at + B)
-            .and_then(|s| s.try_into().ok())
+        let (d, d_rest) = body
+            .split_first_chunk_mut::<{ B + 1 }>()
             .ok_or(Error::OutOfBounds)?;
-        let dst: &mut [u8; B + 1] = dst.try_into().map_err(|_| Error::OutOfBounds)?;
-        // A whole block needs no mask; ascending, it is a plain copy.
-        let (block, marker) = dst.split_at_mut(B);
-        if flip == 0 {
-            block.copy_from_slice(src);
-        } else {
-            block.iter_mut().zip(src).for_each(|(d, s)| *d = !*s);
+        let (s, s_rest) = from.split_first_chunk::<B>().ok_or(Error::OutOfBounds)?;
+        // A whole block needs no mask; ascending (`flip == 0` after
+        // inlining), it is a plain copy.
+        for j in 0..B {
+            d[j] = s[j] ^ flip;
         }
-        if let Some(m) = marker.first_mut() {
-            *m = CONTINUATION ^ flip;
-        }
-        at += B;
-        rest = tail;
+        d[B] = CONTINUATION ^ flip;
+        (body, from) = (d_rest, s_rest);
     }
-    // `rest` is exactly the last block and its length byte; `1 <= last <= B`.
-    let last = end - at;
-    let dst: &mut [u8; B + 1] = rest.try_into().map_err(|_| Error::OutOfBounds)?;
+    // `body` is the last block and its length byte, `from` its `1..=B` bytes.
+    let last = from.len();
+    let dst: &mut [u8; B + 1] = body.try_into().map_err(|_| Error::OutOfBounds)?;
     let keep = mask(last)?;
     let mut padded = [0u8; B];
+    let at = start + whole * B;
     let src: &[u8; B] = match values.get(at..at + B) {
         Some(s) => s.try_into().map_err(|_| Error::OutOfBounds)?,
         None => {
@@ -310,7 +307,7 @@ fn write_value(out: &mut [u8], values: &[u8], start: usize, end: usize, flip: u8
             padded
                 .get_mut(..last)
                 .ok_or(Error::OutOfBounds)?
-                .copy_from_slice(values.get(at..end).ok_or(Error::OutOfBounds)?);
+                .copy_from_slice(from);
             &padded
         }
     };
@@ -340,22 +337,59 @@ pub(crate) fn encode_offsets<O: OffsetSize, A: Allocator>(
     let offsets = offsets
         .get(..cursors.len() + 1)
         .ok_or(Error::OffsetsLength)?;
-    const B: usize = BLOCK_SIZE;
-    let flip = if opts.descending { 0xFF } else { 0 };
-    let null = opts.null_sentinel();
-    for (i, (c, w)) in cursors.iter_mut().zip(offsets.windows(2)).enumerate() {
-        let start = w[0].to_usize().ok_or(Error::OutOfBounds)?;
-        let end = w[1].to_usize().ok_or(Error::OutOfBounds)?;
-        let valid = nulls.is_none_or(|n| n.is_valid(i));
-        let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
-        let written = if unordered {
-            let v = if valid {
+    if unordered {
+        for (i, (c, w)) in cursors.iter_mut().zip(offsets.windows(2)).enumerate() {
+            let start = w[0].to_usize().ok_or(Error::OutOfBounds)?;
+            let end = w[1].to_usize().ok_or(Error::OutOfBounds)?;
+            let v = if nulls.is_none_or(|n| n.is_valid(i)) {
                 Some(values.get(start..end).ok_or(Error::OutOfBounds)?)
             } else {
                 None
             };
-            encode_unordered(out, v)?
-        } else if !valid {
+            *c += encode_unordered(data.get_mut(*c..).ok_or(Error::OutOfBounds)?, v)?;
+        }
+        return Ok(());
+    }
+    let null = opts.null_sentinel();
+    let bits = nulls.map(|n| (n.inner().inner().as_slice(), n.inner().offset()));
+    // One loop per direction and validity, so that `flip` is a constant
+    // and the no-null loop tests nothing.
+    match (bits, opts.descending) {
+        (None, false) => ordered_offsets(data, cursors, offsets, values, |_| true, 0, null),
+        (None, true) => ordered_offsets(data, cursors, offsets, values, |_| true, 0xFF, null),
+        (Some((bytes, offset)), desc) => ordered_offsets(
+            data,
+            cursors,
+            offsets,
+            values,
+            |i| {
+                let j = offset + i;
+                bytes.get(j / 8).is_some_and(|b| (b >> (j % 8)) & 1 == 1)
+            },
+            if desc { 0xFF } else { 0 },
+            null,
+        ),
+    }
+}
+
+/// The ordered loop of [`encode_offsets`]: slot `i` is valid when
+/// `valid(i)`; every byte but a null's sentinel XORed with `flip`.
+#[inline(always)]
+fn ordered_offsets<O: OffsetSize>(
+    data: &mut [u8],
+    cursors: &mut [usize],
+    offsets: &[O],
+    values: &[u8],
+    valid: impl Fn(usize) -> bool,
+    flip: u8,
+    null: u8,
+) -> Result<()> {
+    const B: usize = BLOCK_SIZE;
+    for (i, (c, w)) in cursors.iter_mut().zip(offsets.windows(2)).enumerate() {
+        let start = w[0].to_usize().ok_or(Error::OutOfBounds)?;
+        let end = w[1].to_usize().ok_or(Error::OutOfBounds)?;
+        let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
+        let written = if !valid(i) {
             *out.first_mut().ok_or(Error::OutOfBounds)? = null;
             1
         } else if start == end {
@@ -486,17 +520,23 @@ pub(crate) fn starts_from_offsets<O: OffsetSize, A: Allocator>(
         start: usize,
     ) -> (usize, bool, bool) {
         const B: usize = BLOCK_SIZE;
-        let (mut at, mut bad, mut over) = (start, false, false);
-        for (i, (c, w)) in cursors.iter_mut().zip(offsets.windows(2)).enumerate() {
-            let (a, b) = (
-                w[0].to_usize().unwrap_or(usize::MAX),
-                w[1].to_usize().unwrap_or(0),
-            );
-            bad |= a > b;
-            let len = b.wrapping_sub(a);
-            bad |= len > isize::MAX as usize;
+        let Some((&first, rest)) = offsets.split_first() else {
+            return (start, false, false);
+        };
+        // Offsets that start non-negative and never decrease are all
+        // non-negative, and their differences fit in `isize`: one
+        // comparison a row checks both.
+        let (mut at, mut bad, mut over) = (start, first.to_usize().is_none(), false);
+        let (mut prev, mut prev_u) = (first, first.to_usize().unwrap_or(0));
+        for (i, (c, &b)) in cursors.iter_mut().zip(rest).enumerate() {
+            bad |= b < prev;
+            let b_u = b.to_usize().unwrap_or(0);
+            let len = b_u.wrapping_sub(prev_u);
+            (prev, prev_u) = (b, b_u);
             let blocks = (len.wrapping_add(B - 1) / B).wrapping_mul(B + 1) & valid(i);
-            let next = at.wrapping_add(c.wrapping_add(1 + blocks));
+            // Saturating: a saturated length (see `add_lengths_from_offsets`)
+            // must not wrap to a small one.
+            let next = at.wrapping_add(c.saturating_add(1 + blocks));
             *c = at;
             over |= next < at;
             at = next;
@@ -607,6 +647,42 @@ mod tests {
         assert_eq!(&out[..4], &[0xFF; 4]);
         let mut r = &[5u8, 0, 0, 0, 1][..];
         assert_eq!(read_unordered(&mut r), Err(Error::InvalidRow));
+    }
+
+    /// Row starts from the offsets: sizes 1 (null, empty), 34 (1–32
+    /// bytes), 67 (33–64) added to the lengths already there; bad offsets
+    /// and an overflowing total are errors.
+    #[test]
+    fn starts_from_offsets_sizes_and_errors() {
+        let none: Option<&NullBuffer<'_, Global>> = None;
+        let mut c = [5usize, 0, 2, 0];
+        let end = starts_from_offsets(&mut c, &[0i32, 0, 1, 33, 66], none, 10).unwrap();
+        assert_eq!(c, [10, 16, 50, 86]);
+        assert_eq!(end, 86 + 67);
+        let mut bits = crate::buffer::BooleanBufferBuilder::new_in(Global);
+        bits.try_append_slice(&[true, false, true]).unwrap();
+        let nulls = NullBuffer::new(bits.finish());
+        let mut c = [0usize; 3];
+        let end = starts_from_offsets(&mut c, &[0i64, 40, 80, 81], Some(&nulls), 0).unwrap();
+        assert_eq!(c, [0, 67, 68]);
+        assert_eq!(end, 68 + 34);
+        for bad in [&[-1i32, 0, 1][..], &[0, 2, 1], &[0, -1, 1], &[0, 1, -5]] {
+            let mut c = [0usize; 2];
+            assert_eq!(
+                starts_from_offsets(&mut c, bad, none, 0),
+                Err(Error::OffsetOutOfBounds)
+            );
+        }
+        let mut c = [usize::MAX - 1, 0];
+        assert_eq!(
+            starts_from_offsets(&mut c, &[0i32, 1, 2], none, 0),
+            Err(Error::CapacityOverflow)
+        );
+        let mut c = [0usize; 2];
+        assert_eq!(
+            starts_from_offsets(&mut c, &[0i32, 1], none, 0),
+            Err(Error::OffsetsLength)
+        );
     }
 
     /// The spec's diagrams use 4-byte blocks "for brevity".
