@@ -13,7 +13,7 @@
 use allocator_api2::alloc::Allocator;
 
 use super::SortOptions;
-use crate::buffer::{NullBuffer, OffsetSize};
+use crate::buffer::{Appender, NullBuffer, OffsetSize};
 use crate::error::{Error, Result};
 
 /// Block size of the ordered encoding.
@@ -417,6 +417,120 @@ fn ordered_offsets<O: OffsetSize>(
         *c += written;
     }
     Ok(())
+}
+
+/// Encodes slots of an offsets-based array like [`encode_offsets`]
+/// (ordered) one row after another through `w`, for rows that hold this
+/// column only: row `i` starts at `cursors[i]` (checked against where `w`
+/// is) and `cursors[i]` becomes its end.
+///
+/// # Errors
+/// [`Error::OffsetsLength`] when there are too few offsets;
+/// [`Error::OutOfBounds`] when a row does not start where the last one
+/// ended or does not fit, or an offset lies outside `values`.
+pub(crate) fn append_offsets<O: OffsetSize, A: Allocator>(
+    w: &mut Appender<'_>,
+    cursors: &mut [usize],
+    offsets: &[O],
+    values: &[u8],
+    nulls: Option<&NullBuffer<'_, A>>,
+    opts: SortOptions,
+) -> Result<()> {
+    let offsets = offsets
+        .get(..cursors.len() + 1)
+        .ok_or(Error::OffsetsLength)?;
+    let null = opts.null_sentinel();
+    let bits = nulls.map(|n| (n.inner().inner().as_slice(), n.inner().offset()));
+    match (bits, opts.descending) {
+        (None, false) => append_rows(w, cursors, offsets, values, |_| true, 0, null),
+        (None, true) => append_rows(w, cursors, offsets, values, |_| true, 0xFF, null),
+        (Some((bytes, offset)), desc) => append_rows(
+            w,
+            cursors,
+            offsets,
+            values,
+            |i| {
+                let j = offset + i;
+                bytes.get(j / 8).is_some_and(|b| (b >> (j % 8)) & 1 == 1)
+            },
+            if desc { 0xFF } else { 0 },
+            null,
+        ),
+    }
+}
+
+/// The loop of [`append_offsets`] (see [`ordered_offsets`]).
+#[inline(always)]
+fn append_rows<O: OffsetSize>(
+    w: &mut Appender<'_>,
+    cursors: &mut [usize],
+    offsets: &[O],
+    values: &[u8],
+    valid: impl Fn(usize) -> bool,
+    flip: u8,
+    null: u8,
+) -> Result<()> {
+    for (i, (c, o)) in cursors.iter_mut().zip(offsets.windows(2)).enumerate() {
+        if *c != w.pos() {
+            return Err(Error::OutOfBounds);
+        }
+        let start = o[0].to_usize().ok_or(Error::OutOfBounds)?;
+        let end = o[1].to_usize().ok_or(Error::OutOfBounds)?;
+        if !valid(i) {
+            w.put(&[null])?;
+        } else if start == end {
+            w.put(&[EMPTY ^ flip])?;
+        } else {
+            append_value(w, values, start, end, flip)?;
+        }
+        *c = w.pos();
+    }
+    Ok(())
+}
+
+/// [`write_value`] through an [`Appender`]: each block built in registers
+/// and written at its fixed size.
+#[inline(always)]
+fn append_value(
+    w: &mut Appender<'_>,
+    values: &[u8],
+    start: usize,
+    end: usize,
+    flip: u8,
+) -> Result<()> {
+    const B: usize = BLOCK_SIZE;
+    let src = values.get(start..end).ok_or(Error::OutOfBounds)?;
+    let whole = src.len().checked_sub(1).ok_or(Error::OutOfBounds)? / B;
+    w.put(&[NON_EMPTY ^ flip])?;
+    let mut from = src;
+    for _ in 0..whole {
+        let (s, rest) = from.split_first_chunk::<B>().ok_or(Error::OutOfBounds)?;
+        let mut block = [0u8; B + 1];
+        for j in 0..B {
+            block[j] = s[j] ^ flip;
+        }
+        block[B] = CONTINUATION ^ flip;
+        w.put(&block)?;
+        from = rest;
+    }
+    // `from` is the last block's `1..=B` bytes.
+    let last = from.len();
+    let mut padded = [0u8; B];
+    let at = start + whole * B;
+    let src: &[u8; B] = match values.get(at..at + B) {
+        Some(s) => s.try_into().map_err(|_| Error::OutOfBounds)?,
+        None => {
+            // Near the end of `values`: copy the bytes there are.
+            padded
+                .get_mut(..last)
+                .ok_or(Error::OutOfBounds)?
+                .copy_from_slice(from);
+            &padded
+        }
+    };
+    let mut block = [0u8; B + 1];
+    put_block(&mut block, src, mask(last)?, last as u8, flip);
+    w.put(&block)
 }
 
 /// Adds the encoded size of slot `i` of an offsets-based array (`offsets`:
