@@ -555,26 +555,29 @@ pub(crate) fn add_lengths_from_offsets<O: OffsetSize, A: Allocator>(
         valid: impl Fn(usize) -> usize,
         size: impl Fn(usize, usize) -> usize,
     ) -> bool {
-        let mut overflow = false;
+        // Offsets that start non-negative and never decrease are all
+        // non-negative, and their differences fit in `isize`: one
+        // comparison a slot checks both.
+        let mut bad = offsets.first().is_some_and(|f| f.to_usize().is_none());
         for (i, (l, w)) in lengths.iter_mut().zip(offsets.windows(2)).enumerate() {
-            // Offsets of a validated array: non-negative, non-decreasing; any
-            // other (an unchecked array) is an error, not a wrong size.
-            let (a, b) = (
-                w[0].to_usize().unwrap_or(usize::MAX),
-                w[1].to_usize().unwrap_or(0),
-            );
-            overflow |= a > b;
-            let len = b.wrapping_sub(a);
-            overflow |= len > isize::MAX as usize;
+            let (a, b) = (w[0], w[1]);
+            bad |= b < a;
+            let len = b
+                .to_usize()
+                .unwrap_or(0)
+                .wrapping_sub(a.to_usize().unwrap_or(0));
             // Each value's size is at most ~33/32 of its bytes, which fit in
             // memory: only the running totals can overflow (checked by the caller).
             *l = l.saturating_add(size(len, valid(i)));
         }
-        overflow
+        bad
     }
     const B: usize = BLOCK_SIZE;
-    let ordered = |len: usize, v: usize| 1 + (((len.wrapping_add(B - 1) / B) * (B + 1)) & v);
-    let plain = |len: usize, v: usize| 4 + (len & v);
+    // Wrapping: with bad offsets `len` is garbage (reported as an error).
+    let ordered = |len: usize, v: usize| {
+        ((len.wrapping_add(B - 1) / B).wrapping_mul(B + 1) & v).wrapping_add(1)
+    };
+    let plain = |len: usize, v: usize| (len & v).wrapping_add(4);
     let bits = nulls.map(|n| (n.inner().inner().as_slice(), n.inner().offset()));
     let valid = |i: usize| match bits {
         None => usize::MAX,
@@ -793,6 +796,28 @@ mod tests {
             starts_from_offsets(&mut c, &[0i32, 1], none, 0),
             Err(Error::OffsetsLength)
         );
+    }
+
+    /// Sizes from the offsets added to the lengths, ordered and unordered;
+    /// negative or decreasing offsets are errors.
+    #[test]
+    fn lengths_from_offsets_sizes_and_errors() {
+        let none: Option<&NullBuffer<'_, Global>> = None;
+        let mut l = [1usize, 0, 0, 2];
+        add_lengths_from_offsets(&mut l, &[0i32, 0, 1, 33, 66], none, false).unwrap();
+        assert_eq!(l, [2, 34, 34, 69]);
+        let mut l = [0usize; 2];
+        add_lengths_from_offsets(&mut l, &[3i64, 3, 10], none, true).unwrap();
+        assert_eq!(l, [4, 11]);
+        for unordered in [false, true] {
+            for bad in [&[-1i32, 0, 1][..], &[0, 2, 1], &[0, -1, 1], &[0, 1, -5]] {
+                let mut l = [0usize; 2];
+                assert_eq!(
+                    add_lengths_from_offsets(&mut l, bad, none, unordered),
+                    Err(Error::OffsetOutOfBounds)
+                );
+            }
+        }
     }
 
     /// The spec's diagrams use 4-byte blocks "for brevity".
