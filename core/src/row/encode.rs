@@ -759,6 +759,39 @@ mod tests {
         assert_eq!(all(&rows), [want]);
     }
 
+    /// Decreasing offsets (an unchecked array) are the same error whether
+    /// the column is appended alone or written beside another.
+    #[test]
+    fn long_byte_column_bad_offsets() {
+        use crate::buffer::{Buffer, ScalarBuffer};
+        let offsets: &'static [i32] = std::vec![0, 100, 200, 150, 300].leak();
+        let values: &'static [u8] = std::vec![b'a'; 300].leak();
+        // SAFETY: the array is only encoded, which checks the offsets.
+        let col = unsafe {
+            StringArray::new_unchecked(
+                ScalarBuffer::from_slice_ref(offsets),
+                Buffer::from_typed_ref(values),
+                None,
+            )
+        }
+        .into_array_ref();
+        let mut one = RowConverter::try_new(&[SortField::new(DataType::Utf8)]).unwrap();
+        assert_eq!(
+            one.convert_columns(core::slice::from_ref(&col)).err(),
+            Some(crate::error::Error::OffsetOutOfBounds)
+        );
+        let mut two = RowConverter::try_new(&[
+            SortField::new(DataType::Utf8),
+            SortField::new(DataType::Null),
+        ])
+        .unwrap();
+        assert_eq!(
+            two.convert_columns(&[col, NullArray::new(4).into_array_ref()])
+                .err(),
+            Some(crate::error::Error::OffsetOutOfBounds)
+        );
+    }
+
     fn c_rows(
         fields: &[SortField<'static, Global>],
         cols: &[ArrayRef<'static, Global>],

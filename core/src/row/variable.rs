@@ -425,6 +425,7 @@ fn ordered_offsets<O: OffsetSize>(
 ///
 /// # Errors
 /// [`Error::OffsetsLength`] when there are too few offsets;
+/// [`Error::OffsetOutOfBounds`] for negative or decreasing offsets;
 /// [`Error::OutOfBounds`] when a row does not fit or an offset lies
 /// outside `values`.
 pub(crate) fn append_offsets<O: OffsetSize, A: Allocator>(
@@ -470,8 +471,12 @@ fn append_rows<O: OffsetSize>(
     null: u8,
 ) -> Result<()> {
     for (i, (c, o)) in cursors.iter_mut().zip(offsets.windows(2)).enumerate() {
-        let start = o[0].to_usize().ok_or(Error::OutOfBounds)?;
-        let end = o[1].to_usize().ok_or(Error::OutOfBounds)?;
+        // As the general path's starts pass reports them.
+        let start = o[0].to_usize().ok_or(Error::OffsetOutOfBounds)?;
+        let end = o[1]
+            .to_usize()
+            .filter(|&e| e >= start)
+            .ok_or(Error::OffsetOutOfBounds)?;
         if !valid(i) {
             w.put(&[null])?;
         } else if start == end {
