@@ -22,6 +22,7 @@ mod shared;
 mod vec;
 
 pub use bitmap::{BooleanBuffer, BooleanBufferBuilder, NullBuffer, NullBufferBuilder};
+pub(crate) use mutable::Appender;
 pub use mutable::MutableBuffer;
 pub use offsets::{check_offsets, OffsetBuffer, OffsetSize};
 pub use scalar::ScalarBuffer;

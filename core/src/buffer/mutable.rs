@@ -369,6 +369,41 @@ impl<A: Allocator> MutableBuffer<A> {
         Ok(r)
     }
 
+    /// Appends the bytes, at most `n`, that `f` writes in order through an
+    /// [`Appender`] (no zeroing first: each new byte is written once); room
+    /// for `n` is made first. On error (or a panic in `f`) nothing is
+    /// appended (the bytes after the length stay zero) and `f`'s error is
+    /// returned.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`], or `f`'s.
+    pub(crate) fn try_extend_appended<R>(
+        &mut self,
+        n: usize,
+        f: impl FnOnce(&mut Appender<'_>) -> Result<R>,
+    ) -> Result<R> {
+        let start = self.len;
+        let end = self.reserve_uninit(n)?;
+        let mut appender = Appender {
+            guard: ZeroOnDrop {
+                data: self.data_ptr(),
+                start,
+                end,
+            },
+            pos: start,
+            _buffer: core::marker::PhantomData,
+        };
+        let r = f(&mut appender)?;
+        let pos = appender.pos;
+        // SAFETY: `pos..end` lies within the capacity (`pos <= end`).
+        unsafe { ptr::write_bytes(appender.guard.data.add(pos), 0, end - pos) };
+        core::mem::forget(appender);
+        // `start..pos` was written by `put`; `pos..end`, now past the
+        // length, zeroed just now (padding).
+        self.len = pos;
+        Ok(r)
+    }
+
     /// Shortens to `len` bytes (no effect when already shorter), zeroing the
     /// bytes given up so that the padding stays zero.
     pub fn truncate(&mut self, len: usize) {
@@ -465,6 +500,47 @@ impl Filler<'_> {
         // initialised. The buffer is mutably borrowed for `'b` and this
         // slice borrows `self` mutably, so it is the only reference.
         Ok(unsafe { core::slice::from_raw_parts_mut(self.guard.data, upto) })
+    }
+}
+
+/// Writes the bytes being appended by [`MutableBuffer::try_extend_appended`]
+/// in order. No reference to the bytes not yet written is ever made.
+pub(crate) struct Appender<'b> {
+    /// The appended range `start..end` (byte offsets into the data), and
+    /// the zeroing of it should the append not complete.
+    guard: ZeroOnDrop,
+    /// Bytes `start..pos` have been written; `pos..end` may be uninitialised.
+    pos: usize,
+    _buffer: core::marker::PhantomData<&'b mut [u8]>,
+}
+
+impl Appender<'_> {
+    /// Byte offset (into the buffer's data) of the next byte written.
+    #[inline(always)]
+    pub(crate) fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Writes `bytes` next.
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] when they do not fit in the appended range
+    /// (nothing is written).
+    #[inline(always)]
+    pub(crate) fn put<const N: usize>(&mut self, bytes: &[u8; N]) -> Result<()> {
+        let next = self
+            .pos
+            .checked_add(N)
+            .filter(|&e| e <= self.guard.end)
+            .ok_or(Error::OutOfBounds)?;
+        // SAFETY: `pos..next` lies within the appended range, inside the
+        // capacity of the buffer that is mutably borrowed for `'b`; the copy
+        // goes through raw pointers (no reference to the uninitialised
+        // bytes) and `bytes` cannot overlap them (it is a shared borrow that
+        // cannot point into the mutably borrowed buffer).
+        unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), self.guard.data.add(self.pos), N) };
+        self.pos = next;
+        Ok(())
     }
 }
 
@@ -565,6 +641,60 @@ mod tests {
         // Bytes never asked for are zero.
         assert!(s[120..].iter().all(|&x| x == 0));
         assert!(padding_zero(&b));
+    }
+
+    #[test]
+    fn extend_appended_in_order() {
+        let mut b = MutableBuffer::new_in(Global);
+        b.try_extend_from_slice(&[1, 2]).unwrap();
+        let got = b
+            .try_extend_appended(100, |w| {
+                assert_eq!(w.pos(), 2);
+                w.put(&[7u8; 33])?;
+                w.put(&[8u8])?;
+                assert_eq!(w.pos(), 36);
+                assert_eq!(w.put(&[9u8; 67]), Err(Error::OutOfBounds));
+                assert_eq!(w.pos(), 36);
+                w.put(&[9u8; 60])?;
+                Ok(5)
+            })
+            .unwrap();
+        assert_eq!(got, 5);
+        // The bytes written are appended, the room left over is padding.
+        assert_eq!(b.len(), 96);
+        let s = b.as_slice();
+        assert_eq!(&s[..2], &[1, 2]);
+        assert_eq!(&s[2..35], &[7; 33]);
+        assert_eq!(s[35], 8);
+        assert_eq!(&s[36..96], &[9; 60]);
+        assert!(padding_zero(&b));
+        // Errors and panics append nothing.
+        let r: Result<()> = b.try_extend_appended(5000, |w| {
+            w.put(&[0xEE; 64])?;
+            Err(Error::InvalidRow)
+        });
+        assert_eq!(r, Err(Error::InvalidRow));
+        assert_eq!(b.len(), 96);
+        assert!(padding_zero(&b));
+        let p = std::panic::catch_unwind(core::panic::AssertUnwindSafe(|| {
+            let _ = b.try_extend_appended(9000, |w| -> Result<()> {
+                w.put(&[0xEE; 64])?;
+                panic!("half-way");
+            });
+        }));
+        assert!(p.is_err());
+        assert_eq!(b.len(), 96);
+        assert!(padding_zero(&b));
+        b.try_extend_zeros(9000).unwrap();
+        assert!(b.as_slice()[96..].iter().all(|&x| x == 0));
+        // From an empty buffer (a fresh `allocate`), nothing written.
+        let mut e = MutableBuffer::new_in(Global);
+        e.try_extend_appended(77, |_| Ok(())).unwrap();
+        assert!(e.is_empty());
+        assert!(padding_zero(&e));
+        e.try_extend_appended(77, |w| w.put(&[3u8; 5])).unwrap();
+        assert_eq!(e.as_slice(), &[3; 5]);
+        assert!(padding_zero(&e));
     }
 
     #[test]

@@ -13,7 +13,7 @@
 use allocator_api2::alloc::Allocator;
 
 use super::SortOptions;
-use crate::buffer::{NullBuffer, OffsetSize};
+use crate::buffer::{Appender, NullBuffer, OffsetSize};
 use crate::error::{Error, Result};
 
 /// Block size of the ordered encoding.
@@ -260,10 +260,11 @@ fn put_block(
 }
 
 /// Writes the ordered encoding of the non-empty value `values[start..end]`
-/// at the start of `out`; returns its length. Blocks are copied at their
-/// fixed size: the last one too when `values` has `BLOCK_SIZE` bytes from
-/// its start (the bytes past the value are masked to zero), so a value of up
-/// to 32 bytes is one 32-byte load, mask and store.
+/// at the start of `out`; returns its length. The bounds are checked once
+/// per value; blocks are copied at their fixed size: the last one too when
+/// `values` has `BLOCK_SIZE` bytes from its start (the bytes past the value
+/// are masked to zero), so a value of up to 32 bytes is one 32-byte load,
+/// mask and store.
 ///
 /// # Errors
 /// [`Error::OutOfBounds`] when `out` is too short or the range is empty or
@@ -271,38 +272,34 @@ fn put_block(
 #[inline(always)]
 fn write_value(out: &mut [u8], values: &[u8], start: usize, end: usize, flip: u8) -> Result<usize> {
     const B: usize = BLOCK_SIZE;
-    let len = end.checked_sub(start).ok_or(Error::OutOfBounds)?;
-    let whole = len.checked_sub(1).ok_or(Error::OutOfBounds)? / B;
+    let src = values.get(start..end).ok_or(Error::OutOfBounds)?;
+    let whole = src.len().checked_sub(1).ok_or(Error::OutOfBounds)? / B;
     let n = 1 + (whole + 1) * (B + 1);
     let out = out.get_mut(..n).ok_or(Error::OutOfBounds)?;
-    let (first, mut rest) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
+    let (first, rest) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
     *first = NON_EMPTY ^ flip;
-    let mut at = start;
+    // `rest` is `whole` blocks with their markers, then the last block and
+    // its length byte; `src` is `whole` blocks, then `1..=B` bytes.
+    let (mut body, mut from) = (rest, src);
     for _ in 0..whole {
-        let (dst, tail) = rest.split_at_mut(B + 1);
-        let src: &[u8; B] = values
-            .get(at..at + B)
-            .and_then(|s| s.try_into().ok())
+        let (d, d_rest) = body
+            .split_first_chunk_mut::<{ B + 1 }>()
             .ok_or(Error::OutOfBounds)?;
-        let dst: &mut [u8; B + 1] = dst.try_into().map_err(|_| Error::OutOfBounds)?;
-        // A whole block needs no mask; ascending, it is a plain copy.
-        let (block, marker) = dst.split_at_mut(B);
-        if flip == 0 {
-            block.copy_from_slice(src);
-        } else {
-            block.iter_mut().zip(src).for_each(|(d, s)| *d = !*s);
+        let (s, s_rest) = from.split_first_chunk::<B>().ok_or(Error::OutOfBounds)?;
+        // A whole block needs no mask; ascending (`flip == 0` after
+        // inlining), it is a plain copy.
+        for j in 0..B {
+            d[j] = s[j] ^ flip;
         }
-        if let Some(m) = marker.first_mut() {
-            *m = CONTINUATION ^ flip;
-        }
-        at += B;
-        rest = tail;
+        d[B] = CONTINUATION ^ flip;
+        (body, from) = (d_rest, s_rest);
     }
-    // `rest` is exactly the last block and its length byte; `1 <= last <= B`.
-    let last = end - at;
-    let dst: &mut [u8; B + 1] = rest.try_into().map_err(|_| Error::OutOfBounds)?;
+    // `body` is the last block and its length byte, `from` its `1..=B` bytes.
+    let last = from.len();
+    let dst: &mut [u8; B + 1] = body.try_into().map_err(|_| Error::OutOfBounds)?;
     let keep = mask(last)?;
     let mut padded = [0u8; B];
+    let at = start + whole * B;
     let src: &[u8; B] = match values.get(at..at + B) {
         Some(s) => s.try_into().map_err(|_| Error::OutOfBounds)?,
         None => {
@@ -310,7 +307,7 @@ fn write_value(out: &mut [u8], values: &[u8], start: usize, end: usize, flip: u8
             padded
                 .get_mut(..last)
                 .ok_or(Error::OutOfBounds)?
-                .copy_from_slice(values.get(at..end).ok_or(Error::OutOfBounds)?);
+                .copy_from_slice(from);
             &padded
         }
     };
@@ -340,22 +337,59 @@ pub(crate) fn encode_offsets<O: OffsetSize, A: Allocator>(
     let offsets = offsets
         .get(..cursors.len() + 1)
         .ok_or(Error::OffsetsLength)?;
-    const B: usize = BLOCK_SIZE;
-    let flip = if opts.descending { 0xFF } else { 0 };
-    let null = opts.null_sentinel();
-    for (i, (c, w)) in cursors.iter_mut().zip(offsets.windows(2)).enumerate() {
-        let start = w[0].to_usize().ok_or(Error::OutOfBounds)?;
-        let end = w[1].to_usize().ok_or(Error::OutOfBounds)?;
-        let valid = nulls.is_none_or(|n| n.is_valid(i));
-        let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
-        let written = if unordered {
-            let v = if valid {
+    if unordered {
+        for (i, (c, w)) in cursors.iter_mut().zip(offsets.windows(2)).enumerate() {
+            let start = w[0].to_usize().ok_or(Error::OutOfBounds)?;
+            let end = w[1].to_usize().ok_or(Error::OutOfBounds)?;
+            let v = if nulls.is_none_or(|n| n.is_valid(i)) {
                 Some(values.get(start..end).ok_or(Error::OutOfBounds)?)
             } else {
                 None
             };
-            encode_unordered(out, v)?
-        } else if !valid {
+            *c += encode_unordered(data.get_mut(*c..).ok_or(Error::OutOfBounds)?, v)?;
+        }
+        return Ok(());
+    }
+    let null = opts.null_sentinel();
+    let bits = nulls.map(|n| (n.inner().inner().as_slice(), n.inner().offset()));
+    // One loop per direction and validity, so that `flip` is a constant
+    // and the no-null loop tests nothing.
+    match (bits, opts.descending) {
+        (None, false) => ordered_offsets(data, cursors, offsets, values, |_| true, 0, null),
+        (None, true) => ordered_offsets(data, cursors, offsets, values, |_| true, 0xFF, null),
+        (Some((bytes, offset)), desc) => ordered_offsets(
+            data,
+            cursors,
+            offsets,
+            values,
+            |i| {
+                let j = offset + i;
+                bytes.get(j / 8).is_some_and(|b| (b >> (j % 8)) & 1 == 1)
+            },
+            if desc { 0xFF } else { 0 },
+            null,
+        ),
+    }
+}
+
+/// The ordered loop of [`encode_offsets`]: slot `i` is valid when
+/// `valid(i)`; every byte but a null's sentinel XORed with `flip`.
+#[inline(always)]
+fn ordered_offsets<O: OffsetSize>(
+    data: &mut [u8],
+    cursors: &mut [usize],
+    offsets: &[O],
+    values: &[u8],
+    valid: impl Fn(usize) -> bool,
+    flip: u8,
+    null: u8,
+) -> Result<()> {
+    const B: usize = BLOCK_SIZE;
+    for (i, (c, w)) in cursors.iter_mut().zip(offsets.windows(2)).enumerate() {
+        let start = w[0].to_usize().ok_or(Error::OutOfBounds)?;
+        let end = w[1].to_usize().ok_or(Error::OutOfBounds)?;
+        let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
+        let written = if !valid(i) {
             *out.first_mut().ok_or(Error::OutOfBounds)? = null;
             1
         } else if start == end {
@@ -385,6 +419,121 @@ pub(crate) fn encode_offsets<O: OffsetSize, A: Allocator>(
     Ok(())
 }
 
+/// Encodes slots of an offsets-based array like [`encode_offsets`]
+/// (ordered) one row after another through `w`, for rows that hold this
+/// column only: `cursors[i]` becomes the end of row `i`.
+///
+/// # Errors
+/// [`Error::OffsetsLength`] when there are too few offsets;
+/// [`Error::OffsetOutOfBounds`] for negative or decreasing offsets;
+/// [`Error::OutOfBounds`] when a row does not fit or an offset lies
+/// outside `values`.
+pub(crate) fn append_offsets<O: OffsetSize, A: Allocator>(
+    w: &mut Appender<'_>,
+    cursors: &mut [usize],
+    offsets: &[O],
+    values: &[u8],
+    nulls: Option<&NullBuffer<'_, A>>,
+    opts: SortOptions,
+) -> Result<()> {
+    let offsets = offsets
+        .get(..cursors.len() + 1)
+        .ok_or(Error::OffsetsLength)?;
+    let null = opts.null_sentinel();
+    let bits = nulls.map(|n| (n.inner().inner().as_slice(), n.inner().offset()));
+    match (bits, opts.descending) {
+        (None, false) => append_rows(w, cursors, offsets, values, |_| true, 0, null),
+        (None, true) => append_rows(w, cursors, offsets, values, |_| true, 0xFF, null),
+        (Some((bytes, offset)), desc) => append_rows(
+            w,
+            cursors,
+            offsets,
+            values,
+            |i| {
+                let j = offset + i;
+                bytes.get(j / 8).is_some_and(|b| (b >> (j % 8)) & 1 == 1)
+            },
+            if desc { 0xFF } else { 0 },
+            null,
+        ),
+    }
+}
+
+/// The loop of [`append_offsets`] (see [`ordered_offsets`]).
+#[inline(always)]
+fn append_rows<O: OffsetSize>(
+    w: &mut Appender<'_>,
+    cursors: &mut [usize],
+    offsets: &[O],
+    values: &[u8],
+    valid: impl Fn(usize) -> bool,
+    flip: u8,
+    null: u8,
+) -> Result<()> {
+    for (i, (c, o)) in cursors.iter_mut().zip(offsets.windows(2)).enumerate() {
+        // As the general path's starts pass reports them.
+        let start = o[0].to_usize().ok_or(Error::OffsetOutOfBounds)?;
+        let end = o[1]
+            .to_usize()
+            .filter(|&e| e >= start)
+            .ok_or(Error::OffsetOutOfBounds)?;
+        if !valid(i) {
+            w.put(&[null])?;
+        } else if start == end {
+            w.put(&[EMPTY ^ flip])?;
+        } else {
+            append_value(w, values, start, end, flip)?;
+        }
+        *c = w.pos();
+    }
+    Ok(())
+}
+
+/// [`write_value`] through an [`Appender`]: each block built in registers
+/// and written at its fixed size.
+#[inline(always)]
+fn append_value(
+    w: &mut Appender<'_>,
+    values: &[u8],
+    start: usize,
+    end: usize,
+    flip: u8,
+) -> Result<()> {
+    const B: usize = BLOCK_SIZE;
+    let src = values.get(start..end).ok_or(Error::OutOfBounds)?;
+    let whole = src.len().checked_sub(1).ok_or(Error::OutOfBounds)? / B;
+    w.put(&[NON_EMPTY ^ flip])?;
+    let mut from = src;
+    for _ in 0..whole {
+        let (s, rest) = from.split_first_chunk::<B>().ok_or(Error::OutOfBounds)?;
+        let mut block = [0u8; B + 1];
+        for j in 0..B {
+            block[j] = s[j] ^ flip;
+        }
+        block[B] = CONTINUATION ^ flip;
+        w.put(&block)?;
+        from = rest;
+    }
+    // `from` is the last block's `1..=B` bytes.
+    let last = from.len();
+    let mut padded = [0u8; B];
+    let at = start + whole * B;
+    let src: &[u8; B] = match values.get(at..at + B) {
+        Some(s) => s.try_into().map_err(|_| Error::OutOfBounds)?,
+        None => {
+            // Near the end of `values`: copy the bytes there are.
+            padded
+                .get_mut(..last)
+                .ok_or(Error::OutOfBounds)?
+                .copy_from_slice(from);
+            &padded
+        }
+    };
+    let mut block = [0u8; B + 1];
+    put_block(&mut block, src, mask(last)?, last as u8, flip);
+    w.put(&block)
+}
+
 /// Adds the encoded size of slot `i` of an offsets-based array (`offsets`:
 /// `lengths.len() + 1` of them; null slots per `nulls`) to `lengths[i]`,
 /// straight from the offsets.
@@ -411,26 +560,29 @@ pub(crate) fn add_lengths_from_offsets<O: OffsetSize, A: Allocator>(
         valid: impl Fn(usize) -> usize,
         size: impl Fn(usize, usize) -> usize,
     ) -> bool {
-        let mut overflow = false;
+        // Offsets that start non-negative and never decrease are all
+        // non-negative, and their differences fit in `isize`: one
+        // comparison a slot checks both.
+        let mut bad = offsets.first().is_some_and(|f| f.to_usize().is_none());
         for (i, (l, w)) in lengths.iter_mut().zip(offsets.windows(2)).enumerate() {
-            // Offsets of a validated array: non-negative, non-decreasing; any
-            // other (an unchecked array) is an error, not a wrong size.
-            let (a, b) = (
-                w[0].to_usize().unwrap_or(usize::MAX),
-                w[1].to_usize().unwrap_or(0),
-            );
-            overflow |= a > b;
-            let len = b.wrapping_sub(a);
-            overflow |= len > isize::MAX as usize;
+            let (a, b) = (w[0], w[1]);
+            bad |= b < a;
+            let len = b
+                .to_usize()
+                .unwrap_or(0)
+                .wrapping_sub(a.to_usize().unwrap_or(0));
             // Each value's size is at most ~33/32 of its bytes, which fit in
             // memory: only the running totals can overflow (checked by the caller).
             *l = l.saturating_add(size(len, valid(i)));
         }
-        overflow
+        bad
     }
     const B: usize = BLOCK_SIZE;
-    let ordered = |len: usize, v: usize| 1 + (((len.wrapping_add(B - 1) / B) * (B + 1)) & v);
-    let plain = |len: usize, v: usize| 4 + (len & v);
+    // Wrapping: with bad offsets `len` is garbage (reported as an error).
+    let ordered = |len: usize, v: usize| {
+        ((len.wrapping_add(B - 1) / B).wrapping_mul(B + 1) & v).wrapping_add(1)
+    };
+    let plain = |len: usize, v: usize| (len & v).wrapping_add(4);
     let bits = nulls.map(|n| (n.inner().inner().as_slice(), n.inner().offset()));
     let valid = |i: usize| match bits {
         None => usize::MAX,
@@ -486,17 +638,23 @@ pub(crate) fn starts_from_offsets<O: OffsetSize, A: Allocator>(
         start: usize,
     ) -> (usize, bool, bool) {
         const B: usize = BLOCK_SIZE;
-        let (mut at, mut bad, mut over) = (start, false, false);
-        for (i, (c, w)) in cursors.iter_mut().zip(offsets.windows(2)).enumerate() {
-            let (a, b) = (
-                w[0].to_usize().unwrap_or(usize::MAX),
-                w[1].to_usize().unwrap_or(0),
-            );
-            bad |= a > b;
-            let len = b.wrapping_sub(a);
-            bad |= len > isize::MAX as usize;
+        let Some((&first, rest)) = offsets.split_first() else {
+            return (start, false, false);
+        };
+        // Offsets that start non-negative and never decrease are all
+        // non-negative, and their differences fit in `isize`: one
+        // comparison a row checks both.
+        let (mut at, mut bad, mut over) = (start, first.to_usize().is_none(), false);
+        let (mut prev, mut prev_u) = (first, first.to_usize().unwrap_or(0));
+        for (i, (c, &b)) in cursors.iter_mut().zip(rest).enumerate() {
+            bad |= b < prev;
+            let b_u = b.to_usize().unwrap_or(0);
+            let len = b_u.wrapping_sub(prev_u);
+            (prev, prev_u) = (b, b_u);
             let blocks = (len.wrapping_add(B - 1) / B).wrapping_mul(B + 1) & valid(i);
-            let next = at.wrapping_add(c.wrapping_add(1 + blocks));
+            // Saturating: a saturated length (see `add_lengths_from_offsets`)
+            // must not wrap to a small one.
+            let next = at.wrapping_add(c.saturating_add(1 + blocks));
             *c = at;
             over |= next < at;
             at = next;
@@ -607,6 +765,64 @@ mod tests {
         assert_eq!(&out[..4], &[0xFF; 4]);
         let mut r = &[5u8, 0, 0, 0, 1][..];
         assert_eq!(read_unordered(&mut r), Err(Error::InvalidRow));
+    }
+
+    /// Row starts from the offsets: sizes 1 (null, empty), 34 (1–32
+    /// bytes), 67 (33–64) added to the lengths already there; bad offsets
+    /// and an overflowing total are errors.
+    #[test]
+    fn starts_from_offsets_sizes_and_errors() {
+        let none: Option<&NullBuffer<'_, Global>> = None;
+        let mut c = [5usize, 0, 2, 0];
+        let end = starts_from_offsets(&mut c, &[0i32, 0, 1, 33, 66], none, 10).unwrap();
+        assert_eq!(c, [10, 16, 50, 86]);
+        assert_eq!(end, 86 + 67);
+        let mut bits = crate::buffer::BooleanBufferBuilder::new_in(Global);
+        bits.try_append_slice(&[true, false, true]).unwrap();
+        let nulls = NullBuffer::new(bits.finish());
+        let mut c = [0usize; 3];
+        let end = starts_from_offsets(&mut c, &[0i64, 40, 80, 81], Some(&nulls), 0).unwrap();
+        assert_eq!(c, [0, 67, 68]);
+        assert_eq!(end, 68 + 34);
+        for bad in [&[-1i32, 0, 1][..], &[0, 2, 1], &[0, -1, 1], &[0, 1, -5]] {
+            let mut c = [0usize; 2];
+            assert_eq!(
+                starts_from_offsets(&mut c, bad, none, 0),
+                Err(Error::OffsetOutOfBounds)
+            );
+        }
+        let mut c = [usize::MAX - 1, 0];
+        assert_eq!(
+            starts_from_offsets(&mut c, &[0i32, 1, 2], none, 0),
+            Err(Error::CapacityOverflow)
+        );
+        let mut c = [0usize; 2];
+        assert_eq!(
+            starts_from_offsets(&mut c, &[0i32, 1], none, 0),
+            Err(Error::OffsetsLength)
+        );
+    }
+
+    /// Sizes from the offsets added to the lengths, ordered and unordered;
+    /// negative or decreasing offsets are errors.
+    #[test]
+    fn lengths_from_offsets_sizes_and_errors() {
+        let none: Option<&NullBuffer<'_, Global>> = None;
+        let mut l = [1usize, 0, 0, 2];
+        add_lengths_from_offsets(&mut l, &[0i32, 0, 1, 33, 66], none, false).unwrap();
+        assert_eq!(l, [2, 34, 34, 69]);
+        let mut l = [0usize; 2];
+        add_lengths_from_offsets(&mut l, &[3i64, 3, 10], none, true).unwrap();
+        assert_eq!(l, [4, 11]);
+        for unordered in [false, true] {
+            for bad in [&[-1i32, 0, 1][..], &[0, 2, 1], &[0, -1, 1], &[0, 1, -5]] {
+                let mut l = [0usize; 2];
+                assert_eq!(
+                    add_lengths_from_offsets(&mut l, bad, none, unordered),
+                    Err(Error::OffsetOutOfBounds)
+                );
+            }
+        }
     }
 
     /// The spec's diagrams use 4-byte blocks "for brevity".
