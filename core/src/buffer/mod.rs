@@ -22,6 +22,12 @@ mod shared;
 mod vec;
 
 pub use bitmap::{BooleanBuffer, BooleanBufferBuilder, NullBuffer, NullBufferBuilder};
+#[cfg(all(
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "views"
+))]
 pub(crate) use mutable::Appender;
 pub use mutable::MutableBuffer;
 pub use offsets::{check_offsets, OffsetBuffer, OffsetSize};

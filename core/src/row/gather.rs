@@ -326,7 +326,8 @@ fn gather_rows_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
                 }
                 *end = T::Offset::from_usize(pos).ok_or(Error::CapacityOverflow)?;
             }
-            *word = w;
+            // Bit `j` is row `j`: LSB-first bytes on every target.
+            *word = w.to_le();
         }
     }
     values.truncate(pos);
