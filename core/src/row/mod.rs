@@ -91,6 +91,7 @@
 
 mod cache;
 mod contiguous;
+mod contiguous_bytes;
 mod decode;
 mod dictionary;
 mod encode;
@@ -566,8 +567,11 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
     /// When every column is fixed-width (Null, Boolean, the primitive
     /// types, FixedSizeBinary) and every row has the converter's width (one
     /// pass over the offsets), each column decodes its piece of every row
-    /// at its offset, booleans 8 rows at a time; otherwise (other columns,
-    /// rows of other lengths, no rows) this is `convert_rows(rows.iter())`.
+    /// at its offset, booleans 8 rows at a time. A converter of one Binary,
+    /// LargeBinary, Utf8 or LargeUtf8 column sizes its values from the row
+    /// lengths and last bytes and decodes the rows in one pass. Otherwise
+    /// (other columns, rows of other lengths, no rows, malformed rows that
+    /// outgrow the size estimate) this is `convert_rows(rows.iter())`.
     /// Every byte is checked either way: `rows` may hold any bytes
     /// ([`Rows::try_push`]).
     ///
@@ -579,9 +583,13 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         &self,
         rows: &Rows<B>,
     ) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>> {
+        let alloc = self.nodes.allocator().clone();
         if let Some(width) = fixed_decode::row_width(&self.nodes)? {
-            let alloc = self.nodes.allocator().clone();
             if let Some(columns) = contiguous::decode_all(&self.nodes, width, rows, &alloc)? {
+                return Ok(columns);
+            }
+        } else if let Some(node) = variable_decode::single_variable(&self.nodes) {
+            if let Some(columns) = contiguous_bytes::decode_all(node, rows, &alloc)? {
                 return Ok(columns);
             }
         }

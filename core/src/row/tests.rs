@@ -513,7 +513,7 @@ fn every_allocation_failure_is_an_error_without_cursors() {
 }
 
 /// The same for [`RowConverter::convert_all_rows`] (fixed-width columns
-/// decoded straight from the `Rows`).
+/// and a string column decoded straight from the `Rows`).
 #[test]
 fn every_allocation_failure_is_an_error_decoding_all_rows() {
     let big = FailAfter::new(usize::MAX);
@@ -528,10 +528,17 @@ fn every_allocation_failure_is_an_error_decoding_all_rows() {
         b.try_append_option(v).unwrap();
     }
     let bools = b.finish().into_array_ref();
+    let strings = StringArray::try_from_options_in(
+        &[Some("x"), None, Some("a long string of more than 32 bytes")],
+        big.clone(),
+    )
+    .unwrap()
+    .into_array_ref();
     for cols in [
         std::vec![bools.clone()],
         std::vec![ints.clone()],
         std::vec![ints, bools],
+        std::vec![strings],
     ] {
         let fields: std::vec::Vec<_> = cols
             .iter()

@@ -202,7 +202,7 @@ fn decoded_total(rows: &[&[u8]], opts: SortOptions, unordered: bool) -> usize {
 /// As [`decode_ordered`]; [`Error::OutOfBounds`] when `out` is too short
 /// (`row` is then left as it was).
 #[inline(always)]
-fn decode_ordered_at(
+pub(super) fn decode_ordered_at(
     row: &mut &[u8],
     null: u8,
     flip: u8,
@@ -410,7 +410,7 @@ fn fill<O: OffsetSize, A: Allocator + Clone, const ADVANCE: bool>(
 /// encoding and nothing else, from its length and last byte (exact when
 /// the row is well-formed; never more than the row's length).
 #[inline(always)]
-fn whole_row_len(row: &[u8], flip: u8, unordered: bool) -> usize {
+pub(super) fn whole_row_len(row: &[u8], flip: u8, unordered: bool) -> usize {
     if unordered {
         return decoded_len_unordered(row);
     }

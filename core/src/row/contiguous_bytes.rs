@@ -1,0 +1,508 @@
+//! Decoding every row of a [`Rows`] straight from its byte buffer and
+//! offsets, for converters of one Binary, LargeBinary, Utf8 or LargeUtf8
+//! column (see [`super::variable`] for the encoding): no slice per row
+//! gathered first.
+//!
+//! Each row is one value and nothing else: its value bytes follow from its
+//! length and last byte (exact for a well-formed row), summed in one pass
+//! over the offsets (no slice made per row). The values buffer gets that
+//! room plus one block; the rows are decoded into it in order, blocks
+//! copied at their full size (the last one's padding lands where the next
+//! value goes). Should a malformed row need more room than its estimate, the
+//! rows go through `convert_rows` instead. Errors are those of
+//! [`super::RowConverter::convert_rows`] in the same order: the first
+//! malformed row, else the column's checks (UTF-8), else bytes left after
+//! a row's value. View types and empty `Rows` go through `convert_rows`.
+
+use allocator_api2::alloc::Allocator;
+
+use super::variable::BLOCK_SIZE;
+use super::variable_decode::{decode_ordered_at, read_unordered, whole_row_len};
+use super::{Node, Rows, SortOptions};
+use crate::array::{
+    Array, ArrayRef, BinaryType, ByteArrayType, GenericByteArray, LargeBinaryType, LargeUtf8Type,
+    Utf8Type,
+};
+use crate::buffer::{
+    BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer, SharedSlice,
+};
+use crate::datatypes::DataType;
+use crate::error::{Error, Result};
+
+/// Decodes every row of `rows` as the value of the one column `node` (a
+/// variable-length leaf: see [`super::variable_decode::single_variable`]);
+/// `Ok(None)` for a view type, no rows, or a malformed row that outgrew
+/// its estimate, for the caller to decode them through the iterator instead.
+///
+/// # Errors
+/// [`Error::InvalidRow`] for a malformed row (also, once the column is
+/// built, for bytes after a value); [`Error::InvalidUtf8`];
+/// [`Error::CapacityOverflow`] when the values exceed the offset type;
+/// [`Error::AllocationFailed`].
+pub(crate) fn decode_all<'a, A, B>(
+    node: &Node<'a, A>,
+    rows: &Rows<B>,
+    alloc: &A,
+) -> Result<Option<SharedSlice<'a, ArrayRef<'a, A>, A>>>
+where
+    A: Allocator + Clone,
+    B: Allocator,
+{
+    use DataType::*;
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    let (opts, unordered) = (node.options, node.unordered);
+    let column = match &node.data_type {
+        Binary => decode::<BinaryType, A, B>(rows, opts, unordered, alloc)?.map(into),
+        LargeBinary => decode::<LargeBinaryType, A, B>(rows, opts, unordered, alloc)?.map(into),
+        Utf8 => decode::<Utf8Type, A, B>(rows, opts, unordered, alloc)?.map(into),
+        LargeUtf8 => decode::<LargeUtf8Type, A, B>(rows, opts, unordered, alloc)?.map(into),
+        _ => return Ok(None),
+    };
+    let Some(column) = column else {
+        return Ok(None);
+    };
+    let mut column = Some(column);
+    SharedSlice::try_from_fn_in(1, alloc.clone(), |_| {
+        column.take().ok_or(Error::OutOfBounds)
+    })
+    .map(Some)
+}
+
+/// The column as an [`ArrayRef`].
+fn into<'a, T: ByteArrayType, A: Allocator + Clone>(
+    a: GenericByteArray<'a, T, A>,
+) -> ArrayRef<'a, A> {
+    a.into_array_ref()
+}
+
+/// Decodes the rows into a column of `T` (see [`decode_all`]); `None` when
+/// a malformed row outgrew the room estimated for the values.
+fn decode<'a, T: ByteArrayType, A: Allocator + Clone, B: Allocator>(
+    rows: &Rows<B>,
+    opts: SortOptions,
+    unordered: bool,
+    alloc: &A,
+) -> Result<Option<GenericByteArray<'a, T, A>>> {
+    let n = rows.len();
+    let starts = rows.offsets();
+    let data = rows.data();
+    let flip = if opts.descending { 0xFF } else { 0 };
+    let (&first, rest) = starts.split_first().ok_or(Error::InvalidRow)?;
+    let mut prev = first;
+    let mut total = 0usize;
+    for &e in rest {
+        let len = e.wrapping_sub(prev);
+        let last = data.get(e.wrapping_sub(1)).copied().unwrap_or(0);
+        prev = e;
+        total = total.saturating_add(whole_len(len, last, flip, unordered, data, e));
+    }
+    let room = total
+        .checked_add(BLOCK_SIZE)
+        .ok_or(Error::CapacityOverflow)?;
+    let mut offsets = MutableBuffer::new_in(alloc.clone());
+    let offset_bytes = n
+        .checked_add(1)
+        .and_then(|k| k.checked_mul(core::mem::size_of::<T::Offset>()))
+        .ok_or(Error::CapacityOverflow)?;
+    offsets.try_extend_zeros(offset_bytes)?;
+    let mut validity = MutableBuffer::new_in(alloc.clone());
+    validity.try_extend_zeros(n.div_ceil(8))?;
+    let mut values = MutableBuffer::new_in(alloc.clone());
+    let decoded = {
+        let ends = offsets
+            .typed_mut::<T::Offset>()?
+            .get_mut(1..)
+            .unwrap_or(&mut []);
+        let bits = validity.as_slice_mut();
+        let null = opts.null_sentinel();
+        values.try_extend_zeros(room)?;
+        let out = values.as_slice_mut();
+        if unordered {
+            fill::<T::Offset, 0, true>(data, starts, null, out, ends, bits)
+        } else if opts.descending {
+            fill::<T::Offset, 0xFF, false>(data, starts, null, out, ends, bits)
+        } else {
+            fill::<T::Offset, 0, false>(data, starts, null, out, ends, bits)
+        }?
+    };
+    let Some((len, nulls, trailing)) = decoded else {
+        return Ok(None);
+    };
+    values.truncate(len);
+    let nulls = if nulls == 0 {
+        None
+    } else {
+        let bits = BooleanBuffer::try_new(validity.into_buffer(), 0, n)?;
+        Some(NullBuffer::try_new_with_count(bits, nulls)?)
+    };
+    // The column's own checks (UTF-8) come before the leftover bytes, as
+    // in `convert_rows`.
+    let array = GenericByteArray::try_new(
+        ScalarBuffer::try_from_buffer(offsets.into_buffer())?,
+        values.into_buffer(),
+        nulls,
+    )?;
+    if trailing {
+        return Err(Error::InvalidRow);
+    }
+    Ok(Some(array))
+}
+
+/// The value bytes of the row of `len` bytes ending before `data[e]`, its
+/// last byte `last` (see [`whole_row_len`]).
+#[inline(always)]
+fn whole_len(len: usize, last: u8, flip: u8, unordered: bool, data: &[u8], e: usize) -> usize {
+    if unordered {
+        let row = data.get(e.wrapping_sub(len)..e).unwrap_or(&[]);
+        return whole_row_len(row, flip, true);
+    }
+    let k = len.saturating_sub(1) / (BLOCK_SIZE + 1);
+    if k == 0 {
+        return 0;
+    }
+    (k - 1) * BLOCK_SIZE + usize::from(last ^ flip).min(BLOCK_SIZE)
+}
+
+/// Decodes each row (`data[starts[i]..starts[i + 1]]`) into `out`, its end
+/// offset into `ends[i]` and its validity into `bits` (`FLIP` `0xFF` when
+/// descending, `null` the null sentinel): the values' length, the null
+/// count and whether a row had bytes left after its value; `None` when
+/// `out` is too short (a malformed row outgrew its estimate).
+///
+/// # Errors
+/// [`Error::InvalidRow`] for the first malformed row;
+/// [`Error::CapacityOverflow`] when an offset does not fit `O`.
+#[inline(never)]
+fn fill<O: OffsetSize, const FLIP: u8, const UNORDERED: bool>(
+    data: &[u8],
+    starts: &[usize],
+    null: u8,
+    out: &mut [u8],
+    ends: &mut [O],
+    bits: &mut [u8],
+) -> Result<Option<(usize, usize, bool)>> {
+    let mut pos = 0usize;
+    let mut nulls = 0usize;
+    let mut trailing = false;
+    let (&first, rest) = starts.split_first().ok_or(Error::InvalidRow)?;
+    let mut prev = first;
+    for (i, (&e, end)) in rest.iter().zip(ends.iter_mut()).enumerate() {
+        let mut row = data.get(prev..e).ok_or(Error::InvalidRow)?;
+        prev = e;
+        let decoded = if UNORDERED {
+            decode_unordered_at(&mut row, out, pos)
+        } else {
+            decode_ordered_at(&mut row, null, FLIP, out, pos)
+        };
+        match decoded {
+            Err(Error::OutOfBounds) => return Ok(None),
+            Ok(Some(p)) => {
+                pos = p;
+                if let Some(b) = bits.get_mut(i / 8) {
+                    *b |= 1 << (i % 8);
+                }
+            }
+            Ok(None) => nulls += 1,
+            Err(e) => return Err(e),
+        }
+        trailing |= !row.is_empty();
+        *end = O::from_usize(pos).ok_or(Error::CapacityOverflow)?;
+    }
+    Ok(Some((pos, nulls, trailing)))
+}
+
+/// Decodes the unordered value at the front of `row` into `out` at `pos`
+/// (see [`decode_ordered_at`]).
+///
+/// # Errors
+/// [`Error::InvalidRow`] when the row is shorter than the length says;
+/// [`Error::OutOfBounds`] when `out` is too short.
+#[inline(always)]
+fn decode_unordered_at(row: &mut &[u8], out: &mut [u8], pos: usize) -> Result<Option<usize>> {
+    let Some(v) = read_unordered(row)? else {
+        return Ok(None);
+    };
+    let end = pos + v.len();
+    out.get_mut(pos..end)
+        .ok_or(Error::OutOfBounds)?
+        .copy_from_slice(v);
+    Ok(Some(end))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::vec::Vec;
+
+    use allocator_api2::alloc::Global;
+
+    use super::super::test_model::Rng;
+    use super::super::{Row, RowConverter, RowEncoding, SortField};
+    use super::*;
+    use crate::array::BinaryArray;
+
+    type G = Global;
+
+    fn converter(
+        dt: DataType<'static, G>,
+        opts: SortOptions,
+        enc: RowEncoding,
+    ) -> RowConverter<'static, G> {
+        RowConverter::try_new_with_encoding_in(
+            &[SortField::new_with_options(dt, opts)],
+            enc,
+            Global,
+        )
+        .unwrap()
+    }
+
+    fn rows_of(rows: &[Vec<u8>]) -> Rows<G> {
+        let mut r = Rows::new_in(Global);
+        for row in rows {
+            r.try_push(Row::new(row)).unwrap();
+        }
+        r
+    }
+
+    /// Rows of random values (0 to 100 bytes, a quarter null, now and then
+    /// a byte that is not UTF-8), encoded by a Binary converter.
+    fn random_rows(rng: &mut Rng, n: usize, opts: SortOptions, enc: RowEncoding) -> Vec<Vec<u8>> {
+        let values: Vec<Option<Vec<u8>>> = (0..n)
+            .map(|_| {
+                (rng.below(4) != 0).then(|| {
+                    let len = [0, 1, 31, 32, 33, 64, 100][rng.below(7) as usize];
+                    (0..len)
+                        .map(|_| match rng.below(300) {
+                            0 => 0xFF,
+                            k => b"abcdefgh"[(k % 8) as usize],
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        let refs: Vec<Option<&[u8]>> = values.iter().map(|v| v.as_deref()).collect();
+        let array = BinaryArray::<G>::try_from_options_in(&refs, Global).unwrap();
+        let mut c = converter(DataType::Binary, opts, enc);
+        let rows = c.convert_columns(&[array.into_array_ref()]).unwrap();
+        rows.iter().map(|r| r.data().to_vec()).collect()
+    }
+
+    fn modes() -> Vec<(SortOptions, RowEncoding)> {
+        let mut m: Vec<_> = [(false, true), (false, false), (true, true), (true, false)]
+            .into_iter()
+            .map(|(d, f)| (SortOptions::new(d, f), RowEncoding::Ordered))
+            .collect();
+        m.push((SortOptions::default(), RowEncoding::Unordered));
+        m
+    }
+
+    fn types() -> [DataType<'static, G>; 4] {
+        use DataType::*;
+        [Binary, LargeBinary, Utf8, LargeUtf8]
+    }
+
+    /// `convert_all_rows` (this module's path: checked to be taken) gives
+    /// what `convert_rows(rows.iter())` gives; the error, if any.
+    fn check(c: &RowConverter<'static, G>, rows: &Rows<G>) -> Option<Error> {
+        let node = c.nodes.first().unwrap();
+        let direct = decode_all(node, rows, &Global);
+        let want = c.convert_rows(rows.iter());
+        let got = c.convert_all_rows(rows);
+        match (&got, &want) {
+            (Ok(g), Ok(w)) => {
+                assert!(g[0] == w[0], "{rows:?}: {g:?} != {w:?}");
+                assert_eq!(g[0].null_count(), w[0].null_count());
+                // Well-formed rows never fall back.
+                assert!(direct.unwrap().is_some());
+                None
+            }
+            (Err(g), Err(w)) => {
+                assert_eq!(g, w, "{rows:?}");
+                Some(*g)
+            }
+            _ => panic!("{rows:?}: {got:?} vs {want:?}"),
+        }
+    }
+
+    #[test]
+    fn same_columns_as_convert_rows() {
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        for (opts, enc) in modes() {
+            for n in [1, 2, 7, 8, 9, 64, 130] {
+                let rows = rows_of(&random_rows(&mut rng, n, opts, enc));
+                for dt in types() {
+                    check(&converter(dt, opts, enc), &rows);
+                }
+            }
+        }
+    }
+
+    /// Rows with a byte changed, cut or added (estimates wrong, bytes after
+    /// a value, bad markers, padding, UTF-8) give `convert_rows`'s error.
+    #[test]
+    fn same_errors_as_convert_rows() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut seen = std::collections::BTreeMap::new();
+        for (opts, enc) in modes() {
+            for round in 0..150 {
+                let n = [1, 3, 20, 70][round % 4];
+                let mut rows = random_rows(&mut rng, n, opts, enc);
+                for _ in 0..=rng.below(2) {
+                    let victim = &mut rows[rng.below(n as u64) as usize];
+                    if victim.is_empty() {
+                        victim.push(0x02);
+                        continue;
+                    }
+                    match rng.below(4) {
+                        0 => {
+                            let at = rng.below(victim.len() as u64) as usize;
+                            victim[at] = [0, 1, 2, 0x20, 0xFE, 0xFF][rng.below(6) as usize];
+                        }
+                        1 => {
+                            victim.pop();
+                        }
+                        2 => {
+                            let at = victim.len() - 1;
+                            victim[at] = victim[at].wrapping_add(1);
+                        }
+                        _ => victim.extend([0x02, 0x01, 0x00][..=rng.below(3) as usize].iter()),
+                    }
+                }
+                let rows = rows_of(&rows);
+                for dt in types() {
+                    let e = check(&converter(dt, opts, enc), &rows);
+                    *seen.entry(std::format!("{e:?}")).or_insert(0) += 1;
+                }
+            }
+        }
+        for k in ["None", "Some(InvalidRow)", "Some(InvalidUtf8)"] {
+            assert!(seen.get(k).copied().unwrap_or(0) > 20, "{seen:?}");
+        }
+    }
+
+    /// The spec's layout of `"ab"`, null, `""` and 33 bytes, ascending:
+    /// exact offsets and values; descending, the bytes inverted.
+    #[test]
+    fn exact_bytes() {
+        let mut ab = std::vec![0x02, b'a', b'b'];
+        ab.extend([0; 30]);
+        ab.push(2);
+        let mut long = std::vec![0x02];
+        long.extend([b'x'; 32]);
+        long.push(0xFF);
+        long.push(b'y');
+        long.extend([0; 31]);
+        long.push(1);
+        let rows = [ab.clone(), std::vec![0x00], std::vec![0x01], long.clone()];
+        let want = std::format!("{}y", "x".repeat(32));
+        for desc in [false, true] {
+            let opts = SortOptions::new(desc, true);
+            let flip = |r: &Vec<u8>| -> Vec<u8> {
+                if desc && r != &std::vec![0x00] {
+                    r.iter().map(|b| !b).collect()
+                } else {
+                    r.clone()
+                }
+            };
+            let rows: Vec<Vec<u8>> = rows.iter().map(flip).collect();
+            let c = converter(DataType::Utf8, opts, RowEncoding::Ordered);
+            let cols = decode_all(&c.nodes[0], &rows_of(&rows), &Global)
+                .unwrap()
+                .unwrap();
+            let ArrayRef::Utf8(s) = &cols[0] else {
+                panic!("{cols:?}")
+            };
+            assert_eq!(s.value_offsets(), &[0, 2, 2, 2, 35]);
+            assert_eq!(s.values().as_slice(), std::format!("ab{want}").as_bytes());
+            assert_eq!(s.null_count(), 1);
+            assert_eq!(s.get(1), None);
+            assert_eq!(s.get(3), Some(want.as_str()));
+        }
+        // Unordered: a 4-byte little-endian length, `u32::MAX` for null.
+        let c = converter(
+            DataType::Binary,
+            SortOptions::default(),
+            RowEncoding::Unordered,
+        );
+        let rows = rows_of(&[
+            std::vec![2, 0, 0, 0, b'h', b'i'],
+            std::vec![0xFF; 4],
+            std::vec![0; 4],
+        ]);
+        let cols = c.convert_all_rows(&rows).unwrap();
+        let ArrayRef::Binary(b) = &cols[0] else {
+            panic!("{cols:?}")
+        };
+        assert_eq!(b.value_offsets(), &[0, 2, 2, 2]);
+        assert_eq!(b.values().as_slice(), b"hi");
+        assert_eq!(b.null_count(), 1);
+    }
+
+    #[test]
+    fn malformed_rows() {
+        let asc = SortOptions::default();
+        let c = converter(DataType::Utf8, asc, RowEncoding::Ordered);
+        let mut ab = std::vec![0x02, b'a', b'b'];
+        ab.extend([0; 30]);
+        ab.push(2);
+        let err = |rows: &[Vec<u8>]| {
+            let rows = rows_of(rows);
+            let e = c.convert_all_rows(&rows).unwrap_err();
+            assert_eq!(check(&c, &rows), Some(e));
+            e
+        };
+        let mut trailing = ab.clone();
+        trailing.push(0);
+        assert_eq!(err(&[trailing.clone()]), Error::InvalidRow);
+        // Estimated at 0 bytes each (the last byte is the trailing zero):
+        // the values outgrow the room, the iterator path decodes them.
+        assert_eq!(err(&std::vec![trailing.clone(); 5]), Error::InvalidRow);
+        assert!(decode_all(
+            &c.nodes[0],
+            &rows_of(&std::vec![trailing.clone(); 5]),
+            &Global
+        )
+        .unwrap()
+        .is_none());
+        assert_eq!(err(&[std::vec![], ab.clone()]), Error::InvalidRow);
+        assert_eq!(err(&[std::vec![0x00, 0x00]]), Error::InvalidRow);
+        assert_eq!(err(&[ab[..33].to_vec()]), Error::InvalidRow);
+        let mut marker = ab.clone();
+        marker[33] = 33;
+        assert_eq!(err(&[marker.clone()]), Error::InvalidRow);
+        marker[33] = 0;
+        assert_eq!(err(&[marker]), Error::InvalidRow);
+        let mut padding = ab.clone();
+        padding[10] = 1;
+        assert_eq!(err(&[padding]), Error::InvalidRow);
+        assert_eq!(err(&[std::vec![0x03]]), Error::InvalidRow);
+        // Not UTF-8 wins over trailing bytes in a later row; a malformed
+        // row wins over both.
+        let mut bad = ab.clone();
+        bad[1] = 0xFF;
+        assert_eq!(err(&[bad.clone(), trailing.clone()]), Error::InvalidUtf8);
+        assert_eq!(err(&[bad, trailing, std::vec![0x02, 1]]), Error::InvalidRow);
+        // Unordered: a length past the row.
+        let u = converter(DataType::Binary, asc, RowEncoding::Unordered);
+        let rows = rows_of(&[std::vec![3, 0, 0, 0, 1, 2]]);
+        assert_eq!(u.convert_all_rows(&rows).unwrap_err(), Error::InvalidRow);
+        assert_eq!(check(&u, &rows), Some(Error::InvalidRow));
+        let rows = rows_of(&[std::vec![0, 0, 0]]);
+        assert_eq!(check(&u, &rows), Some(Error::InvalidRow));
+    }
+
+    /// Views and empty `Rows` are left to `convert_rows`.
+    #[test]
+    fn falls_back() {
+        let asc = SortOptions::default();
+        let c = converter(DataType::Utf8View, asc, RowEncoding::Ordered);
+        let rows = rows_of(&[std::vec![0x01]]);
+        assert!(decode_all(&c.nodes[0], &rows, &Global).unwrap().is_none());
+        assert_eq!(c.convert_all_rows(&rows).unwrap()[0].len(), 1);
+        let c = converter(DataType::Utf8, asc, RowEncoding::Ordered);
+        let empty = Rows::new_in(Global);
+        assert!(decode_all(&c.nodes[0], &empty, &Global).unwrap().is_none());
+        assert!(c.convert_all_rows(&empty).unwrap()[0].is_empty());
+    }
+}
