@@ -8,23 +8,26 @@
 //! over the offsets (no slice made per row). The values buffer gets that
 //! room plus one block; the rows are decoded into it in order, blocks
 //! copied at their full size (the last one's padding lands where the next
-//! value goes). Should a malformed row need more room than its estimate, the
-//! rows go through `convert_rows` instead. Errors are those of
+//! value goes). Ordered values are appended into room that is not zeroed
+//! first (each byte is written once; what is left over is zeroed at the
+//! end); unordered ones are copied into zeroed room. Should a malformed
+//! row need more room than its estimate, the rows go through
+//! `convert_rows` instead. Errors are those of
 //! [`super::RowConverter::convert_rows`] in the same order: the first
 //! malformed row, else the column's checks (UTF-8), else bytes left after
 //! a row's value. View types and empty `Rows` go through `convert_rows`.
 
 use allocator_api2::alloc::Allocator;
 
-use super::variable::BLOCK_SIZE;
-use super::variable_decode::{decode_ordered_at, read_unordered, whole_row_len};
+use super::variable::{mask, BLOCK_SIZE, CONTINUATION, EMPTY, NON_EMPTY};
+use super::variable_decode::{read_unordered, whole_row_len};
 use super::{Node, Rows, SortOptions};
 use crate::array::{
     Array, ArrayRef, BinaryType, ByteArrayType, GenericByteArray, LargeBinaryType, LargeUtf8Type,
     Utf8Type,
 };
 use crate::buffer::{
-    BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer, SharedSlice,
+    Appender, BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer, SharedSlice,
 };
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
@@ -117,15 +120,20 @@ fn decode<'a, T: ByteArrayType, A: Allocator + Clone, B: Allocator>(
             .unwrap_or(&mut []);
         let bits = validity.as_slice_mut();
         let null = opts.null_sentinel();
-        values.try_extend_zeros(room)?;
-        let out = values.as_slice_mut();
         if unordered {
-            fill::<T::Offset, 0, true>(data, starts, null, out, ends, bits)
-        } else if opts.descending {
-            fill::<T::Offset, 0xFF, false>(data, starts, null, out, ends, bits)
+            values.try_extend_zeros(room)?;
+            fill::<T::Offset>(data, starts, values.as_slice_mut(), ends, bits)?
         } else {
-            fill::<T::Offset, 0, false>(data, starts, null, out, ends, bits)
-        }?
+            // Every value byte is written once, in order, into room that is
+            // not zeroed first (the room left over is zeroed at the end).
+            values.try_extend_appended(room, |w| {
+                if opts.descending {
+                    fill_appended::<T::Offset, 0xFF>(data, starts, null, w, ends, bits)
+                } else {
+                    fill_appended::<T::Offset, 0>(data, starts, null, w, ends, bits)
+                }
+            })?
+        }
     };
     let Some((len, nulls, trailing)) = decoded else {
         return Ok(None);
@@ -165,20 +173,19 @@ fn whole_len(len: usize, last: u8, flip: u8, unordered: bool, data: &[u8], e: us
     (k - 1) * BLOCK_SIZE + usize::from(last ^ flip).min(BLOCK_SIZE)
 }
 
-/// Decodes each row (`data[starts[i]..starts[i + 1]]`) into `out`, its end
-/// offset into `ends[i]` and its validity into `bits` (`FLIP` `0xFF` when
-/// descending, `null` the null sentinel): the values' length, the null
-/// count and whether a row had bytes left after its value; `None` when
-/// `out` is too short (a malformed row outgrew its estimate).
+/// Decodes each row (`data[starts[i]..starts[i + 1]]`, unordered encoding)
+/// into `out`, its end offset into `ends[i]` and its validity into `bits`:
+/// the values' length, the null count and whether a row had bytes left
+/// after its value; `None` when `out` is too short (a malformed row outgrew
+/// its estimate).
 ///
 /// # Errors
 /// [`Error::InvalidRow`] for the first malformed row;
 /// [`Error::CapacityOverflow`] when an offset does not fit `O`.
 #[inline(never)]
-fn fill<O: OffsetSize, const FLIP: u8, const UNORDERED: bool>(
+fn fill<O: OffsetSize>(
     data: &[u8],
     starts: &[usize],
-    null: u8,
     out: &mut [u8],
     ends: &mut [O],
     bits: &mut [u8],
@@ -191,12 +198,7 @@ fn fill<O: OffsetSize, const FLIP: u8, const UNORDERED: bool>(
     for (i, (&e, end)) in rest.iter().zip(ends.iter_mut()).enumerate() {
         let mut row = data.get(prev..e).ok_or(Error::InvalidRow)?;
         prev = e;
-        let decoded = if UNORDERED {
-            decode_unordered_at(&mut row, out, pos)
-        } else {
-            decode_ordered_at(&mut row, null, FLIP, out, pos)
-        };
-        match decoded {
+        match decode_unordered_at(&mut row, out, pos) {
             Err(Error::OutOfBounds) => return Ok(None),
             Ok(Some(p)) => {
                 pos = p;
@@ -211,6 +213,107 @@ fn fill<O: OffsetSize, const FLIP: u8, const UNORDERED: bool>(
         *end = O::from_usize(pos).ok_or(Error::CapacityOverflow)?;
     }
     Ok(Some((pos, nulls, trailing)))
+}
+
+/// [`fill`] for the ordered encoding (`FLIP` `0xFF` when descending, `null`
+/// the null sentinel), appending the values through `w`
+/// (which starts at byte 0 of an empty buffer): `None` when the room runs
+/// out (a malformed row outgrew its estimate).
+///
+/// # Errors
+/// As [`fill`].
+#[inline(never)]
+fn fill_appended<O: OffsetSize, const FLIP: u8>(
+    data: &[u8],
+    starts: &[usize],
+    null: u8,
+    w: &mut Appender<'_>,
+    ends: &mut [O],
+    bits: &mut [u8],
+) -> Result<Option<(usize, usize, bool)>> {
+    let mut nulls = 0usize;
+    let mut trailing = false;
+    let (&first, rest) = starts.split_first().ok_or(Error::InvalidRow)?;
+    let mut prev = first;
+    for (i, (&e, end)) in rest.iter().zip(ends.iter_mut()).enumerate() {
+        let mut row = data.get(prev..e).ok_or(Error::InvalidRow)?;
+        prev = e;
+        match append_ordered::<FLIP>(&mut row, null, w) {
+            Err(Error::OutOfBounds) => return Ok(None),
+            Ok(true) => {
+                if let Some(b) = bits.get_mut(i / 8) {
+                    *b |= 1 << (i % 8);
+                }
+            }
+            Ok(false) => nulls += 1,
+            Err(e) => return Err(e),
+        }
+        trailing |= !row.is_empty();
+        *end = O::from_usize(w.pos()).ok_or(Error::CapacityOverflow)?;
+    }
+    Ok(Some((w.pos(), nulls, trailing)))
+}
+
+/// Decodes the ordered value at the front of `row` (`FLIP` `0xFF` when
+/// descending, `null` the null sentinel), appending its bytes through `w`
+/// and advancing `row` past it: `false` for a null. The checks of
+/// [`decode_ordered_at`]: the marker byte, each block's marker, a last
+/// block's length (1 to 32) and its zero padding.
+///
+/// # Errors
+/// [`Error::InvalidRow`] for a malformed value; [`Error::OutOfBounds`] when
+/// the room runs out.
+#[inline(always)]
+fn append_ordered<const FLIP: u8>(row: &mut &[u8], null: u8, w: &mut Appender<'_>) -> Result<bool> {
+    const B: usize = BLOCK_SIZE;
+    let (&first, mut rest) = row.split_first().ok_or(Error::InvalidRow)?;
+    if first == null {
+        *row = rest;
+        return Ok(false);
+    }
+    match first ^ FLIP {
+        EMPTY => {
+            *row = rest;
+            return Ok(true);
+        }
+        NON_EMPTY => {}
+        _ => return Err(Error::InvalidRow),
+    }
+    loop {
+        let (block, tail) = rest
+            .split_first_chunk::<{ B + 1 }>()
+            .ok_or(Error::InvalidRow)?;
+        let (data, marker) = block.split_first_chunk::<B>().ok_or(Error::InvalidRow)?;
+        let marker = marker.first().copied().ok_or(Error::InvalidRow)? ^ FLIP;
+        rest = tail;
+        let mut tmp = [0u8; B];
+        if marker == CONTINUATION {
+            for j in 0..B {
+                tmp[j] = data[j] ^ FLIP;
+            }
+            w.put(&tmp)?;
+            continue;
+        }
+        let n = usize::from(marker);
+        if n == 0 || n > B {
+            return Err(Error::InvalidRow);
+        }
+        // Padding must be zero: one branch-free pass over the block.
+        let keep = mask(n)?;
+        let mut bad = 0u8;
+        for j in 0..B {
+            let b = data[j] ^ FLIP;
+            tmp[j] = b;
+            bad |= b & !keep[j];
+        }
+        if bad != 0 {
+            return Err(Error::InvalidRow);
+        }
+        w.put_prefix(&tmp, n)?;
+        break;
+    }
+    *row = rest;
+    Ok(true)
 }
 
 /// Decodes the unordered value at the front of `row` into `out` at `pos`

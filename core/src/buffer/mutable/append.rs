@@ -261,6 +261,33 @@ impl Appender<'_> {
         self.pos = next;
         Ok(())
     }
+
+    /// Writes all `N` bytes of `bytes` next but keeps only the first `n`
+    /// (`n <= N`): the position advances by `n`, and the other `N - n`
+    /// bytes are overwritten by the next write or zeroed when the append
+    /// ends. A fixed-size copy for a value's last, partial block.
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] when `n > N` or the `N` bytes do not fit in
+    /// the appended range (nothing is written).
+    #[inline(always)]
+    pub(crate) fn put_prefix<const N: usize>(&mut self, bytes: &[u8; N], n: usize) -> Result<()> {
+        if n > N {
+            return Err(Error::OutOfBounds);
+        }
+        self.pos
+            .checked_add(N)
+            .filter(|&e| e <= self.guard.end)
+            .ok_or(Error::OutOfBounds)?;
+        // SAFETY: as in `put`: `pos..pos + N` lies within the appended range
+        // of the mutably borrowed buffer, written through raw pointers from a
+        // shared borrow that cannot overlap it. Only `pos..pos + n` counts as
+        // written; the bytes after it are initialised too, and the range
+        // past the final position is zeroed when the append ends.
+        unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), self.guard.data.add(self.pos), N) };
+        self.pos += n;
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -393,6 +420,32 @@ mod tests {
         e.try_extend_appended(77, |w| w.put(&[3u8; 5])).unwrap();
         assert_eq!(e.as_slice(), &[3; 5]);
         assert!(padding_zero(&e));
+    }
+
+    #[test]
+    fn put_prefix_keeps_n_bytes() {
+        let mut b = MutableBuffer::new_in(Global);
+        b.try_extend_appended(44, |w| {
+            w.put_prefix(&[5u8; 8], 3)?;
+            assert_eq!(w.pos(), 3);
+            // The next write lands over the 5 bytes not kept.
+            w.put_prefix(&[6u8; 8], 8)?;
+            w.put_prefix(&[7u8; 32], 2)?;
+            assert_eq!(w.pos(), 13);
+            // `n > N`, and `N` bytes past the room: refused, nothing written.
+            assert_eq!(w.put_prefix(&[9u8; 4], 5), Err(Error::OutOfBounds));
+            assert_eq!(w.put_prefix(&[9u8; 32], 1), Err(Error::OutOfBounds));
+            assert_eq!(w.pos(), 13);
+            Ok(())
+        })
+        .unwrap();
+        // Kept: 3 fives, 8 sixes, 2 sevens; the sevens not kept are padding
+        // again (zero).
+        let mut want = std::vec![5u8; 3];
+        want.extend([6u8; 8]);
+        want.extend([7u8; 2]);
+        assert_eq!(b.as_slice(), &want[..]);
+        assert!(padding_zero(&b));
     }
 
     #[test]
