@@ -340,25 +340,13 @@ mod tests {
 
     use allocator_api2::alloc::Global;
 
-    use super::super::test_model::Rng;
-    use super::super::{Row, RowConverter, RowEncoding, SortField};
+    use super::super::test_model::{
+        one_column_converter as converter, random_binary_rows as random_rows, Rng,
+    };
+    use super::super::{Row, RowConverter, RowEncoding};
     use super::*;
-    use crate::array::BinaryArray;
 
     type G = Global;
-
-    fn converter(
-        dt: DataType<'static, G>,
-        opts: SortOptions,
-        enc: RowEncoding,
-    ) -> RowConverter<'static, G> {
-        RowConverter::try_new_with_encoding_in(
-            &[SortField::new_with_options(dt, opts)],
-            enc,
-            Global,
-        )
-        .unwrap()
-    }
 
     fn rows_of(rows: &[Vec<u8>]) -> Rows<G> {
         let mut r = Rows::new_in(Global);
@@ -366,29 +354,6 @@ mod tests {
             r.try_push(Row::new(row)).unwrap();
         }
         r
-    }
-
-    /// Rows of random values (0 to 100 bytes, a quarter null, now and then
-    /// a byte that is not UTF-8), encoded by a Binary converter.
-    fn random_rows(rng: &mut Rng, n: usize, opts: SortOptions, enc: RowEncoding) -> Vec<Vec<u8>> {
-        let values: Vec<Option<Vec<u8>>> = (0..n)
-            .map(|_| {
-                (rng.below(4) != 0).then(|| {
-                    let len = [0, 1, 31, 32, 33, 64, 100][rng.below(7) as usize];
-                    (0..len)
-                        .map(|_| match rng.below(300) {
-                            0 => 0xFF,
-                            k => b"abcdefgh"[(k % 8) as usize],
-                        })
-                        .collect()
-                })
-            })
-            .collect();
-        let refs: Vec<Option<&[u8]>> = values.iter().map(|v| v.as_deref()).collect();
-        let array = BinaryArray::<G>::try_from_options_in(&refs, Global).unwrap();
-        let mut c = converter(DataType::Binary, opts, enc);
-        let rows = c.convert_columns(&[array.into_array_ref()]).unwrap();
-        rows.iter().map(|r| r.data().to_vec()).collect()
     }
 
     fn modes() -> Vec<(SortOptions, RowEncoding)> {

@@ -6,7 +6,7 @@ use std::vec::Vec;
 
 use allocator_api2::alloc::Global;
 
-use super::SortOptions;
+use super::{RowConverter, RowEncoding, SortField, SortOptions};
 use crate::array::{
     Array, ArrayRef, BinaryArray, BinaryViewArray, BooleanBuilder, DictionaryArray, DictionaryKeys,
     FixedSizeBinaryArray, FixedSizeListArray, LargeBinaryArray, LargeListArray, LargeListViewArray,
@@ -584,4 +584,43 @@ pub(crate) fn decode_by_cursors(
         return Err(crate::error::Error::InvalidRow);
     }
     Ok(out)
+}
+
+/// A converter of one column of type `dt`.
+pub(crate) fn one_column_converter(
+    dt: Dt,
+    opts: SortOptions,
+    enc: RowEncoding,
+) -> RowConverter<'static, G> {
+    RowConverter::try_new_with_encoding_in(&[SortField::new_with_options(dt, opts)], enc, Global)
+        .unwrap()
+}
+
+/// Rows of random values (0 to 100 bytes, a quarter null, now and then a
+/// byte that is not UTF-8), encoded by a Binary converter: the bytes of
+/// every variable-length type's rows.
+pub(crate) fn random_binary_rows(
+    rng: &mut Rng,
+    n: usize,
+    opts: SortOptions,
+    enc: RowEncoding,
+) -> Vec<Vec<u8>> {
+    let values: Vec<Option<Vec<u8>>> = (0..n)
+        .map(|_| {
+            (rng.below(4) != 0).then(|| {
+                let len = [0, 1, 31, 32, 33, 64, 100][rng.below(7) as usize];
+                (0..len)
+                    .map(|_| match rng.below(300) {
+                        0 => 0xFF,
+                        k => b"abcdefgh"[(k % 8) as usize],
+                    })
+                    .collect()
+            })
+        })
+        .collect();
+    let refs: Vec<Option<&[u8]>> = values.iter().map(|v| v.as_deref()).collect();
+    let array = BinaryArray::<G>::try_from_options_in(&refs, Global).unwrap();
+    let mut c = one_column_converter(DataType::Binary, opts, enc);
+    let rows = c.convert_columns(&[array.into_array_ref()]).unwrap();
+    rows.iter().map(|r| r.data().to_vec()).collect()
 }
