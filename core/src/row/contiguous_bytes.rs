@@ -19,8 +19,8 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::variable::{mask, BLOCK_SIZE, CONTINUATION, EMPTY, NON_EMPTY};
-use super::variable_decode::{read_unordered, whole_row_len};
+use super::variable::BLOCK_SIZE;
+use super::variable_decode::{decode_ordered_with, read_unordered, whole_row_len, BlockSink};
 use super::{Node, Rows, SortOptions};
 use crate::array::{
     Array, ArrayRef, BinaryType, ByteArrayType, GenericByteArray, LargeBinaryType, LargeUtf8Type,
@@ -238,7 +238,7 @@ fn fill_appended<O: OffsetSize, const FLIP: u8>(
     for (i, (&e, end)) in rest.iter().zip(ends.iter_mut()).enumerate() {
         let mut row = data.get(prev..e).ok_or(Error::InvalidRow)?;
         prev = e;
-        match append_ordered::<FLIP>(&mut row, null, w) {
+        match decode_ordered_with(&mut row, null, FLIP, w) {
             Err(Error::OutOfBounds) => return Ok(None),
             Ok(true) => {
                 if let Some(b) = bits.get_mut(i / 8) {
@@ -254,66 +254,18 @@ fn fill_appended<O: OffsetSize, const FLIP: u8>(
     Ok(Some((w.pos(), nulls, trailing)))
 }
 
-/// Decodes the ordered value at the front of `row` (`FLIP` `0xFF` when
-/// descending, `null` the null sentinel), appending its bytes through `w`
-/// and advancing `row` past it: `false` for a null. The checks of
-/// [`decode_ordered_at`]: the marker byte, each block's marker, a last
-/// block's length (1 to 32) and its zero padding.
-///
-/// # Errors
-/// [`Error::InvalidRow`] for a malformed value; [`Error::OutOfBounds`] when
-/// the room runs out.
-#[inline(always)]
-fn append_ordered<const FLIP: u8>(row: &mut &[u8], null: u8, w: &mut Appender<'_>) -> Result<bool> {
-    const B: usize = BLOCK_SIZE;
-    let (&first, mut rest) = row.split_first().ok_or(Error::InvalidRow)?;
-    if first == null {
-        *row = rest;
-        return Ok(false);
+/// The appended values as a [`BlockSink`]: the last block is one 32-byte
+/// copy of which only the value's bytes are kept.
+impl BlockSink for Appender<'_> {
+    #[inline(always)]
+    fn block(&mut self, block: &[u8; BLOCK_SIZE]) -> Result<()> {
+        self.put(block)
     }
-    match first ^ FLIP {
-        EMPTY => {
-            *row = rest;
-            return Ok(true);
-        }
-        NON_EMPTY => {}
-        _ => return Err(Error::InvalidRow),
+
+    #[inline(always)]
+    fn last(&mut self, block: &[u8; BLOCK_SIZE], n: usize) -> Result<()> {
+        self.put_prefix(block, n)
     }
-    loop {
-        let (block, tail) = rest
-            .split_first_chunk::<{ B + 1 }>()
-            .ok_or(Error::InvalidRow)?;
-        let (data, marker) = block.split_first_chunk::<B>().ok_or(Error::InvalidRow)?;
-        let marker = marker.first().copied().ok_or(Error::InvalidRow)? ^ FLIP;
-        rest = tail;
-        let mut tmp = [0u8; B];
-        if marker == CONTINUATION {
-            for j in 0..B {
-                tmp[j] = data[j] ^ FLIP;
-            }
-            w.put(&tmp)?;
-            continue;
-        }
-        let n = usize::from(marker);
-        if n == 0 || n > B {
-            return Err(Error::InvalidRow);
-        }
-        // Padding must be zero: one branch-free pass over the block.
-        let keep = mask(n)?;
-        let mut bad = 0u8;
-        for j in 0..B {
-            let b = data[j] ^ FLIP;
-            tmp[j] = b;
-            bad |= b & !keep[j];
-        }
-        if bad != 0 {
-            return Err(Error::InvalidRow);
-        }
-        w.put_prefix(&tmp, n)?;
-        break;
-    }
-    *row = rest;
-    Ok(true)
 }
 
 /// Decodes the unordered value at the front of `row` into `out` at `pos`

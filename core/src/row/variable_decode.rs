@@ -192,33 +192,104 @@ fn decoded_total(rows: &[&[u8]], opts: SortOptions, unordered: bool) -> usize {
     }
 }
 
-/// Decodes one ordered value from the front of `row` into `out` at `pos`:
-/// the new end of the values, or `None` for a null. Blocks are copied at
-/// their fixed size (the padding of the last one, checked zero, lands past
-/// the value, where the next value goes): `out` needs `BLOCK_SIZE` bytes of
-/// room past the value's end.
+/// Where [`decode_ordered_with`] puts a value's bytes, in order: whole
+/// 32-byte blocks, then the value's last block.
+pub(super) trait BlockSink {
+    /// Puts a whole block next.
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] when there is no room.
+    fn block(&mut self, block: &[u8; BLOCK_SIZE]) -> Result<()>;
+
+    /// Puts the first `n` (1 to 32) bytes of `block` next; the sink may
+    /// write all 32 (the bytes past `n` are zero: the checked padding).
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] when there is no room for 32 bytes.
+    fn last(&mut self, block: &[u8; BLOCK_SIZE], n: usize) -> Result<()>;
+}
+
+/// A value's bytes written into `out` from `pos`, each block at its full
+/// size (the padding of the last one lands past the value, where the next
+/// value goes): `out` needs `BLOCK_SIZE` bytes of room past the value's end.
+struct SliceSink<'o> {
+    out: &'o mut [u8],
+    pos: usize,
+}
+
+impl BlockSink for SliceSink<'_> {
+    #[inline(always)]
+    fn block(&mut self, block: &[u8; BLOCK_SIZE]) -> Result<()> {
+        self.put(block)?;
+        self.pos += BLOCK_SIZE;
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn last(&mut self, block: &[u8; BLOCK_SIZE], n: usize) -> Result<()> {
+        self.put(block)?;
+        self.pos += n;
+        Ok(())
+    }
+}
+
+impl SliceSink<'_> {
+    #[inline(always)]
+    fn put(&mut self, block: &[u8; BLOCK_SIZE]) -> Result<()> {
+        let dst: &mut [u8; BLOCK_SIZE] = self
+            .out
+            .get_mut(self.pos..self.pos + BLOCK_SIZE)
+            .and_then(|d| d.try_into().ok())
+            .ok_or(Error::OutOfBounds)?;
+        *dst = *block;
+        Ok(())
+    }
+}
+
+/// Decodes one ordered value from the front of `row` into `out` at `pos`
+/// (see [`decode_ordered_with`]): the new end of the values, or `None` for
+/// a null. `out` needs `BLOCK_SIZE` bytes of room past the value's end.
 ///
 /// # Errors
-/// As [`decode_ordered`]; [`Error::OutOfBounds`] when `out` is too short
-/// (`row` is then left as it was).
+/// As [`decode_ordered_with`].
 #[inline(always)]
 pub(super) fn decode_ordered_at(
     row: &mut &[u8],
     null: u8,
     flip: u8,
     out: &mut [u8],
-    mut pos: usize,
+    pos: usize,
 ) -> Result<Option<usize>> {
+    let mut sink = SliceSink { out, pos };
+    let valid = decode_ordered_with(row, null, flip, &mut sink)?;
+    Ok(valid.then_some(sink.pos))
+}
+
+/// Decodes one ordered value from the front of `row` (`flip` `0xFF` when
+/// descending, `null` the null sentinel) into `sink`, advancing `row` past
+/// it: `false` for a null. Checks the marker byte, each block's marker, the
+/// last block's length (1 to 32) and its zero padding (branch-free).
+///
+/// # Errors
+/// As [`decode_ordered`]; [`Error::OutOfBounds`] when the sink has no room
+/// (`row` is then left as it was).
+#[inline(always)]
+pub(super) fn decode_ordered_with<S: BlockSink>(
+    row: &mut &[u8],
+    null: u8,
+    flip: u8,
+    sink: &mut S,
+) -> Result<bool> {
     const B: usize = BLOCK_SIZE;
     let (&first, mut rest) = row.split_first().ok_or(Error::InvalidRow)?;
     if first == null {
         *row = rest;
-        return Ok(None);
+        return Ok(false);
     }
     match first ^ flip {
         EMPTY => {
             *row = rest;
-            return Ok(Some(pos));
+            return Ok(true);
         }
         NON_EMPTY => {}
         _ => return Err(Error::InvalidRow),
@@ -229,25 +300,19 @@ pub(super) fn decode_ordered_at(
             .ok_or(Error::InvalidRow)?;
         let (data, marker) = block.split_first_chunk::<B>().ok_or(Error::InvalidRow)?;
         let marker = marker.first().copied().ok_or(Error::InvalidRow)? ^ flip;
-        let dst: &mut [u8; B] = out
-            .get_mut(pos..pos + B)
-            .and_then(|d| d.try_into().ok())
-            .ok_or(Error::OutOfBounds)?;
         rest = tail;
         let mut tmp = [0u8; B];
         if marker == CONTINUATION {
             for j in 0..B {
                 tmp[j] = data[j] ^ flip;
             }
-            *dst = tmp;
-            pos += B;
+            sink.block(&tmp)?;
             continue;
         }
         let n = usize::from(marker);
         if n == 0 || n > B {
             return Err(Error::InvalidRow);
         }
-        // Padding must be zero: one branch-free pass over the block.
         let keep = mask(n)?;
         let mut bad = 0u8;
         for j in 0..B {
@@ -258,12 +323,11 @@ pub(super) fn decode_ordered_at(
         if bad != 0 {
             return Err(Error::InvalidRow);
         }
-        *dst = tmp;
-        pos += n;
+        sink.last(&tmp, n)?;
         break;
     }
     *row = rest;
-    Ok(Some(pos))
+    Ok(true)
 }
 
 /// Decoded values, offsets and validity, and whether a row had bytes
