@@ -290,7 +290,9 @@ mod tests {
 
     use allocator_api2::alloc::Global;
 
-    use super::super::test_model::Rng;
+    use super::super::test_model::{
+        converter_of as converter, random_fixed_row as random_row, Rng,
+    };
     use super::super::{Row, RowConverter, SortField};
     use super::*;
     use crate::array::Array;
@@ -298,14 +300,6 @@ mod tests {
 
     type G = Global;
     type Schema = Vec<(DataType<'static, G>, SortOptions)>;
-
-    fn converter(types: &[(DataType<'static, G>, SortOptions)]) -> RowConverter<'static, G> {
-        let fields: Vec<_> = types
-            .iter()
-            .map(|(t, o)| SortField::new_with_options(t.clone(), *o))
-            .collect();
-        RowConverter::try_new(&fields).unwrap()
-    }
 
     fn rows_of(rows: &[Vec<u8>]) -> Rows<G> {
         let mut r = Rows::new_in(Global);
@@ -336,32 +330,6 @@ mod tests {
             }
             _ => panic!("{rows:?}: {got:?} vs {want:?}"),
         }
-    }
-
-    /// A well-formed row: each column a value (random payload; a boolean
-    /// `0`/`1`, inverted when descending) or a null (sentinel, zeros).
-    fn random_row(rng: &mut Rng, types: &[(DataType<'static, G>, SortOptions)]) -> Vec<u8> {
-        let mut row = Vec::new();
-        for (t, o) in types {
-            let len = fixed_len(t).unwrap();
-            if len == 0 {
-                continue;
-            }
-            if rng.below(4) == 0 {
-                row.push(o.null_sentinel());
-                row.extend(core::iter::repeat_n(0, len - 1));
-            } else {
-                row.push(1);
-                for _ in 1..len {
-                    row.push(rng.next() as u8);
-                }
-                if matches!(t, DataType::Boolean) {
-                    let flip = if o.descending { 0xFF } else { 0 };
-                    *row.last_mut().unwrap() = (rng.next() as u8 & 1) ^ flip;
-                }
-            }
-        }
-        row
     }
 
     /// Every fixed-width type under each of the four sort options, alone,

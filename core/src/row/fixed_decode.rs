@@ -531,8 +531,10 @@ mod tests {
 
     use allocator_api2::alloc::Global;
 
-    use super::super::test_model::{decode_by_cursors, Rng};
-    use super::super::{decode, RowConverter, SortField};
+    use super::super::test_model::{
+        converter_of as converter, decode_by_cursors, random_fixed_row as random_row, Rng,
+    };
+    use super::super::RowConverter;
     use super::*;
     use crate::datatypes::TimeUnit;
 
@@ -550,40 +552,6 @@ mod tests {
     fn fast(c: &RowConverter<'static, G>, rows: &[&[u8]]) -> Result<Vec<ArrayRef<'static, G>>> {
         let cols = c.convert_rows(rows.iter().map(|r| Row::new(r)))?;
         Ok(cols.iter().cloned().collect())
-    }
-
-    fn converter(types: &[(DataType<'static, G>, SortOptions)]) -> RowConverter<'static, G> {
-        let fields: Vec<_> = types
-            .iter()
-            .map(|(t, o)| SortField::new_with_options(t.clone(), *o))
-            .collect();
-        RowConverter::try_new(&fields).unwrap()
-    }
-
-    /// A well-formed row: each column a value (random payload; a boolean
-    /// `0`/`1`, inverted when descending) or a null (sentinel, zeros).
-    fn random_row(rng: &mut Rng, types: &[(DataType<'static, G>, SortOptions)]) -> Vec<u8> {
-        let mut row = Vec::new();
-        for (t, o) in types {
-            let len = decode::fixed_len(t).unwrap();
-            if len == 0 {
-                continue;
-            }
-            if rng.below(4) == 0 {
-                row.push(o.null_sentinel());
-                row.extend(core::iter::repeat_n(0, len - 1));
-            } else {
-                row.push(1);
-                for _ in 1..len {
-                    row.push(rng.next() as u8);
-                }
-                if matches!(t, DataType::Boolean) {
-                    let flip = if o.descending { 0xFF } else { 0 };
-                    *row.last_mut().unwrap() = (rng.next() as u8 & 1) ^ flip;
-                }
-            }
-        }
-        row
     }
 
     fn schemas() -> Vec<Vec<(DataType<'static, G>, SortOptions)>> {

@@ -624,3 +624,39 @@ pub(crate) fn random_binary_rows(
     let rows = c.convert_columns(&[array.into_array_ref()]).unwrap();
     rows.iter().map(|r| r.data().to_vec()).collect()
 }
+
+/// A converter of the columns `types` (type and sort options each).
+pub(crate) fn converter_of(types: &[(Dt, SortOptions)]) -> RowConverter<'static, G> {
+    let fields: Vec<_> = types
+        .iter()
+        .map(|(t, o)| SortField::new_with_options(t.clone(), *o))
+        .collect();
+    RowConverter::try_new(&fields).unwrap()
+}
+
+/// A well-formed row of the fixed-width columns `types`: each column a
+/// value (random payload; a boolean `0`/`1`, inverted when descending) or a
+/// null (sentinel, zeros).
+pub(crate) fn random_fixed_row(rng: &mut Rng, types: &[(Dt, SortOptions)]) -> Vec<u8> {
+    let mut row = Vec::new();
+    for (t, o) in types {
+        let len = super::decode::fixed_len(t).unwrap();
+        if len == 0 {
+            continue;
+        }
+        if rng.below(4) == 0 {
+            row.push(o.null_sentinel());
+            row.extend(core::iter::repeat_n(0, len - 1));
+        } else {
+            row.push(1);
+            for _ in 1..len {
+                row.push(rng.next() as u8);
+            }
+            if matches!(t, DataType::Boolean) {
+                let flip = if o.descending { 0xFF } else { 0 };
+                *row.last_mut().unwrap() = (rng.next() as u8 & 1) ^ flip;
+            }
+        }
+    }
+    row
+}
