@@ -11,9 +11,46 @@ use crate::array::{
     StringViewType, Utf8Type,
 };
 use crate::buffer::MutableBuffer;
-use crate::datatypes::{DataType, IntervalUnit};
+use crate::datatypes::DataType;
 use crate::error::{Error, Result};
-use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
+
+/// A `match` on a column's `DataType` whose arms for the fixed-width
+/// primitive types call `$prim!(T)` with the native type `T` the values are
+/// stored as (dates, times, timestamps, durations, decimals and intervals
+/// as their integer or interval struct), followed by the `$rest` arms: the
+/// one mapping the row decoders share.
+macro_rules! match_primitive {
+    ($dt:expr, $prim:ident, { $($rest:tt)* }) => {{
+        use $crate::datatypes::{DataType as D, IntervalUnit as U};
+        use $crate::native as n;
+        match $dt {
+            D::Int8 => $prim!(i8),
+            D::Int16 => $prim!(i16),
+            D::Int32 | D::Date32 | D::Time32(_) | D::Decimal32(..) | D::Interval(U::YearMonth) => {
+                $prim!(i32)
+            }
+            D::Int64
+            | D::Date64
+            | D::Time64(_)
+            | D::Timestamp(..)
+            | D::Duration(_)
+            | D::Decimal64(..) => $prim!(i64),
+            D::UInt8 => $prim!(u8),
+            D::UInt16 => $prim!(u16),
+            D::UInt32 => $prim!(u32),
+            D::UInt64 => $prim!(u64),
+            D::Float16 => $prim!(n::f16),
+            D::Float32 => $prim!(f32),
+            D::Float64 => $prim!(f64),
+            D::Decimal128(..) => $prim!(i128),
+            D::Decimal256(..) => $prim!(n::i256),
+            D::Interval(U::DayTime) => $prim!(n::IntervalDayTime),
+            D::Interval(U::MonthDayNano) => $prim!(n::IntervalMonthDayNano),
+            $($rest)*
+        }
+    }};
+}
+pub(crate) use match_primitive;
 
 /// Decodes the column `node` describes from the front of each row,
 /// advancing the rows past it.
@@ -58,26 +95,9 @@ fn decode_leaf<'a, A: Allocator + Clone>(
             fixed::decode::<$t, A>(rows, dt, opts, alloc)?.into_array_ref()
         };
     }
-    Ok(match dt {
+    Ok(match_primitive!(dt, prim, {
         Null => NullArray::new(rows.len()).into_array_ref(),
         Boolean => fixed::decode_bool(rows, opts, alloc)?.into_array_ref(),
-        Int8 => prim!(i8),
-        Int16 => prim!(i16),
-        Int32 | Date32 | Time32(_) | Decimal32(..) | Interval(IntervalUnit::YearMonth) => {
-            prim!(i32)
-        }
-        Int64 | Date64 | Time64(_) | Timestamp(..) | Duration(_) | Decimal64(..) => prim!(i64),
-        UInt8 => prim!(u8),
-        UInt16 => prim!(u16),
-        UInt32 => prim!(u32),
-        UInt64 => prim!(u64),
-        Float16 => prim!(f16),
-        Float32 => prim!(f32),
-        Float64 => prim!(f64),
-        Decimal128(..) => prim!(i128),
-        Decimal256(..) => prim!(i256),
-        Interval(IntervalUnit::DayTime) => prim!(IntervalDayTime),
-        Interval(IntervalUnit::MonthDayNano) => prim!(IntervalMonthDayNano),
         FixedSizeBinary(_) => fixed::decode_fixed_binary(rows, dt, opts, alloc)?.into_array_ref(),
         Binary => variable::decode::<BinaryType, A>(rows, opts, unordered, alloc)?.into_array_ref(),
         LargeBinary => {
@@ -92,7 +112,7 @@ fn decode_leaf<'a, A: Allocator + Clone>(
         Utf8View => variable::decode_view::<StringViewType, A>(rows, opts, unordered, alloc)?
             .into_array_ref(),
         _ => return Err(Error::UnsupportedType),
-    })
+    }))
 }
 
 /// `true` for the variable-length leaf types.

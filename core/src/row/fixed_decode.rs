@@ -17,7 +17,7 @@ use core::mem::size_of;
 
 use allocator_api2::alloc::Allocator;
 
-use super::decode::{fixed_len, is_variable};
+use super::decode::{fixed_len, is_variable, match_primitive};
 use super::fixed::FixedEncode;
 use super::slots::Slots;
 use super::{Kind, Node, Row, SortOptions};
@@ -25,9 +25,8 @@ use crate::array::{
     Array, ArrayRef, BooleanArray, FixedSizeBinaryArray, NullArray, PrimitiveArray,
 };
 use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, ScalarBuffer, SharedSlice};
-use crate::datatypes::{DataType, IntervalUnit};
+use crate::datatypes::DataType;
 use crate::error::{Error, Result};
-use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
 
 /// Rows decoded per step: one `u64` of validity bits.
 const CHUNK: usize = 64;
@@ -144,7 +143,7 @@ impl<'n, 'a, A: Allocator + Clone> Column<'n, 'a, A> {
                 }
             }};
         }
-        let (valid, bad, got) = match &self.node.data_type {
+        let (valid, bad, got) = match_primitive!(&self.node.data_type, prim, {
             Null => {
                 let (mut bad, mut got) = (false, 0);
                 for row in rows.take(k) {
@@ -161,25 +160,6 @@ impl<'n, 'a, A: Allocator + Clone> Column<'n, 'a, A> {
                     .unwrap_or(&mut []);
                 bool_rows(rows.take(k).map(|r| cut(r, 2)), opts, values, validity)
             }
-            Int8 => prim!(i8),
-            Int16 => prim!(i16),
-            Int32 | Date32 | Time32(_) | Decimal32(..) | Interval(IntervalUnit::YearMonth) => {
-                prim!(i32)
-            }
-            Int64 | Date64 | Time64(_) | Timestamp(..) | Duration(_) | Decimal64(..) => {
-                prim!(i64)
-            }
-            UInt8 => prim!(u8),
-            UInt16 => prim!(u16),
-            UInt32 => prim!(u32),
-            UInt64 => prim!(u64),
-            Float16 => prim!(f16),
-            Float32 => prim!(f32),
-            Float64 => prim!(f64),
-            Decimal128(..) => prim!(i128),
-            Decimal256(..) => prim!(i256),
-            Interval(IntervalUnit::DayTime) => prim!(IntervalDayTime),
-            Interval(IntervalUnit::MonthDayNano) => prim!(IntervalMonthDayNano),
             FixedSizeBinary(w) => {
                 let w = usize::try_from(*w).map_err(|_| Error::InvalidDataType)?;
                 let out = self
@@ -191,7 +171,7 @@ impl<'n, 'a, A: Allocator + Clone> Column<'n, 'a, A> {
                 binary_rows(rows, w, opts, out, validity)
             }
             _ => return Err(Error::UnsupportedType),
-        };
+        });
         self.null_count += got - valid;
         Ok((bad, got))
     }
@@ -219,37 +199,18 @@ impl<'n, 'a, A: Allocator + Clone> Column<'n, 'a, A> {
                 .into_array_ref()
             };
         }
-        Ok(match dt {
+        Ok(match_primitive!(dt, prim, {
             Null => NullArray::new(n).into_array_ref(),
             Boolean => {
                 BooleanArray::try_new(BooleanBuffer::try_new(values.into_buffer(), 0, n)?, nulls)?
                     .into_array_ref()
             }
-            Int8 => prim!(i8),
-            Int16 => prim!(i16),
-            Int32 | Date32 | Time32(_) | Decimal32(..) | Interval(IntervalUnit::YearMonth) => {
-                prim!(i32)
-            }
-            Int64 | Date64 | Time64(_) | Timestamp(..) | Duration(_) | Decimal64(..) => {
-                prim!(i64)
-            }
-            UInt8 => prim!(u8),
-            UInt16 => prim!(u16),
-            UInt32 => prim!(u32),
-            UInt64 => prim!(u64),
-            Float16 => prim!(f16),
-            Float32 => prim!(f32),
-            Float64 => prim!(f64),
-            Decimal128(..) => prim!(i128),
-            Decimal256(..) => prim!(i256),
-            Interval(IntervalUnit::DayTime) => prim!(IntervalDayTime),
-            Interval(IntervalUnit::MonthDayNano) => prim!(IntervalMonthDayNano),
             FixedSizeBinary(_) => {
                 FixedSizeBinaryArray::try_new(dt.clone(), n, values.into_buffer(), nulls)?
                     .into_array_ref()
             }
             _ => return Err(Error::UnsupportedType),
-        })
+        }))
     }
 }
 
@@ -536,7 +497,7 @@ mod tests {
     };
     use super::super::RowConverter;
     use super::*;
-    use crate::datatypes::TimeUnit;
+    use crate::datatypes::{IntervalUnit, TimeUnit};
 
     type G = Global;
 
