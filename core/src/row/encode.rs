@@ -13,7 +13,7 @@ use super::dictionary::{self, TableIndex};
 use super::fixed::Layout;
 use super::list::{self, ListIndex};
 use super::slots::Slots;
-use super::{fixed, nested, variable, Kind, Node, Rows, SortOptions};
+use super::{byte_sizes, fixed, nested, variable, Kind, Node, Rows, SortOptions};
 use crate::array::{Array, ArrayRef};
 use crate::buffer::{Appender, NullBuffer, OffsetSize};
 use crate::error::{Error, Result};
@@ -153,6 +153,8 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
             }
         }
         let mut end = buffer.len();
+        // Sizes added without overflow checks when they cannot overflow.
+        let bounded = byte_sizes::rows_bound(&encoders, n, fixed, end).is_some();
         // The last column that is not fixed-width: when it is a byte
         // column, its sizes are added in the pass that turns the lengths
         // into row starts.
@@ -163,12 +165,12 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
                 continue;
             }
             if Some(j) == last {
-                starts = byte_starts(enc, node, cursors, end);
+                starts = byte_starts(enc, node, cursors, end, bounded);
                 if starts.is_some() {
                     break;
                 }
             }
-            add_lengths(enc, node, cursors)?;
+            add_lengths(enc, node, cursors, bounded)?;
         }
         if let Some(e) = starts {
             end = e?;
@@ -259,13 +261,14 @@ fn sliced<'b, A: Allocator>(
 }
 
 /// Row starts with `enc`'s sizes added to the lengths in `cursors` (see
-/// [`variable::starts_from_offsets`]) when `enc` is an offsets-based byte
+/// [`byte_sizes::starts_from_offsets`]) when `enc` is an offsets-based byte
 /// column encoded ordered; `None` (nothing done) otherwise.
 fn byte_starts<A: Allocator>(
     enc: &Encoder<'_, '_, A>,
     node: &Node<'_, A>,
     cursors: &mut [usize],
     start: usize,
+    bounded: bool,
 ) -> Option<Result<usize>> {
     if node.unordered {
         return None;
@@ -275,11 +278,12 @@ fn byte_starts<A: Allocator>(
     };
     macro_rules! starts {
         ($a:expr) => {
-            Some(variable::starts_from_offsets(
+            Some(byte_sizes::starts_from_offsets(
                 cursors,
                 $a.value_offsets(),
                 $a.nulls(),
                 start,
+                bounded,
             ))
         };
     }
@@ -319,10 +323,11 @@ fn append_bound<A: Allocator>(
     macro_rules! bytes {
         ($a:expr) => {{
             let o = $a.value_offsets();
-            o.get(n)?.to_usize()?.checked_sub(o.first()?.to_usize()?)?
+            let bytes = o.get(n)?.to_usize()?.checked_sub(o.first()?.to_usize()?)?;
+            (bytes, byte_sizes::bytes_bound(o, n))
         }};
     }
-    let bytes = match column {
+    let (bytes, bound) = match column {
         ArrayRef::Binary(a) => bytes!(a),
         ArrayRef::LargeBinary(a) => bytes!(a),
         ArrayRef::Utf8(a) => bytes!(a),
@@ -332,10 +337,7 @@ fn append_bound<A: Allocator>(
     if bytes < APPEND_VALUE.checked_mul(n)? {
         return None;
     }
-    // A value of `l` bytes takes `1 + ceil(l / 32) * 33 <= 34 + l + l / 32`.
-    n.checked_mul(variable::BLOCK_SIZE + 2)?
-        .checked_add(bytes)?
-        .checked_add(bytes / variable::BLOCK_SIZE)
+    bound
 }
 
 /// Writes the rows of `enc` through `w` (see [`variable::append_offsets`])
@@ -444,7 +446,7 @@ fn prepare<'c, 'b, A: Allocator + Clone>(
 
 /// The encoded width of every row of a column whose rows all have one
 /// width (the fixed-width leaf types), `None` for the others.
-fn fixed_width<A: Allocator>(enc: &Encoder<'_, '_, A>) -> Option<usize> {
+pub(crate) fn fixed_width<A: Allocator>(enc: &Encoder<'_, '_, A>) -> Option<usize> {
     let Encoder::Direct(column) = enc else {
         return None;
     };
@@ -476,11 +478,14 @@ fn valid_bytes(valid: bool, bytes: Option<&[u8]>) -> Option<&[u8]> {
     }
 }
 
-/// Adds each row's encoded size for this column to `lengths[i]`.
+/// Adds each row's encoded size for this column to `lengths[i]` (without
+/// overflow checks for byte columns when `bounded`: see
+/// [`byte_sizes::rows_bound`]).
 pub(crate) fn add_lengths<A: Allocator>(
     enc: &Encoder<'_, '_, A>,
     node: &Node<'_, A>,
     lengths: &mut [usize],
+    bounded: bool,
 ) -> Result<()> {
     let unordered = node.unordered;
     macro_rules! var {
@@ -494,7 +499,13 @@ pub(crate) fn add_lengths<A: Allocator>(
     }
     macro_rules! offsets {
         ($a:expr) => {
-            variable::add_lengths_from_offsets(lengths, $a.value_offsets(), $a.nulls(), unordered)
+            byte_sizes::add_lengths_from_offsets(
+                lengths,
+                $a.value_offsets(),
+                $a.nulls(),
+                unordered,
+                bounded,
+            )
         };
     }
     match enc {

@@ -89,6 +89,7 @@
 //! # Ok::<(), alkaid::Error>(())
 //! ```
 
+mod byte_sizes;
 mod cache;
 mod contiguous;
 mod contiguous_bytes;

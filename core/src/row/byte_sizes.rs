@@ -1,0 +1,397 @@
+//! Row sizes of offsets-based byte columns (Binary, LargeBinary, Utf8,
+//! LargeUtf8) straight from their offsets: the lengths pass
+//! ([`add_lengths_from_offsets`]) and the pass that turns the row lengths
+//! into row starts ([`starts_from_offsets`]).
+
+use allocator_api2::alloc::Allocator;
+
+use super::encode::{fixed_width, Encoder};
+use super::variable::{BLOCK_SIZE, UNORDERED_NULL};
+use crate::array::ArrayRef;
+use crate::buffer::{NullBuffer, OffsetSize};
+use crate::error::{Error, Result};
+
+/// Adds the encoded size of slot `i` of an offsets-based array (`offsets`:
+/// `lengths.len() + 1` of them; null slots per `nulls`) to `lengths[i]`,
+/// straight from the offsets. With `bounded` (the caller checked with
+/// [`rows_bound`] that the rows fit in `usize`) the sizes are added with
+/// plain (wrapping) additions, else saturating ones.
+///
+/// # Errors
+/// [`Error::OffsetsLength`] when there are too few offsets;
+/// [`Error::OffsetOutOfBounds`] for negative or decreasing offsets or a
+/// value too long for the encoding.
+pub(crate) fn add_lengths_from_offsets<O: OffsetSize, A: Allocator>(
+    lengths: &mut [usize],
+    offsets: &[O],
+    nulls: Option<&NullBuffer<'_, A>>,
+    unordered: bool,
+    bounded: bool,
+) -> Result<()> {
+    let offsets = offsets
+        .get(..lengths.len() + 1)
+        .ok_or(Error::OffsetsLength)?;
+    // Branch-free per slot (so that it vectorises): `valid` is all ones for
+    // a value, zero for a null; an empty value has no blocks.
+    #[inline(always)]
+    fn pass<O: OffsetSize, const BOUNDED: bool>(
+        lengths: &mut [usize],
+        offsets: &[O],
+        valid: impl Fn(usize) -> usize,
+        size: impl Fn(usize, usize) -> usize,
+    ) -> bool {
+        // Offsets that start non-negative and never decrease are all
+        // non-negative, and their differences fit in `isize`: one
+        // comparison a slot checks both.
+        let mut bad = offsets.first().is_some_and(|f| f.to_usize().is_none());
+        for (i, (l, w)) in lengths.iter_mut().zip(offsets.windows(2)).enumerate() {
+            let (a, b) = (w[0], w[1]);
+            bad |= b < a;
+            let len = b
+                .to_usize()
+                .unwrap_or(0)
+                .wrapping_sub(a.to_usize().unwrap_or(0));
+            // Each value's size is at most ~33/32 of its bytes, which fit in
+            // memory: only the running totals can overflow (checked by the caller).
+            *l = add::<BOUNDED>(*l, size(len, valid(i)));
+        }
+        bad
+    }
+    const B: usize = BLOCK_SIZE;
+    // Wrapping: with bad offsets `len` is garbage (reported as an error).
+    let ordered = |len: usize, v: usize| {
+        ((len.wrapping_add(B - 1) / B).wrapping_mul(B + 1) & v).wrapping_add(1)
+    };
+    let plain = |len: usize, v: usize| (len & v).wrapping_add(4);
+    let bits = nulls.map(|n| (n.inner().inner().as_slice(), n.inner().offset()));
+    // With nulls, eight slots at a time, their validity bits from one load
+    // (the bit taken per slot kept the loop scalar), the rest slot by slot.
+    #[inline(always)]
+    fn pass_bits<O: OffsetSize, const BOUNDED: bool>(
+        lengths: &mut [usize],
+        offsets: &[O],
+        (bytes, offset): (&[u8], usize),
+        size: impl Fn(usize, usize) -> usize,
+    ) -> bool {
+        let mut bad = offsets.first().is_some_and(|f| f.to_usize().is_none());
+        let (mut ls, mut os, mut at) = (lengths, offsets, offset);
+        while ls.len() >= 8 {
+            let (Some((l8, l_rest)), Some(o9)) = (
+                core::mem::take(&mut ls).split_first_chunk_mut::<8>(),
+                os.first_chunk::<9>(),
+            ) else {
+                // Never (`offsets` has one more than `lengths`).
+                return true;
+            };
+            // Bits `at..at + 8`; past the bitmap's end, null.
+            let lo = u16::from(bytes.get(at / 8).copied().unwrap_or(0));
+            let hi = u16::from(bytes.get(at / 8 + 1).copied().unwrap_or(0));
+            let byte = usize::from((lo | hi << 8) >> (at % 8));
+            for j in 0..8 {
+                let (a, b) = (o9[j], o9[j + 1]);
+                bad |= b < a;
+                let len = b
+                    .to_usize()
+                    .unwrap_or(0)
+                    .wrapping_sub(a.to_usize().unwrap_or(0));
+                let v = 0usize.wrapping_sub((byte >> j) & 1);
+                l8[j] = add::<BOUNDED>(l8[j], size(len, v));
+            }
+            ls = l_rest;
+            os = os.get(8..).unwrap_or_default();
+            at += 8;
+        }
+        let valid = |i: usize| {
+            let j = at + i;
+            let bit = bytes.get(j / 8).map_or(0, |b| (b >> (j % 8)) & 1);
+            0usize.wrapping_sub(usize::from(bit))
+        };
+        bad | pass::<O, BOUNDED>(ls, os, valid, size)
+    }
+    let all = |_| usize::MAX;
+    let overflow = match (bits, unordered, bounded) {
+        (None, false, false) => pass::<O, false>(lengths, offsets, all, ordered),
+        (None, false, true) => pass::<O, true>(lengths, offsets, all, ordered),
+        (None, true, false) => pass::<O, false>(lengths, offsets, all, plain),
+        (None, true, true) => pass::<O, true>(lengths, offsets, all, plain),
+        (Some(bits), false, false) => pass_bits::<O, false>(lengths, offsets, bits, ordered),
+        (Some(bits), false, true) => pass_bits::<O, true>(lengths, offsets, bits, ordered),
+        (Some(bits), true, false) => pass_bits::<O, false>(lengths, offsets, bits, plain),
+        (Some(bits), true, true) => pass_bits::<O, true>(lengths, offsets, bits, plain),
+    };
+    let too_long = unordered
+        && offsets.windows(2).any(|w| {
+            let (a, b) = (w[0].to_usize(), w[1].to_usize());
+            matches!((a, b), (Some(a), Some(b)) if b.wrapping_sub(a) >= UNORDERED_NULL as usize)
+        });
+    if overflow || too_long {
+        return Err(Error::OffsetOutOfBounds);
+    }
+    Ok(())
+}
+
+/// Turns `cursors`, each row's length without one offsets-based byte
+/// column (Binary, Utf8 and their `Large` forms, ordered encoding;
+/// `offsets`: `cursors.len() + 1` of them, null slots per `nulls`), into
+/// the rows' starts with that column's sizes added: row 0 starts at
+/// `start`, row `i + 1` where row `i` ends. Returns where the last row
+/// ends. The column's lengths and the running total in one pass. With
+/// `bounded` (see [`add_lengths_from_offsets`]) neither the lengths nor
+/// the total are checked for overflow.
+///
+/// # Errors
+/// [`Error::OffsetsLength`] when there are too few offsets;
+/// [`Error::OffsetOutOfBounds`] for negative or decreasing offsets;
+/// [`Error::CapacityOverflow`] when the total does not fit.
+pub(crate) fn starts_from_offsets<O: OffsetSize, A: Allocator>(
+    cursors: &mut [usize],
+    offsets: &[O],
+    nulls: Option<&NullBuffer<'_, A>>,
+    start: usize,
+    bounded: bool,
+) -> Result<usize> {
+    let offsets = offsets
+        .get(..cursors.len() + 1)
+        .ok_or(Error::OffsetsLength)?;
+    /// `(end, bad offsets, overflow)`.
+    #[inline(always)]
+    fn pass<O: OffsetSize, const BOUNDED: bool>(
+        cursors: &mut [usize],
+        offsets: &[O],
+        valid: impl Fn(usize) -> usize,
+        start: usize,
+    ) -> (usize, bool, bool) {
+        const B: usize = BLOCK_SIZE;
+        let Some((&first, rest)) = offsets.split_first() else {
+            return (start, false, false);
+        };
+        // Offsets that start non-negative and never decrease are all
+        // non-negative, and their differences fit in `isize`: one
+        // comparison a row checks both.
+        let (mut at, mut bad, mut over) = (start, first.to_usize().is_none(), false);
+        let (mut prev, mut prev_u) = (first, first.to_usize().unwrap_or(0));
+        for (i, (c, &b)) in cursors.iter_mut().zip(rest).enumerate() {
+            bad |= b < prev;
+            let b_u = b.to_usize().unwrap_or(0);
+            let len = b_u.wrapping_sub(prev_u);
+            (prev, prev_u) = (b, b_u);
+            let blocks = (len.wrapping_add(B - 1) / B).wrapping_mul(B + 1) & valid(i);
+            // Saturating (unless bounded): a saturated length (see
+            // `add_lengths_from_offsets`) must not wrap to a small one.
+            let next = at.wrapping_add(add::<BOUNDED>(*c, 1 + blocks));
+            *c = at;
+            over |= !BOUNDED && next < at;
+            at = next;
+        }
+        (at, bad, over)
+    }
+    let bits = nulls.map(|n| (n.inner().inner().as_slice(), n.inner().offset()));
+    /// All ones when bit `i` (from bit `offset` of `bytes`) is set, else 0.
+    #[inline(always)]
+    fn valid((bytes, offset): (&[u8], usize), i: usize) -> usize {
+        let j = offset + i;
+        let bit = bytes.get(j / 8).map_or(0, |b| (b >> (j % 8)) & 1);
+        0usize.wrapping_sub(usize::from(bit))
+    }
+    let all = |_| usize::MAX;
+    let (end, bad, over) = match (bits, bounded) {
+        (None, false) => pass::<O, false>(cursors, offsets, all, start),
+        (None, true) => pass::<O, true>(cursors, offsets, all, start),
+        (Some(b), false) => pass::<O, false>(cursors, offsets, |i| valid(b, i), start),
+        (Some(b), true) => pass::<O, true>(cursors, offsets, |i| valid(b, i), start),
+    };
+    if bad {
+        return Err(Error::OffsetOutOfBounds);
+    }
+    if over {
+        return Err(Error::CapacityOverflow);
+    }
+    Ok(end)
+}
+
+/// `a + b`: wrapping when `BOUNDED` (no overflow possible), else saturating.
+#[inline(always)]
+fn add<const BOUNDED: bool>(a: usize, b: usize) -> usize {
+    if BOUNDED {
+        a.wrapping_add(b)
+    } else {
+        a.saturating_add(b)
+    }
+}
+
+/// At most how many bytes the `n` slots of an offsets-based byte column
+/// (`offsets`: at least `n + 1` of them) take in rows, ordered or
+/// unordered, when its offsets are in order: `34 n + b + b / 32` for `b`
+/// value bytes between the first and the last offset. `None` when that
+/// does not fit, or the first or last offset is negative or they are out
+/// of order.
+pub(crate) fn bytes_bound<O: OffsetSize>(offsets: &[O], n: usize) -> Option<usize> {
+    let bytes = offsets
+        .get(n)?
+        .to_usize()?
+        .checked_sub(offsets.first()?.to_usize()?)?;
+    // A value of `l` bytes takes `1 + ceil(l / 32) * 33 <= 34 + l + l / 32`
+    // ordered, `4 + l` unordered, a null 1 or 4.
+    n.checked_mul(BLOCK_SIZE + 2)?
+        .checked_add(bytes)?
+        .checked_add(bytes / BLOCK_SIZE)
+}
+
+/// At most how many bytes `n` rows of `encoders` take after `start` bytes
+/// (so that sizes can be added without overflow checks), when every column
+/// is fixed-width (`fixed` bytes a row in all) or an offsets-based byte
+/// column; `None` when a column is of another kind or the bound does not
+/// fit in `usize`.
+pub(crate) fn rows_bound<A: Allocator>(
+    encoders: &[Encoder<'_, '_, A>],
+    n: usize,
+    fixed: usize,
+    start: usize,
+) -> Option<usize> {
+    let mut total = fixed.checked_mul(n)?.checked_add(start)?;
+    for enc in encoders {
+        let bound = match enc {
+            Encoder::Direct(ArrayRef::Binary(a)) => bytes_bound(a.value_offsets(), n)?,
+            Encoder::Direct(ArrayRef::LargeBinary(a)) => bytes_bound(a.value_offsets(), n)?,
+            Encoder::Direct(ArrayRef::Utf8(a)) => bytes_bound(a.value_offsets(), n)?,
+            Encoder::Direct(ArrayRef::LargeUtf8(a)) => bytes_bound(a.value_offsets(), n)?,
+            enc if fixed_width(enc).is_some() => 0,
+            _ => return None,
+        };
+        total = total.checked_add(bound)?;
+    }
+    Some(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::row::variable::value_len;
+    use allocator_api2::alloc::Global;
+
+    /// Row starts from the offsets: sizes 1 (null, empty), 34 (1–32
+    /// bytes), 67 (33–64) added to the lengths already there; bad offsets
+    /// and an overflowing total are errors (unless `bounded`, the same
+    /// starts and errors, overflow aside).
+    #[test]
+    fn starts_from_offsets_sizes_and_errors() {
+        let none: Option<&NullBuffer<'_, Global>> = None;
+        let mut bits = crate::buffer::BooleanBufferBuilder::new_in(Global);
+        bits.try_append_slice(&[true, false, true]).unwrap();
+        let nulls = NullBuffer::new(bits.finish());
+        for bounded in [false, true] {
+            let mut c = [5usize, 0, 2, 0];
+            let end =
+                starts_from_offsets(&mut c, &[0i32, 0, 1, 33, 66], none, 10, bounded).unwrap();
+            assert_eq!(c, [10, 16, 50, 86]);
+            assert_eq!(end, 86 + 67);
+            let mut c = [0usize; 3];
+            let o = [0i64, 40, 80, 81];
+            let end = starts_from_offsets(&mut c, &o, Some(&nulls), 0, bounded).unwrap();
+            assert_eq!(c, [0, 67, 68]);
+            assert_eq!(end, 68 + 34);
+            for bad in [&[-1i32, 0, 1][..], &[0, 2, 1], &[0, -1, 1], &[0, 1, -5]] {
+                let mut c = [0usize; 2];
+                assert_eq!(
+                    starts_from_offsets(&mut c, bad, none, 0, bounded),
+                    Err(Error::OffsetOutOfBounds)
+                );
+            }
+            let mut c = [0usize; 2];
+            assert_eq!(
+                starts_from_offsets(&mut c, &[0i32, 1], none, 0, bounded),
+                Err(Error::OffsetsLength)
+            );
+        }
+        let mut c = [usize::MAX - 1, 0];
+        assert_eq!(
+            starts_from_offsets(&mut c, &[0i32, 1, 2], none, 0, false),
+            Err(Error::CapacityOverflow)
+        );
+    }
+
+    /// The bound of a byte column's rows: `34 n + b + b / 32`; `None` for
+    /// offsets out of order at the ends, negative, or a bound that does
+    /// not fit.
+    #[test]
+    fn bounds_of_byte_columns() {
+        assert_eq!(bytes_bound(&[0i32, 0, 1, 33, 66], 4), Some(4 * 34 + 66 + 2));
+        assert_eq!(bytes_bound(&[5i64, 100, 5 + 64], 2), Some(2 * 34 + 64 + 2));
+        assert_eq!(bytes_bound(&[0i32], 0), Some(0));
+        assert_eq!(bytes_bound(&[3i32, 1], 1), None);
+        assert_eq!(bytes_bound(&[-1i32, 1], 1), None);
+        assert_eq!(bytes_bound(&[0i32, 1], 2), None);
+        assert_eq!(bytes_bound(&[0i32; 3], usize::MAX / 34), None);
+    }
+
+    /// Sizes from the offsets added to the lengths, ordered and unordered;
+    /// negative or decreasing offsets are errors.
+    #[test]
+    fn lengths_from_offsets_sizes_and_errors() {
+        let none: Option<&NullBuffer<'_, Global>> = None;
+        for bounded in [false, true] {
+            let mut l = [1usize, 0, 0, 2];
+            let o = [0i32, 0, 1, 33, 66];
+            add_lengths_from_offsets(&mut l, &o, none, false, bounded).unwrap();
+            assert_eq!(l, [2, 34, 34, 69]);
+            let mut l = [0usize; 2];
+            add_lengths_from_offsets(&mut l, &[3i64, 3, 10], none, true, bounded).unwrap();
+            assert_eq!(l, [4, 11]);
+            for unordered in [false, true] {
+                for bad in [&[-1i32, 0, 1][..], &[0, 2, 1], &[0, -1, 1], &[0, 1, -5]] {
+                    let mut l = [0usize; 2];
+                    assert_eq!(
+                        add_lengths_from_offsets(&mut l, bad, none, unordered, bounded),
+                        Err(Error::OffsetOutOfBounds)
+                    );
+                }
+            }
+        }
+        // Saturating unless bounded.
+        let mut l = [usize::MAX - 1];
+        add_lengths_from_offsets(&mut l, &[0i32, 1], none, false, false).unwrap();
+        assert_eq!(l, [usize::MAX]);
+    }
+
+    /// With nulls the sizes are added eight slots at a time (the bits
+    /// from one load): every bit offset of a sliced validity, the rest
+    /// after the last whole eight, a bad offset in either part.
+    #[test]
+    fn lengths_from_offsets_with_nulls_in_eights() {
+        let n = 53;
+        let valid: std::vec::Vec<bool> = (0..n + 9).map(|i| i % 3 != 1 && i % 7 != 5).collect();
+        let mut bits = crate::buffer::BooleanBufferBuilder::new_in(Global);
+        bits.try_append_slice(&valid).unwrap();
+        let all = NullBuffer::new(bits.finish());
+        let offsets: std::vec::Vec<i32> = (0..=n as i32).map(|i| i * i % 17 + i * 20).collect();
+        for off in 0..9 {
+            for len in [0, 5, 8, 16, 21, n] {
+                let nulls = all.slice(off, len).unwrap();
+                let o = &offsets[..len + 1];
+                for (unordered, bounded) in [(false, false), (true, false), (false, true)] {
+                    let mut l = std::vec![3usize; len];
+                    add_lengths_from_offsets(&mut l, o, Some(&nulls), unordered, bounded).unwrap();
+                    let want: std::vec::Vec<usize> = (0..len)
+                        .map(|i| {
+                            let v = valid[off + i].then_some((o[i + 1] - o[i]) as usize);
+                            3 + value_len(v, unordered).unwrap()
+                        })
+                        .collect();
+                    assert_eq!(l, want, "offset {off} len {len} unordered {unordered}");
+                }
+            }
+        }
+        let nulls = all.slice(3, 12).unwrap();
+        for at in [2, 11] {
+            let mut o: std::vec::Vec<i32> = (0..13).collect();
+            o[at] = 100;
+            for bounded in [false, true] {
+                let mut l = [0usize; 12];
+                assert_eq!(
+                    add_lengths_from_offsets(&mut l, &o, Some(&nulls), false, bounded),
+                    Err(Error::OffsetOutOfBounds)
+                );
+            }
+        }
+    }
+}
