@@ -7,7 +7,8 @@ use allocator_api2::alloc::Allocator;
 
 use super::encode::{fixed_width, Encoder};
 use super::variable::{BLOCK_SIZE, UNORDERED_NULL};
-use crate::array::ArrayRef;
+use super::Node;
+use crate::array::{Array, ArrayRef};
 use crate::buffer::{NullBuffer, OffsetSize};
 use crate::error::{Error, Result};
 
@@ -135,9 +136,9 @@ pub(crate) fn add_lengths_from_offsets<O: OffsetSize, A: Allocator>(
 /// `offsets`: `cursors.len() + 1` of them, null slots per `nulls`), into
 /// the rows' starts with that column's sizes added: row 0 starts at
 /// `start`, row `i + 1` where row `i` ends. Returns where the last row
-/// ends. The column's lengths and the running total in one pass. With
-/// `bounded` (see [`add_lengths_from_offsets`]) neither the lengths nor
-/// the total are checked for overflow.
+/// ends. The column's lengths and the running total in one pass, with
+/// overflow checks (when [`rows_bound`] bounds the rows, the lengths pass
+/// and [`starts_from_lengths`] are faster).
 ///
 /// # Errors
 /// [`Error::OffsetsLength`] when there are too few offsets;
@@ -148,14 +149,13 @@ pub(crate) fn starts_from_offsets<O: OffsetSize, A: Allocator>(
     offsets: &[O],
     nulls: Option<&NullBuffer<'_, A>>,
     start: usize,
-    bounded: bool,
 ) -> Result<usize> {
     let offsets = offsets
         .get(..cursors.len() + 1)
         .ok_or(Error::OffsetsLength)?;
     /// `(end, bad offsets, overflow)`.
     #[inline(always)]
-    fn pass<O: OffsetSize, const BOUNDED: bool>(
+    fn pass<O: OffsetSize>(
         cursors: &mut [usize],
         offsets: &[O],
         valid: impl Fn(usize) -> usize,
@@ -176,11 +176,11 @@ pub(crate) fn starts_from_offsets<O: OffsetSize, A: Allocator>(
             let len = b_u.wrapping_sub(prev_u);
             (prev, prev_u) = (b, b_u);
             let blocks = (len.wrapping_add(B - 1) / B).wrapping_mul(B + 1) & valid(i);
-            // Saturating (unless bounded): a saturated length (see
-            // `add_lengths_from_offsets`) must not wrap to a small one.
-            let next = at.wrapping_add(add::<BOUNDED>(*c, 1 + blocks));
+            // Saturating: a saturated length (see `add_lengths_from_offsets`)
+            // must not wrap to a small one.
+            let next = at.wrapping_add(c.saturating_add(1 + blocks));
             *c = at;
-            over |= !BOUNDED && next < at;
+            over |= next < at;
             at = next;
         }
         (at, bad, over)
@@ -193,12 +193,9 @@ pub(crate) fn starts_from_offsets<O: OffsetSize, A: Allocator>(
         let bit = bytes.get(j / 8).map_or(0, |b| (b >> (j % 8)) & 1);
         0usize.wrapping_sub(usize::from(bit))
     }
-    let all = |_| usize::MAX;
-    let (end, bad, over) = match (bits, bounded) {
-        (None, false) => pass::<O, false>(cursors, offsets, all, start),
-        (None, true) => pass::<O, true>(cursors, offsets, all, start),
-        (Some(b), false) => pass::<O, false>(cursors, offsets, |i| valid(b, i), start),
-        (Some(b), true) => pass::<O, true>(cursors, offsets, |i| valid(b, i), start),
+    let (end, bad, over) = match bits {
+        None => pass(cursors, offsets, |_| usize::MAX, start),
+        Some(b) => pass(cursors, offsets, |i| valid(b, i), start),
     };
     if bad {
         return Err(Error::OffsetOutOfBounds);
@@ -207,6 +204,89 @@ pub(crate) fn starts_from_offsets<O: OffsetSize, A: Allocator>(
         return Err(Error::CapacityOverflow);
     }
     Ok(end)
+}
+
+/// Turns `lengths` into the rows' starts: row 0 at `start`, row `i + 1`
+/// where row `i` ends; returns where the last row ends. Wrapping: for
+/// lengths whose total was bounded with [`rows_bound`].
+pub(crate) fn starts_from_lengths(lengths: &mut [usize], start: usize) -> usize {
+    let mut at = start;
+    for l in lengths {
+        let len = *l;
+        *l = at;
+        at = at.wrapping_add(len);
+    }
+    at
+}
+
+/// Row starts with `enc`'s sizes added to the lengths in `cursors` (see
+/// [`starts_from_offsets`]) when `enc` is an offsets-based byte
+/// column encoded ordered; `None` (nothing done) otherwise.
+pub(crate) fn byte_starts<A: Allocator>(
+    enc: &Encoder<'_, '_, A>,
+    node: &Node<'_, A>,
+    cursors: &mut [usize],
+    start: usize,
+) -> Option<Result<usize>> {
+    if node.unordered {
+        return None;
+    }
+    let Encoder::Direct(column) = enc else {
+        return None;
+    };
+    macro_rules! starts {
+        ($a:expr) => {
+            Some(starts_from_offsets(
+                cursors,
+                $a.value_offsets(),
+                $a.nulls(),
+                start,
+            ))
+        };
+    }
+    match column {
+        ArrayRef::Binary(a) => starts!(a),
+        ArrayRef::LargeBinary(a) => starts!(a),
+        ArrayRef::Utf8(a) => starts!(a),
+        ArrayRef::LargeUtf8(a) => starts!(a),
+        _ => None,
+    }
+}
+
+/// At most how many bytes the `n` rows of `enc` take when it is an
+/// offsets-based byte column encoded ordered whose values average at
+/// least `average` bytes; `None` otherwise (or when the offsets are out of
+/// order or the bound does not fit: the general path reports the error).
+pub(crate) fn append_bound<A: Allocator>(
+    enc: &Encoder<'_, '_, A>,
+    node: &Node<'_, A>,
+    n: usize,
+    average: usize,
+) -> Option<usize> {
+    if node.unordered {
+        return None;
+    }
+    let Encoder::Direct(column) = enc else {
+        return None;
+    };
+    macro_rules! bytes {
+        ($a:expr) => {{
+            let o = $a.value_offsets();
+            let bytes = o.get(n)?.to_usize()?.checked_sub(o.first()?.to_usize()?)?;
+            (bytes, bytes_bound(o, n))
+        }};
+    }
+    let (bytes, bound) = match column {
+        ArrayRef::Binary(a) => bytes!(a),
+        ArrayRef::LargeBinary(a) => bytes!(a),
+        ArrayRef::Utf8(a) => bytes!(a),
+        ArrayRef::LargeUtf8(a) => bytes!(a),
+        _ => return None,
+    };
+    if bytes < average.checked_mul(n)? {
+        return None;
+    }
+    bound
 }
 
 /// `a + b`: wrapping when `BOUNDED` (no overflow possible), else saturating.
@@ -248,6 +328,10 @@ pub(crate) fn rows_bound<A: Allocator>(
     fixed: usize,
     start: usize,
 ) -> Option<usize> {
+    #[cfg(test)]
+    if tests::CHECKED.load(core::sync::atomic::Ordering::Relaxed) {
+        return None;
+    }
     let mut total = fixed.checked_mul(n)?.checked_add(start)?;
     for enc in encoders {
         let bound = match enc {
@@ -266,46 +350,152 @@ pub(crate) fn rows_bound<A: Allocator>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::row::test_model::{build, Dt, Rng, V};
     use crate::row::variable::value_len;
+    use crate::row::{RowConverter, SortField, SortOptions};
     use allocator_api2::alloc::Global;
+    use core::sync::atomic::AtomicBool;
+    use std::vec::Vec;
+
+    /// Set: [`rows_bound`] bounds nothing, so that the rows are sized
+    /// with the checked passes (the same bytes: other tests running
+    /// meanwhile still pass).
+    pub(super) static CHECKED: AtomicBool = AtomicBool::new(false);
+
+    /// Rows sized without overflow checks (bounded) are the rows sized
+    /// with them: random byte columns (nulls, empty and long values,
+    /// nulls at both ends, sliced) beside fixed-width columns, both
+    /// encodings, every sort option, appended after other rows too.
+    #[test]
+    fn bounded_sizes_match_checked_ones() {
+        use crate::datatypes::DataType as D;
+        let mut rng = Rng(0x5EED_1234_ABCD_0001);
+        let kinds: [Dt; 7] = [
+            D::Utf8,
+            D::LargeBinary,
+            D::Binary,
+            D::Int64,
+            D::Boolean,
+            D::FixedSizeBinary(3),
+            D::Utf8View,
+        ];
+        for round in 0..60 {
+            let n = 1 + rng.below(70) as usize;
+            let k = 1 + rng.below(4) as usize;
+            let types: Vec<Dt> = (0..k)
+                .map(|_| kinds[rng.below(kinds.len() as u64) as usize].clone())
+                .collect();
+            let cols: Vec<ArrayRef<'static, Global>> = types
+                .iter()
+                .map(|dt| {
+                    let vals: Vec<V> = (0..n + 4)
+                        .map(|i| {
+                            // Nulls at both ends of every other round.
+                            let end = round % 2 == 0 && (i == 2 || i == n + 1);
+                            if end || rng.below(3) == 0 {
+                                return V::Null;
+                            }
+                            match dt {
+                                D::Int64 => V::I(i128::from(rng.next() as i64)),
+                                D::Boolean => V::Bool(rng.below(2) == 0),
+                                D::FixedSizeBinary(_) => V::B(std::vec![rng.next() as u8; 3]),
+                                _ => {
+                                    let len = [0, 1, 20, 32, 33, 100][rng.below(6) as usize];
+                                    V::B((0..len).map(|_| b'a' + rng.below(26) as u8).collect())
+                                }
+                            }
+                        })
+                        .collect();
+                    build(dt, &vals).slice(2, n).unwrap()
+                })
+                .collect();
+            for unordered in [false, true] {
+                for (desc, nulls_first) in
+                    [(false, true), (true, false), (false, false), (true, true)]
+                {
+                    let opts = SortOptions::new(desc, nulls_first);
+                    let fields: Vec<SortField<'static, Global>> = types
+                        .iter()
+                        .map(|dt| SortField::new_with_options(dt.clone(), opts))
+                        .collect();
+                    let rows = |checked: bool| {
+                        CHECKED.store(checked, core::sync::atomic::Ordering::Relaxed);
+                        let mut c = if unordered {
+                            RowConverter::try_new_unordered(&fields).unwrap()
+                        } else {
+                            RowConverter::try_new(&fields).unwrap()
+                        };
+                        let mut rows = c.convert_columns(&cols).unwrap();
+                        c.append(&mut rows, &cols).unwrap();
+                        let out: Vec<Vec<u8>> = rows.iter().map(|r| r.data().to_vec()).collect();
+                        CHECKED.store(false, core::sync::atomic::Ordering::Relaxed);
+                        out
+                    };
+                    assert_eq!(rows(false), rows(true), "round {round} types {types:?}");
+                }
+            }
+        }
+    }
+
+    /// The bound of the rows of some columns: the byte columns' bounds
+    /// plus the fixed width of every row plus the start; `None` with a
+    /// column of another kind.
+    #[test]
+    fn bound_of_rows() {
+        use crate::array::{BinaryViewArray, StringArray};
+        let s = StringArray::try_from_options_in(&[Some("abc"), None, Some("")], Global)
+            .unwrap()
+            .into_array_ref();
+        let v = BinaryViewArray::try_from_options_in(&[Some(&b"x"[..]); 3], Global)
+            .unwrap()
+            .into_array_ref();
+        let direct = [Encoder::Direct(&s), Encoder::Direct(&s)];
+        assert_eq!(
+            rows_bound(&direct, 3, 9, 100),
+            Some(100 + 27 + 2 * (3 * 34 + 3))
+        );
+        assert_eq!(rows_bound(&direct, 3, usize::MAX / 2, 0), None);
+        assert_eq!(rows_bound(&[Encoder::Direct(&v)], 3, 0, 0), None);
+        let mut c = [1usize, 2, 3];
+        assert_eq!(starts_from_lengths(&mut c, 10), 16);
+        assert_eq!(c, [10, 11, 13]);
+    }
 
     /// Row starts from the offsets: sizes 1 (null, empty), 34 (1–32
     /// bytes), 67 (33–64) added to the lengths already there; bad offsets
-    /// and an overflowing total are errors (unless `bounded`, the same
-    /// starts and errors, overflow aside).
+    /// and an overflowing total are errors.
     #[test]
     fn starts_from_offsets_sizes_and_errors() {
         let none: Option<&NullBuffer<'_, Global>> = None;
         let mut bits = crate::buffer::BooleanBufferBuilder::new_in(Global);
         bits.try_append_slice(&[true, false, true]).unwrap();
         let nulls = NullBuffer::new(bits.finish());
-        for bounded in [false, true] {
+        {
             let mut c = [5usize, 0, 2, 0];
-            let end =
-                starts_from_offsets(&mut c, &[0i32, 0, 1, 33, 66], none, 10, bounded).unwrap();
+            let end = starts_from_offsets(&mut c, &[0i32, 0, 1, 33, 66], none, 10).unwrap();
             assert_eq!(c, [10, 16, 50, 86]);
             assert_eq!(end, 86 + 67);
             let mut c = [0usize; 3];
             let o = [0i64, 40, 80, 81];
-            let end = starts_from_offsets(&mut c, &o, Some(&nulls), 0, bounded).unwrap();
+            let end = starts_from_offsets(&mut c, &o, Some(&nulls), 0).unwrap();
             assert_eq!(c, [0, 67, 68]);
             assert_eq!(end, 68 + 34);
             for bad in [&[-1i32, 0, 1][..], &[0, 2, 1], &[0, -1, 1], &[0, 1, -5]] {
                 let mut c = [0usize; 2];
                 assert_eq!(
-                    starts_from_offsets(&mut c, bad, none, 0, bounded),
+                    starts_from_offsets(&mut c, bad, none, 0),
                     Err(Error::OffsetOutOfBounds)
                 );
             }
             let mut c = [0usize; 2];
             assert_eq!(
-                starts_from_offsets(&mut c, &[0i32, 1], none, 0, bounded),
+                starts_from_offsets(&mut c, &[0i32, 1], none, 0),
                 Err(Error::OffsetsLength)
             );
         }
         let mut c = [usize::MAX - 1, 0];
         assert_eq!(
-            starts_from_offsets(&mut c, &[0i32, 1, 2], none, 0, false),
+            starts_from_offsets(&mut c, &[0i32, 1, 2], none, 0),
             Err(Error::CapacityOverflow)
         );
     }

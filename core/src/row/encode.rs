@@ -15,7 +15,7 @@ use super::list::{self, ListIndex};
 use super::slots::Slots;
 use super::{byte_sizes, fixed, nested, variable, Kind, Node, Rows, SortOptions};
 use crate::array::{Array, ArrayRef};
-use crate::buffer::{Appender, NullBuffer, OffsetSize};
+use crate::buffer::{Appender, NullBuffer};
 use crate::error::{Error, Result};
 
 /// A column ready to be encoded.
@@ -141,7 +141,7 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
         let (buffer, offsets) = rows.parts_mut()?;
         let cursors = offsets.get_mut(first + 1..).ok_or(Error::OutOfBounds)?;
         if let ([only], [node]) = (&*encoders, &*nodes) {
-            if let Some(bound) = append_bound(only, node, n) {
+            if let Some(bound) = byte_sizes::append_bound(only, node, n, APPEND_VALUE) {
                 // One byte column of long values: every row is written in
                 // order, each byte once, without zeroing the rows first,
                 // and without a pass for the row starts (room is made for
@@ -153,19 +153,20 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
             }
         }
         let mut end = buffer.len();
-        // Sizes added without overflow checks when they cannot overflow.
+        // When the rows' size is bounded, sizes are added without overflow
+        // checks (the lengths passes vectorise) and the lengths turned into
+        // starts by a plain running sum. Otherwise the last column that is
+        // not fixed-width, when it is a byte column, adds its sizes in the
+        // checked pass that turns the lengths into row starts.
         let bounded = byte_sizes::rows_bound(&encoders, n, fixed, end).is_some();
-        // The last column that is not fixed-width: when it is a byte
-        // column, its sizes are added in the pass that turns the lengths
-        // into row starts.
         let last = encoders.iter().rposition(|e| fixed_width(e).is_none());
         let mut starts = None;
         for (j, (enc, node)) in encoders.iter().zip(nodes.iter()).enumerate() {
             if fixed_width(enc).is_some() {
                 continue;
             }
-            if Some(j) == last {
-                starts = byte_starts(enc, node, cursors, end, bounded);
+            if Some(j) == last && !bounded {
+                starts = byte_sizes::byte_starts(enc, node, cursors, end);
                 if starts.is_some() {
                     break;
                 }
@@ -174,6 +175,8 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
         }
         if let Some(e) = starts {
             end = e?;
+        } else if bounded {
+            end = byte_sizes::starts_from_lengths(cursors, end);
         } else {
             for c in cursors.iter_mut() {
                 let len = *c;
@@ -260,84 +263,12 @@ fn sliced<'b, A: Allocator>(
     column.slice(r0, r1 - r0).map(Some)
 }
 
-/// Row starts with `enc`'s sizes added to the lengths in `cursors` (see
-/// [`byte_sizes::starts_from_offsets`]) when `enc` is an offsets-based byte
-/// column encoded ordered; `None` (nothing done) otherwise.
-fn byte_starts<A: Allocator>(
-    enc: &Encoder<'_, '_, A>,
-    node: &Node<'_, A>,
-    cursors: &mut [usize],
-    start: usize,
-    bounded: bool,
-) -> Option<Result<usize>> {
-    if node.unordered {
-        return None;
-    }
-    let Encoder::Direct(column) = enc else {
-        return None;
-    };
-    macro_rules! starts {
-        ($a:expr) => {
-            Some(byte_sizes::starts_from_offsets(
-                cursors,
-                $a.value_offsets(),
-                $a.nulls(),
-                start,
-                bounded,
-            ))
-        };
-    }
-    match column {
-        ArrayRef::Binary(a) => starts!(a),
-        ArrayRef::LargeBinary(a) => starts!(a),
-        ArrayRef::Utf8(a) => starts!(a),
-        ArrayRef::LargeUtf8(a) => starts!(a),
-        _ => None,
-    }
-}
-
 /// The last row must end at `end`.
 fn check_end(cursors: &[usize], end: usize) -> Result<()> {
     if cursors.last().is_some_and(|&c| c != end) {
         return Err(Error::OutOfBounds);
     }
     Ok(())
-}
-
-/// At most how many bytes the `n` rows of `enc` take when it is an
-/// offsets-based byte column encoded ordered whose values average at
-/// least [`APPEND_VALUE`] bytes; `None` otherwise (or when the offsets
-/// are out of order or the bound does not fit: the general path reports
-/// the error).
-fn append_bound<A: Allocator>(
-    enc: &Encoder<'_, '_, A>,
-    node: &Node<'_, A>,
-    n: usize,
-) -> Option<usize> {
-    if node.unordered {
-        return None;
-    }
-    let Encoder::Direct(column) = enc else {
-        return None;
-    };
-    macro_rules! bytes {
-        ($a:expr) => {{
-            let o = $a.value_offsets();
-            let bytes = o.get(n)?.to_usize()?.checked_sub(o.first()?.to_usize()?)?;
-            (bytes, byte_sizes::bytes_bound(o, n))
-        }};
-    }
-    let (bytes, bound) = match column {
-        ArrayRef::Binary(a) => bytes!(a),
-        ArrayRef::LargeBinary(a) => bytes!(a),
-        ArrayRef::Utf8(a) => bytes!(a),
-        ArrayRef::LargeUtf8(a) => bytes!(a),
-        _ => return None,
-    };
-    if bytes < APPEND_VALUE.checked_mul(n)? {
-        return None;
-    }
-    bound
 }
 
 /// Writes the rows of `enc` through `w` (see [`variable::append_offsets`])
