@@ -109,6 +109,15 @@ pub(crate) fn add_lengths_from_offsets<O: OffsetSize, A: Allocator>(
         };
         bad | pass::<O, BOUNDED>(ls, os, valid, size)
     }
+    // Bounded, ordered, 32-bit offsets: sizes in 32-bit lanes.
+    if bounded && !unordered && !O::IS_LARGE {
+        if let Ok(offsets) = bytemuck::try_cast_slice::<O, i32>(offsets) {
+            if ordered_lengths32(lengths, offsets, bits) {
+                return Err(Error::OffsetOutOfBounds);
+            }
+            return Ok(());
+        }
+    }
     let all = |_| usize::MAX;
     let overflow = match (bits, unordered, bounded) {
         (None, false, false) => pass::<O, false>(lengths, offsets, all, ordered),
@@ -129,6 +138,62 @@ pub(crate) fn add_lengths_from_offsets<O: OffsetSize, A: Allocator>(
         return Err(Error::OffsetOutOfBounds);
     }
     Ok(())
+}
+
+/// [`add_lengths_from_offsets`] for ordered values, bounded sizes (see
+/// [`rows_bound`]: plain additions) and 32-bit offsets (`offsets`:
+/// `lengths.len() + 1` of them; validity bits `bits`, all valid when
+/// `None`): a value is shorter than 2 GiB, so its size fits in a `u32`
+/// and is computed in 32-bit lanes (twice as many a vector), then
+/// widened. Returns whether the offsets are bad (negative or decreasing).
+fn ordered_lengths32(lengths: &mut [usize], offsets: &[i32], bits: Option<(&[u8], usize)>) -> bool {
+    /// The size of the value `a..b` (`v`: all ones when valid, else 0).
+    #[inline(always)]
+    fn size(a: i32, b: i32, v: u32) -> usize {
+        const B: u32 = BLOCK_SIZE as u32;
+        // Wrapping: with bad offsets the size is garbage (reported).
+        let len = b.wrapping_sub(a) as u32;
+        let blocks = (len.wrapping_add(B - 1) / B).wrapping_mul(B + 1);
+        (blocks & v).wrapping_add(1) as usize
+    }
+    let mut bad = offsets.first().is_some_and(|&f| f < 0);
+    let Some((bytes, offset)) = bits else {
+        for (l, w) in lengths.iter_mut().zip(offsets.windows(2)) {
+            bad |= w[1] < w[0];
+            *l = l.wrapping_add(size(w[0], w[1], u32::MAX));
+        }
+        return bad;
+    };
+    // Eight slots at a time, their validity bits from one load.
+    let (mut ls, mut os, mut at) = (lengths, offsets, offset);
+    while ls.len() >= 8 {
+        let (Some((l8, l_rest)), Some(o9)) = (
+            core::mem::take(&mut ls).split_first_chunk_mut::<8>(),
+            os.first_chunk::<9>(),
+        ) else {
+            // Never (`offsets` has one more than `lengths`).
+            return true;
+        };
+        // Bits `at..at + 8`; past the bitmap's end, null.
+        let lo = u16::from(bytes.get(at / 8).copied().unwrap_or(0));
+        let hi = u16::from(bytes.get(at / 8 + 1).copied().unwrap_or(0));
+        let byte = u32::from((lo | hi << 8) >> (at % 8));
+        for j in 0..8 {
+            bad |= o9[j + 1] < o9[j];
+            let v = 0u32.wrapping_sub((byte >> j) & 1);
+            l8[j] = l8[j].wrapping_add(size(o9[j], o9[j + 1], v));
+        }
+        ls = l_rest;
+        os = os.get(8..).unwrap_or_default();
+        at += 8;
+    }
+    for (i, (l, w)) in ls.iter_mut().zip(os.windows(2)).enumerate() {
+        let j = at + i;
+        let bit = bytes.get(j / 8).map_or(0, |b| (b >> (j % 8)) & 1);
+        bad |= w[1] < w[0];
+        *l = l.wrapping_add(size(w[0], w[1], 0u32.wrapping_sub(u32::from(bit))));
+    }
+    bad
 }
 
 /// Turns `cursors`, each row's length without one offsets-based byte
