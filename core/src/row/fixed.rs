@@ -521,6 +521,13 @@ fn byte_at((bytes, offset): (&[u8], usize), i: usize) -> u8 {
 /// past its end; bit 0 is slot `i`.
 #[inline]
 fn word_at(bits: (&[u8], usize), i: usize) -> u64 {
+    let j = bits.1 + i;
+    let (k, s) = (j / 8, j % 8);
+    // Away from the end: one 8-byte load and the next byte.
+    if let Some((lo, [hi, ..])) = bits.0.get(k..).and_then(|b| b.split_first_chunk::<8>()) {
+        // `(hi << 1) << (63 - s)`: `hi << (64 - s)`, 0 when `s == 0`.
+        return (u64::from_le_bytes(*lo) >> s) | ((u64::from(*hi) << 1) << (63 - s));
+    }
     (0..8).fold(0u64, |w, b| {
         w | u64::from(byte_at(bits, i + 8 * b)) << (8 * b)
     })
@@ -765,6 +772,18 @@ mod tests {
     /// Nulls overwritten after the values: more than 64 rows, a bitmap
     /// sliced off a byte boundary, a column alone and two at a stride,
     /// both null orders and directions; checked against the per-row rule.
+    #[test]
+    fn words_of_bits_at_any_offset() {
+        let bytes: std::vec::Vec<u8> = (0..40u32).map(|i| (i * 37 + 11) as u8).collect();
+        let bit = |j: usize| u64::from(bytes.get(j / 8).map_or(0, |b| (b >> (j % 8)) & 1));
+        for offset in 0..9 {
+            for i in (0..320 - offset).step_by(5) {
+                let want = (0..64).fold(0, |w, b| w | bit(offset + i + b) << b);
+                assert_eq!(word_at((&bytes, offset), i), want, "offset {offset} i {i}");
+            }
+        }
+    }
+
     #[test]
     fn null_rows_overwritten() {
         use crate::array::Array;
