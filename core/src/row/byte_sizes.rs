@@ -1,7 +1,12 @@
 //! Row sizes of offsets-based byte columns (Binary, LargeBinary, Utf8,
 //! LargeUtf8) straight from their offsets: the lengths pass
 //! ([`add_lengths_from_offsets`]) and the pass that turns the row lengths
-//! into row starts ([`starts_from_offsets`]).
+//! into row starts ([`starts_from_offsets`]), both checked for overflow.
+//! When an upper bound of the rows' size fits in `usize` ([`rows_bound`],
+//! computed once from each column's first and last offsets), no length or
+//! total can overflow: the lengths are added with plain additions (in
+//! 32-bit lanes for 32-bit offsets) and turned into starts by a plain
+//! running sum ([`starts_from_lengths`]).
 
 use allocator_api2::alloc::Allocator;
 
