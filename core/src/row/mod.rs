@@ -101,6 +101,7 @@ mod fixed_decode;
 mod gather;
 mod interner;
 mod list;
+mod native_order;
 mod nested;
 mod rows;
 mod slots;
