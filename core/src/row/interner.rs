@@ -42,7 +42,7 @@ mod reader;
 use hash_index::{hash, HashIndex, Lookup};
 use keys::{KeyIndex, Short};
 use merge::Placement;
-pub(crate) use reader::Reader;
+pub(crate) use reader::{Reader, ShortSpans};
 
 use super::gather::{RawKind, RawSource, RawStore};
 use super::Rows;

@@ -92,6 +92,7 @@
 mod cache;
 mod contiguous;
 mod contiguous_bytes;
+mod contiguous_dict;
 mod decode;
 mod dictionary;
 mod encode;
@@ -590,6 +591,10 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
             }
         } else if let Some(node) = variable_decode::single_variable(&self.nodes) {
             if let Some(columns) = contiguous_bytes::decode_all(node, rows, &alloc)? {
+                return Ok(columns);
+            }
+        } else if let Some(node) = contiguous_dict::single_dictionary(&self.nodes) {
+            if let Some(columns) = contiguous_dict::decode_all(node, rows, &alloc)? {
                 return Ok(columns);
             }
         }

@@ -1,0 +1,253 @@
+//! Decoding every row of a [`Rows`] straight from its byte buffer and
+//! offsets, for converters of one ordered dictionary column whose values
+//! are byte arrays with raw values kept by the interner (see
+//! [`super::gather`]): no slice per row gathered first.
+//!
+//! A well-formed row is the whole dictionary piece: `0x01`, a key, the
+//! terminator (key and terminator inverted when descending), or the null
+//! sentinel alone. The rows go 64 at a time: first each row's raw span is
+//! looked up (one- and two-byte keys by the rows' lengths and bytes
+//! through the key tables, other rows through [`Reader::next_span`]), with
+//! the block's validity word and value bytes; then the block's values are
+//! appended, `ROOM` bytes per copy, into room of exactly that size (plus
+//! one copy's slack). Any row that does not decode (malformed, an unknown
+//! key, bytes left after the piece) makes the caller decode the rows
+//! through `convert_rows` instead, so the errors are the same.
+
+use allocator_api2::alloc::Allocator;
+
+use super::gather::{RawKind, NULL_SPAN, ROOM};
+use super::interner::{Reader, ShortSpans};
+use super::{Kind, Node, Rows};
+use crate::array::{
+    Array, ArrayRef, BinaryType, ByteArrayType, GenericByteArray, LargeBinaryType, LargeUtf8Type,
+    Utf8Type,
+};
+use crate::buffer::{
+    Appender, BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer, SharedSlice,
+};
+use crate::error::{Error, Result};
+
+/// Rows looked up before their values are copied.
+const BLOCK: usize = 64;
+
+/// The node of a converter of one ordered dictionary column.
+pub(crate) fn single_dictionary<'n, 'a, A: Allocator>(
+    nodes: &'n [Node<'a, A>],
+) -> Option<&'n Node<'a, A>> {
+    match nodes {
+        [node] if matches!(node.kind, Kind::Dictionary(Some(_), _)) => Some(node),
+        _ => None,
+    }
+}
+
+/// Decodes every row of `rows` as the value of the one dictionary column
+/// `node` ([`single_dictionary`]); `Ok(None)` when its raw values are not
+/// byte arrays of the decoded type, there are no rows, or a row does not
+/// decode, for the caller to decode them through the iterator instead.
+///
+/// # Errors
+/// [`Error::InvalidUtf8`] (the column's checks); [`Error::CapacityOverflow`];
+/// [`Error::AllocationFailed`].
+pub(crate) fn decode_all<'a, A, B>(
+    node: &Node<'a, A>,
+    rows: &Rows<B>,
+    alloc: &A,
+) -> Result<Option<SharedSlice<'a, ArrayRef<'a, A>, A>>>
+where
+    A: Allocator + Clone,
+    B: Allocator,
+{
+    let Kind::Dictionary(Some(interner), _) = &node.kind else {
+        return Ok(None);
+    };
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    let dt = &node.child()?.decoded;
+    let (kind, raw) = interner.raw();
+    let mut reader = interner.reader(node.options, alloc);
+    let mean = interner.raw_lens().1;
+    let args = (raw, mean);
+    let column = match kind {
+        RawKind::Utf8 if Utf8Type::fits(dt) => {
+            decode::<Utf8Type, A, B>(rows, &mut reader, args, alloc)?.map(into)
+        }
+        RawKind::LargeUtf8 if LargeUtf8Type::fits(dt) => {
+            decode::<LargeUtf8Type, A, B>(rows, &mut reader, args, alloc)?.map(into)
+        }
+        RawKind::Binary if BinaryType::fits(dt) => {
+            decode::<BinaryType, A, B>(rows, &mut reader, args, alloc)?.map(into)
+        }
+        RawKind::LargeBinary if LargeBinaryType::fits(dt) => {
+            decode::<LargeBinaryType, A, B>(rows, &mut reader, args, alloc)?.map(into)
+        }
+        _ => None,
+    };
+    let Some(column) = column else {
+        return Ok(None);
+    };
+    let mut column = Some(column);
+    SharedSlice::try_from_fn_in(1, alloc.clone(), |_| {
+        column.take().ok_or(Error::OutOfBounds)
+    })
+    .map(Some)
+}
+
+/// The column as an [`ArrayRef`].
+fn into<'a, T: ByteArrayType, A: Allocator + Clone>(
+    a: GenericByteArray<'a, T, A>,
+) -> ArrayRef<'a, A> {
+    a.into_array_ref()
+}
+
+/// Decodes the rows into a column of `T` (see [`decode_all`]): `raw` the
+/// interner's raw values, `mean` their mean length (to size the values).
+fn decode<'a, T: ByteArrayType, A: Allocator + Clone, B: Allocator>(
+    rows: &Rows<B>,
+    reader: &mut Reader<'_, A>,
+    (raw, mean): (&[u8], usize),
+    alloc: &A,
+) -> Result<Option<GenericByteArray<'a, T, A>>> {
+    let n = rows.len();
+    let starts = rows.offsets();
+    let data = rows.data();
+    let short = reader.short();
+    let mut offsets = MutableBuffer::new_in(alloc.clone());
+    let offset_bytes = n
+        .checked_add(1)
+        .and_then(|k| k.checked_mul(core::mem::size_of::<T::Offset>()))
+        .ok_or(Error::CapacityOverflow)?;
+    offsets.try_extend_zeros(offset_bytes)?;
+    let mut validity = MutableBuffer::new_in(alloc.clone());
+    validity.try_extend_zeros(n.div_ceil(64) * 8)?;
+    let mut values = MutableBuffer::new_in(alloc.clone());
+    values.try_reserve(n.saturating_mul(mean).saturating_add(ROOM))?;
+    let mut valid = 0usize;
+    {
+        let ends = offsets
+            .typed_mut::<T::Offset>()?
+            .get_mut(1..)
+            .unwrap_or(&mut []);
+        let words = validity.typed_mut::<u64>()?;
+        let mut spans = [NULL_SPAN; BLOCK];
+        for (b, (ends, word)) in ends.chunks_mut(BLOCK).zip(words.iter_mut()).enumerate() {
+            let first = b * BLOCK;
+            let Some(starts) = starts.get(first..first + ends.len() + 1) else {
+                return Ok(None);
+            };
+            let spans = spans.get_mut(..ends.len()).ok_or(Error::OutOfBounds)?;
+            let Some((total, bits)) = look_up(short, reader, starts, data, spans) else {
+                return Ok(None);
+            };
+            valid += bits.count_ones() as usize;
+            // Bit `j` is row `j` of the block: LSB-first bytes on every target.
+            *word = bits.to_le();
+            let room = usize::try_from(total)
+                .ok()
+                .and_then(|t| t.checked_add(ROOM))
+                .ok_or(Error::CapacityOverflow)?;
+            if !values.try_extend_appended(room, |w| copy::<T::Offset>(raw, spans, ends, w))? {
+                return Ok(None);
+            }
+        }
+    }
+    let nulls = if valid == n {
+        None
+    } else {
+        let bits = BooleanBuffer::try_new(validity.into_buffer(), 0, n)?;
+        Some(NullBuffer::try_new_with_count(bits, n - valid)?)
+    };
+    GenericByteArray::try_new(
+        ScalarBuffer::try_from_buffer(offsets.into_buffer())?,
+        values.into_buffer(),
+        nulls,
+    )
+    .map(Some)
+}
+
+/// Looks up the raw span of each row `data[starts[j]..starts[j + 1]]` into
+/// `spans[j]` ([`NULL_SPAN`] for a null): the value bytes of the rows and
+/// their validity bits (bit `j` set for a valid row `j`); `None` when a row
+/// does not decode or has bytes after its piece.
+#[inline(always)]
+fn look_up<A: Allocator>(
+    short: ShortSpans<'_>,
+    reader: &mut Reader<'_, A>,
+    starts: &[usize],
+    data: &[u8],
+    spans: &mut [[u32; 2]],
+) -> Option<(u64, u64)> {
+    let (t, null) = (short.flip, short.null);
+    let (&first, rest) = starts.split_first()?;
+    let mut prev = first;
+    let (mut total, mut bits) = (0u64, 0u64);
+    for (j, (&e, out)) in rest.iter().zip(spans.iter_mut()).enumerate() {
+        let s = prev;
+        prev = e;
+        let row = data.get(s..e)?;
+        let found = match *row {
+            [1, a, b, z] if z == t && a != t && b != t => short.two(a ^ t, b ^ t),
+            [1, a, z] if z == t && a != t => short.one(a ^ t),
+            [x] if x == null => Some(NULL_SPAN),
+            _ => None,
+        };
+        let span = match found {
+            Some(span) => span,
+            None => slow(reader, row)?,
+        };
+        *out = span;
+        if span[1] != u32::MAX {
+            total += u64::from(span[1]);
+            bits |= 1 << j;
+        }
+    }
+    Some((total, bits))
+}
+
+/// The raw span of a row whose piece is not a one- or two-byte key or a
+/// null (or whose key was not found in the tables): through the reader;
+/// `None` when it does not decode or bytes are left after the piece.
+#[cold]
+#[inline(never)]
+fn slow<A: Allocator>(reader: &mut Reader<'_, A>, mut row: &[u8]) -> Option<[u32; 2]> {
+    let span = reader.next_span(&mut row).ok()?;
+    row.is_empty().then_some(span.unwrap_or(NULL_SPAN))
+}
+
+/// Appends the raw bytes at each of `spans` (in `raw`, which has `ROOM`
+/// readable bytes past every value) through `w`, `ROOM` bytes per copy,
+/// and each value's end offset into `ends`: `false` when an offset does not
+/// fit `O`.
+///
+/// # Errors
+/// [`Error::OutOfBounds`] for a span past `raw` or values past the room.
+#[inline(always)]
+fn copy<O: OffsetSize>(
+    raw: &[u8],
+    spans: &[[u32; 2]],
+    ends: &mut [O],
+    w: &mut Appender<'_>,
+) -> Result<bool> {
+    let chunk = |at: usize| {
+        raw.get(at..at + ROOM)
+            .and_then(|c| <&[u8; ROOM]>::try_from(c).ok())
+            .ok_or(Error::OutOfBounds)
+    };
+    for (&[start, len], end) in spans.iter().zip(ends.iter_mut()) {
+        if len != u32::MAX {
+            let (mut at, mut left) = (start as usize, len as usize);
+            while left > ROOM {
+                w.put(chunk(at)?)?;
+                at += ROOM;
+                left -= ROOM;
+            }
+            w.put_prefix(chunk(at)?, left)?;
+        }
+        let Some(o) = O::from_usize(w.pos()) else {
+            return Ok(false);
+        };
+        *end = o;
+    }
+    Ok(true)
+}
