@@ -251,3 +251,218 @@ fn copy<O: OffsetSize>(
     }
     Ok(true)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::vec::Vec;
+
+    use allocator_api2::alloc::Global;
+
+    use super::super::test_model::{build, value_at, Rng, V};
+    use super::super::{Row, RowConverter, SortField, SortOptions};
+    use super::*;
+    use crate::array::{DictionaryArray, DictionaryKeys, PrimitiveArray};
+    use crate::buffer::SharedBox;
+    use crate::datatypes::DataType::*;
+    use crate::datatypes::{DataType, IndexType};
+
+    type G = Global;
+    type Dt = DataType<'static, G>;
+
+    fn options() -> [SortOptions; 4] {
+        [(false, true), (false, false), (true, true), (true, false)]
+            .map(|(d, f)| SortOptions::new(d, f))
+    }
+
+    /// Value `i` of a dictionary: distinct, ordered by `i`, 6 to 95 bytes
+    /// when `long` (else 6), UTF-8.
+    fn value(i: usize, long: bool) -> V {
+        let mut b = std::format!("v{i:05}").into_bytes();
+        if long && i % 3 == 0 {
+            b.extend(core::iter::repeat_n(b'x', i % 90));
+        }
+        V::B(b)
+    }
+
+    /// A dictionary column of type `vt` over `values` plus a null value:
+    /// every value once, then random picks, null keys and the null value;
+    /// and the value of each slot.
+    fn column(vt: &Dt, values: &[V], rng: &mut Rng) -> (ArrayRef<'static, G>, Vec<V>) {
+        let mut dict = values.to_vec();
+        dict.push(V::Null);
+        let count = values.len();
+        let keys: Vec<Option<i32>> = (0..count + 300)
+            .map(|i| match (i < count, rng.below(8)) {
+                (true, _) => Some(i as i32),
+                (false, 0) => None,
+                (false, 1) => Some(count as i32),
+                _ => Some(rng.below(count as u64) as i32),
+            })
+            .collect();
+        let slots = keys
+            .iter()
+            .map(|k| k.map_or(V::Null, |k| dict[k as usize].clone()))
+            .collect();
+        let keys =
+            DictionaryKeys::Int32(PrimitiveArray::try_from_options_in(&keys, Global).unwrap());
+        let col = DictionaryArray::try_new_in(keys, build(vt, &dict), false, Global).unwrap();
+        (col.into_array_ref(), slots)
+    }
+
+    fn dict_type(vt: &Dt) -> Dt {
+        Dictionary(
+            IndexType::Int32,
+            SharedBox::try_new_in(vt.clone(), Global).unwrap(),
+            false,
+        )
+    }
+
+    fn converter(vt: &Dt, opts: SortOptions) -> RowConverter<'static, G> {
+        let dt = dict_type(vt);
+        RowConverter::try_new(&[SortField::new_with_options(dt, opts)]).unwrap()
+    }
+
+    /// `convert_all_rows` gives what `convert_rows(rows.iter())` gives; the
+    /// error, if any. `taken`: this module's path must decode the rows.
+    fn check(c: &RowConverter<'static, G>, rows: &Rows<G>, taken: bool) -> Option<Error> {
+        let direct = decode_all(c.nodes.first().unwrap(), rows, &Global).unwrap();
+        let want = c.convert_rows(rows.iter());
+        let got = c.convert_all_rows(rows);
+        match (&got, &want) {
+            (Ok(g), Ok(w)) => {
+                assert!(g[0] == w[0], "{g:?} != {w:?}");
+                assert_eq!(g[0].null_count(), w[0].null_count());
+                assert!(!taken || direct.is_some(), "path not taken");
+                None
+            }
+            (Err(g), Err(w)) => {
+                assert_eq!(g, w);
+                assert!(direct.is_none());
+                Some(*g)
+            }
+            _ => panic!("{got:?} vs {want:?}"),
+        }
+    }
+
+    fn rows_of(rows: &[Vec<u8>]) -> Rows<G> {
+        let mut r = Rows::new_in(Global);
+        for row in rows {
+            r.try_push(Row::new(row)).unwrap();
+        }
+        r
+    }
+
+    /// Dictionaries of one-byte keys (5 values), two-byte keys through the
+    /// bitmap (300) and the dense table (1,500), short and long values, of
+    /// every byte array type, in every sort order: each slot decodes to its
+    /// value, as `convert_rows` decodes it; then mutated rows (a byte
+    /// changed, cut, added; a random key) give its results or its errors.
+    #[test]
+    fn rows_decode_as_convert_rows() {
+        let mut rng = Rng(0x5EED_D1C7);
+        let (mut unknown, mut invalid) = (0, 0);
+        for vt in [Utf8, LargeUtf8, Binary, LargeBinary] {
+            for (count, long) in [(5, false), (300, true), (1500, false), (1500, true)] {
+                let values: Vec<V> = (0..count).map(|i| value(i, long)).collect();
+                for opts in options() {
+                    let (col, slots) = column(&vt, &values, &mut rng);
+                    let mut c = converter(&vt, opts);
+                    let rows = c.convert_columns(core::slice::from_ref(&col)).unwrap();
+                    assert_eq!(check(&c, &rows, true), None);
+                    let got = c.convert_all_rows(&rows).unwrap();
+                    for (i, want) in slots.iter().enumerate() {
+                        assert_eq!(value_at(&got[0], i), *want, "slot {i}");
+                    }
+                    let issued: Vec<Vec<u8>> = rows.iter().map(|r| r.data().to_vec()).collect();
+                    let (t, f) = if opts.descending {
+                        (0xFF, 0xFF)
+                    } else {
+                        (0, 0)
+                    };
+                    for _ in 0..40 {
+                        let mut mutated = issued.clone();
+                        let at = rng.below(mutated.len() as u64) as usize;
+                        let row = &mut mutated[at];
+                        match rng.below(5) {
+                            0 => {
+                                let k = rng.below(row.len() as u64) as usize;
+                                row[k] = rng.next() as u8;
+                            }
+                            1 => row.truncate(rng.below(row.len() as u64) as usize),
+                            2 => row.push(rng.next() as u8),
+                            _ => {
+                                let len = 1 + rng.below(3) as usize;
+                                *row = std::vec![1u8];
+                                row.extend((0..len).map(|_| (rng.next() as u8).max(1) ^ f));
+                                row.push(t);
+                            }
+                        }
+                        match check(&c, &rows_of(&mutated), false) {
+                            Some(Error::UnknownDictionaryKey) => unknown += 1,
+                            Some(Error::InvalidRow) => invalid += 1,
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        assert!(unknown > 20 && invalid > 20, "{unknown} {invalid}");
+    }
+
+    /// Keys of three bytes (values added between two neighbours with
+    /// two-byte keys, over three batches) decode through the reader on the
+    /// same path.
+    #[test]
+    fn long_keys_decode() {
+        let mut rng = Rng(77);
+        for opts in options() {
+            let mut c = converter(&Utf8, opts);
+            let strs = |v: Vec<std::string::String>| V::B(v.concat().into_bytes());
+            let batches: [Vec<V>; 3] = [
+                std::vec![strs(std::vec!["a".into()]), strs(std::vec!["c".into()])],
+                (0..300)
+                    .map(|i| strs(std::vec![std::format!("b{i:03}")]))
+                    .collect(),
+                (0..200)
+                    .map(|i| strs(std::vec![std::format!("b000{i:03}")]))
+                    .collect(),
+            ];
+            let mut last = None;
+            for values in &batches {
+                let (col, slots) = column(&Utf8, values, &mut rng);
+                let rows = c.convert_columns(core::slice::from_ref(&col)).unwrap();
+                last = Some((rows, slots));
+            }
+            let (rows, slots) = last.unwrap();
+            assert!(rows.iter().any(|r| r.data().len() == 5), "three-byte keys");
+            assert_eq!(check(&c, &rows, true), None);
+            let got = c.convert_all_rows(&rows).unwrap();
+            for (i, want) in slots.iter().enumerate() {
+                assert_eq!(value_at(&got[0], i), *want, "slot {i}");
+            }
+        }
+    }
+
+    /// Other converters, dictionaries without raw byte values and empty
+    /// `Rows` go through `convert_rows`, with its results.
+    #[test]
+    fn other_columns_fall_back() {
+        let mut rng = Rng(5);
+        let ints: Vec<V> = (0..50).map(|i| V::I(i * 3 - 20)).collect();
+        let (col, _) = column(&Int64, &ints, &mut rng);
+        let mut c = converter(&Int64, SortOptions::default());
+        let rows = c.convert_columns(core::slice::from_ref(&col)).unwrap();
+        let node = c.nodes.first().unwrap();
+        assert!(decode_all(node, &rows, &Global).unwrap().is_none());
+        assert_eq!(check(&c, &rows, false), None);
+        let c = converter(&Utf8, SortOptions::default());
+        let empty = Rows::new_in(Global);
+        assert!(decode_all(c.nodes.first().unwrap(), &empty, &Global)
+            .unwrap()
+            .is_none());
+        assert!(c.convert_all_rows(&empty).unwrap()[0].is_empty());
+        assert!(single_dictionary(&c.nodes).is_some());
+        let u = RowConverter::try_new_unordered(&[SortField::new(dict_type(&Utf8))]).unwrap();
+        assert!(single_dictionary(&u.nodes).is_none());
+    }
+}

@@ -589,7 +589,7 @@ mod tests {
     fn crafted_keys_are_errors() {
         use crate::error::Error;
         use crate::row::Row;
-        for count in [5usize, 600] {
+        for count in [5usize, 600, 1500] {
             let words: Vec<std::string::String> =
                 (0..count).map(|i| std::format!("w{i:04}")).collect();
             let opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
@@ -654,7 +654,7 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        for count in [5usize, 600] {
+        for count in [5usize, 600, 1500] {
             let words: Vec<std::string::String> =
                 (0..count).map(|i| std::format!("v{i}")).collect();
             let opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
