@@ -67,8 +67,7 @@ where
     let dt = &node.child()?.decoded;
     let (kind, raw) = interner.raw();
     let mut reader = interner.reader(node.options, alloc);
-    let mean = interner.raw_lens().1;
-    let args = (raw, mean);
+    let args = raw;
     let column = match kind {
         RawKind::Utf8 if Utf8Type::fits(dt) => {
             decode::<Utf8Type, A, B>(rows, &mut reader, args, alloc)?.map(into)
@@ -102,11 +101,11 @@ fn into<'a, T: ByteArrayType, A: Allocator + Clone>(
 }
 
 /// Decodes the rows into a column of `T` (see [`decode_all`]): `raw` the
-/// interner's raw values, `mean` their mean length (to size the values).
+/// interner's raw values.
 fn decode<'a, T: ByteArrayType, A: Allocator + Clone, B: Allocator>(
     rows: &Rows<B>,
     reader: &mut Reader<'_, A>,
-    (raw, mean): (&[u8], usize),
+    raw: &[u8],
     alloc: &A,
 ) -> Result<Option<GenericByteArray<'a, T, A>>> {
     let n = rows.len();
@@ -121,36 +120,39 @@ fn decode<'a, T: ByteArrayType, A: Allocator + Clone, B: Allocator>(
     offsets.try_extend_zeros(offset_bytes)?;
     let mut validity = MutableBuffer::new_in(alloc.clone());
     validity.try_extend_zeros(n.div_ceil(64) * 8)?;
-    let mut values = MutableBuffer::new_in(alloc.clone());
-    values.try_reserve(n.saturating_mul(mean).saturating_add(ROOM))?;
+    // Each row's raw span (`[u32; 2]`), then the values of all rows
+    // appended at once into room of exactly their size.
+    let mut spans = MutableBuffer::new_in(alloc.clone());
+    spans.try_extend_zeros(n.checked_mul(8).ok_or(Error::CapacityOverflow)?)?;
+    let spans: &mut [[u32; 2]] =
+        bytemuck::try_cast_slice_mut(spans.as_slice_mut()).map_err(|_| Error::Misaligned)?;
     let mut valid = 0usize;
-    {
-        let ends = offsets
-            .typed_mut::<T::Offset>()?
-            .get_mut(1..)
-            .unwrap_or(&mut []);
-        let words = validity.typed_mut::<u64>()?;
-        let mut spans = [NULL_SPAN; BLOCK];
-        for (b, (ends, word)) in ends.chunks_mut(BLOCK).zip(words.iter_mut()).enumerate() {
-            let first = b * BLOCK;
-            let Some(starts) = starts.get(first..first + ends.len() + 1) else {
-                return Ok(None);
-            };
-            let spans = spans.get_mut(..ends.len()).ok_or(Error::OutOfBounds)?;
-            let Some((total, bits)) = look_up(short, reader, starts, data, spans) else {
-                return Ok(None);
-            };
-            valid += bits.count_ones() as usize;
-            // Bit `j` is row `j` of the block: LSB-first bytes on every target.
-            *word = bits.to_le();
-            let room = usize::try_from(total)
-                .ok()
-                .and_then(|t| t.checked_add(ROOM))
-                .ok_or(Error::CapacityOverflow)?;
-            if !values.try_extend_appended(room, |w| copy::<T::Offset>(raw, spans, ends, w))? {
-                return Ok(None);
-            }
-        }
+    let mut total = 0usize;
+    let words = validity.typed_mut::<u64>()?;
+    for (b, (spans, word)) in spans.chunks_mut(BLOCK).zip(words.iter_mut()).enumerate() {
+        let first = b * BLOCK;
+        let Some(starts) = starts.get(first..first + spans.len() + 1) else {
+            return Ok(None);
+        };
+        let Some((bytes, bits)) = look_up(short, reader, starts, data, spans) else {
+            return Ok(None);
+        };
+        valid += bits.count_ones() as usize;
+        // Bit `j` is row `j` of the block: LSB-first bytes on every target.
+        *word = bits.to_le();
+        total = usize::try_from(bytes)
+            .ok()
+            .and_then(|b| total.checked_add(b))
+            .ok_or(Error::CapacityOverflow)?;
+    }
+    let room = total.checked_add(ROOM).ok_or(Error::CapacityOverflow)?;
+    let ends = offsets
+        .typed_mut::<T::Offset>()?
+        .get_mut(1..)
+        .unwrap_or(&mut []);
+    let mut values = MutableBuffer::new_in(alloc.clone());
+    if !values.try_extend_appended(room, |w| copy::<T::Offset>(raw, spans, ends, w))? {
+        return Ok(None);
     }
     let nulls = if valid == n {
         None
