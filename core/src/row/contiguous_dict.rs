@@ -5,30 +5,29 @@
 //!
 //! A well-formed row is the whole dictionary piece: `0x01`, a key, the
 //! terminator (key and terminator inverted when descending), or the null
-//! sentinel alone. The rows go 64 at a time: first each row's raw span is
-//! looked up (one- and two-byte keys by the rows' lengths and bytes
-//! through the key tables, other rows through [`Reader::next_span`]), with
-//! the block's validity word and value bytes; then the block's values are
-//! appended, `ROOM` bytes per copy, into room of exactly that size (plus
-//! one copy's slack). Any row that does not decode (malformed, an unknown
-//! key, bytes left after the piece) makes the caller decode the rows
-//! through `convert_rows` instead, so the errors are the same.
+//! sentinel alone. First each row's raw span is looked up (one- and
+//! two-byte keys from the row's length and bytes through the key tables,
+//! other rows through [`Reader::next_span`]) into a span buffer, 64 rows
+//! per validity word, summing the value bytes; then the values of all rows
+//! are appended, `ROOM` bytes per copy, into room of exactly that size
+//! plus one copy's slack (nothing zeroed first). Any row that does not
+//! decode (malformed, an unknown key, bytes left after the piece) makes the
+//! caller decode the rows through `convert_rows` instead, so the errors
+//! are the same.
 
 use allocator_api2::alloc::Allocator;
 
-use super::gather::{RawKind, NULL_SPAN, ROOM};
+use super::gather::{copy_spans, RawKind, NULL_SPAN, ROOM};
 use super::interner::{Reader, ShortSpans};
 use super::{Kind, Node, Rows};
 use crate::array::{
     Array, ArrayRef, BinaryType, ByteArrayType, GenericByteArray, LargeBinaryType, LargeUtf8Type,
     Utf8Type,
 };
-use crate::buffer::{
-    Appender, BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer, SharedSlice,
-};
+use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, ScalarBuffer, SharedSlice};
 use crate::error::{Error, Result};
 
-/// Rows looked up before their values are copied.
+/// Rows per validity word.
 const BLOCK: usize = 64;
 
 /// The node of a converter of one ordered dictionary column.
@@ -151,7 +150,7 @@ fn decode<'a, T: ByteArrayType, A: Allocator + Clone, B: Allocator>(
         .get_mut(1..)
         .unwrap_or(&mut []);
     let mut values = MutableBuffer::new_in(alloc.clone());
-    if !values.try_extend_appended(room, |w| copy::<T::Offset>(raw, spans, ends, w))? {
+    if !values.try_extend_appended(room, |w| copy_spans::<T::Offset>(raw, spans, ends, w))? {
         return Ok(None);
     }
     let nulls = if valid == n {
@@ -215,43 +214,6 @@ fn look_up<A: Allocator>(
 fn slow<A: Allocator>(reader: &mut Reader<'_, A>, mut row: &[u8]) -> Option<[u32; 2]> {
     let span = reader.next_span(&mut row).ok()?;
     row.is_empty().then_some(span.unwrap_or(NULL_SPAN))
-}
-
-/// Appends the raw bytes at each of `spans` (in `raw`, which has `ROOM`
-/// readable bytes past every value) through `w`, `ROOM` bytes per copy,
-/// and each value's end offset into `ends`: `false` when an offset does not
-/// fit `O`.
-///
-/// # Errors
-/// [`Error::OutOfBounds`] for a span past `raw` or values past the room.
-#[inline(always)]
-fn copy<O: OffsetSize>(
-    raw: &[u8],
-    spans: &[[u32; 2]],
-    ends: &mut [O],
-    w: &mut Appender<'_>,
-) -> Result<bool> {
-    let chunk = |at: usize| {
-        raw.get(at..at + ROOM)
-            .and_then(|c| <&[u8; ROOM]>::try_from(c).ok())
-            .ok_or(Error::OutOfBounds)
-    };
-    for (&[start, len], end) in spans.iter().zip(ends.iter_mut()) {
-        if len != u32::MAX {
-            let (mut at, mut left) = (start as usize, len as usize);
-            while left > ROOM {
-                w.put(chunk(at)?)?;
-                at += ROOM;
-                left -= ROOM;
-            }
-            w.put_prefix(chunk(at)?, left)?;
-        }
-        let Some(o) = O::from_usize(w.pos()) else {
-            return Ok(false);
-        };
-        *end = o;
-    }
-    Ok(true)
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use allocator_api2::alloc::Allocator;
 
 use super::decode::{decode_column, null_len, skip_one, write_null, write_null_into};
 use super::encode::{encode_to_rows, Encoder};
-use super::gather::{decodes_to, gather, gather_rows, RawSource, NULL_SPAN, ROOM};
+use super::gather::{decodes_to, gather, RawSource, NULL_SPAN};
 use super::interner::Interner;
 use super::slots::Slots;
 use super::{take, typed, Kind, Node, Rows, SortOptions};
@@ -337,22 +337,6 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
     let n = rows.len();
     let mut reader = interner.reader(node.options, alloc);
     let (kind, raw) = interner.raw();
-    let (max_len, mean_len) = interner.raw_lens();
-    if max_len <= ROOM && max_len <= mean_len.saturating_mul(2).saturating_add(8) {
-        // Short byte arrays of similar lengths (one chunk copy each):
-        // looked up and copied in one pass (at most ~twice the bytes
-        // reserved). Longer values go faster in two passes (measured).
-        if let Some(values) = gather_rows(
-            kind,
-            &value_node.decoded,
-            raw,
-            (rows, max_len),
-            &mut reader,
-            alloc,
-        )? {
-            return Ok(values);
-        }
-    }
     if decodes_to(kind, &value_node.decoded) {
         // Raw values kept: each row's value is a copy of its entry's raw
         // bytes, at the span found through its key.
