@@ -187,9 +187,11 @@ fn look_up<A: Allocator>(
         let s = prev;
         prev = e;
         let row = data.get(s..e)?;
+        // A key byte equal to the terminator (`0` once un-inverted) is in
+        // no issued key: the tables do not find it and the reader decides.
         let found = match *row {
-            [1, a, b, z] if z == t && a != t && b != t => short.two(a ^ t, b ^ t),
-            [1, a, z] if z == t && a != t => short.one(a ^ t),
+            [1, a, b, z] if z == t => short.two(a ^ t, b ^ t),
+            [1, a, z] if z == t => short.one(a ^ t),
             [x] if x == null => Some(NULL_SPAN),
             _ => None,
         };
