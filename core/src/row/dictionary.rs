@@ -352,17 +352,30 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
             return Err(Error::CapacityOverflow);
         }
         let (mut total, mut nulls) = (0u64, 0usize);
+        let short = reader.short();
+        let (t, null) = (short.flip, short.null);
         for (row, span) in rows.iter_mut().zip(out.iter_mut()) {
-            *span = match reader.next_span(row)? {
-                None => {
-                    nulls += 1;
-                    NULL_SPAN
-                }
-                Some(span) => {
-                    total += u64::from(span[1]);
-                    span
-                }
+            // One- and two-byte keys and nulls straight through the tables
+            // (held in registers); anything else, or a key they do not
+            // find, through the reader (which also gives the errors).
+            let (found, len) = match **row {
+                [1, a, z, ..] if z == t => (short.one(a ^ t), 3),
+                [1, a, b, z, ..] if z == t => (short.two(a ^ t, b ^ t), 4),
+                [x, ..] if x == null => (Some(NULL_SPAN), 1),
+                _ => (None, 0),
             };
+            *span = match found {
+                Some(s) => {
+                    *row = row.get(len..).unwrap_or(&[]);
+                    s
+                }
+                None => reader.next_span(row)?.unwrap_or(NULL_SPAN),
+            };
+            if span[1] == u32::MAX {
+                nulls += 1;
+            } else {
+                total += u64::from(span[1]);
+            }
         }
         let total = usize::try_from(total).map_err(|_| Error::CapacityOverflow)?;
         let spans: &[[u32; 2]] = if n == 0 {
