@@ -462,14 +462,16 @@ mod tests {
     /// both directions: every row decodes to its value.
     #[test]
     fn two_byte_keys_decode_exactly() {
-        let words: Vec<std::string::String> = (0..600).map(|i| std::format!("w{i:04}")).collect();
-        let opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
-        let values = StringArray::<G>::try_from_options_in(&opts, G)
-            .unwrap()
-            .into_array_ref();
-        for repeat in [1usize, 3] {
-            let keys: Vec<Option<i32>> = (0..600 * repeat)
-                .map(|i| (i % 11 != 5).then_some(((i * 7) % 600) as i32))
+        // 600 keys: the rank bitmap; 1,500: the dense rank table.
+        for (count, repeat) in [(600usize, 1usize), (600, 3), (1500, 1)] {
+            let words: Vec<std::string::String> =
+                (0..count).map(|i| std::format!("w{i:04}")).collect();
+            let opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
+            let values = StringArray::<G>::try_from_options_in(&opts, G)
+                .unwrap()
+                .into_array_ref();
+            let keys: Vec<Option<i32>> = (0..count * repeat)
+                .map(|i| (i % 11 != 5).then_some(((i * 7) % count) as i32))
                 .collect();
             for o in [SortOptions::new(false, true), SortOptions::new(true, false)] {
                 let col = dict(values.clone(), &keys);
