@@ -353,19 +353,12 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
         }
         let (mut total, mut nulls) = (0u64, 0usize);
         let short = reader.short();
-        let (t, null) = (short.flip, short.null);
         for (row, span) in rows.iter_mut().zip(out.iter_mut()) {
             // One- and two-byte keys and nulls straight through the tables
             // (held in registers); anything else, or a key they do not
             // find, through the reader (which also gives the errors).
-            let (found, len) = match **row {
-                [1, a, z, ..] if z == t => (short.one(a ^ t), 3),
-                [1, a, b, z, ..] if z == t => (short.two(a ^ t, b ^ t), 4),
-                [x, ..] if x == null => (Some(NULL_SPAN), 1),
-                _ => (None, 0),
-            };
-            *span = match found {
-                Some(s) => {
+            *span = match short.piece(row) {
+                Some((s, len)) => {
                     *row = row.get(len..).unwrap_or(&[]);
                     s
                 }

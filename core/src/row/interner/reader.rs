@@ -195,6 +195,23 @@ impl ShortSpans<'_> {
         }
     }
 
+    /// The raw span of the dictionary piece at the front of `row` when it
+    /// is a one- or two-byte key these tables find, or a null
+    /// ([`crate::row::gather::NULL_SPAN`]), and the piece's length; `None`
+    /// otherwise (another piece, an unknown key, malformed bytes: the
+    /// reader decides). A key byte equal to the terminator (`0` once
+    /// un-inverted) is in no issued key, so the tables never find it.
+    #[inline(always)]
+    pub(crate) fn piece(&self, row: &[u8]) -> Option<([u32; 2], usize)> {
+        let t = self.flip;
+        match *row {
+            [1, a, z, ..] if z == t => self.one(a ^ t).map(|s| (s, 3)),
+            [1, a, b, z, ..] if z == t => self.two(a ^ t, b ^ t).map(|s| (s, 4)),
+            [x, ..] if x == self.null => Some((crate::row::gather::NULL_SPAN, 1)),
+            _ => None,
+        }
+    }
+
     /// The raw span of two-byte key `[a, b]` (as issued); `None` when there
     /// is no such key (or no two-byte key table).
     #[inline(always)]
