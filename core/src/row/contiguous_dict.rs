@@ -1,34 +1,28 @@
 //! Decoding every row of a [`Rows`] straight from its byte buffer and
-//! offsets, for converters of one ordered dictionary column whose values
-//! are byte arrays with raw values kept by the interner (see
+//! offsets, for converters of one ordered dictionary column whose
+//! interner keeps the values' raw bytes (byte arrays or primitives: see
 //! [`super::gather`]): no slice per row gathered first.
 //!
 //! A well-formed row is the whole dictionary piece: `0x01`, a key, the
 //! terminator (key and terminator inverted when descending), or the null
 //! sentinel alone. First each row's raw span is looked up (one- and
-//! two-byte keys from the row's length and bytes through the key tables,
-//! other rows through [`Reader::next_span`]) into a span buffer, 64 rows
-//! per validity word, summing the value bytes; then the values of all rows
-//! are appended, `ROOM` bytes per copy, into room of exactly that size
-//! plus one copy's slack (nothing zeroed first). Any row that does not
-//! decode (malformed, an unknown key, bytes left after the piece) makes the
-//! caller decode the rows through `convert_rows` instead, so the errors
-//! are the same.
+//! two-byte keys from the row's length and bytes through the key tables
+//! held in registers, other rows through [`Reader::next_span`]) into a span
+//! buffer, summing the value bytes; then the values are gathered from the
+//! spans ([`gather`]: byte values appended `ROOM` bytes per copy into room
+//! of exactly their size plus one copy's slack, nothing zeroed first). Any
+//! row that does not decode (malformed, an unknown key, bytes left after
+//! the piece) makes the caller decode the rows through `convert_rows`
+//! instead, so the errors are the same.
 
 use allocator_api2::alloc::Allocator;
 
-use super::gather::{copy_spans, RawKind, NULL_SPAN, ROOM};
+use super::gather::{decodes_to, gather, NULL_SPAN};
 use super::interner::{Reader, ShortSpans};
 use super::{Kind, Node, Rows};
-use crate::array::{
-    Array, ArrayRef, BinaryType, ByteArrayType, GenericByteArray, LargeBinaryType, LargeUtf8Type,
-    Utf8Type,
-};
-use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, ScalarBuffer, SharedSlice};
+use crate::array::ArrayRef;
+use crate::buffer::{MutableBuffer, SharedSlice};
 use crate::error::{Error, Result};
-
-/// Rows per validity word.
-const BLOCK: usize = 64;
 
 /// The node of a converter of one ordered dictionary column.
 pub(crate) fn single_dictionary<'n, 'a, A: Allocator>(
@@ -41,8 +35,8 @@ pub(crate) fn single_dictionary<'n, 'a, A: Allocator>(
 }
 
 /// Decodes every row of `rows` as the value of the one dictionary column
-/// `node` ([`single_dictionary`]); `Ok(None)` when its raw values are not
-/// byte arrays of the decoded type, there are no rows, or a row does not
+/// `node` ([`single_dictionary`]); `Ok(None)` when its interner keeps no
+/// raw values of the decoded type, there are no rows, or a row does not
 /// decode, for the caller to decode them through the iterator instead.
 ///
 /// # Errors
@@ -60,29 +54,25 @@ where
     let Kind::Dictionary(Some(interner), _) = &node.kind else {
         return Ok(None);
     };
-    if rows.is_empty() {
-        return Ok(None);
-    }
     let dt = &node.child()?.decoded;
     let (kind, raw) = interner.raw();
+    if rows.is_empty() || !decodes_to(kind, dt) {
+        return Ok(None);
+    }
+    let n = rows.len();
     let mut reader = interner.reader(node.options, alloc);
-    let args = raw;
-    let column = match kind {
-        RawKind::Utf8 if Utf8Type::fits(dt) => {
-            decode::<Utf8Type, A, B>(rows, &mut reader, args, alloc)?.map(into)
-        }
-        RawKind::LargeUtf8 if LargeUtf8Type::fits(dt) => {
-            decode::<LargeUtf8Type, A, B>(rows, &mut reader, args, alloc)?.map(into)
-        }
-        RawKind::Binary if BinaryType::fits(dt) => {
-            decode::<BinaryType, A, B>(rows, &mut reader, args, alloc)?.map(into)
-        }
-        RawKind::LargeBinary if LargeBinaryType::fits(dt) => {
-            decode::<LargeBinaryType, A, B>(rows, &mut reader, args, alloc)?.map(into)
-        }
-        _ => None,
+    let mut spans = MutableBuffer::new_in(alloc.clone());
+    spans.try_extend_zeros(n.checked_mul(8).ok_or(Error::CapacityOverflow)?)?;
+    let out: &mut [[u32; 2]] =
+        bytemuck::try_cast_slice_mut(spans.as_slice_mut()).map_err(|_| Error::Misaligned)?;
+    let short = reader.short();
+    let Some((total, nulls)) = look_up(short, &mut reader, rows.offsets(), rows.data(), out) else {
+        return Ok(None);
     };
-    let Some(column) = column else {
+    let total = usize::try_from(total).map_err(|_| Error::CapacityOverflow)?;
+    let spans: &[[u32; 2]] =
+        bytemuck::try_cast_slice(spans.as_slice()).map_err(|_| Error::Misaligned)?;
+    let Some(column) = gather(kind, dt, raw, (spans, nulls), total, alloc)? else {
         return Ok(None);
     };
     let mut column = Some(column);
@@ -92,85 +82,10 @@ where
     .map(Some)
 }
 
-/// The column as an [`ArrayRef`].
-fn into<'a, T: ByteArrayType, A: Allocator + Clone>(
-    a: GenericByteArray<'a, T, A>,
-) -> ArrayRef<'a, A> {
-    a.into_array_ref()
-}
-
-/// Decodes the rows into a column of `T` (see [`decode_all`]): `raw` the
-/// interner's raw values.
-fn decode<'a, T: ByteArrayType, A: Allocator + Clone, B: Allocator>(
-    rows: &Rows<B>,
-    reader: &mut Reader<'_, A>,
-    raw: &[u8],
-    alloc: &A,
-) -> Result<Option<GenericByteArray<'a, T, A>>> {
-    let n = rows.len();
-    let starts = rows.offsets();
-    let data = rows.data();
-    let short = reader.short();
-    let mut offsets = MutableBuffer::new_in(alloc.clone());
-    let offset_bytes = n
-        .checked_add(1)
-        .and_then(|k| k.checked_mul(core::mem::size_of::<T::Offset>()))
-        .ok_or(Error::CapacityOverflow)?;
-    offsets.try_extend_zeros(offset_bytes)?;
-    let mut validity = MutableBuffer::new_in(alloc.clone());
-    validity.try_extend_zeros(n.div_ceil(64) * 8)?;
-    // Each row's raw span (`[u32; 2]`), then the values of all rows
-    // appended at once into room of exactly their size.
-    let mut spans = MutableBuffer::new_in(alloc.clone());
-    spans.try_extend_zeros(n.checked_mul(8).ok_or(Error::CapacityOverflow)?)?;
-    let spans: &mut [[u32; 2]] =
-        bytemuck::try_cast_slice_mut(spans.as_slice_mut()).map_err(|_| Error::Misaligned)?;
-    let mut valid = 0usize;
-    let mut total = 0usize;
-    let words = validity.typed_mut::<u64>()?;
-    for (b, (spans, word)) in spans.chunks_mut(BLOCK).zip(words.iter_mut()).enumerate() {
-        let first = b * BLOCK;
-        let Some(starts) = starts.get(first..first + spans.len() + 1) else {
-            return Ok(None);
-        };
-        let Some((bytes, bits)) = look_up(short, reader, starts, data, spans) else {
-            return Ok(None);
-        };
-        valid += bits.count_ones() as usize;
-        // Bit `j` is row `j` of the block: LSB-first bytes on every target.
-        *word = bits.to_le();
-        total = usize::try_from(bytes)
-            .ok()
-            .and_then(|b| total.checked_add(b))
-            .ok_or(Error::CapacityOverflow)?;
-    }
-    let room = total.checked_add(ROOM).ok_or(Error::CapacityOverflow)?;
-    let ends = offsets
-        .typed_mut::<T::Offset>()?
-        .get_mut(1..)
-        .unwrap_or(&mut []);
-    let mut values = MutableBuffer::new_in(alloc.clone());
-    if !values.try_extend_appended(room, |w| copy_spans::<T::Offset>(raw, spans, ends, w))? {
-        return Ok(None);
-    }
-    let nulls = if valid == n {
-        None
-    } else {
-        let bits = BooleanBuffer::try_new(validity.into_buffer(), 0, n)?;
-        Some(NullBuffer::try_new_with_count(bits, n - valid)?)
-    };
-    GenericByteArray::try_new(
-        ScalarBuffer::try_from_buffer(offsets.into_buffer())?,
-        values.into_buffer(),
-        nulls,
-    )
-    .map(Some)
-}
-
 /// Looks up the raw span of each row `data[starts[j]..starts[j + 1]]` into
 /// `spans[j]` ([`NULL_SPAN`] for a null): the value bytes of the rows and
-/// their validity bits (bit `j` set for a valid row `j`); `None` when a row
-/// does not decode or has bytes after its piece.
+/// the number of nulls; `None` when a row does not decode or has bytes
+/// after its piece.
 #[inline(always)]
 fn look_up<A: Allocator>(
     short: ShortSpans<'_>,
@@ -178,12 +93,15 @@ fn look_up<A: Allocator>(
     starts: &[usize],
     data: &[u8],
     spans: &mut [[u32; 2]],
-) -> Option<(u64, u64)> {
+) -> Option<(u64, usize)> {
     let (t, null) = (short.flip, short.null);
     let (&first, rest) = starts.split_first()?;
+    if rest.len() != spans.len() {
+        return None;
+    }
     let mut prev = first;
-    let (mut total, mut bits) = (0u64, 0u64);
-    for (j, (&e, out)) in rest.iter().zip(spans.iter_mut()).enumerate() {
+    let (mut total, mut nulls) = (0u64, 0usize);
+    for (&e, out) in rest.iter().zip(spans.iter_mut()) {
         let s = prev;
         prev = e;
         let row = data.get(s..e)?;
@@ -200,12 +118,13 @@ fn look_up<A: Allocator>(
             None => slow(reader, row)?,
         };
         *out = span;
-        if span[1] != u32::MAX {
+        if span[1] == u32::MAX {
+            nulls += 1;
+        } else {
             total += u64::from(span[1]);
-            bits |= 1 << j;
         }
     }
-    Some((total, bits))
+    Some((total, nulls))
 }
 
 /// The raw span of a row whose piece is not a one- or two-byte key or a
@@ -227,7 +146,7 @@ mod tests {
     use super::super::test_model::{build, value_at, Rng, V};
     use super::super::{Row, RowConverter, SortField, SortOptions};
     use super::*;
-    use crate::array::{DictionaryArray, DictionaryKeys, PrimitiveArray};
+    use crate::array::{Array, DictionaryArray, DictionaryKeys, PrimitiveArray};
     use crate::buffer::SharedBox;
     use crate::datatypes::DataType::*;
     use crate::datatypes::{DataType, IndexType};
@@ -409,14 +328,40 @@ mod tests {
         }
     }
 
-    /// Other converters, dictionaries without raw byte values and empty
+    /// Dictionaries of integers and floats (raw values of their own width)
+    /// also decode on this path, in every sort order, with bitmap and dense
+    /// two-byte keys.
+    #[test]
+    fn primitive_dictionaries_decode() {
+        let mut rng = Rng(11);
+        for count in [50usize, 1500] {
+            let ints: Vec<V> = (0..count as i128).map(|i| V::I(i * 3 - 700)).collect();
+            let floats: Vec<V> = (0..count)
+                .map(|i| super::super::test_model::float(i as f64 * 0.25 - 9.0))
+                .collect();
+            for (vt, values) in [(Int64, &ints), (Int16, &ints), (Float64, &floats)] {
+                for opts in options() {
+                    let (col, slots) = column(&vt, values, &mut rng);
+                    let mut c = converter(&vt, opts);
+                    let rows = c.convert_columns(core::slice::from_ref(&col)).unwrap();
+                    assert_eq!(check(&c, &rows, true), None);
+                    let got = c.convert_all_rows(&rows).unwrap();
+                    for (i, want) in slots.iter().enumerate() {
+                        assert_eq!(value_at(&got[0], i), *want, "slot {i}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Dictionaries without raw values, unordered dictionaries and empty
     /// `Rows` go through `convert_rows`, with its results.
     #[test]
     fn other_columns_fall_back() {
         let mut rng = Rng(5);
-        let ints: Vec<V> = (0..50).map(|i| V::I(i * 3 - 20)).collect();
-        let (col, _) = column(&Int64, &ints, &mut rng);
-        let mut c = converter(&Int64, SortOptions::default());
+        let bools = [V::Bool(false), V::Bool(true)];
+        let (col, _) = column(&Boolean, &bools, &mut rng);
+        let mut c = converter(&Boolean, SortOptions::default());
         let rows = c.convert_columns(core::slice::from_ref(&col)).unwrap();
         let node = c.nodes.first().unwrap();
         assert!(decode_all(node, &rows, &Global).unwrap().is_none());

@@ -271,13 +271,16 @@ fn validity<'a, A: Allocator + Clone>(
     if nulls == 0 {
         return Ok(None);
     }
+    // 64 slots per word (bit `j` is slot `j`: LSB-first bytes on every
+    // target).
     let mut bits = MutableBuffer::new_in(alloc.clone());
-    bits.try_extend_zeros(n.div_ceil(8))?;
-    for (byte, chunk) in bits.as_slice_mut().iter_mut().zip(spans.chunks(8)) {
-        *byte = chunk
-            .iter()
-            .enumerate()
-            .fold(0, |b, (j, s)| b | (u8::from(s[1] != u32::MAX) << j));
+    bits.try_extend_zeros(n.div_ceil(64) * 8)?;
+    for (word, chunk) in bits.typed_mut::<u64>()?.iter_mut().zip(spans.chunks(64)) {
+        let mut w = 0u64;
+        for (j, s) in chunk.iter().enumerate() {
+            w |= u64::from(s[1] != u32::MAX) << j;
+        }
+        *word = w.to_le();
     }
     let bits = BooleanBuffer::try_new(bits.into_buffer(), 0, n)?;
     Ok(Some(NullBuffer::try_new_with_count(bits, nulls)?))
