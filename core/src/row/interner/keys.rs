@@ -8,13 +8,16 @@
 //! (the count before its word plus the bits below it) indexes their entry
 //! positions, stored in key order. 12 KiB plus 4 bytes per two-byte key,
 //! built once per batch of new values, never per decode call. With at
-//! least [`DENSE_MIN`] two-byte keys, the bitmap gives way to a dense table
-//! of every two-byte key's rank + 1 (65,536 `u16`s: 128 KiB, through the
-//! interner's allocator; at most 128 bytes per two-byte key, and 32 at
-//! 4,096 keys, against ~70 bytes or more the interner holds per value
-//! anyway): one load instead of two plus a population count (which
-//! baseline x86-64, without POPCNT, does in software); it made decoding
-//! 4,096 distinct short strings about a quarter faster (measured).
+//! least [`DENSE_MIN`] two-byte keys, the bitmap gives way to a dense table:
+//! for each first byte `b`, the rank of its first key, and for each key
+//! `[b, c]` its place among the keys starting with `b` + 1 (one byte: at
+//! most 254 keys share a first byte, their last byte being `0x02..=0xFF`).
+//! 65,536 + 1,024 bytes (through the interner's allocator; at most 65 bytes
+//! per two-byte key, 16 at 4,096 keys, against ~70 bytes or more the
+//! interner holds per value anyway): two independent loads and an add
+//! instead of two loads and a population count (which baseline x86-64,
+//! without POPCNT, does in software); it made decoding 4,096 distinct short
+//! strings about a quarter faster (measured).
 
 use allocator_api2::alloc::Allocator;
 
@@ -32,9 +35,12 @@ pub(super) struct KeyIndex<A: Allocator> {
     before: MutableBuffer<A>,
     /// Entry position of each two-byte key, in key order.
     positions: MutableBuffer<A>,
-    /// 65,536 `u16`: rank + 1 of two-byte key `[b, c]` at `256 b + c` (0:
-    /// none); only with at least [`DENSE_MIN`] two-byte keys (else empty).
+    /// 65,536 `u8`: at `256 b + c`, the place + 1 of key `[b, c]` among the
+    /// keys starting with `b` (0: none); only with at least [`DENSE_MIN`]
+    /// two-byte keys (else empty).
     dense: MutableBuffer<A>,
+    /// 256 `u32` with `dense`: the rank of the first key starting with `b`.
+    bases: MutableBuffer<A>,
 }
 
 /// Two-byte keys from which their ranks are kept in a dense table rather
@@ -48,7 +54,8 @@ pub(super) struct KeyTables<'t> {
     words: &'t [u64],
     before: &'t [u32],
     positions: &'t [u32],
-    dense: &'t [u16],
+    dense: &'t [u8],
+    bases: &'t [u32],
 }
 
 /// What a short-key lookup found.
@@ -72,7 +79,8 @@ impl<A: Allocator> KeyIndex<A> {
             words: MutableBuffer::new_in(alloc.clone()),
             before: MutableBuffer::new_in(alloc.clone()),
             positions: MutableBuffer::new_in(alloc.clone()),
-            dense: MutableBuffer::new_in(alloc),
+            dense: MutableBuffer::new_in(alloc.clone()),
+            bases: MutableBuffer::new_in(alloc),
         }
     }
 
@@ -88,6 +96,7 @@ impl<A: Allocator> KeyIndex<A> {
         }
         self.positions.clear();
         self.dense.clear();
+        self.bases.clear();
         self.one.try_extend_zeros(256 * 4)?;
         let two = (0..n).filter(|&i| key(i).len() == 2).count();
         // Many two-byte keys: their ranks in a dense table, else a bitmap.
@@ -98,15 +107,20 @@ impl<A: Allocator> KeyIndex<A> {
             } else {
                 &mut self.words
             };
-            table.try_extend_zeros(if dense { 65536 * 2 } else { 1024 * 8 })?;
+            table.try_extend_zeros(if dense { 65536 } else { 1024 * 8 })?;
+            if dense {
+                self.bases.try_extend_zeros(256 * 4)?;
+            }
             self.positions.try_extend_zeros(two * 4)?;
         }
         {
             let one: &mut [u32] = self.one.typed_mut()?;
             let words: &mut [u64] = self.words.typed_mut().unwrap_or(&mut []);
-            let ranks: &mut [u16] = self.dense.typed_mut().unwrap_or(&mut []);
+            let places = self.dense.as_slice_mut();
+            let bases: &mut [u32] = self.bases.typed_mut().unwrap_or(&mut []);
             let positions: &mut [u32] = self.positions.typed_mut().unwrap_or(&mut []);
-            let mut rank = 0u16;
+            // Two-byte keys so far, and then before the current first byte.
+            let (mut rank, mut base, mut first) = (0usize, 0usize, None);
             let mut next = positions.iter_mut();
             for i in 0..n {
                 match *key(i) {
@@ -117,11 +131,20 @@ impl<A: Allocator> KeyIndex<A> {
                     }
                     [b, c] => {
                         let at = usize::from(b) * 256 + usize::from(c);
-                        // At most 255 × 254 two-byte keys: no saturation.
-                        rank = rank.saturating_add(1);
-                        if let Some(r) = ranks.get_mut(at) {
-                            *r = rank;
+                        if first != Some(b) {
+                            first = Some(b);
+                            base = rank;
+                            if let Some(s) = bases.get_mut(usize::from(b)) {
+                                *s = pos(base)?;
+                            }
                         }
+                        if let Some(p) = places.get_mut(at) {
+                            // Sorted, distinct keys: at most 256 share `b`
+                            // (254 as issued), so their place fits.
+                            *p = u8::try_from(rank - base + 1)
+                                .map_err(|_| Error::CapacityOverflow)?;
+                        }
+                        rank += 1;
                         if let Some(w) = words.get_mut(at / 64) {
                             *w |= 1 << (at % 64);
                         }
@@ -151,7 +174,8 @@ impl<A: Allocator> KeyIndex<A> {
             words: self.words.typed().unwrap_or(&[]),
             before: self.before.typed().unwrap_or(&[]),
             positions: self.positions.typed().unwrap_or(&[]),
-            dense: self.dense.typed().unwrap_or(&[]),
+            dense: self.dense.as_slice(),
+            bases: self.bases.typed().unwrap_or(&[]),
         }
     }
 }
@@ -176,10 +200,11 @@ impl KeyTables<'_> {
     #[inline(always)]
     pub(super) fn rank_two(&self, b: u8, c: u8) -> core::result::Result<usize, Short> {
         let at = usize::from(b) * 256 + usize::from(c);
-        if let Some(&r) = self.dense.get(at) {
-            return match r.checked_sub(1) {
-                Some(r) => Ok(usize::from(r)),
-                None => Err(Short::Unknown),
+        if let Some(&p) = self.dense.get(at) {
+            return match (p.checked_sub(1), self.bases.get(usize::from(b))) {
+                (Some(p), Some(&base)) => Ok(base as usize + usize::from(p)),
+                (None, _) => Err(Short::Unknown),
+                (Some(_), None) => Err(Short::Long),
             };
         }
         let (Some(&w), Some(&before)) = (self.words.get(at / 64), self.before.get(at / 64)) else {
@@ -288,7 +313,8 @@ mod tests {
         assert!(keys.iter().filter(|k| k.len() == 2).count() >= DENSE_MIN);
         let mut k = KeyIndex::new_in(Global);
         k.rebuild(keys.len(), |i| &keys[i]).unwrap();
-        assert_eq!(k.dense.len(), 65536 * 2);
+        assert_eq!(k.dense.len(), 65536);
+        assert_eq!(k.bases.len(), 256 * 4);
         assert!(k.words.is_empty());
         let t = k.tables();
         for (i, key) in keys.iter().enumerate() {
