@@ -571,9 +571,9 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
     /// at its offset, booleans 8 rows at a time. A converter of one Binary,
     /// LargeBinary, Utf8 or LargeUtf8 column sizes its values from the row
     /// lengths and last bytes and decodes the rows in one pass. A converter
-    /// of one (ordered) dictionary column whose values are byte arrays
-    /// looks up each row's key and then copies the values the converter
-    /// kept (no per-row cursors). Otherwise
+    /// of one (ordered) dictionary column whose values are byte arrays,
+    /// integers or floats looks up each row's key and then copies the
+    /// values the converter kept (no per-row cursors). Otherwise
     /// (other columns, rows of other lengths, no rows, malformed rows that
     /// outgrow the size estimate, rows that do not decode or whose keys
     /// were never issued) this is `convert_rows(rows.iter())`.
