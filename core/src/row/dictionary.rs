@@ -18,7 +18,7 @@ use allocator_api2::alloc::Allocator;
 
 use super::decode::{decode_column, null_len, skip_one, write_null, write_null_into};
 use super::encode::{encode_to_rows, Encoder};
-use super::gather::{decodes_to, gather, gather_rows, RawSource, NULL_SPAN, ROOM};
+use super::gather::{decodes_to, gather, RawSource, NULL_SPAN};
 use super::interner::Interner;
 use super::slots::Slots;
 use super::{take, typed, Kind, Node, Rows, SortOptions};
@@ -337,22 +337,6 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
     let n = rows.len();
     let mut reader = interner.reader(node.options, alloc);
     let (kind, raw) = interner.raw();
-    let (max_len, mean_len) = interner.raw_lens();
-    if max_len <= ROOM && max_len <= mean_len.saturating_mul(2).saturating_add(8) {
-        // Short byte arrays of similar lengths (one chunk copy each):
-        // looked up and copied in one pass (at most ~twice the bytes
-        // reserved). Longer values go faster in two passes (measured).
-        if let Some(values) = gather_rows(
-            kind,
-            &value_node.decoded,
-            raw,
-            (rows, max_len),
-            &mut reader,
-            alloc,
-        )? {
-            return Ok(values);
-        }
-    }
     if decodes_to(kind, &value_node.decoded) {
         // Raw values kept: each row's value is a copy of its entry's raw
         // bytes, at the span found through its key.
@@ -368,17 +352,23 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
             return Err(Error::CapacityOverflow);
         }
         let (mut total, mut nulls) = (0u64, 0usize);
+        let short = reader.short();
         for (row, span) in rows.iter_mut().zip(out.iter_mut()) {
-            *span = match reader.next_span(row)? {
-                None => {
-                    nulls += 1;
-                    NULL_SPAN
+            // One- and two-byte keys and nulls straight through the tables
+            // (held in registers); anything else, or a key they do not
+            // find, through the reader (which also gives the errors).
+            *span = match short.piece(row) {
+                Some((s, len)) => {
+                    *row = row.get(len..).unwrap_or(&[]);
+                    s
                 }
-                Some(span) => {
-                    total += u64::from(span[1]);
-                    span
-                }
+                None => reader.next_span(row)?.unwrap_or(NULL_SPAN),
             };
+            if span[1] == u32::MAX {
+                nulls += 1;
+            } else {
+                total += u64::from(span[1]);
+            }
         }
         let total = usize::try_from(total).map_err(|_| Error::CapacityOverflow)?;
         let spans: &[[u32; 2]] = if n == 0 {

@@ -13,10 +13,9 @@
 use allocator_api2::alloc::Allocator;
 use bytemuck::Pod;
 
-use super::interner::Reader;
 use crate::array::{ArrayRef, ByteArrayType, GenericByteArray, PrimitiveArray};
 use crate::array::{BinaryType, LargeBinaryType, LargeUtf8Type, PrimitiveType, Utf8Type};
-use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer};
+use crate::buffer::{Appender, BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer};
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
 
@@ -240,111 +239,6 @@ pub(crate) fn gather<'a, A: Allocator + Clone>(
     })
 }
 
-/// As [`gather`], reading each row's span through `reader` in the same
-/// pass as the copy (no span buffer), for byte arrays whose values are at
-/// most `max_len` bytes: the values buffer is sized `rows × max_len` up
-/// front. `Ok(None)` when `kind` is not a byte array decoding to `dt`.
-///
-/// # Errors
-/// The key errors of [`Reader::next_span`]; [`Error::OutOfBounds`];
-/// [`Error::AllocationFailed`]; [`Error::CapacityOverflow`].
-pub(crate) fn gather_rows<'a, A: Allocator + Clone>(
-    kind: RawKind,
-    dt: &DataType<'a, A>,
-    raw: &[u8],
-    (rows, max_len): (&mut [&[u8]], usize),
-    reader: &mut Reader<'_, A>,
-    alloc: &A,
-) -> Result<Option<ArrayRef<'a, A>>> {
-    let args = (rows, max_len);
-    match kind {
-        RawKind::Utf8 => gather_rows_bytes::<Utf8Type, A>(dt, raw, args, reader, alloc),
-        RawKind::LargeUtf8 => gather_rows_bytes::<LargeUtf8Type, A>(dt, raw, args, reader, alloc),
-        RawKind::Binary => gather_rows_bytes::<BinaryType, A>(dt, raw, args, reader, alloc),
-        RawKind::LargeBinary => {
-            gather_rows_bytes::<LargeBinaryType, A>(dt, raw, args, reader, alloc)
-        }
-        _ => Ok(None),
-    }
-}
-
-fn gather_rows_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
-    dt: &DataType<'a, A>,
-    raw: &[u8],
-    (rows, max_len): (&mut [&[u8]], usize),
-    reader: &mut Reader<'_, A>,
-    alloc: &A,
-) -> Result<Option<ArrayRef<'a, A>>> {
-    if !T::fits(dt) {
-        return Ok(None);
-    }
-    let n = rows.len();
-    let cap = n
-        .checked_mul(max_len)
-        .and_then(|c| c.checked_add(ROOM))
-        .ok_or(Error::CapacityOverflow)?;
-    let mut values = MutableBuffer::new_in(alloc.clone());
-    values.try_extend_zeros(cap)?;
-    let mut offsets = MutableBuffer::new_in(alloc.clone());
-    offsets.try_extend_zeros(
-        (n + 1)
-            .checked_mul(core::mem::size_of::<T::Offset>())
-            .ok_or(Error::CapacityOverflow)?,
-    )?;
-    // Validity as 64-bit words, set a word at a time.
-    let mut bits = MutableBuffer::new_in(alloc.clone());
-    bits.try_extend_zeros(n.div_ceil(64) * 8)?;
-    let (mut pos, mut nulls) = (0usize, 0usize);
-    {
-        let out = values.as_slice_mut();
-        let ends = offsets.typed_mut::<T::Offset>()?;
-        let ends = ends.get_mut(1..).unwrap_or(&mut []);
-        let words = bits.typed_mut::<u64>()?;
-        for ((rows, ends), word) in rows.chunks_mut(64).zip(ends.chunks_mut(64)).zip(words) {
-            let mut w = 0u64;
-            for (j, (row, end)) in rows.iter_mut().zip(ends.iter_mut()).enumerate() {
-                if let Some([start, len]) = reader.next_span(row)? {
-                    let (start, len) = (start as usize, len as usize);
-                    let mut k = 0;
-                    while k < len {
-                        let s = raw
-                            .get(start + k..start + k + ROOM)
-                            .and_then(|s| <&[u8; ROOM]>::try_from(s).ok());
-                        let d = out
-                            .get_mut(pos + k..pos + k + ROOM)
-                            .and_then(|d| <&mut [u8; ROOM]>::try_from(d).ok());
-                        match (s, d) {
-                            (Some(s), Some(d)) => *d = *s,
-                            _ => return Err(Error::OutOfBounds),
-                        }
-                        k += ROOM;
-                    }
-                    pos += len;
-                    w |= 1 << j;
-                } else {
-                    nulls += 1;
-                }
-                *end = T::Offset::from_usize(pos).ok_or(Error::CapacityOverflow)?;
-            }
-            // Bit `j` is row `j`: LSB-first bytes on every target.
-            *word = w.to_le();
-        }
-    }
-    values.truncate(pos);
-    let nulls = if nulls == 0 {
-        None
-    } else {
-        let bits = BooleanBuffer::try_new(bits.into_buffer(), 0, n)?;
-        Some(NullBuffer::try_new_with_count(bits, nulls)?)
-    };
-    let a = GenericByteArray::<T, A>::try_new(
-        ScalarBuffer::try_from_buffer(offsets.into_buffer())?,
-        values.into_buffer(),
-        nulls,
-    )?;
-    Ok(Some(T::into_array_ref(a)))
-}
-
 /// `true` when raw values of `kind` decode to columns of type `dt`.
 pub(crate) fn decodes_to<A: Allocator>(kind: RawKind, dt: &DataType<'_, A>) -> bool {
     match kind {
@@ -377,13 +271,16 @@ fn validity<'a, A: Allocator + Clone>(
     if nulls == 0 {
         return Ok(None);
     }
+    // 64 slots per word (bit `j` is slot `j`: LSB-first bytes on every
+    // target).
     let mut bits = MutableBuffer::new_in(alloc.clone());
-    bits.try_extend_zeros(n.div_ceil(8))?;
-    for (byte, chunk) in bits.as_slice_mut().iter_mut().zip(spans.chunks(8)) {
-        *byte = chunk
-            .iter()
-            .enumerate()
-            .fold(0, |b, (j, s)| b | (u8::from(s[1] != u32::MAX) << j));
+    bits.try_extend_zeros(n.div_ceil(64) * 8)?;
+    for (word, chunk) in bits.typed_mut::<u64>()?.iter_mut().zip(spans.chunks(64)) {
+        let mut w = 0u64;
+        for (j, s) in chunk.iter().enumerate() {
+            w |= u64::from(s[1] != u32::MAX) << j;
+        }
+        *word = w.to_le();
     }
     let bits = BooleanBuffer::try_new(bits.into_buffer(), 0, n)?;
     Ok(Some(NullBuffer::try_new_with_count(bits, nulls)?))
@@ -431,10 +328,9 @@ fn gather_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
     if !T::fits(dt) {
         return Ok(None);
     }
-    // One pass: each slot's offset and bytes, `ROOM` at a time (a
-    // chunk's tail past its value reads the next values or the store's
-    // slack, and is overwritten by the next slot's bytes or cut off at
-    // the end).
+    // Each slot's bytes appended `ROOM` at a time into room of exactly
+    // their size plus `ROOM` (a copy's tail past its value is overwritten
+    // by the next value or zeroed at the end), with its end offset.
     let n = spans.len();
     let mut offsets = MutableBuffer::new_in(alloc.clone());
     offsets.try_extend_zeros(
@@ -443,38 +339,16 @@ fn gather_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
             .ok_or(Error::CapacityOverflow)?,
     )?;
     let mut values = MutableBuffer::new_in(alloc.clone());
-    values.try_extend_zeros(total.checked_add(ROOM).ok_or(Error::CapacityOverflow)?)?;
-    let mut pos = 0usize;
-    {
-        let out = values.as_slice_mut();
-        let ends = offsets.typed_mut::<T::Offset>()?;
-        let ends = ends.get_mut(1..).unwrap_or(&mut []);
-        for (end, &[start, len]) in ends.iter_mut().zip(spans) {
-            if len != u32::MAX {
-                let (start, len) = (start as usize, len as usize);
-                let mut k = 0;
-                while k < len {
-                    let s = raw
-                        .get(start + k..start + k + ROOM)
-                        .and_then(|s| <&[u8; ROOM]>::try_from(s).ok());
-                    let d = out
-                        .get_mut(pos + k..pos + k + ROOM)
-                        .and_then(|d| <&mut [u8; ROOM]>::try_from(d).ok());
-                    match (s, d) {
-                        (Some(s), Some(d)) => *d = *s,
-                        _ => return Err(Error::OutOfBounds),
-                    }
-                    k += ROOM;
-                }
-                pos += len;
-            }
-            *end = T::Offset::from_usize(pos).ok_or(Error::CapacityOverflow)?;
-        }
+    let room = total.checked_add(ROOM).ok_or(Error::CapacityOverflow)?;
+    let ends = offsets.typed_mut::<T::Offset>()?;
+    let ends = ends.get_mut(1..).unwrap_or(&mut []);
+    if !values.try_extend_appended(room, |w| copy_spans(raw, spans, ends, w))? {
+        return Err(Error::CapacityOverflow);
     }
+    let pos = values.len();
     if pos != total {
         return Err(Error::OutOfBounds);
     }
-    values.truncate(total);
     let nulls = validity(spans, nulls, alloc)?;
     let a = GenericByteArray::<T, A>::try_new(
         ScalarBuffer::try_from_buffer(offsets.into_buffer())?,
@@ -483,6 +357,44 @@ fn gather_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
     )?;
     Ok(Some(T::into_array_ref(a)))
 }
+
+/// Appends the raw bytes at each of `spans` (in `raw`, which has `ROOM`
+/// readable bytes past every value; [`NULL_SPAN`]: no bytes) through `w`,
+/// `ROOM` bytes per copy, and each value's end offset into `ends`: `false`
+/// when an offset does not fit `O`.
+///
+/// # Errors
+/// [`Error::OutOfBounds`] for a span past `raw` or values past the room.
+#[inline(always)]
+pub(crate) fn copy_spans<O: OffsetSize>(
+    raw: &[u8],
+    spans: &[[u32; 2]],
+    ends: &mut [O],
+    w: &mut Appender<'_>,
+) -> Result<bool> {
+    let chunk = |at: usize| {
+        raw.get(at..at + ROOM)
+            .and_then(|c| <&[u8; ROOM]>::try_from(c).ok())
+            .ok_or(Error::OutOfBounds)
+    };
+    for (&[start, len], end) in spans.iter().zip(ends.iter_mut()) {
+        if len != u32::MAX {
+            let (mut at, mut left) = (start as usize, len as usize);
+            while left > ROOM {
+                w.put(chunk(at)?)?;
+                at += ROOM;
+                left -= ROOM;
+            }
+            w.put_prefix(chunk(at)?, left)?;
+        }
+        let Some(o) = O::from_usize(w.pos()) else {
+            return Ok(false);
+        };
+        *end = o;
+    }
+    Ok(true)
+}
+
 #[cfg(test)]
 mod tests {
     use allocator_api2::alloc::Global as G;
@@ -553,14 +465,16 @@ mod tests {
     /// both directions: every row decodes to its value.
     #[test]
     fn two_byte_keys_decode_exactly() {
-        let words: Vec<std::string::String> = (0..600).map(|i| std::format!("w{i:04}")).collect();
-        let opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
-        let values = StringArray::<G>::try_from_options_in(&opts, G)
-            .unwrap()
-            .into_array_ref();
-        for repeat in [1usize, 3] {
-            let keys: Vec<Option<i32>> = (0..600 * repeat)
-                .map(|i| (i % 11 != 5).then_some(((i * 7) % 600) as i32))
+        // 600 keys: the rank bitmap; 1,500: the dense rank table.
+        for (count, repeat) in [(600usize, 1usize), (600, 3), (1500, 1)] {
+            let words: Vec<std::string::String> =
+                (0..count).map(|i| std::format!("w{i:04}")).collect();
+            let opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
+            let values = StringArray::<G>::try_from_options_in(&opts, G)
+                .unwrap()
+                .into_array_ref();
+            let keys: Vec<Option<i32>> = (0..count * repeat)
+                .map(|i| (i % 11 != 5).then_some(((i * 7) % count) as i32))
                 .collect();
             for o in [SortOptions::new(false, true), SortOptions::new(true, false)] {
                 let col = dict(values.clone(), &keys);
@@ -589,7 +503,7 @@ mod tests {
     fn crafted_keys_are_errors() {
         use crate::error::Error;
         use crate::row::Row;
-        for count in [5usize, 600] {
+        for count in [5usize, 600, 1500] {
             let words: Vec<std::string::String> =
                 (0..count).map(|i| std::format!("w{i:04}")).collect();
             let opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
@@ -654,7 +568,7 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        for count in [5usize, 600] {
+        for count in [5usize, 600, 1500] {
             let words: Vec<std::string::String> =
                 (0..count).map(|i| std::format!("v{i}")).collect();
             let opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();

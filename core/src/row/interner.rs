@@ -42,7 +42,7 @@ mod reader;
 use hash_index::{hash, HashIndex, Lookup};
 use keys::{KeyIndex, Short};
 use merge::Placement;
-pub(crate) use reader::Reader;
+pub(crate) use reader::{Reader, ShortSpans};
 
 use super::gather::{RawKind, RawSource, RawStore};
 use super::Rows;
@@ -88,8 +88,6 @@ pub(crate) struct Interner<A: Allocator> {
     raw: RawStore<A>,
     /// `[start, len]` of each entry's raw bytes (`[u32; 2]`), by position.
     spans: MutableBuffer<A>,
-    /// The longest raw value, and the raw values' total length.
-    raw_lens: (usize, usize),
     /// The same of the one-byte keys by byte (256 of them; `[0, u32::MAX]`:
     /// no such key), then of the two-byte keys by rank (see [`keys`]).
     short_spans: MutableBuffer<A>,
@@ -110,7 +108,6 @@ impl<A: Allocator + Clone> Interner<A> {
             short: KeyIndex::new_in(alloc.clone()),
             raw: RawStore::new_in(alloc.clone()),
             spans: MutableBuffer::new_in(alloc.clone()),
-            raw_lens: (0, 0),
             short_spans: MutableBuffer::new_in(alloc.clone()),
             cache: super::cache::TableCache::new_in(alloc),
         }
@@ -229,13 +226,6 @@ impl<A: Allocator> Interner<A> {
         (self.raw.kind, self.raw.bytes())
     }
 
-    /// The longest raw value and the mean length (rounded up) of the
-    /// interned values, in bytes.
-    pub(crate) fn raw_lens(&self) -> (usize, usize) {
-        let (max, sum) = self.raw_lens;
-        (max, sum.div_ceil(self.len().max(1)))
-    }
-
     /// Rebuilds the key indexes over the current entries; the value index
     /// is rebuilt when next needed.
     fn reindex(&mut self) -> Result<()> {
@@ -251,16 +241,12 @@ impl<A: Allocator> Interner<A> {
                 bytemuck::try_cast_slice_mut(self.spans.as_slice_mut())
                     .map_err(|_| Error::Misaligned)?
             };
-            let (mut max, mut sum) = (0usize, 0usize);
             for (s, e) in spans.iter_mut().zip(entries) {
                 if e.raw_len == u32::MAX {
                     self.raw.kind = RawKind::Off;
                 }
                 *s = [e.raw_start, e.raw_len];
-                max = max.max(e.raw_len as usize);
-                sum = sum.saturating_add(e.raw_len as usize);
             }
-            self.raw_lens = (max, sum);
         }
         self.short.rebuild(entries.len(), |i| {
             entries

@@ -93,6 +93,7 @@ mod byte_sizes;
 mod cache;
 mod contiguous;
 mod contiguous_bytes;
+mod contiguous_dict;
 mod decode;
 mod dictionary;
 mod encode;
@@ -571,9 +572,13 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
     /// pass over the offsets), each column decodes its piece of every row
     /// at its offset, booleans 8 rows at a time. A converter of one Binary,
     /// LargeBinary, Utf8 or LargeUtf8 column sizes its values from the row
-    /// lengths and last bytes and decodes the rows in one pass. Otherwise
+    /// lengths and last bytes and decodes the rows in one pass. A converter
+    /// of one (ordered) dictionary column whose values are byte arrays,
+    /// integers or floats looks up each row's key and then copies the
+    /// values the converter kept (no per-row cursors). Otherwise
     /// (other columns, rows of other lengths, no rows, malformed rows that
-    /// outgrow the size estimate) this is `convert_rows(rows.iter())`.
+    /// outgrow the size estimate, rows that do not decode or whose keys
+    /// were never issued) this is `convert_rows(rows.iter())`.
     /// Every byte is checked either way: `rows` may hold any bytes
     /// ([`Rows::try_push`]).
     ///
@@ -592,6 +597,10 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
             }
         } else if let Some(node) = variable_decode::single_variable(&self.nodes) {
             if let Some(columns) = contiguous_bytes::decode_all(node, rows, &alloc)? {
+                return Ok(columns);
+            }
+        } else if let Some(node) = contiguous_dict::single_dictionary(&self.nodes) {
+            if let Some(columns) = contiguous_dict::decode_all(node, rows, &alloc)? {
                 return Ok(columns);
             }
         }

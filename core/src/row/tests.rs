@@ -561,6 +561,42 @@ fn every_allocation_failure_is_an_error_decoding_all_rows() {
     }
 }
 
+/// The same for a dictionary column decoded straight from the `Rows` (its
+/// converter keeps the interner: each decode gets a smaller budget).
+#[test]
+fn every_allocation_failure_is_an_error_decoding_all_dictionary_rows() {
+    use crate::array::{DictionaryArray, DictionaryKeys};
+    let alloc = FailAfter::new(usize::MAX);
+    let words: Vec<std::string::String> = (0..1500).map(|i| std::format!("w{i}")).collect();
+    let mut opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
+    opts.push(None);
+    let values = StringArray::try_from_options_in(&opts, alloc.clone())
+        .unwrap()
+        .into_array_ref();
+    let keys: Vec<Option<i32>> = (0..1600)
+        .map(|i| (i % 7 != 0).then_some(i % 1501))
+        .collect();
+    let keys = PrimitiveArray::try_from_options_in(&keys, alloc.clone()).unwrap();
+    let dict =
+        DictionaryArray::try_new_in(DictionaryKeys::Int32(keys), values, false, alloc.clone())
+            .unwrap()
+            .into_array_ref();
+    let fields = [SortField::new(dict.data_type().clone())];
+    let mut conv = RowConverter::try_new_in(&fields, alloc.clone()).unwrap();
+    let rows = conv.convert_columns(&[dict]).unwrap();
+    let before = alloc.made.get();
+    assert_eq!(conv.convert_all_rows(&rows).unwrap()[0].null_count(), 230);
+    let n = alloc.made.get() - before;
+    assert!(n > 3, "{n}");
+    for k in 0..n {
+        alloc.left.set(k);
+        let r = conv.convert_all_rows(&rows);
+        assert_eq!(r.err(), Some(Error::AllocationFailed), "budget {k} of {n}");
+    }
+    alloc.left.set(usize::MAX);
+    assert!(conv.convert_all_rows(&rows).is_ok());
+}
+
 /// A test allocator over `Global` that fails every allocation after the
 /// first `limit` ones.
 #[derive(Clone, Debug)]

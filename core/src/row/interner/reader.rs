@@ -47,7 +47,7 @@ pub(crate) struct Reader<'i, A: Allocator> {
     scratch: MutableBuffer<A>,
 }
 
-impl<A: Allocator> Reader<'_, A> {
+impl<'i, A: Allocator> Reader<'i, A> {
     /// Reads the dictionary piece at the start of `row` (`0x01`, key,
     /// terminator; or the null sentinel) and moves `row` past it: the
     /// key's entry position, `None` for a null.
@@ -130,6 +130,18 @@ impl<A: Allocator> Reader<'_, A> {
         }
     }
 
+    /// The spans of the one- and two-byte keys, for a loop of lookups
+    /// that holds them in registers (see [`ShortSpans`]).
+    pub(crate) fn short(&self) -> ShortSpans<'i> {
+        ShortSpans {
+            one_spans: self.one_spans,
+            two_spans: self.two_spans,
+            tables: self.tables,
+            flip: self.flip,
+            null: self.null,
+        }
+    }
+
     /// The entry of a key that is not one or two bytes long.
     #[cold]
     #[inline(never)]
@@ -156,5 +168,55 @@ impl<A: Allocator> Reader<'_, A> {
     #[inline(always)]
     pub(crate) fn raw_span(&self, position: usize) -> Option<[u32; 2]> {
         self.spans.get(position).copied()
+    }
+}
+
+/// The raw spans of the one- and two-byte keys of a [`Reader`], borrowed:
+/// lookups of the pieces of well-formed rows without hashing.
+#[derive(Clone, Copy)]
+pub(crate) struct ShortSpans<'i> {
+    one_spans: &'i [[u32; 2]],
+    two_spans: &'i [[u32; 2]],
+    tables: KeyTables<'i>,
+    /// `0xFF` when descending (keys and terminator inverted).
+    pub(crate) flip: u8,
+    /// The column's null sentinel.
+    pub(crate) null: u8,
+}
+
+impl ShortSpans<'_> {
+    /// The raw span (`[start, len]`) of one-byte key `[a]` (as issued, not
+    /// inverted); `None` when there is no such key.
+    #[inline(always)]
+    pub(crate) fn one(&self, a: u8) -> Option<[u32; 2]> {
+        match self.one_spans.get(usize::from(a)) {
+            Some(&[_, u32::MAX]) | None => None,
+            Some(&span) => Some(span),
+        }
+    }
+
+    /// The raw span of the dictionary piece at the front of `row` when it
+    /// is a one- or two-byte key these tables find, or a null
+    /// ([`crate::row::gather::NULL_SPAN`]), and the piece's length; `None`
+    /// otherwise (another piece, an unknown key, malformed bytes: the
+    /// reader decides). A key byte equal to the terminator (`0` once
+    /// un-inverted) is in no issued key, so the tables never find it.
+    #[inline(always)]
+    pub(crate) fn piece(&self, row: &[u8]) -> Option<([u32; 2], usize)> {
+        let t = self.flip;
+        match *row {
+            [1, a, z, ..] if z == t => self.one(a ^ t).map(|s| (s, 3)),
+            [1, a, b, z, ..] if z == t => self.two(a ^ t, b ^ t).map(|s| (s, 4)),
+            [x, ..] if x == self.null => Some((crate::row::gather::NULL_SPAN, 1)),
+            _ => None,
+        }
+    }
+
+    /// The raw span of two-byte key `[a, b]` (as issued); `None` when there
+    /// is no such key (or no two-byte key table).
+    #[inline(always)]
+    pub(crate) fn two(&self, a: u8, b: u8) -> Option<[u32; 2]> {
+        let rank = self.tables.rank_two(a, b).ok()?;
+        self.two_spans.get(rank).copied()
     }
 }
