@@ -38,6 +38,7 @@ mod hash_index;
 mod keys;
 mod merge;
 mod reader;
+mod sort;
 
 use hash_index::{hash, HashIndex, Lookup};
 use keys::{KeyIndex, Short};
