@@ -145,7 +145,7 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
                 .ok_or(Error::CapacityOverflow)?;
             let mut table = Rows::try_with_capacity_in(encoded.len(), bytes, alloc.clone())?;
             let (kind, raw) = RawSource::of(d.values());
-            interner.intern_keys(&encoded, value_sentinel, (kind, &raw), alloc, |key| {
+            interner.intern_keys(encoded, value_sentinel, (kind, &raw), alloc, |key| {
                 let Some(key) = key else {
                     return table.try_push_with(1, |out| {
                         out.fill(opts.null_sentinel());

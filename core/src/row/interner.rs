@@ -302,7 +302,7 @@ impl<A: Allocator> Interner<A> {
     /// # Errors
     /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
     #[cfg(test)]
-    pub(crate) fn intern(&mut self, values: &Rows<A>, sentinel: u8, alloc: &A) -> Result<()>
+    pub(crate) fn intern(&mut self, values: Rows<A>, sentinel: u8, alloc: &A) -> Result<()>
     where
         A: Clone,
     {
@@ -316,13 +316,14 @@ impl<A: Allocator> Interner<A> {
     /// for decoding.
     ///
     /// One hash lookup per value (none while the interner is empty); new
-    /// values are sorted once and get their keys during the merge.
+    /// values are sorted once and get their keys during the merge. The
+    /// first batch's encodings become the interner's (no copy).
     ///
     /// # Errors
     /// As [`Self::intern`], and whatever `each` returns.
     pub(crate) fn intern_keys(
         &mut self,
-        values: &Rows<A>,
+        values: Rows<A>,
         sentinel: u8,
         raw: (RawKind, &RawSource<'_>),
         alloc: &A,
@@ -343,6 +344,9 @@ impl<A: Allocator> Interner<A> {
             _ => &[],
         };
         let empty = self.len() == 0;
+        // An interner without values takes the batch's encodings whole
+        // (entries point into them) when most values are new.
+        let mut adopt = false;
         if !empty {
             self.refresh_values()?;
         }
@@ -382,7 +386,10 @@ impl<A: Allocator> Interner<A> {
             // value is copied on its own.
             let bulk = if count * 2 >= n {
                 let value_base = self.values.len();
-                self.values.try_extend_from_slice(data)?;
+                adopt = value_base == 0 && empty;
+                if !adopt {
+                    self.values.try_extend_from_slice(data)?;
+                }
                 let raw_base = match (keep_raw, raw.1.whole()) {
                     (true, Some((bytes, origin))) => Some((self.raw.push(bytes)?, origin)),
                     _ => None,
@@ -398,6 +405,9 @@ impl<A: Allocator> Interner<A> {
                 bulk,
             };
             self.merge(&place, fresh, found.typed_mut()?, alloc)?;
+        }
+        if adopt {
+            self.values = values.into_data();
         }
         let entries = entries_of(&self.entries);
         for &p in found.typed::<u32>()? {
@@ -445,7 +455,7 @@ mod tests {
     fn grows_consistently() {
         let mut i = Interner::new_in(Global);
         i.intern(
-            &rows_of(&[b"\x01m", b"\x01c", b"\x00", b"\x01x", b"\x01c"]),
+            rows_of(&[b"\x01m", b"\x01c", b"\x00", b"\x01x", b"\x01c"]),
             0,
             &Global,
         )
@@ -462,8 +472,8 @@ mod tests {
             })
             .collect();
         let refs: Vec<&[u8]> = many.iter().map(|v| &v[..]).collect();
-        i.intern(&rows_of(&refs), 0, &Global).unwrap();
-        i.intern(&rows_of(&[b"\x01a", b"\x01\xFF\xFF", b"\x01n"]), 0, &Global)
+        i.intern(rows_of(&refs), 0, &Global).unwrap();
+        i.intern(rows_of(&[b"\x01a", b"\x01\xFF\xFF", b"\x01n"]), 0, &Global)
             .unwrap();
         assert_eq!(i.len(), 606);
         check_sorted(&i);
@@ -471,9 +481,9 @@ mod tests {
         // Repeated squeezing into the same gap keeps working.
         for round in 0..40u8 {
             let v = [1u8, b'm', round];
-            i.intern(&rows_of(&[&v]), 0, &Global).unwrap();
+            i.intern(rows_of(&[&v]), 0, &Global).unwrap();
             let w = [1u8, b'c', 0xFF - round];
-            i.intern(&rows_of(&[&w]), 0, &Global).unwrap();
+            i.intern(rows_of(&[&w]), 0, &Global).unwrap();
         }
         check_sorted(&i);
         assert_eq!(i.len(), 686);

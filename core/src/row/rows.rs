@@ -131,6 +131,11 @@ impl<A: Allocator> Rows<A> {
             .try_extend_from_slice(&self.buffer.len().to_ne_bytes())
     }
 
+    /// The rows' bytes, back to back (row `i` at `offsets()[i]..offsets()[i + 1]`).
+    pub(crate) fn into_data(self) -> MutableBuffer<A> {
+        self.buffer
+    }
+
     /// Appends one row of `len` bytes written by `f` (given exactly `len`
     /// zeroed bytes). On error nothing is appended.
     pub(crate) fn try_push_with(
