@@ -124,10 +124,10 @@ impl<A: Allocator> Interner<A> {
         A: Clone,
     {
         let row = place.row;
+        // By prefix (then index); runs of equal prefixes by their values.
+        super::sort::sort_pairs(&mut fresh, alloc)?;
         let fresh: &mut [u128] =
             bytemuck::try_cast_slice_mut(fresh.as_slice_mut()).map_err(|_| Error::Misaligned)?;
-        // By prefix (then index); runs of equal prefixes by their values.
-        super::sort::sort_pairs(fresh, alloc)?;
         let full = |a: &u128, b: &u128| row(*a as u64 as usize).cmp(row(*b as u64 as usize));
         let mut i = 0;
         while i < fresh.len() {

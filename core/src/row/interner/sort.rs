@@ -20,11 +20,21 @@ const SMALL: usize = 256;
 /// Widest bucket number, in bits (64K buckets, 256 KiB of counts).
 const MAX_BITS: u32 = 16;
 
-/// Sorts `pairs` ascending (as `sort_unstable` does).
+/// Sorts the `u128` pairs of `buf` ascending (as `sort_unstable` does);
+/// `buf` may be replaced by another buffer holding them.
 ///
 /// # Errors
-/// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
-pub(super) fn sort_pairs<A: Allocator + Clone>(pairs: &mut [u128], alloc: &A) -> Result<()> {
+/// [`Error::AllocationFailed`], [`Error::CapacityOverflow`],
+/// [`Error::Misaligned`].
+pub(super) fn sort_pairs<A: Allocator + Clone>(
+    buf: &mut MutableBuffer<A>,
+    alloc: &A,
+) -> Result<()> {
+    if buf.is_empty() {
+        return Ok(());
+    }
+    let pairs: &mut [u128] =
+        bytemuck::try_cast_slice_mut(buf.as_slice_mut()).map_err(|_| Error::Misaligned)?;
     let n = pairs.len();
     let Some(&first) = pairs.first() else {
         return Ok(());
@@ -110,6 +120,18 @@ mod tests {
         u64::from_be_bytes(b)
     }
 
+    fn sorted(pairs: &[u128]) -> Vec<u128> {
+        let mut b = MutableBuffer::new_in(Global);
+        for p in pairs {
+            b.try_extend_from_slice(&p.to_ne_bytes()).unwrap();
+        }
+        sort_pairs(&mut b, &Global).unwrap();
+        b.as_slice()
+            .chunks_exact(16)
+            .map(|c| u128::from_ne_bytes(c.try_into().unwrap()))
+            .collect()
+    }
+
     fn check(prefixes: &[u64]) {
         let pairs: Vec<u128> = prefixes
             .iter()
@@ -118,13 +140,10 @@ mod tests {
             .collect();
         let mut want = pairs.clone();
         want.sort_unstable();
-        let mut got = pairs.clone();
-        sort_pairs(&mut got, &Global).unwrap();
-        assert_eq!(got, want);
+        assert_eq!(sorted(&pairs), want);
         // Any input order, not only ascending indexes.
-        let mut rev: Vec<u128> = pairs.iter().rev().copied().collect();
-        sort_pairs(&mut rev, &Global).unwrap();
-        assert_eq!(rev, want);
+        let rev: Vec<u128> = pairs.iter().rev().copied().collect();
+        assert_eq!(sorted(&rev), want);
     }
 
     /// The bucket sort orders exactly as `sort_unstable`: random prefixes,
