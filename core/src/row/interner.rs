@@ -266,16 +266,17 @@ impl<A: Allocator> Interner<A> {
             let count = 256usize
                 .checked_add(two.len())
                 .ok_or(Error::CapacityOverflow)?;
-            self.short_spans.try_reserve_exact(count * 8)?;
+            self.short_spans.try_extend_zeros(count * 8)?;
+            let out: &mut [[u32; 2]] =
+                bytemuck::try_cast_slice_mut(self.short_spans.as_slice_mut())
+                    .map_err(|_| Error::Misaligned)?;
             // One-byte keys: position + 1 (0: none); two-byte keys: position.
             let one = one.iter().map(|&p| p.checked_sub(1));
-            for p in one.chain(two.iter().map(|&p| Some(p))) {
-                let span = p
+            for (p, out) in one.chain(two.iter().map(|&p| Some(p))).zip(out) {
+                *out = p
                     .and_then(|p| spans.get(p as usize))
                     .copied()
                     .unwrap_or([0, u32::MAX]);
-                self.short_spans.try_push(span[0])?;
-                self.short_spans.try_push(span[1])?;
             }
         }
         Ok(())

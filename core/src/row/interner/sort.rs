@@ -79,19 +79,22 @@ pub(super) fn sort_pairs<A: Allocator + Clone>(
         *sorted.get_mut(*s as usize).ok_or(Error::OutOfBounds)? = p;
         *s += 1;
     }
-    pairs.copy_from_slice(sorted);
     // Bucket `b` now ends at `starts[b]` and starts where `b - 1` ends.
     let mut start = 0usize;
     for &end in starts.iter().take(buckets) {
         let end = end as usize;
-        if end > start + 1 {
-            pairs
-                .get_mut(start..end)
-                .ok_or(Error::OutOfBounds)?
-                .sort_unstable();
+        match sorted.get_mut(start..end).ok_or(Error::OutOfBounds)? {
+            [] | [_] => {}
+            [a, b] => {
+                if *a > *b {
+                    core::mem::swap(a, b);
+                }
+            }
+            bucket => bucket.sort_unstable(),
         }
         start = end;
     }
+    core::mem::swap(buf, &mut out);
     Ok(())
 }
 
