@@ -405,10 +405,25 @@ impl<A: Allocator> Interner<A> {
                 raw: (keep_raw, raw.1),
                 bulk,
             };
-            self.merge(&place, fresh, found.typed_mut()?, alloc)?;
-        }
-        if adopt {
-            self.values = values.into_data();
+            // `[start, len]` of each value's key (`len` 0: null value).
+            let mut spans = MutableBuffer::new_in(alloc.clone());
+            spans.try_extend_zeros(n * 8)?;
+            let spans_mut: &mut [[u32; 2]] = bytemuck::try_cast_slice_mut(spans.as_slice_mut())
+                .map_err(|_| Error::Misaligned)?;
+            self.merge(&place, fresh, (found.typed_mut()?, spans_mut), alloc)?;
+            if adopt {
+                self.values = values.into_data();
+            }
+            let spans: &[[u32; 2]] =
+                bytemuck::try_cast_slice(spans.as_slice()).map_err(|_| Error::Misaligned)?;
+            for &[start, len] in spans {
+                if len == 0 {
+                    each(None)?;
+                } else {
+                    each(Some(bytes_at(&self.keys, start, len)))?;
+                }
+            }
+            return Ok(());
         }
         let entries = entries_of(&self.entries);
         for &p in found.typed::<u32>()? {

@@ -112,12 +112,14 @@ fn capacity(g: Gap, m: u32) -> Option<u128> {
 impl<A: Allocator> Interner<A> {
     /// Merges the values `fresh` (`prefix << 64 | index` of values not
     /// interned yet) into the entries, giving them keys; updates `found`
-    /// (old positions move up, new values get theirs).
+    /// (old positions move up, new values get theirs) and writes the
+    /// `[start, len]` of each value's key in `self.keys` to `spans` (left
+    /// as they are for null values).
     pub(super) fn merge<'v, R: Fn(usize) -> &'v [u8]>(
         &mut self,
         place: &Placement<'_, '_, R>,
         mut fresh: MutableBuffer<A>,
-        found: &mut [u32],
+        (found, spans): (&mut [u32], &mut [[u32; 2]]),
         alloc: &A,
     ) -> Result<()>
     where
@@ -194,19 +196,27 @@ impl<A: Allocator> Interner<A> {
                 prev = Some(e);
             }
         }
-        merged.truncate(w * core::mem::size_of::<Entry>());
         // Values found before the merge: their old positions moved; then
         // the new values' positions.
-        for f in found.iter_mut() {
+        let key_of = |p: u32| {
+            let e = out.get((p as usize).wrapping_sub(1))?;
+            Some([e.key_start, e.key_len])
+        };
+        for (f, s) in found.iter_mut().zip(spans.iter_mut()) {
             if let Some(old) = f.checked_sub(1) {
                 *f = moved.get(old as usize).copied().ok_or(Error::OutOfBounds)?;
+                *s = key_of(*f).ok_or(Error::OutOfBounds)?;
             }
         }
+        // In key order: the entries are read in order.
         for (&f, &p) in fresh.iter().zip(assigned.typed::<u32>()?) {
-            if let Some(slot) = found.get_mut(f as u64 as usize) {
+            let i = f as u64 as usize;
+            if let (Some(slot), Some(s)) = (found.get_mut(i), spans.get_mut(i)) {
                 *slot = p;
+                *s = key_of(p).ok_or(Error::OutOfBounds)?;
             }
         }
+        merged.truncate(w * core::mem::size_of::<Entry>());
         self.entries = merged;
         self.reindex()
     }
