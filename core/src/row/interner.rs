@@ -120,8 +120,17 @@ fn entries_of<A: Allocator>(buf: &MutableBuffer<A>) -> &[Entry] {
     bytemuck::try_cast_slice(buf.as_slice()).unwrap_or(&[])
 }
 
+/// A buffer of `[u32; 2]`, mutably (empty when unallocated).
+fn spans_mut<A: Allocator>(b: &mut MutableBuffer<A>) -> Result<&mut [[u32; 2]]> {
+    if b.is_empty() {
+        Ok(&mut [])
+    } else {
+        bytemuck::try_cast_slice_mut(b.as_slice_mut()).map_err(|_| Error::Misaligned)
+    }
+}
+
 /// A buffer of `[u32; 2]` (empty when unallocated).
-fn pairs<A: Allocator>(b: &MutableBuffer<A>) -> &[[u32; 2]] {
+pub(crate) fn pairs<A: Allocator>(b: &MutableBuffer<A>) -> &[[u32; 2]] {
     if b.is_empty() {
         &[]
     } else {
@@ -221,6 +230,11 @@ impl<A: Allocator> Interner<A> {
             .map(|e| self.value(e))
     }
 
+    /// Every key, back to back (see [`Self::intern_keys`]).
+    pub(crate) fn key_bytes(&self) -> &[u8] {
+        self.keys.as_slice()
+    }
+
     /// The kind of the raw values kept, and their bytes ([`RawKind::Off`]
     /// or [`RawKind::Unknown`]: none).
     pub(crate) fn raw(&self) -> (RawKind, &[u8]) {
@@ -308,28 +322,27 @@ impl<A: Allocator> Interner<A> {
         A: Clone,
     {
         let raw = (RawKind::Off, &RawSource::None);
-        self.intern_keys(values, sentinel, raw, alloc, |_| Ok(()))
+        self.intern_keys(values, sentinel, raw, alloc).map(|_| ())
     }
 
-    /// Interns `values` as [`Self::intern`] does, then calls `each` with the
-    /// key of every value in order (`None` for a null value). `raw`: the
-    /// kind and raw bytes of the values (the array `values` encodes), kept
-    /// for decoding.
+    /// Interns `values` as [`Self::intern`] does; returns the key of every
+    /// value in order as `[start, len]` (`[u32; 2]`) in [`Self::key_bytes`]
+    /// (`len` 0: a null value). `raw`: the kind and raw bytes of the values
+    /// (the array `values` encodes), kept for decoding.
     ///
     /// One hash lookup per value (none while the interner is empty); new
     /// values are sorted once and get their keys during the merge. The
     /// first batch's encodings become the interner's (no copy).
     ///
     /// # Errors
-    /// As [`Self::intern`], and whatever `each` returns.
+    /// As [`Self::intern`].
     pub(crate) fn intern_keys(
         &mut self,
         values: Rows<A>,
         sentinel: u8,
         raw: (RawKind, &RawSource<'_>),
         alloc: &A,
-        mut each: impl FnMut(Option<&[u8]>) -> Result<()>,
-    ) -> Result<()>
+    ) -> Result<MutableBuffer<A>>
     where
         A: Clone,
     {
@@ -357,6 +370,8 @@ impl<A: Allocator> Interner<A> {
         fresh.try_extend_zeros(n.checked_mul(16).ok_or(Error::CapacityOverflow)?)?;
         let mut found = MutableBuffer::new_in(alloc.clone());
         found.try_extend_zeros(n * 4)?;
+        let mut spans = MutableBuffer::new_in(alloc.clone());
+        spans.try_extend_zeros(n * 8)?;
         let mut count = 0usize;
         {
             let found: &mut [u32] = found.typed_mut()?;
@@ -405,37 +420,25 @@ impl<A: Allocator> Interner<A> {
                 raw: (keep_raw, raw.1),
                 bulk,
             };
-            // `[start, len]` of each value's key (`len` 0: null value).
-            let mut spans = MutableBuffer::new_in(alloc.clone());
-            spans.try_extend_zeros(n * 8)?;
-            let spans_mut: &mut [[u32; 2]] = bytemuck::try_cast_slice_mut(spans.as_slice_mut())
-                .map_err(|_| Error::Misaligned)?;
-            self.merge(&place, fresh, (found.typed_mut()?, spans_mut), alloc)?;
+            self.merge(
+                &place,
+                fresh,
+                (found.typed_mut()?, spans_mut(&mut spans)?),
+                alloc,
+            )?;
             if adopt {
                 self.values = values.into_data();
             }
-            let spans: &[[u32; 2]] =
-                bytemuck::try_cast_slice(spans.as_slice()).map_err(|_| Error::Misaligned)?;
-            for &[start, len] in spans {
-                if len == 0 {
-                    each(None)?;
-                } else {
-                    each(Some(bytes_at(&self.keys, start, len)))?;
-                }
-            }
-            return Ok(());
+            return Ok(spans);
         }
         let entries = entries_of(&self.entries);
-        for &p in found.typed::<u32>()? {
-            match p.checked_sub(1) {
-                None => each(None)?,
-                Some(p) => {
-                    let e = entries.get(p as usize).ok_or(Error::OutOfBounds)?;
-                    each(Some(self.key(e)))?;
-                }
+        for (&p, s) in found.typed::<u32>()?.iter().zip(spans_mut(&mut spans)?) {
+            if let Some(p) = p.checked_sub(1) {
+                let e = entries.get(p as usize).ok_or(Error::OutOfBounds)?;
+                *s = [e.key_start, e.key_len];
             }
         }
-        Ok(())
+        Ok(spans)
     }
 }
 

@@ -136,40 +136,6 @@ impl<A: Allocator> Rows<A> {
         self.buffer
     }
 
-    /// Appends one row of `len` bytes written by `f` (given exactly `len`
-    /// zeroed bytes). On error nothing is appended.
-    pub(crate) fn try_push_with(
-        &mut self,
-        len: usize,
-        f: impl FnOnce(&mut [u8]) -> Result<()>,
-    ) -> Result<()> {
-        let mark = self.mark();
-        let r = self.try_push_with_inner(len, f);
-        if r.is_err() {
-            self.reset(mark);
-        }
-        r
-    }
-
-    fn try_push_with_inner(
-        &mut self,
-        len: usize,
-        f: impl FnOnce(&mut [u8]) -> Result<()>,
-    ) -> Result<()> {
-        if self.offsets.is_empty() {
-            self.offsets.try_extend_from_slice(&0usize.to_ne_bytes())?;
-        }
-        let start = self.buffer.len();
-        self.buffer.try_extend_zeros(len)?;
-        f(self
-            .buffer
-            .as_slice_mut()
-            .get_mut(start..)
-            .ok_or(Error::OutOfBounds)?)?;
-        self.offsets
-            .try_extend_from_slice(&self.buffer.len().to_ne_bytes())
-    }
-
     /// Total length of rows `start..end` (0 when the range is empty).
     ///
     /// # Errors
