@@ -238,16 +238,43 @@ pub(super) struct Placement<'p, 'v, R> {
 
 /// Key number `n` (from 1) of `k` spread evenly over `cap` places:
 /// `n * cap / (k + 1)`.
-#[inline]
+#[cfg(test)]
 fn spread(n: u128, cap: u128, k: u128) -> Result<u128> {
-    if let (Ok(n64), Ok(cap64)) = (u64::try_from(n), u64::try_from(cap)) {
-        if let Some(x) = n64.checked_mul(cap64) {
-            return Ok(u128::from(x / (k as u64 + 1)));
-        }
-    }
     n.checked_mul(cap)
         .map(|x| x / (k + 1))
         .ok_or(Error::CapacityOverflow)
+}
+
+/// The steps of [`spread`] from one key to the next: `n * cap / (k + 1)`
+/// as a quotient `q` and remainder `r`, for `n = 1, 2, …, k`.
+#[derive(Clone, Copy)]
+struct Spread {
+    div: u128,
+    quot: u128,
+    rem: u128,
+}
+
+impl Spread {
+    fn new(cap: u128, k: u128) -> Result<Self> {
+        let div = k.checked_add(1).ok_or(Error::CapacityOverflow)?;
+        Ok(Spread {
+            div,
+            quot: cap / div,
+            rem: cap % div,
+        })
+    }
+
+    /// `(q, r)` of `n * cap / (k + 1)` from those of `(n - 1) * cap / (k + 1)`
+    /// (both `r < k + 1`; `q <= cap`, far from overflowing).
+    #[inline(always)]
+    fn next(self, q: u128, r: u128) -> (u128, u128) {
+        let (q, r) = (q.wrapping_add(self.quot), r.wrapping_add(self.rem));
+        if r >= self.div {
+            (q.wrapping_add(1), r.wrapping_sub(self.div))
+        } else {
+            (q, r)
+        }
+    }
 }
 
 impl<A: Allocator> Interner<A> {
@@ -307,6 +334,10 @@ impl<A: Allocator> Interner<A> {
         let prefix = old_keys.get(prefix).ok_or(Error::OutOfBounds)?;
         let mut new_keys = new_keys.chunks_exact_mut(key_len.max(1));
         let mut n = 0u128;
+        // `n * cap / (k + 1)` kept as a quotient and a remainder, stepped
+        // by `cap / (k + 1)` and `cap % (k + 1)` (no division per key).
+        let step = Spread::new(cap, k)?;
+        let (mut q, mut r) = (0u128, 0u128);
         let mut last: Option<u128> = None;
         for (&f, slot) in run.iter().zip(to.iter_mut()) {
             if last.is_some_and(|l| same(l, f)) {
@@ -318,11 +349,14 @@ impl<A: Allocator> Interner<A> {
             let v = row(i);
             // Spread evenly: the n-th of k keys at index n * cap / (k + 1).
             n += 1;
-            let idx = spread(n, cap, k)?;
+            (q, r) = step.next(q, r);
+            let idx = q;
             let key_start = keys_base + (n as usize - 1) * key_len;
             let key = new_keys.next().ok_or(Error::OutOfBounds)?;
             let (head, tail) = key.split_at_mut(g.prefix_len);
-            head.copy_from_slice(prefix);
+            if !prefix.is_empty() {
+                head.copy_from_slice(prefix);
+            }
             write_key_tail(tail, g, m, idx)?;
             let value_start = match place.bulk {
                 Some((base, _)) => base + place.offsets.get(i).ok_or(Error::OutOfBounds)?,
@@ -368,6 +402,7 @@ impl<A: Allocator> Interner<A> {
 
 /// Writes the byte after the prefix and the `m` suffix bytes of key number
 /// `idx` of gap `g` into `out` (`1 + m` bytes).
+#[inline]
 fn write_key_tail(out: &mut [u8], g: Gap, m: u32, idx: u128) -> Result<()> {
     let (first, rest) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
     let low = u128::from(g.low);
@@ -397,6 +432,27 @@ fn write_key_tail(out: &mut [u8], g: Gap, m: u32, idx: u128) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The stepped spread gives `n * cap / (k + 1)` for every key.
+    #[test]
+    fn spread_steps_match_the_division() {
+        for (cap, k) in [
+            (254u128, 1u128),
+            (254, 253),
+            (64_770, 4096),
+            (64_770, 64_769),
+            (7, 7),
+            (254u128.pow(5) * 255, 1_000_003),
+            (u128::from(u64::MAX) * 3, 999),
+        ] {
+            let step = Spread::new(cap, k).unwrap();
+            let (mut q, mut r) = (0, 0);
+            for n in 1..=k.min(5000) {
+                (q, r) = step.next(q, r);
+                assert_eq!(q, spread(n, cap, k).unwrap(), "{cap} {k} {n}");
+            }
+        }
+    }
 
     #[test]
     fn gaps() {
