@@ -263,7 +263,8 @@ impl<A: Allocator> Interner<A> {
                 *s = [e.raw_start, e.raw_len];
             }
         }
-        self.short.rebuild(entries.len(), |i| {
+        let two = entries.iter().filter(|e| e.key_len == 2).count();
+        self.short.rebuild_counted(entries.len(), two, |i| {
             entries
                 .get(i)
                 .map_or(&[][..], |e| bytes_at(keys, e.key_start, e.key_len))
