@@ -337,6 +337,7 @@ impl<A: Allocator> Interner<A> {
         // `n * cap / (k + 1)` kept as a quotient and a remainder, stepped
         // by `cap / (k + 1)` and `cap % (k + 1)` (no division per key).
         let step = Spread::new(cap, k)?;
+        let scale = (DIGITS as u64).checked_pow(m);
         let (mut q, mut r) = (0u128, 0u128);
         let mut last: Option<u128> = None;
         for (&f, slot) in run.iter().zip(to.iter_mut()) {
@@ -357,7 +358,7 @@ impl<A: Allocator> Interner<A> {
             if !prefix.is_empty() {
                 head.copy_from_slice(prefix);
             }
-            write_key_tail(tail, g, m, idx)?;
+            write_key_tail(tail, g, (m, scale), idx)?;
             let value_start = match place.bulk {
                 Some((base, _)) => base + place.offsets.get(i).ok_or(Error::OutOfBounds)?,
                 None => {
@@ -401,14 +402,15 @@ impl<A: Allocator> Interner<A> {
 }
 
 /// Writes the byte after the prefix and the `m` suffix bytes of key number
-/// `idx` of gap `g` into `out` (`1 + m` bytes).
-#[inline]
-fn write_key_tail(out: &mut [u8], g: Gap, m: u32, idx: u128) -> Result<()> {
+/// `idx` of gap `g` into `out` (`1 + m` bytes); `scale`: `254^m` when it
+/// fits 64 bits.
+#[inline(always)]
+fn write_key_tail(out: &mut [u8], g: Gap, (m, scale): (u32, Option<u64>), idx: u128) -> Result<()> {
     let (first, rest) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
     let low = u128::from(g.low);
     let b = if m == 0 {
         (low + 1).max(2) + idx
-    } else if let (Ok(mut r), Some(scale)) = (u64::try_from(idx), (DIGITS as u64).checked_pow(m)) {
+    } else if let (Ok(mut r), Some(scale)) = (u64::try_from(idx), scale) {
         // The usual case (keys of up to 8 suffix bytes): 64-bit digits.
         let q = r / scale;
         for d in rest.iter_mut().rev() {
