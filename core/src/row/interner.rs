@@ -365,29 +365,31 @@ impl<A: Allocator> Interner<A> {
         if !empty {
             self.refresh_values()?;
         }
-        // Each value's entry position + 1 (0: null value or not interned
-        // yet), and the values not interned yet, as (prefix, index) pairs.
+        // Each value's key as `[start, len]` (`len` 0: null value or not
+        // interned yet), and the values not interned yet, as (prefix,
+        // index) pairs.
         let mut fresh = MutableBuffer::new_in(alloc.clone());
         fresh.try_extend_zeros(n.checked_mul(16).ok_or(Error::CapacityOverflow)?)?;
-        let mut found = MutableBuffer::new_in(alloc.clone());
-        found.try_extend_zeros(n * 4)?;
         let mut spans = MutableBuffer::new_in(alloc.clone());
         spans.try_extend_zeros(n * 8)?;
         let mut count = 0usize;
         {
-            let found: &mut [u32] = found.typed_mut()?;
             let pairs: &mut [u128] = if n == 0 {
                 &mut []
             } else {
                 bytemuck::try_cast_slice_mut(fresh.as_slice_mut()).map_err(|_| Error::Misaligned)?
             };
-            for (i, slot) in found.iter_mut().enumerate() {
+            let entries = entries_of(&self.entries);
+            for (i, slot) in spans_mut(&mut spans)?.iter_mut().enumerate() {
                 let v = row(i);
                 if is_null_value(v, sentinel) {
                     continue;
                 }
                 match (!empty).then(|| self.position_of(v)).flatten() {
-                    Some(p) => *slot = u32::try_from(p + 1).map_err(|_| Error::CapacityOverflow)?,
+                    Some(p) => {
+                        let e = entries.get(p).ok_or(Error::OutOfBounds)?;
+                        *slot = [e.key_start, e.key_len];
+                    }
                     None => {
                         let pair = pairs.get_mut(count).ok_or(Error::OutOfBounds)?;
                         *pair = (u128::from(prefix(v)) << 64) | i as u128;
@@ -421,22 +423,9 @@ impl<A: Allocator> Interner<A> {
                 raw: (keep_raw, raw.1),
                 bulk,
             };
-            self.merge(
-                &place,
-                fresh,
-                (found.typed_mut()?, spans_mut(&mut spans)?),
-                alloc,
-            )?;
+            self.merge(&place, fresh, spans_mut(&mut spans)?, alloc)?;
             if adopt {
                 self.values = values.into_data();
-            }
-            return Ok(spans);
-        }
-        let entries = entries_of(&self.entries);
-        for (&p, s) in found.typed::<u32>()?.iter().zip(spans_mut(&mut spans)?) {
-            if let Some(p) = p.checked_sub(1) {
-                let e = entries.get(p as usize).ok_or(Error::OutOfBounds)?;
-                *s = [e.key_start, e.key_len];
             }
         }
         Ok(spans)

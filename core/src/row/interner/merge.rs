@@ -111,15 +111,14 @@ fn capacity(g: Gap, m: u32) -> Option<u128> {
 
 impl<A: Allocator> Interner<A> {
     /// Merges the values `fresh` (`prefix << 64 | index` of values not
-    /// interned yet) into the entries, giving them keys; updates `found`
-    /// (old positions move up, new values get theirs) and writes the
-    /// `[start, len]` of each value's key in `self.keys` to `spans` (left
-    /// as they are for null values).
+    /// interned yet) into the entries, giving them keys, and writes the
+    /// `[start, len]` of each new value's key in `self.keys` to `spans`
+    /// (by index in the batch).
     pub(super) fn merge<'v, R: Fn(usize) -> &'v [u8]>(
         &mut self,
         place: &Placement<'_, '_, R>,
         mut fresh: MutableBuffer<A>,
-        (found, spans): (&mut [u32], &mut [[u32; 2]]),
+        spans: &mut [[u32; 2]],
         alloc: &A,
     ) -> Result<()>
     where
@@ -145,10 +144,6 @@ impl<A: Allocator> Interner<A> {
         }
 
         let old_len = self.len();
-        // New position + 1 of each old entry.
-        let mut moved = MutableBuffer::new_in(alloc.clone());
-        moved.try_extend_zeros(old_len.checked_mul(4).ok_or(Error::CapacityOverflow)?)?;
-        let moved: &mut [u32] = moved.typed_mut()?;
         let mut merged = MutableBuffer::new_in(alloc.clone());
         let bytes = old_len
             .checked_add(fresh.len())
@@ -158,9 +153,6 @@ impl<A: Allocator> Interner<A> {
         let out: &mut [Entry] =
             bytemuck::try_cast_slice_mut(merged.as_slice_mut()).map_err(|_| Error::Misaligned)?;
         let mut w = 0usize;
-        // Entry position + 1 of each fresh value.
-        let mut assigned = MutableBuffer::new_in(alloc.clone());
-        assigned.try_extend_zeros(fresh.len() * 4)?;
         if place.bulk.is_none() {
             let value_bytes: usize = fresh.iter().map(|&f| row(f as u64 as usize).len()).sum();
             self.values.try_reserve(value_bytes)?;
@@ -178,42 +170,16 @@ impl<A: Allocator> Interner<A> {
                 }
                 j += 1;
             }
-            if let (Some(run), Some(to)) = (
-                fresh.get(run_start..j),
-                assigned.typed_mut::<u32>()?.get_mut(run_start..j),
-            ) {
-                self.insert_run(run, place, (prev, next), (&mut *out, &mut w), to)?;
+            if let Some(run) = fresh.get(run_start..j) {
+                self.insert_run(run, place, (prev, next), (&mut *out, &mut w), spans)?;
                 if let Some(last) = w.checked_sub(1).and_then(|l| out.get(l)) {
                     prev = Some(*last);
                 }
             }
             if let Some(e) = next {
                 w += 1;
-                if let Some(m) = moved.get_mut(i) {
-                    *m = u32::try_from(w).map_err(|_| Error::CapacityOverflow)?;
-                }
                 *out.get_mut(w - 1).ok_or(Error::OutOfBounds)? = e;
                 prev = Some(e);
-            }
-        }
-        // Values found before the merge: their old positions moved; then
-        // the new values' positions.
-        let key_of = |p: u32| {
-            let e = out.get((p as usize).wrapping_sub(1))?;
-            Some([e.key_start, e.key_len])
-        };
-        for (f, s) in found.iter_mut().zip(spans.iter_mut()) {
-            if let Some(old) = f.checked_sub(1) {
-                *f = moved.get(old as usize).copied().ok_or(Error::OutOfBounds)?;
-                *s = key_of(*f).ok_or(Error::OutOfBounds)?;
-            }
-        }
-        // In key order: the entries are read in order.
-        for (&f, &p) in fresh.iter().zip(assigned.typed::<u32>()?) {
-            let i = f as u64 as usize;
-            if let (Some(slot), Some(s)) = (found.get_mut(i), spans.get_mut(i)) {
-                *slot = p;
-                *s = key_of(p).ok_or(Error::OutOfBounds)?;
             }
         }
         merged.truncate(w * core::mem::size_of::<Entry>());
@@ -280,15 +246,15 @@ impl Spread {
 impl<A: Allocator> Interner<A> {
     /// Gives keys between the entries `bounds` (`None`: unbounded) to the
     /// sorted values `run` (`prefix << 64 | index`; repeats share a key),
-    /// writes their entries at `out.1` on in `out.0` and their position + 1
-    /// to `to`.
+    /// writes their entries at `out.1` on in `out.0` and their keys'
+    /// `[start, len]` to `spans` (by index).
     fn insert_run<'v, R: Fn(usize) -> &'v [u8]>(
         &mut self,
         run: &[u128],
         place: &Placement<'_, '_, R>,
         bounds: (Option<Entry>, Option<Entry>),
         out: (&mut [Entry], &mut usize),
-        to: &mut [u32],
+        spans: &mut [[u32; 2]],
     ) -> Result<()> {
         let (lo, hi) = bounds;
         let (out, w) = out;
@@ -340,13 +306,14 @@ impl<A: Allocator> Interner<A> {
         let scale = (DIGITS as u64).checked_pow(m);
         let (mut q, mut r) = (0u128, 0u128);
         let mut last: Option<u128> = None;
-        for (&f, slot) in run.iter().zip(to.iter_mut()) {
+        let mut key_span = [0u32; 2];
+        for &f in run {
+            let i = f as u64 as usize;
             if last.is_some_and(|l| same(l, f)) {
-                *slot = u32::try_from(*w).map_err(|_| Error::CapacityOverflow)?;
+                *spans.get_mut(i).ok_or(Error::OutOfBounds)? = key_span;
                 continue;
             }
             last = Some(f);
-            let i = f as u64 as usize;
             let v = row(i);
             // Spread evenly: the n-th of k keys at index n * cap / (k + 1).
             n += 1;
@@ -395,7 +362,8 @@ impl<A: Allocator> Interner<A> {
                 raw_len,
             };
             *w += 1;
-            *slot = u32::try_from(*w).map_err(|_| Error::CapacityOverflow)?;
+            key_span = [small(key_start)?, small(key_len)?];
+            *spans.get_mut(i).ok_or(Error::OutOfBounds)? = key_span;
         }
         Ok(())
     }
