@@ -333,7 +333,8 @@ impl<A: Allocator> Interner<A> {
     ///
     /// One hash lookup per value (none while the interner is empty); new
     /// values are sorted once and get their keys during the merge. The
-    /// first batch's encodings become the interner's (no copy).
+    /// first batch's encodings become the interner's when most of its
+    /// values are new (no copy).
     ///
     /// # Errors
     /// As [`Self::intern`].
