@@ -461,6 +461,40 @@ mod tests {
         }
     }
 
+    /// `intern_keys` hands back every value's key span: values interned
+    /// before, new ones (also repeated), nulls; on an empty interner (the
+    /// batch's encodings adopted) and on a second batch.
+    #[test]
+    fn key_spans_of_a_batch() {
+        let mut i = Interner::new_in(Global);
+        let first: [&[u8]; 4] = [b"\x01m", b"\x00", b"\x01c", b"\x01m"];
+        let raw = (RawKind::Off, &RawSource::None);
+        let spans = i.intern_keys(rows_of(&first), 0, raw, &Global).unwrap();
+        let check = |i: &Interner<Global>, batch: &[&[u8]], spans: &MutableBuffer<Global>| {
+            let spans = pairs(spans);
+            assert_eq!(spans.len(), batch.len());
+            for (v, &[start, len]) in batch.iter().zip(spans) {
+                if v[0] == 0 {
+                    assert_eq!(len, 0);
+                } else {
+                    assert_eq!(Some(bytes_at(&i.keys, start, len)), i.key_of(v), "{v:?}");
+                }
+            }
+        };
+        check(&i, &first, &spans);
+        check_sorted(&i);
+        // Mostly old values: new ones copied one by one.
+        let second: [&[u8]; 6] = [b"\x01c", b"\x01d", b"\x00", b"\x01m", b"\x01d", b"\x01c"];
+        let spans = i.intern_keys(rows_of(&second), 0, raw, &Global).unwrap();
+        check(&i, &second, &spans);
+        // Mostly new values: appended whole.
+        let third: [&[u8]; 4] = [b"\x01a", b"\x01z", b"\x01d", b"\x01b"];
+        let spans = i.intern_keys(rows_of(&third), 0, raw, &Global).unwrap();
+        check(&i, &third, &spans);
+        assert_eq!(i.len(), 6);
+        check_sorted(&i);
+    }
+
     #[test]
     fn grows_consistently() {
         let mut i = Interner::new_in(Global);
