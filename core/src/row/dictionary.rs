@@ -19,7 +19,7 @@ use allocator_api2::alloc::Allocator;
 use super::decode::{decode_column, null_len, skip_one, write_null, write_null_into};
 use super::encode::{encode_to_rows, Encoder};
 use super::gather::{decodes_to, gather, RawSource, NULL_SPAN};
-use super::interner::Interner;
+use super::interner::{pairs, Interner};
 use super::slots::Slots;
 use super::{take, typed, Kind, Node, Rows, SortOptions};
 use crate::array::{
@@ -138,39 +138,64 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
                 });
             }
             let encoded = encode_to_rows(values, core::slice::from_ref(d.values()), alloc)?;
-            // Room for keys of up to two bytes (with marker and terminator).
-            let bytes = encoded
-                .len()
-                .checked_mul(4)
-                .ok_or(Error::CapacityOverflow)?;
-            let mut table = Rows::try_with_capacity_in(encoded.len(), bytes, alloc.clone())?;
             let (kind, raw) = RawSource::of(d.values());
-            interner.intern_keys(&encoded, value_sentinel, (kind, &raw), alloc, |key| {
-                let Some(key) = key else {
-                    return table.try_push_with(1, |out| {
-                        out.fill(opts.null_sentinel());
-                        Ok(())
-                    });
-                };
-                table.try_push_with(key.len() + 2, |out| {
-                    let (head, rest) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
-                    *head = 1;
-                    let (k, term) = rest.split_at_mut(key.len());
-                    k.copy_from_slice(key);
-                    if opts.descending {
-                        k.iter_mut().for_each(|b| *b = !*b);
-                        term.fill(0xFF);
-                    }
-                    Ok(())
-                })
-            })?;
-            table
+            let spans = interner.intern_keys(encoded, value_sentinel, (kind, &raw), alloc)?;
+            key_table(pairs(&spans), interner.key_bytes(), opts, alloc)?
         }
     };
     Ok(Encoder::Table {
         table,
         index: TableIndex::Keys(d.keys()),
     })
+}
+
+/// The table of a dictionary whose values have the keys `spans` (`[start,
+/// len]` in `keys`; `len` 0: a null value): `0x01`, the key and `0x00`
+/// per value (key and terminator inverted when descending), the null
+/// sentinel for a null value. Offsets first, then the bytes in one block.
+fn key_table<A: Allocator + Clone>(
+    spans: &[[u32; 2]],
+    keys: &[u8],
+    opts: SortOptions,
+    alloc: &A,
+) -> Result<Rows<A>> {
+    let size = |&[_, len]: &[u32; 2]| if len == 0 { 1 } else { len as usize + 2 };
+    let mut table = Rows::new_in(alloc.clone());
+    let mut end = 0usize;
+    let mut lens = spans.iter().map(size);
+    table.try_extend_offsets_with(spans.len(), || {
+        end = end.saturating_add(lens.next().unwrap_or(0));
+        end
+    })?;
+    let (bytes, _) = table.parts_mut()?;
+    bytes.try_extend_zeros(end)?;
+    let mut out = bytes.as_slice_mut();
+    let (null, term) = (opts.null_sentinel(), if opts.descending { 0xFF } else { 0 });
+    for span in spans {
+        let (row, rest) = core::mem::take(&mut out)
+            .split_at_mut_checked(size(span))
+            .ok_or(Error::OutOfBounds)?;
+        out = rest;
+        let [start, len] = *span;
+        let Some((head, tail)) = row.split_first_mut() else {
+            continue;
+        };
+        let Some((last, key)) = tail.split_last_mut() else {
+            *head = null;
+            continue;
+        };
+        *head = 1;
+        *last = term;
+        let start = start as usize;
+        let src = keys
+            .get(start..start + len as usize)
+            .ok_or(Error::OutOfBounds)?;
+        copy_short(key, src);
+        if opts.descending {
+            key.iter_mut().for_each(|b| *b = !*b);
+        }
+    }
+    Ok(table)
 }
 
 /// Encodes the runs of a run-end encoded view.

@@ -89,7 +89,7 @@ impl<'v> RawSource<'v> {
 
     /// Where the raw bytes of value `i` are in [`Self::whole`]'s bytes
     /// (counted from the buffer's start, as the offsets count): `(start, len)`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn span(&self, i: usize) -> Option<(usize, usize)> {
         match *self {
             RawSource::None => None,

@@ -38,6 +38,7 @@ mod hash_index;
 mod keys;
 mod merge;
 mod reader;
+mod sort;
 
 use hash_index::{hash, HashIndex, Lookup};
 use keys::{KeyIndex, Short};
@@ -119,8 +120,17 @@ fn entries_of<A: Allocator>(buf: &MutableBuffer<A>) -> &[Entry] {
     bytemuck::try_cast_slice(buf.as_slice()).unwrap_or(&[])
 }
 
+/// A buffer of `[u32; 2]`, mutably (empty when unallocated).
+fn spans_mut<A: Allocator>(b: &mut MutableBuffer<A>) -> Result<&mut [[u32; 2]]> {
+    if b.is_empty() {
+        Ok(&mut [])
+    } else {
+        bytemuck::try_cast_slice_mut(b.as_slice_mut()).map_err(|_| Error::Misaligned)
+    }
+}
+
 /// A buffer of `[u32; 2]` (empty when unallocated).
-fn pairs<A: Allocator>(b: &MutableBuffer<A>) -> &[[u32; 2]] {
+pub(crate) fn pairs<A: Allocator>(b: &MutableBuffer<A>) -> &[[u32; 2]] {
     if b.is_empty() {
         &[]
     } else {
@@ -220,6 +230,11 @@ impl<A: Allocator> Interner<A> {
             .map(|e| self.value(e))
     }
 
+    /// Every key, back to back (see [`Self::intern_keys`]).
+    pub(crate) fn key_bytes(&self) -> &[u8] {
+        self.keys.as_slice()
+    }
+
     /// The kind of the raw values kept, and their bytes ([`RawKind::Off`]
     /// or [`RawKind::Unknown`]: none).
     pub(crate) fn raw(&self) -> (RawKind, &[u8]) {
@@ -248,7 +263,8 @@ impl<A: Allocator> Interner<A> {
                 *s = [e.raw_start, e.raw_len];
             }
         }
-        self.short.rebuild(entries.len(), |i| {
+        let two = entries.iter().filter(|e| e.key_len == 2).count();
+        self.short.rebuild_counted(entries.len(), two, |i| {
             entries
                 .get(i)
                 .map_or(&[][..], |e| bytes_at(keys, e.key_start, e.key_len))
@@ -265,16 +281,17 @@ impl<A: Allocator> Interner<A> {
             let count = 256usize
                 .checked_add(two.len())
                 .ok_or(Error::CapacityOverflow)?;
-            self.short_spans.try_reserve_exact(count * 8)?;
+            self.short_spans.try_extend_zeros(count * 8)?;
+            let out: &mut [[u32; 2]] =
+                bytemuck::try_cast_slice_mut(self.short_spans.as_slice_mut())
+                    .map_err(|_| Error::Misaligned)?;
             // One-byte keys: position + 1 (0: none); two-byte keys: position.
             let one = one.iter().map(|&p| p.checked_sub(1));
-            for p in one.chain(two.iter().map(|&p| Some(p))) {
-                let span = p
+            for (p, out) in one.chain(two.iter().map(|&p| Some(p))).zip(out) {
+                *out = p
                     .and_then(|p| spans.get(p as usize))
                     .copied()
                     .unwrap_or([0, u32::MAX]);
-                self.short_spans.try_push(span[0])?;
-                self.short_spans.try_push(span[1])?;
             }
         }
         Ok(())
@@ -301,32 +318,33 @@ impl<A: Allocator> Interner<A> {
     /// # Errors
     /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
     #[cfg(test)]
-    pub(crate) fn intern(&mut self, values: &Rows<A>, sentinel: u8, alloc: &A) -> Result<()>
+    pub(crate) fn intern(&mut self, values: Rows<A>, sentinel: u8, alloc: &A) -> Result<()>
     where
         A: Clone,
     {
         let raw = (RawKind::Off, &RawSource::None);
-        self.intern_keys(values, sentinel, raw, alloc, |_| Ok(()))
+        self.intern_keys(values, sentinel, raw, alloc).map(|_| ())
     }
 
-    /// Interns `values` as [`Self::intern`] does, then calls `each` with the
-    /// key of every value in order (`None` for a null value). `raw`: the
-    /// kind and raw bytes of the values (the array `values` encodes), kept
-    /// for decoding.
+    /// Interns `values` as [`Self::intern`] does; returns the key of every
+    /// value in order as `[start, len]` (`[u32; 2]`) in [`Self::key_bytes`]
+    /// (`len` 0: a null value). `raw`: the kind and raw bytes of the values
+    /// (the array `values` encodes), kept for decoding.
     ///
     /// One hash lookup per value (none while the interner is empty); new
-    /// values are sorted once and get their keys during the merge.
+    /// values are sorted once and get their keys during the merge. The
+    /// first batch's encodings become the interner's when most of its
+    /// values are new (no copy).
     ///
     /// # Errors
-    /// As [`Self::intern`], and whatever `each` returns.
+    /// As [`Self::intern`].
     pub(crate) fn intern_keys(
         &mut self,
-        values: &Rows<A>,
+        values: Rows<A>,
         sentinel: u8,
         raw: (RawKind, &RawSource<'_>),
         alloc: &A,
-        mut each: impl FnMut(Option<&[u8]>) -> Result<()>,
-    ) -> Result<()>
+    ) -> Result<MutableBuffer<A>>
     where
         A: Clone,
     {
@@ -342,30 +360,37 @@ impl<A: Allocator> Interner<A> {
             _ => &[],
         };
         let empty = self.len() == 0;
+        // An interner without values takes the batch's encodings whole
+        // (entries point into them) when most values are new.
+        let mut adopt = false;
         if !empty {
             self.refresh_values()?;
         }
-        // Each value's entry position + 1 (0: null value or not interned
-        // yet), and the values not interned yet, as (prefix, index) pairs.
+        // Each value's key as `[start, len]` (`len` 0: null value or not
+        // interned yet), and the values not interned yet, as (prefix,
+        // index) pairs.
         let mut fresh = MutableBuffer::new_in(alloc.clone());
         fresh.try_extend_zeros(n.checked_mul(16).ok_or(Error::CapacityOverflow)?)?;
-        let mut found = MutableBuffer::new_in(alloc.clone());
-        found.try_extend_zeros(n * 4)?;
+        let mut spans = MutableBuffer::new_in(alloc.clone());
+        spans.try_extend_zeros(n * 8)?;
         let mut count = 0usize;
         {
-            let found: &mut [u32] = found.typed_mut()?;
             let pairs: &mut [u128] = if n == 0 {
                 &mut []
             } else {
                 bytemuck::try_cast_slice_mut(fresh.as_slice_mut()).map_err(|_| Error::Misaligned)?
             };
-            for (i, slot) in found.iter_mut().enumerate() {
+            let entries = entries_of(&self.entries);
+            for (i, slot) in spans_mut(&mut spans)?.iter_mut().enumerate() {
                 let v = row(i);
                 if is_null_value(v, sentinel) {
                     continue;
                 }
                 match (!empty).then(|| self.position_of(v)).flatten() {
-                    Some(p) => *slot = u32::try_from(p + 1).map_err(|_| Error::CapacityOverflow)?,
+                    Some(p) => {
+                        let e = entries.get(p).ok_or(Error::OutOfBounds)?;
+                        *slot = [e.key_start, e.key_len];
+                    }
                     None => {
                         let pair = pairs.get_mut(count).ok_or(Error::OutOfBounds)?;
                         *pair = (u128::from(prefix(v)) << 64) | i as u128;
@@ -381,7 +406,10 @@ impl<A: Allocator> Interner<A> {
             // value is copied on its own.
             let bulk = if count * 2 >= n {
                 let value_base = self.values.len();
-                self.values.try_extend_from_slice(data)?;
+                adopt = value_base == 0 && empty;
+                if !adopt {
+                    self.values.try_extend_from_slice(data)?;
+                }
                 let raw_base = match (keep_raw, raw.1.whole()) {
                     (true, Some((bytes, origin))) => Some((self.raw.push(bytes)?, origin)),
                     _ => None,
@@ -396,19 +424,12 @@ impl<A: Allocator> Interner<A> {
                 raw: (keep_raw, raw.1),
                 bulk,
             };
-            self.merge(&place, fresh, found.typed_mut()?, alloc)?;
-        }
-        let entries = entries_of(&self.entries);
-        for &p in found.typed::<u32>()? {
-            match p.checked_sub(1) {
-                None => each(None)?,
-                Some(p) => {
-                    let e = entries.get(p as usize).ok_or(Error::OutOfBounds)?;
-                    each(Some(self.key(e)))?;
-                }
+            self.merge(&place, fresh, spans_mut(&mut spans)?, alloc)?;
+            if adopt {
+                self.values = values.into_data();
             }
         }
-        Ok(())
+        Ok(spans)
     }
 }
 
@@ -440,11 +461,45 @@ mod tests {
         }
     }
 
+    /// `intern_keys` hands back every value's key span: values interned
+    /// before, new ones (also repeated), nulls; on an empty interner (the
+    /// batch's encodings adopted) and on a second batch.
+    #[test]
+    fn key_spans_of_a_batch() {
+        let mut i = Interner::new_in(Global);
+        let first: [&[u8]; 4] = [b"\x01m", b"\x00", b"\x01c", b"\x01m"];
+        let raw = (RawKind::Off, &RawSource::None);
+        let spans = i.intern_keys(rows_of(&first), 0, raw, &Global).unwrap();
+        let check = |i: &Interner<Global>, batch: &[&[u8]], spans: &MutableBuffer<Global>| {
+            let spans = pairs(spans);
+            assert_eq!(spans.len(), batch.len());
+            for (v, &[start, len]) in batch.iter().zip(spans) {
+                if v[0] == 0 {
+                    assert_eq!(len, 0);
+                } else {
+                    assert_eq!(Some(bytes_at(&i.keys, start, len)), i.key_of(v), "{v:?}");
+                }
+            }
+        };
+        check(&i, &first, &spans);
+        check_sorted(&i);
+        // Mostly old values: new ones copied one by one.
+        let second: [&[u8]; 6] = [b"\x01c", b"\x01d", b"\x00", b"\x01m", b"\x01d", b"\x01c"];
+        let spans = i.intern_keys(rows_of(&second), 0, raw, &Global).unwrap();
+        check(&i, &second, &spans);
+        // Mostly new values: appended whole.
+        let third: [&[u8]; 4] = [b"\x01a", b"\x01z", b"\x01d", b"\x01b"];
+        let spans = i.intern_keys(rows_of(&third), 0, raw, &Global).unwrap();
+        check(&i, &third, &spans);
+        assert_eq!(i.len(), 6);
+        check_sorted(&i);
+    }
+
     #[test]
     fn grows_consistently() {
         let mut i = Interner::new_in(Global);
         i.intern(
-            &rows_of(&[b"\x01m", b"\x01c", b"\x00", b"\x01x", b"\x01c"]),
+            rows_of(&[b"\x01m", b"\x01c", b"\x00", b"\x01x", b"\x01c"]),
             0,
             &Global,
         )
@@ -461,8 +516,8 @@ mod tests {
             })
             .collect();
         let refs: Vec<&[u8]> = many.iter().map(|v| &v[..]).collect();
-        i.intern(&rows_of(&refs), 0, &Global).unwrap();
-        i.intern(&rows_of(&[b"\x01a", b"\x01\xFF\xFF", b"\x01n"]), 0, &Global)
+        i.intern(rows_of(&refs), 0, &Global).unwrap();
+        i.intern(rows_of(&[b"\x01a", b"\x01\xFF\xFF", b"\x01n"]), 0, &Global)
             .unwrap();
         assert_eq!(i.len(), 606);
         check_sorted(&i);
@@ -470,9 +525,9 @@ mod tests {
         // Repeated squeezing into the same gap keeps working.
         for round in 0..40u8 {
             let v = [1u8, b'm', round];
-            i.intern(&rows_of(&[&v]), 0, &Global).unwrap();
+            i.intern(rows_of(&[&v]), 0, &Global).unwrap();
             let w = [1u8, b'c', 0xFF - round];
-            i.intern(&rows_of(&[&w]), 0, &Global).unwrap();
+            i.intern(rows_of(&[&w]), 0, &Global).unwrap();
         }
         check_sorted(&i);
         assert_eq!(i.len(), 686);

@@ -131,38 +131,9 @@ impl<A: Allocator> Rows<A> {
             .try_extend_from_slice(&self.buffer.len().to_ne_bytes())
     }
 
-    /// Appends one row of `len` bytes written by `f` (given exactly `len`
-    /// zeroed bytes). On error nothing is appended.
-    pub(crate) fn try_push_with(
-        &mut self,
-        len: usize,
-        f: impl FnOnce(&mut [u8]) -> Result<()>,
-    ) -> Result<()> {
-        let mark = self.mark();
-        let r = self.try_push_with_inner(len, f);
-        if r.is_err() {
-            self.reset(mark);
-        }
-        r
-    }
-
-    fn try_push_with_inner(
-        &mut self,
-        len: usize,
-        f: impl FnOnce(&mut [u8]) -> Result<()>,
-    ) -> Result<()> {
-        if self.offsets.is_empty() {
-            self.offsets.try_extend_from_slice(&0usize.to_ne_bytes())?;
-        }
-        let start = self.buffer.len();
-        self.buffer.try_extend_zeros(len)?;
-        f(self
-            .buffer
-            .as_slice_mut()
-            .get_mut(start..)
-            .ok_or(Error::OutOfBounds)?)?;
-        self.offsets
-            .try_extend_from_slice(&self.buffer.len().to_ne_bytes())
+    /// The rows' bytes, back to back (row `i` at `offsets()[i]..offsets()[i + 1]`).
+    pub(crate) fn into_data(self) -> MutableBuffer<A> {
+        self.buffer
     }
 
     /// Total length of rows `start..end` (0 when the range is empty).

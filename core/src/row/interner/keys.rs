@@ -89,8 +89,24 @@ impl<A: Allocator> KeyIndex<A> {
     ///
     /// # Errors
     /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
+    #[cfg(test)]
     pub(super) fn rebuild<'k>(&mut self, n: usize, key: impl Fn(usize) -> &'k [u8]) -> Result<()> {
-        let pos = |i: usize| u32::try_from(i).map_err(|_| Error::CapacityOverflow);
+        let two = (0..n).filter(|&i| key(i).len() == 2).count();
+        self.rebuild_counted(n, two, key)
+    }
+
+    /// [`Self::rebuild`] given the number of two-byte keys, `two`.
+    pub(super) fn rebuild_counted<'k>(
+        &mut self,
+        n: usize,
+        two: usize,
+        key: impl Fn(usize) -> &'k [u8],
+    ) -> Result<()> {
+        if n > u32::MAX as usize {
+            return Err(Error::CapacityOverflow);
+        }
+        // Positions below `n` fit 32 bits.
+        let pos = |i: usize| i as u32;
         for b in [&mut self.one, &mut self.words, &mut self.before] {
             b.clear();
         }
@@ -98,7 +114,6 @@ impl<A: Allocator> KeyIndex<A> {
         self.dense.clear();
         self.bases.clear();
         self.one.try_extend_zeros(256 * 4)?;
-        let two = (0..n).filter(|&i| key(i).len() == 2).count();
         // Many two-byte keys: their ranks in a dense table, else a bitmap.
         let dense = two >= DENSE_MIN;
         if two > 0 {
@@ -126,7 +141,7 @@ impl<A: Allocator> KeyIndex<A> {
                 match *key(i) {
                     [b] => {
                         if let Some(s) = one.get_mut(usize::from(b)) {
-                            *s = pos(i + 1)?;
+                            *s = pos(i + 1);
                         }
                     }
                     [b, c] => {
@@ -135,7 +150,7 @@ impl<A: Allocator> KeyIndex<A> {
                             first = Some(b);
                             base = rank;
                             if let Some(s) = bases.get_mut(usize::from(b)) {
-                                *s = pos(base)?;
+                                *s = pos(base);
                             }
                         }
                         if let Some(p) = places.get_mut(at) {
@@ -149,7 +164,7 @@ impl<A: Allocator> KeyIndex<A> {
                             *w |= 1 << (at % 64);
                         }
                         if let Some(p) = next.next() {
-                            *p = pos(i)?;
+                            *p = pos(i);
                         }
                     }
                     _ => {}

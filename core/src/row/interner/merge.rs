@@ -111,23 +111,24 @@ fn capacity(g: Gap, m: u32) -> Option<u128> {
 
 impl<A: Allocator> Interner<A> {
     /// Merges the values `fresh` (`prefix << 64 | index` of values not
-    /// interned yet) into the entries, giving them keys; updates `found`
-    /// (old positions move up, new values get theirs).
+    /// interned yet) into the entries, giving them keys, and writes the
+    /// `[start, len]` of each new value's key in `self.keys` to `spans`
+    /// (by index in the batch).
     pub(super) fn merge<'v, R: Fn(usize) -> &'v [u8]>(
         &mut self,
         place: &Placement<'_, '_, R>,
         mut fresh: MutableBuffer<A>,
-        found: &mut [u32],
+        spans: &mut [[u32; 2]],
         alloc: &A,
     ) -> Result<()>
     where
         A: Clone,
     {
         let row = place.row;
+        // By prefix (then index); runs of equal prefixes by their values.
+        super::sort::sort_pairs(&mut fresh, alloc)?;
         let fresh: &mut [u128] =
             bytemuck::try_cast_slice_mut(fresh.as_slice_mut()).map_err(|_| Error::Misaligned)?;
-        // By prefix (then index); runs of equal prefixes by their values.
-        fresh.sort_unstable();
         let full = |a: &u128, b: &u128| row(*a as u64 as usize).cmp(row(*b as u64 as usize));
         let mut i = 0;
         while i < fresh.len() {
@@ -143,10 +144,6 @@ impl<A: Allocator> Interner<A> {
         }
 
         let old_len = self.len();
-        // New position + 1 of each old entry.
-        let mut moved = MutableBuffer::new_in(alloc.clone());
-        moved.try_extend_zeros(old_len.checked_mul(4).ok_or(Error::CapacityOverflow)?)?;
-        let moved: &mut [u32] = moved.typed_mut()?;
         let mut merged = MutableBuffer::new_in(alloc.clone());
         let bytes = old_len
             .checked_add(fresh.len())
@@ -156,9 +153,6 @@ impl<A: Allocator> Interner<A> {
         let out: &mut [Entry] =
             bytemuck::try_cast_slice_mut(merged.as_slice_mut()).map_err(|_| Error::Misaligned)?;
         let mut w = 0usize;
-        // Entry position + 1 of each fresh value.
-        let mut assigned = MutableBuffer::new_in(alloc.clone());
-        assigned.try_extend_zeros(fresh.len() * 4)?;
         if place.bulk.is_none() {
             let value_bytes: usize = fresh.iter().map(|&f| row(f as u64 as usize).len()).sum();
             self.values.try_reserve(value_bytes)?;
@@ -176,37 +170,19 @@ impl<A: Allocator> Interner<A> {
                 }
                 j += 1;
             }
-            if let (Some(run), Some(to)) = (
-                fresh.get(run_start..j),
-                assigned.typed_mut::<u32>()?.get_mut(run_start..j),
-            ) {
-                self.insert_run(run, place, (prev, next), (&mut *out, &mut w), to)?;
+            if let Some(run) = fresh.get(run_start..j) {
+                self.insert_run(run, place, (prev, next), (&mut *out, &mut w), spans)?;
                 if let Some(last) = w.checked_sub(1).and_then(|l| out.get(l)) {
                     prev = Some(*last);
                 }
             }
             if let Some(e) = next {
                 w += 1;
-                if let Some(m) = moved.get_mut(i) {
-                    *m = u32::try_from(w).map_err(|_| Error::CapacityOverflow)?;
-                }
                 *out.get_mut(w - 1).ok_or(Error::OutOfBounds)? = e;
                 prev = Some(e);
             }
         }
         merged.truncate(w * core::mem::size_of::<Entry>());
-        // Values found before the merge: their old positions moved; then
-        // the new values' positions.
-        for f in found.iter_mut() {
-            if let Some(old) = f.checked_sub(1) {
-                *f = moved.get(old as usize).copied().ok_or(Error::OutOfBounds)?;
-            }
-        }
-        for (&f, &p) in fresh.iter().zip(assigned.typed::<u32>()?) {
-            if let Some(slot) = found.get_mut(f as u64 as usize) {
-                *slot = p;
-            }
-        }
         self.entries = merged;
         self.reindex()
     }
@@ -228,30 +204,57 @@ pub(super) struct Placement<'p, 'v, R> {
 
 /// Key number `n` (from 1) of `k` spread evenly over `cap` places:
 /// `n * cap / (k + 1)`.
-#[inline]
+#[cfg(test)]
 fn spread(n: u128, cap: u128, k: u128) -> Result<u128> {
-    if let (Ok(n64), Ok(cap64)) = (u64::try_from(n), u64::try_from(cap)) {
-        if let Some(x) = n64.checked_mul(cap64) {
-            return Ok(u128::from(x / (k as u64 + 1)));
-        }
-    }
     n.checked_mul(cap)
         .map(|x| x / (k + 1))
         .ok_or(Error::CapacityOverflow)
 }
 
+/// The steps of [`spread`] from one key to the next: `n * cap / (k + 1)`
+/// as a quotient `q` and remainder `r`, for `n = 1, 2, …, k`.
+#[derive(Clone, Copy)]
+struct Spread {
+    div: u128,
+    quot: u128,
+    rem: u128,
+}
+
+impl Spread {
+    fn new(cap: u128, k: u128) -> Result<Self> {
+        let div = k.checked_add(1).ok_or(Error::CapacityOverflow)?;
+        Ok(Spread {
+            div,
+            quot: cap / div,
+            rem: cap % div,
+        })
+    }
+
+    /// `(q, r)` of `n * cap / (k + 1)` from those of `(n - 1) * cap / (k + 1)`
+    /// (both `r < k + 1`; `q <= cap`, far from overflowing).
+    #[inline(always)]
+    fn next(self, q: u128, r: u128) -> (u128, u128) {
+        let (q, r) = (q.wrapping_add(self.quot), r.wrapping_add(self.rem));
+        if r >= self.div {
+            (q.wrapping_add(1), r.wrapping_sub(self.div))
+        } else {
+            (q, r)
+        }
+    }
+}
+
 impl<A: Allocator> Interner<A> {
     /// Gives keys between the entries `bounds` (`None`: unbounded) to the
     /// sorted values `run` (`prefix << 64 | index`; repeats share a key),
-    /// writes their entries at `out.1` on in `out.0` and their position + 1
-    /// to `to`.
+    /// writes their entries at `out.1` on in `out.0` and their keys'
+    /// `[start, len]` to `spans` (by index).
     fn insert_run<'v, R: Fn(usize) -> &'v [u8]>(
         &mut self,
         run: &[u128],
         place: &Placement<'_, '_, R>,
         bounds: (Option<Entry>, Option<Entry>),
         out: (&mut [Entry], &mut usize),
-        to: &mut [u32],
+        spans: &mut [[u32; 2]],
     ) -> Result<()> {
         let (lo, hi) = bounds;
         let (out, w) = out;
@@ -297,23 +300,32 @@ impl<A: Allocator> Interner<A> {
         let prefix = old_keys.get(prefix).ok_or(Error::OutOfBounds)?;
         let mut new_keys = new_keys.chunks_exact_mut(key_len.max(1));
         let mut n = 0u128;
+        // `n * cap / (k + 1)` kept as a quotient and a remainder, stepped
+        // by `cap / (k + 1)` and `cap % (k + 1)` (no division per key).
+        let step = Spread::new(cap, k)?;
+        let scale = (DIGITS as u64).checked_pow(m);
+        let (mut q, mut r) = (0u128, 0u128);
         let mut last: Option<u128> = None;
-        for (&f, slot) in run.iter().zip(to.iter_mut()) {
+        let mut key_span = [0u32; 2];
+        for &f in run {
+            let i = f as u64 as usize;
             if last.is_some_and(|l| same(l, f)) {
-                *slot = u32::try_from(*w).map_err(|_| Error::CapacityOverflow)?;
+                *spans.get_mut(i).ok_or(Error::OutOfBounds)? = key_span;
                 continue;
             }
             last = Some(f);
-            let i = f as u64 as usize;
             let v = row(i);
             // Spread evenly: the n-th of k keys at index n * cap / (k + 1).
             n += 1;
-            let idx = spread(n, cap, k)?;
+            (q, r) = step.next(q, r);
+            let idx = q;
             let key_start = keys_base + (n as usize - 1) * key_len;
             let key = new_keys.next().ok_or(Error::OutOfBounds)?;
             let (head, tail) = key.split_at_mut(g.prefix_len);
-            head.copy_from_slice(prefix);
-            write_key_tail(tail, g, m, idx)?;
+            if !prefix.is_empty() {
+                head.copy_from_slice(prefix);
+            }
+            write_key_tail(tail, g, (m, scale), idx)?;
             let value_start = match place.bulk {
                 Some((base, _)) => base + place.offsets.get(i).ok_or(Error::OutOfBounds)?,
                 None => {
@@ -350,20 +362,23 @@ impl<A: Allocator> Interner<A> {
                 raw_len,
             };
             *w += 1;
-            *slot = u32::try_from(*w).map_err(|_| Error::CapacityOverflow)?;
+            key_span = [small(key_start)?, small(key_len)?];
+            *spans.get_mut(i).ok_or(Error::OutOfBounds)? = key_span;
         }
         Ok(())
     }
 }
 
 /// Writes the byte after the prefix and the `m` suffix bytes of key number
-/// `idx` of gap `g` into `out` (`1 + m` bytes).
-fn write_key_tail(out: &mut [u8], g: Gap, m: u32, idx: u128) -> Result<()> {
+/// `idx` of gap `g` into `out` (`1 + m` bytes); `scale`: `254^m` when it
+/// fits 64 bits.
+#[inline(always)]
+fn write_key_tail(out: &mut [u8], g: Gap, (m, scale): (u32, Option<u64>), idx: u128) -> Result<()> {
     let (first, rest) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
     let low = u128::from(g.low);
     let b = if m == 0 {
         (low + 1).max(2) + idx
-    } else if let (Ok(mut r), Some(scale)) = (u64::try_from(idx), (DIGITS as u64).checked_pow(m)) {
+    } else if let (Ok(mut r), Some(scale)) = (u64::try_from(idx), scale) {
         // The usual case (keys of up to 8 suffix bytes): 64-bit digits.
         let q = r / scale;
         for d in rest.iter_mut().rev() {
@@ -387,6 +402,27 @@ fn write_key_tail(out: &mut [u8], g: Gap, m: u32, idx: u128) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The stepped spread gives `n * cap / (k + 1)` for every key.
+    #[test]
+    fn spread_steps_match_the_division() {
+        for (cap, k) in [
+            (254u128, 1u128),
+            (254, 253),
+            (64_770, 4096),
+            (64_770, 64_769),
+            (7, 7),
+            (254u128.pow(5) * 255, 1_000_003),
+            (u128::from(u64::MAX) * 3, 999),
+        ] {
+            let step = Spread::new(cap, k).unwrap();
+            let (mut q, mut r) = (0, 0);
+            for n in 1..=k.min(5000) {
+                (q, r) = step.next(q, r);
+                assert_eq!(q, spread(n, cap, k).unwrap(), "{cap} {k} {n}");
+            }
+        }
+    }
 
     #[test]
     fn gaps() {
