@@ -19,6 +19,7 @@
 
 use allocator_api2::alloc::Allocator;
 
+use super::decode::one_column;
 use super::variable::BLOCK_SIZE;
 use super::variable_decode::{decode_ordered_with, read_unordered, whole_row_len, BlockSink};
 use super::{Node, Rows, SortOptions};
@@ -66,11 +67,7 @@ where
     let Some(column) = column else {
         return Ok(None);
     };
-    let mut column = Some(column);
-    SharedSlice::try_from_fn_in(1, alloc.clone(), |_| {
-        column.take().ok_or(Error::OutOfBounds)
-    })
-    .map(Some)
+    one_column(column, alloc).map(Some)
 }
 
 /// The column as an [`ArrayRef`].

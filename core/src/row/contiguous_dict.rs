@@ -17,6 +17,7 @@
 
 use allocator_api2::alloc::Allocator;
 
+use super::decode::one_column;
 use super::gather::{decodes_to, gather, NULL_SPAN};
 use super::interner::{Reader, ShortSpans};
 use super::{Kind, Node, Rows};
@@ -75,11 +76,7 @@ where
     let Some(column) = gather(kind, dt, raw, (spans, nulls), total, alloc)? else {
         return Ok(None);
     };
-    let mut column = Some(column);
-    SharedSlice::try_from_fn_in(1, alloc.clone(), |_| {
-        column.take().ok_or(Error::OutOfBounds)
-    })
-    .map(Some)
+    one_column(column, alloc).map(Some)
 }
 
 /// Looks up the raw span of each row `data[starts[j]..starts[j + 1]]` into

@@ -10,7 +10,7 @@ use crate::array::{
     Array, ArrayRef, BinaryType, BinaryViewType, LargeBinaryType, LargeUtf8Type, NullArray,
     StringViewType, Utf8Type,
 };
-use crate::buffer::MutableBuffer;
+use crate::buffer::{MutableBuffer, SharedSlice};
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
 
@@ -51,6 +51,21 @@ macro_rules! match_primitive {
     }};
 }
 pub(crate) use match_primitive;
+
+/// `column` as the one-element list of decoded columns that the
+/// converters return.
+///
+/// # Errors
+/// [`Error::AllocationFailed`].
+pub(crate) fn one_column<'a, A: Allocator + Clone>(
+    column: ArrayRef<'a, A>,
+    alloc: &A,
+) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>> {
+    let mut column = Some(column);
+    SharedSlice::try_from_fn_in(1, alloc.clone(), |_| {
+        column.take().ok_or(Error::OutOfBounds)
+    })
+}
 
 /// Decodes the column `node` describes from the front of each row,
 /// advancing the rows past it.
