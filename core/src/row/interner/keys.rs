@@ -14,7 +14,8 @@
 //! most 254 keys share a first byte, their last byte being `0x02..=0xFF`).
 //! 65,536 + 1,024 bytes (through the interner's allocator; at most 65 bytes
 //! per two-byte key, 16 at 4,096 keys, against ~70 bytes or more the
-//! interner holds per value anyway): two independent loads and an add
+//! interner holds per value anyway; when the allocator refuses them, as
+//! a small arena may, the bitmap is used instead): two independent loads and an add
 //! instead of two loads and a population count (which baseline x86-64,
 //! without POPCNT, does in software); it made decoding 4,096 distinct short
 //! strings about a quarter faster (measured).
@@ -114,17 +115,26 @@ impl<A: Allocator> KeyIndex<A> {
         self.dense.clear();
         self.bases.clear();
         self.one.try_extend_zeros(256 * 4)?;
-        // Many two-byte keys: their ranks in a dense table, else a bitmap.
-        let dense = two >= DENSE_MIN;
-        if two > 0 {
-            let table = if dense {
-                &mut self.dense
-            } else {
-                &mut self.words
+        // Many two-byte keys: their ranks in a dense table when its 65 KiB
+        // can be had, else (also when the allocator refuses it: a small
+        // arena) through the 8 KiB bitmap, found the same way.
+        let dense = two >= DENSE_MIN
+            && match self
+                .bases
+                .try_extend_zeros(256 * 4)
+                .and_then(|()| self.dense.try_extend_zeros(65536))
+            {
+                Ok(()) => true,
+                Err(Error::AllocationFailed) => {
+                    self.bases.clear();
+                    self.dense.clear();
+                    false
+                }
+                Err(e) => return Err(e),
             };
-            table.try_extend_zeros(if dense { 65536 } else { 1024 * 8 })?;
-            if dense {
-                self.bases.try_extend_zeros(256 * 4)?;
+        if two > 0 {
+            if !dense {
+                self.words.try_extend_zeros(1024 * 8)?;
             }
             self.positions.try_extend_zeros(two * 4)?;
         }
@@ -314,18 +324,7 @@ mod tests {
     /// the bitmap.
     #[test]
     fn dense_two_byte_keys_find_their_entries() {
-        let mut keys: Vec<Vec<u8>> = std::vec![std::vec![2]];
-        for b in 3..=12u8 {
-            for c in (2..=255u8).step_by(2) {
-                keys.push(std::vec![b, c]);
-                if c == 100 {
-                    keys.push(std::vec![b, c, 9]);
-                }
-            }
-            keys.push(std::vec![b, 0xFF, 0xFF]);
-        }
-        keys.push(std::vec![13]);
-        assert!(keys.iter().filter(|k| k.len() == 2).count() >= DENSE_MIN);
+        let keys = many_two_byte_keys();
         let mut k = KeyIndex::new_in(Global);
         k.rebuild(keys.len(), |i| &keys[i]).unwrap();
         assert_eq!(k.dense.len(), 65536);
@@ -346,5 +345,69 @@ mod tests {
         k.rebuild(3, |i| &keys[i]).unwrap();
         assert!(k.dense.is_empty());
         assert!(matches!(k.tables().find(&[3, 4]), Short::Found(2)));
+    }
+
+    /// Sorted keys: 1,270 two-byte keys (more than `DENSE_MIN`) among one-
+    /// and three-byte ones.
+    fn many_two_byte_keys() -> Vec<Vec<u8>> {
+        let mut keys: Vec<Vec<u8>> = std::vec![std::vec![2]];
+        for b in 3..=12u8 {
+            for c in (2..=255u8).step_by(2) {
+                keys.push(std::vec![b, c]);
+                if c == 100 {
+                    keys.push(std::vec![b, c, 9]);
+                }
+            }
+            keys.push(std::vec![b, 0xFF, 0xFF]);
+        }
+        keys.push(std::vec![13]);
+        assert!(keys.iter().filter(|k| k.len() == 2).count() >= DENSE_MIN);
+        keys
+    }
+
+    /// An allocator that refuses blocks of 32 KiB or more (a small arena).
+    #[derive(Clone, Copy)]
+    struct Small;
+
+    // SAFETY: every call is forwarded to `Global` unchanged, or refused
+    // before reaching it; blocks are freed by the allocator that made them.
+    unsafe impl Allocator for Small {
+        fn allocate(
+            &self,
+            layout: core::alloc::Layout,
+        ) -> core::result::Result<core::ptr::NonNull<[u8]>, allocator_api2::alloc::AllocError>
+        {
+            if layout.size() >= 32 * 1024 {
+                return Err(allocator_api2::alloc::AllocError);
+            }
+            Global.allocate(layout)
+        }
+
+        unsafe fn deallocate(&self, ptr: core::ptr::NonNull<u8>, layout: core::alloc::Layout) {
+            // SAFETY: `ptr` was allocated by `Global` with `layout`.
+            unsafe { Global.deallocate(ptr, layout) }
+        }
+    }
+
+    /// When the allocator refuses the dense table's 65 KiB, the tables are
+    /// built with the bitmap instead and find every key the same way.
+    #[test]
+    fn dense_table_refused_falls_back_to_the_bitmap() {
+        let keys = many_two_byte_keys();
+        let mut k = KeyIndex::new_in(Small);
+        k.rebuild(keys.len(), |i| &keys[i]).unwrap();
+        assert!(k.dense.is_empty() && k.bases.is_empty());
+        assert_eq!(k.words.len(), 1024 * 8);
+        let t = k.tables();
+        for (i, key) in keys.iter().enumerate() {
+            match t.find(key) {
+                Short::Found(p) => assert_eq!(p, i, "{key:?}"),
+                Short::Long => assert_eq!(key.len(), 3),
+                Short::Unknown => panic!("{key:?} not found"),
+            }
+        }
+        for key in [[3u8, 3], [3, 1], [13, 2], [0xFF, 0xFF], [0, 0], [12, 255]] {
+            assert!(matches!(t.find(&key), Short::Unknown), "{key:?}");
+        }
     }
 }
