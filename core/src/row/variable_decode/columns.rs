@@ -7,7 +7,7 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::{decode_ordered_with, read_unordered, BlockSink};
+use super::{decode_ordered_with, read_unordered, BlockSink, FromBytes};
 use crate::array::{
     Array, ArrayRef, BinaryType, BinaryViewType, ByteArrayType, ByteViewType, GenericByteArray,
     GenericByteViewArray, GenericByteViewBuilder, LargeBinaryType, LargeUtf8Type, StringViewType,
@@ -213,7 +213,9 @@ fn fill_cursors<O: OffsetSize, A: Allocator + Clone>(
     validity.try_extend_zeros(n.div_ceil(8))?;
     let k = n.min(SAMPLE);
     let sampled = decoded_total(rows.get(..k).unwrap_or(&[]), opts, false);
-    let bound = rows.iter().fold(0usize, |t, r| t.saturating_add(r.len()));
+    // The bytes the rows hold, summed wrapping (it vectorises; faster than
+    // saturating): a sum that wrapped only makes the estimate smaller.
+    let bound = rows.iter().fold(0usize, |t, r| t.wrapping_add(r.len()));
     let scaled = sampled.saturating_mul(n) / k.max(1);
     let estimate = scaled.saturating_add(scaled / 16).min(bound);
     let mut room = estimate
@@ -445,24 +447,6 @@ fn decode_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
         nulls,
     )?;
     Ok((array, trailing))
-}
-
-/// The value of decoded bytes: `[u8]` as is, `str` when valid UTF-8.
-pub(crate) trait FromBytes {
-    /// `None` when the bytes are not a valid value (not UTF-8 for `str`).
-    fn from_bytes(bytes: &[u8]) -> Option<&Self>;
-}
-
-impl FromBytes for [u8] {
-    fn from_bytes(bytes: &[u8]) -> Option<&Self> {
-        Some(bytes)
-    }
-}
-
-impl FromBytes for str {
-    fn from_bytes(bytes: &[u8]) -> Option<&Self> {
-        core::str::from_utf8(bytes).ok()
-    }
 }
 
 /// Decodes a BinaryView/Utf8View column.
