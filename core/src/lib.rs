@@ -9,7 +9,7 @@
 //! - Buffers are 64-byte aligned and zero padded to 64 bytes ([`buffer`]), or
 //!   borrow caller memory (a firmware's sample arrays, an IPC message in flash)
 //!   without copying.
-//! - Every physical layout of the format ([`array`]) with validation levels.
+//! - Every physical layout of the format ([`mod@array`]) with validation levels.
 //!
 //! Feature `alloc` (default) adds the `Global` allocator; `defmt` derives
 //! `defmt::Format` for [`Error`]. The default features `dictionary`,

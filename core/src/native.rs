@@ -17,7 +17,7 @@ mod sealed {
 
 /// A plain fixed-width value that can live in a [`crate::buffer::ScalarBuffer`].
 ///
-/// Sealed: implemented for `i8`–`i64`, `u8`–`u64`, `i128`, [`i256`], [`f16`],
+/// Sealed: implemented for `i8`–`i64`, `u8`–`u64`, `i128`, [`i256`], [`struct@f16`],
 /// `f32`, `f64`, [`IntervalDayTime`] and [`IntervalMonthDayNano`].
 pub trait NativeType:
     Pod + fmt::Debug + Default + PartialEq + Send + Sync + 'static + sealed::Sealed

@@ -1,4 +1,4 @@
-//! [`concat`]: the slots of several arrays of one data type, one after the
+//! [`concat()`]: the slots of several arrays of one data type, one after the
 //! other, in new buffers; the flat layouts (primitive, boolean, binary and
 //! string with offsets or views, fixed-size binary) are here, the nested ones
 //! in `concat_nested`.
@@ -93,7 +93,7 @@ pub fn concat<'a, A: Allocator + Clone>(
     concat_arrays(&owned, alloc)
 }
 
-/// [`concat`] over arrays held by value (the recursion for children).
+/// [`concat()`] over arrays held by value (the recursion for children).
 pub(super) fn concat_arrays<'a, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
     alloc: A,

@@ -1,4 +1,4 @@
-//! [`super::concat`] of the nested layouts: lists, list views, fixed-size
+//! [`super::concat()`] of the nested layouts: lists, list views, fixed-size
 //! lists, structs, maps, unions, dictionaries and run-end encoded arrays.
 //!
 //! Children are concatenated recursively; the parents are assembled with

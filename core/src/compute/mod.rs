@@ -1,4 +1,4 @@
-//! Kernels that make new arrays: [`new_empty`], [`new_null`] and [`concat`].
+//! Kernels that make new arrays: [`new_empty`], [`new_null`] and [`concat()`].
 //!
 //! Every kernel allocates through the allocator `A` it is given (fallibly:
 //! [`crate::Error::AllocationFailed`] instead of aborting), never panics on
@@ -10,7 +10,7 @@
 //!   shared children).
 //! - [`new_null`]: `len` null slots of any data type; the zeroed buffers of the
 //!   whole tree share one allocation.
-//! - [`concat`]: the slots of several arrays of one data type, one after the
+//! - [`concat()`]: the slots of several arrays of one data type, one after the
 //!   other, copied into new buffers (used e.g. by the IPC reader to append a
 //!   delta dictionary to the current one).
 

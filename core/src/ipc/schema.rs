@@ -402,7 +402,7 @@ pub(crate) fn encode_field<A: Allocator>(
 /// Writes a `Schema` table and returns it.
 ///
 /// # Errors
-/// As [`encode_field`].
+/// As `encode_field` (the same errors).
 pub fn encode_schema<A: Allocator>(
     b: &mut FlatBufferBuilder<'_>,
     schema: &Schema<'_, A>,

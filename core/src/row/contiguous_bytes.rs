@@ -266,7 +266,7 @@ impl BlockSink for Appender<'_> {
 }
 
 /// Decodes the unordered value at the front of `row` into `out` at `pos`
-/// (see [`decode_ordered_at`]).
+/// (see `decode_ordered_at` in `variable_decode/columns.rs`).
 ///
 /// # Errors
 /// [`Error::InvalidRow`] when the row is shorter than the length says;

@@ -22,7 +22,7 @@
 //! values, rebuilt lazily (before the next batch's lookups, not after each
 //! merge). Key to value when decoding: one- and two-byte keys through
 //! tables ([`keys`]), longer keys through a hash index. Probe sequences are
-//! bounded ([`hash_index::MAX_PROBE`]): an entry that does not fit marks its
+//! bounded (`MAX_PROBE` in `hash_index`): an entry that does not fit marks its
 //! index incomplete, and a lookup that finds nothing in an incomplete index
 //! falls back to binary search, so crafted collisions cost at most
 //! `MAX_PROBE` comparisons more than the search (no quadratic case).
@@ -326,9 +326,11 @@ impl<A: Allocator> Interner<A> {
         self.intern_keys(values, sentinel, raw, alloc).map(|_| ())
     }
 
-    /// Interns `values` as [`Self::intern`] does; returns the key of every
-    /// value in order as `[start, len]` (`[u32; 2]`) in [`Self::key_bytes`]
-    /// (`len` 0: a null value). `raw`: the kind and raw bytes of the values
+    /// Interns every non-null value of `values` (rows of the values'
+    /// ascending encoding, whose nulls start with `sentinel`) that is not
+    /// interned yet; returns the key of every value in order as
+    /// `[start, len]` (`[u32; 2]`) in [`Self::key_bytes`] (`len` 0: a null
+    /// value). `raw`: the kind and raw bytes of the values
     /// (the array `values` encodes), kept for decoding.
     ///
     /// One hash lookup per value (none while the interner is empty); new
@@ -337,7 +339,7 @@ impl<A: Allocator> Interner<A> {
     /// values are new (no copy).
     ///
     /// # Errors
-    /// As [`Self::intern`].
+    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
     pub(crate) fn intern_keys(
         &mut self,
         values: Rows<A>,

@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 /// | 4..16 | data, then zero padding | 4..8 prefix (first 4 data bytes), 8..12 buffer index (`i32`), 12..16 offset (`i32`) |
 ///
 /// A plain 16-byte value with byte alignment; decoding never fails, checking
-/// is [`GenericByteViewArray::validate`]'s job.
+/// is [`GenericByteViewArray::validate`](crate::array::GenericByteViewArray)'s job.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Pod, Zeroable)]
 #[repr(transparent)]
 pub struct ByteView([u8; 16]);

@@ -96,7 +96,12 @@ impl<A: Allocator> KeyIndex<A> {
         self.rebuild_counted(n, two, key)
     }
 
-    /// [`Self::rebuild`] given the number of two-byte keys, `two`.
+    /// Rebuilds the tables over the keys `key(0), key(1), …` of `n` entries
+    /// sorted by key, `two` of them two-byte keys.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`] (not for the dense table: the bitmap is
+    /// used instead), [`Error::CapacityOverflow`].
     pub(super) fn rebuild_counted<'k>(
         &mut self,
         n: usize,

@@ -211,7 +211,7 @@ fn spread(n: u128, cap: u128, k: u128) -> Result<u128> {
         .ok_or(Error::CapacityOverflow)
 }
 
-/// The steps of [`spread`] from one key to the next: `n * cap / (k + 1)`
+/// The steps of `spread` (the test model) from one key to the next: `n * cap / (k + 1)`
 /// as a quotient `q` and remainder `r`, for `n = 1, 2, …, k`.
 #[derive(Clone, Copy)]
 struct Spread {
