@@ -291,7 +291,7 @@ mod tests {
     use allocator_api2::alloc::Global;
 
     use super::super::test_model::{
-        converter_of as converter, random_fixed_row as random_row, Rng,
+        converter_of as converter, mutate_row, random_fixed_row as random_row, Rng,
     };
     use super::super::{Row, RowConverter, SortField};
     use super::*;
@@ -432,20 +432,7 @@ mod tests {
                 let n = [1, 5, 8, 64, 70, 129][round % 6];
                 let mut rows = random_rows(&mut rng, &types, n);
                 let victim = &mut rows[rng.below(n as u64) as usize];
-                match rng.below(4) {
-                    0 if !victim.is_empty() => {
-                        let at = rng.below(victim.len() as u64) as usize;
-                        victim[at] = [0, 1, 2, 0xFE, 0xFF][rng.below(5) as usize];
-                    }
-                    1 if !victim.is_empty() => {
-                        let at = rng.below(victim.len() as u64) as usize;
-                        victim[at] = rng.next() as u8;
-                    }
-                    2 if !victim.is_empty() => {
-                        victim.pop();
-                    }
-                    _ => victim.push(rng.next() as u8),
-                }
+                mutate_row(&mut rng, victim);
                 errors += usize::from(check(&c, &rows_of(&rows)).is_some());
             }
         }

@@ -290,7 +290,7 @@ mod tests {
     use allocator_api2::alloc::Global;
 
     use super::super::test_model::{
-        one_column_converter as converter, random_binary_rows as random_rows, Rng,
+        mutate_byte_row, one_column_converter as converter, random_binary_rows as random_rows, Rng,
     };
     use super::super::{Row, RowConverter, RowEncoding};
     use super::*;
@@ -371,20 +371,7 @@ mod tests {
                         victim.push(0x02);
                         continue;
                     }
-                    match rng.below(4) {
-                        0 => {
-                            let at = rng.below(victim.len() as u64) as usize;
-                            victim[at] = [0, 1, 2, 0x20, 0xFE, 0xFF][rng.below(6) as usize];
-                        }
-                        1 => {
-                            victim.pop();
-                        }
-                        2 => {
-                            let at = victim.len() - 1;
-                            victim[at] = victim[at].wrapping_add(1);
-                        }
-                        _ => victim.extend([0x02, 0x01, 0x00][..=rng.below(3) as usize].iter()),
-                    }
+                    mutate_byte_row(&mut rng, victim);
                 }
                 let rows = rows_of(&rows);
                 for dt in types() {

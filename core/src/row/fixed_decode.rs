@@ -493,7 +493,8 @@ mod tests {
     use allocator_api2::alloc::Global;
 
     use super::super::test_model::{
-        converter_of as converter, decode_by_cursors, random_fixed_row as random_row, Rng,
+        converter_of as converter, decode_by_cursors, mutate_row, random_fixed_row as random_row,
+        Rng,
     };
     use super::super::RowConverter;
     use super::*;
@@ -606,20 +607,7 @@ mod tests {
                 let n = [1, 5, 64, 70, 129][round % 5];
                 let mut rows: Vec<Vec<u8>> = (0..n).map(|_| random_row(&mut rng, &types)).collect();
                 let victim = &mut rows[rng.below(n as u64) as usize];
-                match rng.below(4) {
-                    0 if !victim.is_empty() => {
-                        let at = rng.below(victim.len() as u64) as usize;
-                        victim[at] = [0, 1, 2, 0xFE, 0xFF][rng.below(5) as usize];
-                    }
-                    1 if !victim.is_empty() => {
-                        let at = rng.below(victim.len() as u64) as usize;
-                        victim[at] = rng.next() as u8;
-                    }
-                    2 if !victim.is_empty() => {
-                        victim.pop();
-                    }
-                    _ => victim.push(rng.next() as u8),
-                }
+                mutate_row(&mut rng, victim);
                 let refs: Vec<&[u8]> = rows.iter().map(|r| r.as_slice()).collect();
                 let want = by_cursors(&c, &refs);
                 let got = fast(&c, &refs);

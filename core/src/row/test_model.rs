@@ -568,6 +568,45 @@ impl Rng {
     }
 }
 
+/// Corrupts a row of any columns: one byte set to a marker-like value or
+/// to a random one, the last byte cut off, or a random byte added.
+pub(crate) fn mutate_row(rng: &mut Rng, victim: &mut Vec<u8>) {
+    match rng.below(4) {
+        0 if !victim.is_empty() => {
+            let at = rng.below(victim.len() as u64) as usize;
+            victim[at] = [0, 1, 2, 0xFE, 0xFF][rng.below(5) as usize];
+        }
+        1 if !victim.is_empty() => {
+            let at = rng.below(victim.len() as u64) as usize;
+            victim[at] = rng.next() as u8;
+        }
+        2 if !victim.is_empty() => {
+            victim.pop();
+        }
+        _ => victim.push(rng.next() as u8),
+    }
+}
+
+/// Corrupts a non-empty row of a byte column: one byte set to a
+/// marker-like value, the last byte cut off or changed (a block's length
+/// or continuation), or a marker byte added after the value.
+pub(crate) fn mutate_byte_row(rng: &mut Rng, victim: &mut Vec<u8>) {
+    match rng.below(4) {
+        0 => {
+            let at = rng.below(victim.len() as u64) as usize;
+            victim[at] = [0, 1, 2, 0x20, 0xFE, 0xFF][rng.below(6) as usize];
+        }
+        1 => {
+            victim.pop();
+        }
+        2 => {
+            let at = victim.len() - 1;
+            victim[at] = victim[at].wrapping_add(1);
+        }
+        _ => victim.extend([0x02, 0x01, 0x00][..=rng.below(3) as usize].iter()),
+    }
+}
+
 /// Decodes `rows` with the general decoder (one cursor per row, advanced by
 /// each column, leftovers an error), whatever faster path `convert_rows`
 /// would take: the reference for those paths.

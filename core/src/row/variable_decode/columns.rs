@@ -589,8 +589,8 @@ mod tests {
 
     use super::*;
     use crate::row::test_model::{
-        decode_by_cursors, one_column_converter as converter, random_binary_rows as random_rows,
-        Rng,
+        decode_by_cursors, mutate_byte_row, one_column_converter as converter,
+        random_binary_rows as random_rows, Rng,
     };
     use crate::row::{RowConverter, RowEncoding};
 
@@ -634,20 +634,7 @@ mod tests {
                 let mut rows = random_rows(&mut rng, n, opts, enc);
                 if round % 4 != 0 {
                     let victim = &mut rows[rng.below(n as u64) as usize];
-                    match rng.below(4) {
-                        0 => {
-                            let at = rng.below(victim.len() as u64) as usize;
-                            victim[at] = [0, 1, 2, 0x20, 0xFE, 0xFF][rng.below(6) as usize];
-                        }
-                        1 => {
-                            victim.pop();
-                        }
-                        2 => {
-                            let at = victim.len() - 1;
-                            victim[at] = victim[at].wrapping_add(1);
-                        }
-                        _ => victim.extend([0x02, 0x01, 0x00][..=rng.below(3) as usize].iter()),
-                    }
+                    mutate_byte_row(&mut rng, victim);
                 }
                 let refs: Vec<&[u8]> = rows.iter().map(|r| r.as_slice()).collect();
                 for dt in types() {
