@@ -290,7 +290,8 @@ mod tests {
     use allocator_api2::alloc::Global;
 
     use super::super::test_model::{
-        mutate_byte_row, one_column_converter as converter, random_binary_rows as random_rows, Rng,
+        mutate_byte_row, one_column_converter as converter, random_binary_rows as random_rows,
+        spec_ab_and_long_rows, Rng,
     };
     use super::super::{Row, RowConverter, RowEncoding};
     use super::*;
@@ -389,15 +390,7 @@ mod tests {
     /// exact offsets and values; descending, the bytes inverted.
     #[test]
     fn exact_bytes() {
-        let mut ab = std::vec![0x02, b'a', b'b'];
-        ab.extend([0; 30]);
-        ab.push(2);
-        let mut long = std::vec![0x02];
-        long.extend([b'x'; 32]);
-        long.push(0xFF);
-        long.push(b'y');
-        long.extend([0; 31]);
-        long.push(1);
+        let (ab, long) = spec_ab_and_long_rows();
         let rows = [ab.clone(), std::vec![0x00], std::vec![0x01], long.clone()];
         let want = std::format!("{}y", "x".repeat(32));
         for desc in [false, true] {

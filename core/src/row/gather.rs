@@ -416,6 +416,14 @@ mod tests {
         .into_array_ref()
     }
 
+    /// A Utf8 array of `words`, none null.
+    fn utf8_of(words: &[std::string::String]) -> ArrayRef<'static, G> {
+        let opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
+        StringArray::<G>::try_from_options_in(&opts, G)
+            .unwrap()
+            .into_array_ref()
+    }
+
     /// Rows that repeat few dictionary values decode through the gather
     /// (each value decoded once), to the same columns as row by row.
     #[test]
@@ -469,10 +477,7 @@ mod tests {
         for (count, repeat) in [(600usize, 1usize), (600, 3), (1500, 1)] {
             let words: Vec<std::string::String> =
                 (0..count).map(|i| std::format!("w{i:04}")).collect();
-            let opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
-            let values = StringArray::<G>::try_from_options_in(&opts, G)
-                .unwrap()
-                .into_array_ref();
+            let values = utf8_of(&words);
             let keys: Vec<Option<i32>> = (0..count * repeat)
                 .map(|i| (i % 11 != 5).then_some(((i * 7) % count) as i32))
                 .collect();
@@ -506,10 +511,7 @@ mod tests {
         for count in [5usize, 600, 1500] {
             let words: Vec<std::string::String> =
                 (0..count).map(|i| std::format!("w{i:04}")).collect();
-            let opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
-            let values = StringArray::<G>::try_from_options_in(&opts, G)
-                .unwrap()
-                .into_array_ref();
+            let values = utf8_of(&words);
             let keys: Vec<Option<i32>> = (0..count as i32).map(Some).collect();
             for o in [SortOptions::new(false, true), SortOptions::new(true, false)] {
                 let col = dict(values.clone(), &keys);
@@ -571,10 +573,7 @@ mod tests {
         for count in [5usize, 600, 1500] {
             let words: Vec<std::string::String> =
                 (0..count).map(|i| std::format!("v{i}")).collect();
-            let opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
-            let values = StringArray::<G>::try_from_options_in(&opts, G)
-                .unwrap()
-                .into_array_ref();
+            let values = utf8_of(&words);
             let keys: Vec<Option<i32>> = (0..count as i32).map(Some).collect();
             for o in [SortOptions::new(false, true), SortOptions::new(true, false)] {
                 let col = dict(values.clone(), &keys);

@@ -568,6 +568,22 @@ impl Rng {
     }
 }
 
+/// The ascending rows of `"ab"` (one block, zero-padded, length 2) and of
+/// 32 `x` then `y` (a whole block, `0xFF`, then a block of one byte):
+/// the spec's variable-length layout.
+pub(crate) fn spec_ab_and_long_rows() -> (Vec<u8>, Vec<u8>) {
+    let mut ab = std::vec![0x02, b'a', b'b'];
+    ab.extend([0; 30]);
+    ab.push(2);
+    let mut long = std::vec![0x02];
+    long.extend([b'x'; 32]);
+    long.push(0xFF);
+    long.push(b'y');
+    long.extend([0; 31]);
+    long.push(1);
+    (ab, long)
+}
+
 /// Corrupts a row of any columns: one byte set to a marker-like value or
 /// to a random one, the last byte cut off, or a random byte added.
 pub(crate) fn mutate_row(rng: &mut Rng, victim: &mut Vec<u8>) {

@@ -590,7 +590,7 @@ mod tests {
     use super::*;
     use crate::row::test_model::{
         decode_by_cursors, mutate_byte_row, one_column_converter as converter,
-        random_binary_rows as random_rows, Rng,
+        random_binary_rows as random_rows, spec_ab_and_long_rows, Rng,
     };
     use crate::row::{RowConverter, RowEncoding};
 
@@ -728,15 +728,7 @@ mod tests {
         let asc = SortOptions::default();
         let c = converter(DataType::Utf8, asc, RowEncoding::Ordered);
         // "ab", null, "", and 33 bytes (two blocks).
-        let mut ab = std::vec![0x02, b'a', b'b'];
-        ab.extend([0; 30]);
-        ab.push(2);
-        let mut long = std::vec![0x02];
-        long.extend([b'x'; 32]);
-        long.push(0xFF);
-        long.push(b'y');
-        long.extend([0; 31]);
-        long.push(1);
+        let (ab, long) = spec_ab_and_long_rows();
         let rows: [&[u8]; 4] = [&ab, &[0x00], &[0x01], &long];
         let col = whole(&c, &rows).unwrap();
         let ArrayRef::Utf8(s) = &col else {
