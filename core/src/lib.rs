@@ -33,6 +33,8 @@ pub mod compute;
 pub mod datatypes;
 mod error;
 pub mod extension;
+#[cfg(feature = "ffi")]
+pub mod ffi;
 pub mod ipc;
 pub mod native;
 // The row format handles dictionary, nested, view and run-end encoded
