@@ -220,6 +220,25 @@ errors! {
     /// A row holds a dictionary key that this converter never issued (for
     /// example a row made by another converter).
     UnknownDictionaryKey => "row holds a dictionary key unknown to this converter",
+
+    // ----- C Data Interface: arrays -----
+    /// A C Data Interface struct was already released (its `release`
+    /// callback is null) where a live one is required.
+    FfiReleased => "the C Data Interface struct is released",
+    /// A C Data Interface struct has a negative length, offset, null count
+    /// or count, a null count above its length, or a length plus offset
+    /// that overflows.
+    FfiNegativeCount => "negative or overflowing length, offset or count in a C Data Interface struct",
+    /// A C Data Interface array has a number of buffers that its type's
+    /// layout does not have.
+    FfiBufferCount => "wrong number of buffers in a C Data Interface array for its type",
+    /// A C Data Interface array has a null pointer where its layout needs a
+    /// buffer (a non-empty one), a child or a dictionary.
+    FfiNullBuffer => "null pointer for a required buffer, child or dictionary of a C Data Interface array",
+    /// Children or dictionaries nest deeper than an importer follows.
+    NestingTooDeep => "nesting deeper than the import limit",
+    /// A C Data Interface child array is shorter than its parent needs.
+    ChildLengthMismatch => "child array shorter than its parent needs",
 }
 
 impl fmt::Display for Error {

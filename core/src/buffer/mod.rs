@@ -7,6 +7,7 @@
 //! | type | what |
 //! |---|---|
 //! | [`SharedSlice`], [`SharedBox`], [`SharedStr`] | borrowed-or-shared immutable memory (the ownership primitive) |
+//! | [`MemoryOwner`] | what keeps shared memory alive: an allocation of the core, or a keeper of memory from elsewhere (a C Data Interface producer's) |
 //! | [`MutableBuffer`] | growable aligned bytes that builders write into |
 //! | [`Buffer`] | immutable bytes, borrowed or shared; zero-copy `slice` |
 //! | [`ScalarBuffer`] | a [`Buffer`] known to hold aligned `T`s |
@@ -32,7 +33,7 @@ pub(crate) use mutable::Appender;
 pub use mutable::MutableBuffer;
 pub use offsets::{check_offsets, OffsetBuffer, OffsetSize};
 pub use scalar::ScalarBuffer;
-pub use shared::{SharedBox, SharedSlice, SharedStr, ALIGNMENT};
+pub use shared::{MemoryOwner, SharedBox, SharedSlice, SharedStr, ALIGNMENT};
 pub use vec::TryVec;
 
 use core::fmt;
@@ -76,6 +77,26 @@ impl<'a, A: Allocator> Buffer<'a, A> {
 
     pub(crate) fn from_shared(s: SharedSlice<'a, u8, A>) -> Self {
         Buffer(s)
+    }
+
+    /// A view of `len` bytes at `ptr` that `owner` keeps alive (memory from
+    /// elsewhere, see [`MemoryOwner::try_new_in`]); no copy.
+    ///
+    /// # Safety
+    /// `ptr..ptr + len` must be readable and unchanged for as long as
+    /// `owner` (any clone of it) lives; `ptr` may be null only when `len` is 0.
+    pub unsafe fn from_owner(
+        ptr: *const u8,
+        len: usize,
+        owner: MemoryOwner<A>,
+    ) -> Buffer<'static, A> {
+        // SAFETY: the caller's contract; bytes need no alignment.
+        Buffer(unsafe { SharedSlice::from_owner(ptr, len, owner) })
+    }
+
+    /// The owner keeping the bytes alive (`None` when borrowed).
+    pub fn owner(&self) -> Option<&MemoryOwner<A>> {
+        self.0.owner()
     }
 
     /// Copies `bytes` into a new 64-byte aligned, zero-padded allocation from `alloc`.
@@ -134,8 +155,9 @@ impl<'a, A: Allocator> Buffer<'a, A> {
         self.0.as_slice().as_ptr()
     }
 
-    /// `true` when the bytes live in an allocation from `A` rather than
-    /// borrowing caller memory.
+    /// `true` when the bytes are kept alive by a [`MemoryOwner`] (an
+    /// allocation from `A`, or memory from elsewhere that an owner keeps
+    /// alive) rather than borrowing caller memory for `'a`.
     pub fn is_owned(&self) -> bool {
         self.0.is_owned()
     }

@@ -302,9 +302,8 @@ impl<A: Allocator> MutableBuffer<A> {
         // header space reserved in front of `len` initialised bytes; one
         // reference is transferred to the new `SharedSlice`.
         unsafe {
-            let owner = init_header::<A>(me.base, 0, layout, alloc);
-            let data = NonNull::new_unchecked(me.data_ptr());
-            Buffer::from_shared(SharedSlice::from_raw_parts(data, me.len, owner))
+            let owner = init_header::<A, u8>(me.base, 0, layout, alloc);
+            Buffer::from_shared(SharedSlice::from_owner(me.data_ptr(), me.len, owner))
         }
     }
 }

@@ -45,7 +45,7 @@ pub(crate) const fn round_up(n: usize, to: usize) -> Option<usize> {
     }
 }
 
-/// The header that precedes the data of every owned allocation.
+/// The header that precedes the contents of every owned allocation.
 #[repr(C)]
 pub(crate) struct Header<A> {
     /// Number of live views of this allocation.
@@ -54,8 +54,26 @@ pub(crate) struct Header<A> {
     len: usize,
     /// Layout of the whole allocation (header + data), for `deallocate`.
     layout: Layout,
+    /// Drops the `len` elements that follow the header (given the
+    /// allocation's base): the viewed elements of an owned slice, or the
+    /// keeper of memory from elsewhere ([`MemoryOwner::try_new_in`]).
+    drop_contents: unsafe fn(NonNull<u8>, usize),
     /// The allocator that made the allocation.
     alloc: A,
+}
+
+/// Drops the `len` `T`s that follow the header of the allocation at `base`.
+///
+/// # Safety
+/// `base` must be an allocation laid out by [`init_header`] for `A` and `T`
+/// with `len` initialised elements, none of which is used again.
+unsafe fn drop_contents<A, T>(base: NonNull<u8>, len: usize) {
+    // SAFETY: the caller's contract: `len` initialised `T`s start
+    // `header_space` bytes after `base`.
+    unsafe {
+        let data = base.as_ptr().add(header_space::<A, T>()).cast::<T>();
+        ptr::drop_in_place(ptr::slice_from_raw_parts_mut(data, len));
+    }
 }
 
 /// Alignment of an owned allocation holding `T` elements behind a `Header<A>`.
@@ -111,17 +129,17 @@ fn release(refs: &AtomicUsize) -> bool {
     true
 }
 
-/// Writes the header at `base` and returns the owner pointer.
+/// Writes the header at `base` and returns its one reference.
 ///
 /// # Safety
 /// `base` must be the start of an allocation of `layout` made by `alloc`, with
 /// `header_space::<A, T>()` bytes reserved in front of `len` initialised `T`s.
-pub(crate) unsafe fn init_header<A>(
+pub(crate) unsafe fn init_header<A: Allocator, T>(
     base: NonNull<u8>,
     len: usize,
     layout: Layout,
     alloc: A,
-) -> NonNull<Header<A>> {
+) -> MemoryOwner<A> {
     let header = base.cast::<Header<A>>();
     // SAFETY: the caller reserved `header_space` bytes, at least
     // `size_of::<Header<A>>()`, at an address aligned for `Header<A>`.
@@ -130,10 +148,127 @@ pub(crate) unsafe fn init_header<A>(
             refs: AtomicUsize::new(1),
             len,
             layout,
+            drop_contents: drop_contents::<A, T>,
             alloc,
         })
     };
-    header
+    MemoryOwner { header }
+}
+
+/// One counted reference to an allocation made through `A`: what keeps the
+/// memory of every owned [`SharedSlice`] (and so of every owned
+/// [`crate::buffer::Buffer`]) alive.
+///
+/// The allocation holds either the viewed elements themselves (slices and
+/// buffers built by the core) or a *keeper*: a value whose `Drop` releases
+/// memory that `A` did not allocate, such as a C Data Interface producer's
+/// buffers (its `release` callback), a memory map, or a database's page.
+/// [`MemoryOwner::try_new_in`] makes the second kind; views of the kept
+/// memory are made with [`SharedSlice::from_owner`] and
+/// [`crate::buffer::Buffer::from_owner`]. Either way, cloning counts one
+/// more reference, and dropping the last one drops the contents (so runs
+/// the keeper's `Drop` exactly once) and returns the allocation to `A`.
+pub struct MemoryOwner<A: Allocator> {
+    header: NonNull<Header<A>>,
+}
+
+// SAFETY: the reference count is atomic; the contents are dropped by the
+// thread that drops the last reference, with the allocator (`A: Send +
+// Sync`, shared by the references). The contents are never accessed
+// otherwise: owned elements are reached through `SharedSlice`, whose own
+// `Send`/`Sync` impls require `T: Send + Sync`; a keeper is `Send` by
+// `try_new_in`'s bound and never borrowed.
+unsafe impl<A: Allocator + Send + Sync> Send for MemoryOwner<A> {}
+// SAFETY: see `Send`: `&MemoryOwner` only allows cloning (an atomic increment).
+unsafe impl<A: Allocator + Send + Sync> Sync for MemoryOwner<A> {}
+
+impl<A: Allocator> MemoryOwner<A> {
+    /// Moves `keeper` into a reference-counted allocation from `alloc`; the
+    /// keeper is dropped when the last clone of the owner (and of every view
+    /// made from it) is dropped, on whichever thread that happens.
+    ///
+    /// ```
+    /// use alkaid::buffer::{Buffer, MemoryOwner};
+    /// use alkaid::Global;
+    ///
+    /// // Memory the allocator did not make, released by the keeper's drop.
+    /// struct Keeper(&'static mut [u8; 4]);
+    /// let keeper = Keeper(Box::leak(Box::new([1, 2, 3, 4])));
+    /// let ptr = keeper.0.as_ptr();
+    /// let owner = MemoryOwner::try_new_in(keeper, Global)?;
+    /// // SAFETY: the four bytes live, unchanged, as long as the keeper.
+    /// let b = unsafe { Buffer::from_owner(ptr, 4, owner) };
+    /// assert_eq!(b.as_slice(), &[1, 2, 3, 4]);
+    /// assert_eq!(b.as_ptr(), ptr); // no copy
+    /// # Ok::<(), alkaid::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`] when `alloc` cannot hold the keeper (the
+    /// keeper is then dropped before returning).
+    pub fn try_new_in<K: Send + 'static>(keeper: K, alloc: A) -> Result<Self> {
+        let layout = alloc_layout::<A, K>(size_of::<K>())?;
+        let base = match alloc.allocate(layout) {
+            Ok(p) => p.cast::<u8>(),
+            Err(_) => return Err(Error::AllocationFailed),
+        };
+        // SAFETY: the allocation has `header_space::<A, K>()` bytes of header
+        // room, then room for one `K` aligned for it.
+        unsafe {
+            base.as_ptr()
+                .add(header_space::<A, K>())
+                .cast::<K>()
+                .write(keeper);
+            Ok(init_header::<A, K>(base, 1, layout, alloc))
+        }
+    }
+
+    /// Number of live references (clones and views) of the allocation.
+    pub fn strong_count(&self) -> usize {
+        // SAFETY: the header is alive while we hold a reference.
+        unsafe { self.header.as_ref() }.refs.load(Ordering::Acquire)
+    }
+
+    /// `true` when both are references to the same allocation.
+    pub fn ptr_eq(&self, other: &Self) -> bool {
+        self.header == other.header
+    }
+}
+
+impl<A: Allocator> Clone for MemoryOwner<A> {
+    fn clone(&self) -> Self {
+        // SAFETY: we hold a reference, so the header is alive.
+        retain(&unsafe { self.header.as_ref() }.refs);
+        MemoryOwner {
+            header: self.header,
+        }
+    }
+}
+
+impl<A: Allocator> Drop for MemoryOwner<A> {
+    fn drop(&mut self) {
+        let h = self.header;
+        // SAFETY: we hold a reference, so the header is alive.
+        if !release(&unsafe { h.as_ref() }.refs) {
+            return;
+        }
+        // SAFETY: we were the last reference: nobody else can reach the
+        // allocation. `init_header` recorded how to drop its contents.
+        unsafe {
+            let base = h.cast::<u8>();
+            let header = h.as_ptr().read();
+            (header.drop_contents)(base, header.len);
+            header.alloc.deallocate(base, header.layout);
+        }
+    }
+}
+
+impl<A: Allocator> fmt::Debug for MemoryOwner<A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MemoryOwner")
+            .field("strong_count", &self.strong_count())
+            .finish()
+    }
 }
 
 /// A slice of `T` that is either borrowed for `'a` or owned (shared, reference
@@ -144,7 +279,7 @@ pub(crate) unsafe fn init_header<A>(
 pub struct SharedSlice<'a, T, A: Allocator> {
     ptr: NonNull<T>,
     len: usize,
-    owner: Option<NonNull<Header<A>>>,
+    owner: Option<MemoryOwner<A>>,
     _marker: PhantomData<(&'a [T], A)>,
 }
 
@@ -207,7 +342,7 @@ impl<'a, T, A: Allocator> SharedSlice<'a, T, A> {
         }
         // SAFETY: `base` was allocated with `layout` by `alloc`; `n` elements
         // are initialised after `hs` bytes of header space.
-        let owner = unsafe { init_header::<A>(base, n, layout, alloc) };
+        let owner = unsafe { init_header::<A, T>(base, n, layout, alloc) };
         Ok(SharedSlice {
             // SAFETY: `data` is derived from a non-null allocation pointer.
             ptr: unsafe { NonNull::new_unchecked(data) },
@@ -240,7 +375,8 @@ impl<'a, T, A: Allocator> SharedSlice<'a, T, A> {
         // code path as dropping a finished one.
         // SAFETY: `base` was allocated with `layout` by `alloc`, with `hs`
         // bytes of header space; zero elements are initialised so far.
-        let owner = unsafe { init_header::<A>(base, 0, layout, alloc) };
+        let owner = unsafe { init_header::<A, T>(base, 0, layout, alloc) };
+        let header = owner.header;
         let mut partial = SharedSlice {
             // SAFETY: derived from a non-null allocation pointer.
             ptr: unsafe { NonNull::new_unchecked(data) },
@@ -254,7 +390,7 @@ impl<'a, T, A: Allocator> SharedSlice<'a, T, A> {
             // we are the only view, so updating the header count is unshared.
             unsafe {
                 data.add(i).write(item);
-                (*owner.as_ptr()).len = i + 1;
+                (*header.as_ptr()).len = i + 1;
             }
             partial.len = i + 1;
         }
@@ -272,23 +408,32 @@ impl<'a, T, A: Allocator> SharedSlice<'a, T, A> {
         Self::try_from_iter_in(items.iter().cloned(), alloc)
     }
 
-    /// Wraps a pointer into an owned allocation.
+    /// A view of `len` elements at `ptr` kept alive by `owner`: the
+    /// elements of an allocation of the core, or memory that a keeper
+    /// ([`MemoryOwner::try_new_in`]) keeps alive. No copy; `ptr` may be null
+    /// when `len` is 0.
     ///
     /// # Safety
-    /// `owner` must come from [`init_header`] for this `A` and `T`, and the
-    /// caller must transfer one reference; `ptr..ptr+len` must lie within its
-    /// initialised elements.
-    pub(crate) unsafe fn from_raw_parts(
-        ptr: NonNull<T>,
+    /// `ptr..ptr + len` must be initialised `T`s, aligned for `T`, readable
+    /// and unchanged for as long as `owner` (any clone of it) lives; `ptr`
+    /// may be null only when `len` is 0.
+    pub unsafe fn from_owner(
+        ptr: *const T,
         len: usize,
-        owner: NonNull<Header<A>>,
-    ) -> Self {
+        owner: MemoryOwner<A>,
+    ) -> SharedSlice<'static, T, A> {
+        let ptr = NonNull::new(ptr as *mut T).unwrap_or(NonNull::dangling());
         SharedSlice {
             ptr,
             len,
             owner: Some(owner),
             _marker: PhantomData,
         }
+    }
+
+    /// The owner keeping the elements alive (`None` when borrowed).
+    pub fn owner(&self) -> Option<&MemoryOwner<A>> {
+        self.owner.as_ref()
     }
 
     /// Number of elements.
@@ -341,43 +486,17 @@ impl<'a, T, A: Allocator> SharedSlice<'a, T, A> {
 
     /// Number of live views of the owning allocation (`None` when borrowed).
     pub fn strong_count(&self) -> Option<usize> {
-        // SAFETY: the header is alive while we hold a reference.
-        self.owner
-            .map(|h| unsafe { h.as_ref() }.refs.load(Ordering::Acquire))
+        self.owner.as_ref().map(MemoryOwner::strong_count)
     }
 }
 
 impl<T, A: Allocator> Clone for SharedSlice<'_, T, A> {
     fn clone(&self) -> Self {
-        if let Some(h) = self.owner {
-            // SAFETY: we hold a reference, so the header is alive.
-            retain(&unsafe { h.as_ref() }.refs);
-        }
         SharedSlice {
             ptr: self.ptr,
             len: self.len,
-            owner: self.owner,
+            owner: self.owner.clone(),
             _marker: PhantomData,
-        }
-    }
-}
-
-impl<T, A: Allocator> Drop for SharedSlice<'_, T, A> {
-    fn drop(&mut self) {
-        let Some(h) = self.owner else { return };
-        // SAFETY: we hold a reference, so the header is alive.
-        if !release(&unsafe { h.as_ref() }.refs) {
-            return;
-        }
-        // SAFETY: we were the last view: nobody else can reach the allocation.
-        // Its elements start `header_space` bytes after the header (as laid out
-        // by `try_from_iter_in` / `MutableBuffer`), `len` of them initialised.
-        unsafe {
-            let base = h.cast::<u8>();
-            let data = base.as_ptr().add(header_space::<A, T>()).cast::<T>();
-            let header = h.as_ptr().read();
-            ptr::drop_in_place(ptr::slice_from_raw_parts_mut(data, header.len));
-            header.alloc.deallocate(base, header.layout);
         }
     }
 }

@@ -25,9 +25,9 @@ mod concat_nested;
 mod empty;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 #[cfg(test)]
-mod tests_empty;
+pub(crate) mod tests_empty;
 #[cfg(test)]
 mod tests_nested;
 

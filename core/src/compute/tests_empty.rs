@@ -39,7 +39,7 @@ fn union<'a, A: Allocator + Clone>(mode: UnionMode, ids: &[i8], alloc: &A) -> Da
 }
 
 /// One data type per variant of [`DataType`] (more for the nested ones).
-fn all_types<'a, A: Allocator + Clone>(alloc: &A) -> Vec<DataType<'a, A>> {
+pub(crate) fn all_types<'a, A: Allocator + Clone>(alloc: &A) -> Vec<DataType<'a, A>> {
     use DataType::*;
     let f = |name, dt, nullable| field(name, dt, nullable, alloc);
     let tz = SharedStr::try_from_str_in("+01:00", alloc.clone()).unwrap();

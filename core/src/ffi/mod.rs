@@ -19,9 +19,14 @@
 //! | `stream` | [`FFI_ArrowArrayStream`]: readers exported as streams, streams imported as iterators |
 
 mod array;
+#[cfg(test)]
+mod array_tests;
+mod export;
+mod import;
 mod schema;
 
 pub use array::FFI_ArrowArray;
+pub use import::{MAX_IMPORT_BUFFERS, MAX_IMPORT_DEPTH};
 pub use schema::FFI_ArrowSchema;
 
 /// `ArrowSchema.flags` bit: the dictionary's values are ordered

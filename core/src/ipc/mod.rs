@@ -12,7 +12,7 @@ pub mod writer;
 #[cfg(test)]
 mod crosscheck_tests;
 #[cfg(test)]
-mod roundtrip_tests;
+pub(crate) mod roundtrip_tests;
 
 /// Byte order of the values in IPC bodies (the `Endianness` enum of Schema.fbs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -16,7 +16,7 @@ fn field(name: &'static str, dt: DataType<'static, G>, nullable: bool) -> Field<
 
 /// A batch with primitive, boolean, string, view, list and struct columns,
 /// some of them sliced.
-fn sample_batch(offset: usize) -> RecordBatch<'static, G> {
+pub(crate) fn sample_batch(offset: usize) -> RecordBatch<'static, G> {
     let ints = PrimitiveArray::<i64, G>::try_from_options_in(
         &[Some(1), None, Some(3), Some(-4), None, Some(6), Some(7)],
         G,

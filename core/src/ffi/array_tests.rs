@@ -1,0 +1,320 @@
+//! Tests of array export and import through the C structs, in one process.
+
+use core::alloc::Layout;
+use core::ffi::c_void;
+use core::ptr::{self, NonNull};
+use core::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
+use std::vec::Vec;
+
+use allocator_api2::alloc::Global as G;
+use allocator_api2::alloc::{AllocError, Allocator, Global};
+
+use super::FFI_ArrowArray;
+use crate::array::{Array, ArrayRef, PrimitiveArray, StringArray};
+use crate::buffer::{Buffer, MemoryOwner, Misaligned};
+use crate::compute::new_null;
+use crate::datatypes::{DataType, Field};
+use crate::error::Error;
+
+/// Export then import, checking equality and that no buffer was copied.
+fn round_trip(a: &ArrayRef<'static, G>) -> ArrayRef<'static, G> {
+    let c = FFI_ArrowArray::try_from_array_in(a, G).unwrap();
+    let field = Field::new("x", a.data_type().clone(), true);
+    // SAFETY: a struct this module exported, whose memory is alive.
+    let b = unsafe { c.import_with_field_in(&field, Misaligned::Refuse, G) }.unwrap();
+    assert_eq!(&b, a, "round trip of {:?}", a.data_type());
+    b
+}
+
+#[test]
+fn sample_columns_round_trip_whole_and_sliced() {
+    for offset in [0, 1, 3] {
+        let batch = crate::ipc::roundtrip_tests::sample_batch(offset);
+        for col in batch.columns() {
+            round_trip(col);
+            for (o, l) in [(0, 0), (1, 2), (2, col.len() - 2)] {
+                round_trip(&col.slice(o, l).unwrap());
+            }
+        }
+        let c = FFI_ArrowArray::try_from_record_batch_in(&batch, G).unwrap();
+        assert_eq!(c.n_children, batch.num_columns() as i64);
+        assert_eq!(c.length, batch.num_rows() as i64);
+    }
+}
+
+#[test]
+fn null_arrays_of_every_type_round_trip() {
+    for dt in crate::compute::tests_empty::all_types(&G) {
+        let a = new_null(&dt, 5, G).unwrap();
+        round_trip(&a);
+        round_trip(&a.slice(2, 3).unwrap());
+    }
+}
+
+#[test]
+fn export_and_import_are_zero_copy() {
+    let a = StringArray::<G>::try_from_options_in(&[Some("ab"), None, Some("cde")], G).unwrap();
+    let c = FFI_ArrowArray::try_from_array_in(&a.clone().into_array_ref(), G).unwrap();
+    // SAFETY: three buffers were exported.
+    let (offsets, data) = unsafe { (*c.buffers.add(1), *c.buffers.add(2)) };
+    assert_eq!(offsets.cast::<u8>(), a.offsets().inner().as_ptr());
+    assert_eq!(data.cast::<u8>(), a.values().as_ptr());
+    let field = Field::new("s", DataType::Utf8, true);
+    // SAFETY: as in `round_trip`.
+    let b = unsafe { c.import_with_field_in(&field, Misaligned::Refuse, G) }.unwrap();
+    let ArrayRef::Utf8(b) = b else { panic!() };
+    assert_eq!(b.values().as_ptr(), a.values().as_ptr());
+    assert_eq!(b.offsets().inner().as_ptr(), a.offsets().inner().as_ptr());
+}
+
+/// A producer's array made by hand: `i32` values and an optional validity
+/// bitmap, with a `release` that counts its calls.
+struct Produced {
+    values: Vec<i32>,
+    validity: Vec<u8>,
+    buffers: [*const c_void; 2],
+}
+
+static RELEASES: AtomicUsize = AtomicUsize::new(0);
+
+unsafe extern "C" fn count_release(a: *mut FFI_ArrowArray) {
+    // SAFETY: called with the struct made by `produce`.
+    let a = unsafe { &mut *a };
+    // SAFETY: `private_data` is the boxed `Produced`.
+    drop(unsafe { std::boxed::Box::from_raw(a.private_data.cast::<Produced>()) });
+    a.release = None;
+    RELEASES.fetch_add(1, Ordering::SeqCst);
+}
+
+fn produce(values: &[i32], validity: Option<&[u8]>, length: i64, offset: i64) -> FFI_ArrowArray {
+    let mut p = std::boxed::Box::new(Produced {
+        values: values.to_vec(),
+        validity: validity.unwrap_or(&[]).to_vec(),
+        buffers: [ptr::null(); 2],
+    });
+    p.buffers[1] = p.values.as_ptr().cast();
+    if validity.is_some() {
+        p.buffers[0] = p.validity.as_ptr().cast();
+    }
+    let buffers = p.buffers.as_mut_ptr();
+    FFI_ArrowArray {
+        length,
+        null_count: -1,
+        offset,
+        n_buffers: 2,
+        n_children: 0,
+        buffers,
+        children: ptr::null_mut(),
+        dictionary: ptr::null_mut(),
+        release: Some(count_release),
+        private_data: std::boxed::Box::into_raw(p).cast(),
+    }
+}
+
+/// The release tests share one counter: they run under one lock.
+static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+#[test]
+fn producer_release_runs_once_when_the_last_view_drops() {
+    let _g = LOCK.lock().unwrap();
+    let before = RELEASES.load(Ordering::SeqCst);
+    let field = Field::new("i", DataType::Int32, true);
+    // Slots 1..4 of [1, null, 3, 4, 5].
+    let c = produce(&[1, 2, 3, 4, 5], Some(&[0b1_1101]), 3, 1);
+    // SAFETY: `produce` makes a valid struct.
+    let a = unsafe { c.import_with_field_in(&field, Misaligned::Refuse, G) }.unwrap();
+    let ArrayRef::Int32(p) = &a else { panic!() };
+    assert_eq!(p.iter().collect::<Vec<_>>(), [None, Some(3), Some(4)]);
+    let part = a.slice(1, 1).unwrap();
+    drop(a);
+    assert_eq!(RELEASES.load(Ordering::SeqCst), before);
+    drop(part);
+    assert_eq!(RELEASES.load(Ordering::SeqCst), before + 1);
+
+    // Errors release at once, exactly once.
+    let mut bad = produce(&[1, 2], None, 2, 0);
+    bad.n_buffers = 1;
+    // SAFETY: the struct's pointers are valid; its buffer count is wrong.
+    let e = unsafe { bad.import_with_field_in(&field, Misaligned::Refuse, G) };
+    assert!(e.is_err());
+    assert_eq!(RELEASES.load(Ordering::SeqCst), before + 2);
+}
+
+#[test]
+fn malformed_structs_give_distinct_errors() {
+    let _g = LOCK.lock().unwrap();
+    let field = Field::new("i", DataType::Int32, true);
+    let import = |c: FFI_ArrowArray, f: &Field<'static, G>| {
+        // SAFETY: every pointer the structs below carry is valid for what
+        // they declare (or null); the numbers are what is under test.
+        unsafe { c.import_with_field_in(f, Misaligned::Refuse, G) }.map(|_| ())
+    };
+    let mut c = produce(&[1, 2], None, 2, 0);
+    c.length = -1;
+    assert_eq!(import(c, &field), Err(Error::FfiNegativeCount));
+    let mut c = produce(&[1, 2], None, 2, 0);
+    c.offset = -3;
+    assert_eq!(import(c, &field), Err(Error::FfiNegativeCount));
+    let mut c = produce(&[1, 2], None, 2, 0);
+    c.null_count = 3;
+    assert_eq!(import(c, &field), Err(Error::FfiNegativeCount));
+    let mut c = produce(&[1, 2], None, 2, 0);
+    c.n_buffers = 1;
+    assert_eq!(import(c, &field), Err(Error::FfiBufferCount));
+    let mut c = produce(&[1, 2], None, 2, 0);
+    c.n_children = 1;
+    assert_eq!(import(c, &field), Err(Error::FfiNullBuffer));
+    let mut c = produce(&[1, 2], None, 2, 0);
+    c.null_count = 1; // a null count with no validity bitmap
+    assert_eq!(import(c, &field), Err(Error::FfiNullBuffer));
+    let c = produce(&[1, 2], None, 2, 0);
+    // SAFETY: entry 1 of the two-entry buffer array.
+    unsafe { *c.buffers.add(1) = ptr::null() };
+    assert_eq!(import(c, &field), Err(Error::FfiNullBuffer));
+    let c = produce(&[1, 2], None, 2, 0);
+    let list = Field::new(
+        "l",
+        DataType::List(crate::buffer::SharedBox::try_new_in(field.clone(), G).unwrap()),
+        true,
+    );
+    assert_eq!(import(c, &list), Err(Error::InvalidChildCount));
+    let mut released = FFI_ArrowArray::empty();
+    released.length = 2;
+    assert_eq!(import(released, &field), Err(Error::FfiReleased));
+    // Misaligned values: refused, or copied when asked.
+    let c = produce(&[1, 2, 3], None, 2, 0);
+    let d = produce(&[1, 2, 3], None, 2, 0);
+    // SAFETY: entry 1 of the buffers; one byte into a 12-byte buffer,
+    // 8 bytes are still readable after it.
+    unsafe { *d.buffers.add(1) = (*d.buffers.add(1)).cast::<u8>().add(1).cast() };
+    assert_eq!(import(d, &field), Err(Error::Misaligned));
+    // SAFETY: as above.
+    unsafe { *c.buffers.add(1) = (*c.buffers.add(1)).cast::<u8>().add(1).cast() };
+    // SAFETY: as above.
+    let a = unsafe { c.import_with_field_in(&field, Misaligned::Copy, G) }.unwrap();
+    assert_eq!(a.len(), 2);
+    assert!(a.validate(crate::array::ValidationLevel::Full).is_ok());
+}
+
+#[test]
+fn utf8_with_bad_offsets_is_refused() {
+    let a = StringArray::<G>::try_from_options_in(&[Some("ab"), Some("c")], G).unwrap();
+    let mut c = FFI_ArrowArray::try_from_array_in(&a.into_array_ref(), G).unwrap();
+    // Claim one more slot than the offsets buffer holds values for: the
+    // exporter's offsets buffer is padded, so the read stays in memory, and
+    // the extra offset (0) breaks monotonicity.
+    c.length = 3;
+    let field = Field::new("s", DataType::Utf8, true);
+    // SAFETY: the offsets buffer is a 64-byte padded allocation.
+    let e = unsafe { c.import_with_field_in(&field, Misaligned::Refuse, G) }.unwrap_err();
+    assert_eq!(e, Error::OffsetsNotMonotonic);
+}
+
+/// A thread-safe allocator that fails the k-th request and counts bytes
+/// outstanding.
+#[derive(Clone, Copy)]
+struct FailAt(&'static FailState);
+
+struct FailState {
+    left: AtomicUsize,
+    live: AtomicIsize,
+}
+
+// SAFETY: forwards to `Global`, failing some requests; frees go to `Global`.
+unsafe impl Allocator for FailAt {
+    fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, AllocError> {
+        let left = self.0.left.load(Ordering::SeqCst);
+        if left == 0 {
+            return Err(AllocError);
+        }
+        self.0.left.store(left - 1, Ordering::SeqCst);
+        self.0
+            .live
+            .fetch_add(layout.size() as isize, Ordering::SeqCst);
+        Global.allocate(layout)
+    }
+    unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
+        self.0
+            .live
+            .fetch_sub(layout.size() as isize, Ordering::SeqCst);
+        // SAFETY: allocated by `Global` above.
+        unsafe { Global.deallocate(ptr, layout) }
+    }
+}
+
+#[test]
+fn every_allocation_failure_of_export_and_import_is_an_error_and_leaks_nothing() {
+    let state: &'static FailState = std::boxed::Box::leak(std::boxed::Box::new(FailState {
+        left: AtomicUsize::new(usize::MAX),
+        live: AtomicIsize::new(0),
+    }));
+    // Arrays, export bookkeeping and import owner all in the failing allocator.
+    let a = PrimitiveArray::<i64, FailAt>::try_from_options_in(
+        &[Some(1), None, Some(3)],
+        FailAt(state),
+    )
+    .unwrap()
+    .into_array_ref();
+    let s = crate::array::StringViewArray::<FailAt>::try_from_options_in(
+        &[Some("a string longer than twelve"), None, Some("x")],
+        FailAt(state),
+    )
+    .unwrap()
+    .into_array_ref();
+    let base = state.live.load(Ordering::SeqCst);
+    for arr in [a.slice(1, 2).unwrap(), s.slice(1, 2).unwrap()] {
+        let mut k = 0;
+        loop {
+            state.left.store(k, Ordering::SeqCst);
+            let r = FFI_ArrowArray::try_from_array_in(&arr, FailAt(state)).and_then(|c| {
+                let f = Field::new("x", arr.data_type().clone(), true);
+                // SAFETY: a struct this module exported.
+                unsafe { c.import_with_field_in(&f, Misaligned::Refuse, FailAt(state)) }
+            });
+            state.left.store(usize::MAX, Ordering::SeqCst);
+            match r {
+                Ok(b) => {
+                    assert_eq!(b, arr);
+                    drop(b);
+                    assert_eq!(state.live.load(Ordering::SeqCst), base);
+                    break;
+                }
+                Err(e) => {
+                    assert_eq!(e, Error::AllocationFailed);
+                    assert_eq!(state.live.load(Ordering::SeqCst), base, "leak at k={k}");
+                }
+            }
+            k += 1;
+        }
+        assert!(k > 2, "export and import allocate");
+    }
+}
+
+#[test]
+fn memory_owner_keeps_foreign_memory_alive_until_the_last_view() {
+    static DROPS: AtomicUsize = AtomicUsize::new(0);
+    struct Keeper(Vec<u8>);
+    impl Drop for Keeper {
+        fn drop(&mut self) {
+            DROPS.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    let k = Keeper(std::vec![1, 2, 3, 4, 5]);
+    let p = k.0.as_ptr();
+    let owner = MemoryOwner::try_new_in(k, G).unwrap();
+    // SAFETY: the bytes live as long as the keeper.
+    let b = unsafe { Buffer::from_owner(p, 5, owner.clone()) };
+    let c = b.slice(1, 3).unwrap();
+    assert_eq!(owner.strong_count(), 3);
+    drop(owner);
+    drop(b);
+    assert_eq!(DROPS.load(Ordering::SeqCst), 0);
+    assert_eq!(c.as_slice(), &[2, 3, 4]);
+    drop(c);
+    assert_eq!(DROPS.load(Ordering::SeqCst), 1);
+    assert_eq!(
+        MemoryOwner::try_new_in(Keeper(std::vec![]), crate::NoAlloc).unwrap_err(),
+        Error::AllocationFailed
+    );
+    assert_eq!(DROPS.load(Ordering::SeqCst), 2, "refused keeper dropped");
+}
