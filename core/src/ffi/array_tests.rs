@@ -87,16 +87,20 @@ unsafe extern "C" fn count_release(a: *mut FFI_ArrowArray) {
 }
 
 fn produce(values: &[i32], validity: Option<&[u8]>, length: i64, offset: i64) -> FFI_ArrowArray {
-    let mut p = std::boxed::Box::new(Produced {
+    let p = std::boxed::Box::into_raw(std::boxed::Box::new(Produced {
         values: values.to_vec(),
         validity: validity.unwrap_or(&[]).to_vec(),
         buffers: [ptr::null(); 2],
-    });
-    p.buffers[1] = p.values.as_ptr().cast();
-    if validity.is_some() {
-        p.buffers[0] = p.validity.as_ptr().cast();
-    }
-    let buffers = p.buffers.as_mut_ptr();
+    }));
+    // SAFETY: `p` is the box just leaked; every pointer below is derived
+    // from it, so the struct's entries stay valid until `count_release`.
+    let buffers = unsafe {
+        (*p).buffers[1] = (*p).values.as_ptr().cast();
+        if validity.is_some() {
+            (*p).buffers[0] = (*p).validity.as_ptr().cast();
+        }
+        ptr::addr_of_mut!((*p).buffers).cast::<*const c_void>()
+    };
     FFI_ArrowArray {
         length,
         null_count: -1,
@@ -107,7 +111,7 @@ fn produce(values: &[i32], validity: Option<&[u8]>, length: i64, offset: i64) ->
         children: ptr::null_mut(),
         dictionary: ptr::null_mut(),
         release: Some(count_release),
-        private_data: std::boxed::Box::into_raw(p).cast(),
+        private_data: p.cast(),
     }
 }
 

@@ -609,3 +609,34 @@ fn sliced_run_end_arrays_round_trip() {
     check(runs!(i32));
     check(runs!(i64));
 }
+
+/// Opens a stream from bytes that the caller drops: the batches returned
+/// own (share) a copy of the input, so they outlive it.
+fn batches_of(bytes: &[u8]) -> crate::Result<Vec<RecordBatch<'static, G>>> {
+    let owned = crate::buffer::Buffer::try_copy_in(bytes, G)?;
+    let r = SliceStreamReader::try_from_buffer_in(owned, IpcReadOptions::default(), G)?;
+    r.collect()
+}
+
+#[test]
+fn slice_reader_over_an_owned_buffer_gives_batches_that_outlive_the_input() {
+    let batches = [sample_batch(0), sample_batch(2)];
+    let bytes = write_stream(&batches, IpcWriteOptions::default());
+    let got = batches_of(&bytes.clone()).unwrap();
+    drop(bytes);
+    assert_eq!(got.len(), 2);
+    assert_batches_eq(&got[0], &batches[0]);
+    assert_batches_eq(&got[1], &batches[1]);
+    // The columns point into the one shared input buffer.
+    let ArrayRef::Int64(a) = &got[0].columns()[0] else {
+        panic!()
+    };
+    let ArrayRef::Int64(b) = &got[1].columns()[0] else {
+        panic!()
+    };
+    let (oa, ob) = (
+        a.values_buffer().inner().owner(),
+        b.values_buffer().inner().owner(),
+    );
+    assert!(oa.zip(ob).is_some_and(|(x, y)| x.ptr_eq(y)));
+}

@@ -187,7 +187,7 @@ impl<'a, R: Read, A: Allocator + Clone + 'a, S: CodecSet> core::fmt::Debug
 /// for every type but views' 16-byte structs, which are read bytewise),
 /// uncompressed and in native byte order.
 pub struct SliceStreamReader<'b, A: Allocator + Clone + 'b, S: CodecSet = BuiltinCodecs> {
-    input: &'b [u8],
+    input: Buffer<'b, A>,
     pos: usize,
     core: ReaderCore<'b, A, S>,
     done: bool,
@@ -230,6 +230,36 @@ impl<'b, A: Allocator + Clone + 'b> SliceStreamReader<'b, A> {
     pub fn try_new_in(input: &'b [u8], options: IpcReadOptions, alloc: A) -> Result<Self> {
         Self::try_new_with_codecs_in(input, options, BuiltinCodecs::new(), alloc)
     }
+
+    /// Reads the stream in `input`, a [`Buffer`] that may own its memory:
+    /// the batches' buffers are slices of it, so they keep it alive. Over
+    /// an owned buffer (bytes copied into `A`, or memory a
+    /// [`crate::buffer::MemoryOwner`] keeps alive, such as a memory map)
+    /// the batches are `'static`: they can outlive the function that opened
+    /// the input, and be exported through the C Data Interface.
+    ///
+    /// ```
+    /// use alkaid::buffer::Buffer;
+    /// use alkaid::ipc::reader::{IpcReadOptions, SliceStreamReader};
+    /// use alkaid::Global;
+    ///
+    /// fn open(bytes: &[u8]) -> alkaid::Result<SliceStreamReader<'static, Global>> {
+    ///     let owned = Buffer::try_copy_in(bytes, Global)?; // 64-byte aligned
+    ///     SliceStreamReader::try_from_buffer_in(owned, IpcReadOptions::default(), Global)
+    /// }
+    /// # let schema_only: &[u8] = &[];
+    /// # assert!(open(schema_only).is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// As [`StreamReader::try_new_in`].
+    pub fn try_from_buffer_in(
+        input: Buffer<'b, A>,
+        options: IpcReadOptions,
+        alloc: A,
+    ) -> Result<Self> {
+        Self::try_from_buffer_with_codecs_in(input, options, BuiltinCodecs::new(), alloc)
+    }
 }
 
 impl<'b, A: Allocator + Clone + 'b, S: CodecSet> SliceStreamReader<'b, A, S> {
@@ -243,13 +273,27 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> SliceStreamReader<'b, A, S> {
         codecs: S,
         alloc: A,
     ) -> Result<Self> {
-        let (msg, body, pos) = split_message(input, 0, &options)?.ok_or(Error::UnexpectedEof)?;
+        Self::try_from_buffer_with_codecs_in(Buffer::from_slice_ref(input), options, codecs, alloc)
+    }
+
+    /// As [`SliceStreamReader::try_from_buffer_in`] with the codecs of `codecs`.
+    ///
+    /// # Errors
+    /// As [`StreamReader::try_new_in`].
+    pub fn try_from_buffer_with_codecs_in(
+        input: Buffer<'b, A>,
+        options: IpcReadOptions,
+        codecs: S,
+        alloc: A,
+    ) -> Result<Self> {
+        let (msg, body, pos) =
+            split_message(input.as_slice(), 0, &options)?.ok_or(Error::UnexpectedEof)?;
         if !body.is_empty() {
             return Err(Error::InvalidMessage);
         }
         let core = ReaderCore::from_message(&msg, options, codecs, alloc)?;
         Ok(SliceStreamReader {
-            input,
+            input: input.clone(),
             pos,
             core,
             done: false,
@@ -282,10 +326,16 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> SliceStreamReader<'b, A, S> {
     /// Any malformed message or body; the reader is finished after an error.
     pub fn next_batch(&mut self) -> Result<Option<RecordBatch<'b, A>>> {
         while !self.done {
-            let r = match split_message(self.input, self.pos, &self.core.options) {
+            let input = self.input.as_slice();
+            let r = match split_message(input, self.pos, &self.core.options) {
                 Ok(Some((msg, body, next))) => {
                     self.pos = next;
-                    self.core.process(&msg, Buffer::from_slice_ref(body))
+                    // The body as a slice of the input buffer (sharing its owner).
+                    let at = body.as_ptr() as usize - input.as_ptr() as usize;
+                    match self.input.slice(at, body.len()) {
+                        Ok(body) => self.core.process(&msg, body),
+                        Err(e) => Err(e),
+                    }
                 }
                 Ok(None) => {
                     self.done = true;
