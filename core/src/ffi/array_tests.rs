@@ -67,18 +67,17 @@ fn export_and_import_are_zero_copy() {
     assert_eq!(b.offsets().inner().as_ptr(), a.offsets().inner().as_ptr());
 }
 
-/// A producer's array made by hand: `i32` values and an optional validity
-/// bitmap, with a `release` that counts its calls.
+/// A producer's array made by hand: its buffers (`None`: a null pointer),
+/// with a `release` that counts its calls.
 struct Produced {
-    values: Vec<i32>,
-    validity: Vec<u8>,
-    buffers: [*const c_void; 2],
+    data: Vec<Option<Vec<u64>>>,
+    pointers: Vec<*const c_void>,
 }
 
 static RELEASES: AtomicUsize = AtomicUsize::new(0);
 
 unsafe extern "C" fn count_release(a: *mut FFI_ArrowArray) {
-    // SAFETY: called with the struct made by `produce`.
+    // SAFETY: called with the struct made by `produce_buffers`.
     let a = unsafe { &mut *a };
     // SAFETY: `private_data` is the boxed `Produced`.
     drop(unsafe { std::boxed::Box::from_raw(a.private_data.cast::<Produced>()) });
@@ -86,33 +85,57 @@ unsafe extern "C" fn count_release(a: *mut FFI_ArrowArray) {
     RELEASES.fetch_add(1, Ordering::SeqCst);
 }
 
-fn produce(values: &[i32], validity: Option<&[u8]>, length: i64, offset: i64) -> FFI_ArrowArray {
+/// A struct over copies of `buffers` (each in 8-byte aligned memory).
+fn produce_buffers(buffers: &[Option<&[u8]>], length: i64, offset: i64) -> FFI_ArrowArray {
+    let data = buffers
+        .iter()
+        .map(|b| {
+            b.map(|b| {
+                let mut words = std::vec![0u64; b.len().div_ceil(8)];
+                bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..b.len()].copy_from_slice(b);
+                words
+            })
+        })
+        .collect();
     let p = std::boxed::Box::into_raw(std::boxed::Box::new(Produced {
-        values: values.to_vec(),
-        validity: validity.unwrap_or(&[]).to_vec(),
-        buffers: [ptr::null(); 2],
+        data,
+        pointers: Vec::new(),
     }));
     // SAFETY: `p` is the box just leaked; every pointer below is derived
     // from it, so the struct's entries stay valid until `count_release`.
-    let buffers = unsafe {
-        (*p).buffers[1] = (*p).values.as_ptr().cast();
-        if validity.is_some() {
-            (*p).buffers[0] = (*p).validity.as_ptr().cast();
-        }
-        ptr::addr_of_mut!((*p).buffers).cast::<*const c_void>()
+    let pointers = unsafe {
+        let ptrs: Vec<*const c_void> = (*p)
+            .data
+            .iter_mut()
+            .map(|d| {
+                d.as_mut()
+                    .map_or(ptr::null(), |v| v.as_mut_ptr().cast_const().cast())
+            })
+            .collect();
+        (*p).pointers = ptrs;
+        (*p).pointers.as_mut_ptr()
     };
     FFI_ArrowArray {
         length,
         null_count: -1,
         offset,
-        n_buffers: 2,
+        n_buffers: buffers.len() as i64,
         n_children: 0,
-        buffers,
+        buffers: pointers,
         children: ptr::null_mut(),
         dictionary: ptr::null_mut(),
         release: Some(count_release),
         private_data: p.cast(),
     }
+}
+
+/// An `i32` array with an optional validity bitmap.
+fn produce(values: &[i32], validity: Option<&[u8]>, length: i64, offset: i64) -> FFI_ArrowArray {
+    produce_buffers(
+        &[validity, Some(bytemuck::cast_slice(values))],
+        length,
+        offset,
+    )
 }
 
 /// The release tests share one counter: they run under one lock.
@@ -201,17 +224,23 @@ fn malformed_structs_give_distinct_errors() {
 }
 
 #[test]
-fn utf8_with_bad_offsets_is_refused() {
-    let a = StringArray::<G>::try_from_options_in(&[Some("ab"), Some("c")], G).unwrap();
-    let mut c = FFI_ArrowArray::try_from_array_in(&a.into_array_ref(), G).unwrap();
-    // Claim one more slot than the offsets buffer holds values for: the
-    // exporter's offsets buffer is padded, so the read stays in memory, and
-    // the extra offset (0) breaks monotonicity.
-    c.length = 3;
+fn utf8_with_bad_offsets_or_bytes_is_refused() {
+    let _g = LOCK.lock().unwrap();
     let field = Field::new("s", DataType::Utf8, true);
-    // SAFETY: the offsets buffer is a 64-byte padded allocation.
-    let e = unsafe { c.import_with_field_in(&field, Misaligned::Refuse, G) }.unwrap_err();
-    assert_eq!(e, Error::OffsetsNotMonotonic);
+    let import = |offsets: &[i32], data: &[u8]| {
+        let c = produce_buffers(
+            &[None, Some(bytemuck::cast_slice(offsets)), Some(data)],
+            2,
+            0,
+        );
+        // SAFETY: the buffers hold what the offsets say (or less, which
+        // must be found before reading).
+        unsafe { c.import_with_field_in(&field, Misaligned::Refuse, G) }.map(|_| ())
+    };
+    assert_eq!(import(&[0, 2, 3], b"abc"), Ok(()));
+    assert_eq!(import(&[0, 2, 1], b"abc"), Err(Error::OffsetsNotMonotonic));
+    assert_eq!(import(&[0, 2, -1], b"abc"), Err(Error::OffsetOutOfBounds));
+    assert_eq!(import(&[0, 1, 3], b"a\xffc"), Err(Error::InvalidUtf8));
 }
 
 /// A thread-safe allocator that fails the k-th request and counts bytes
