@@ -222,9 +222,6 @@ errors! {
     UnknownDictionaryKey => "row holds a dictionary key unknown to this converter",
 
     // ----- C Data Interface: arrays -----
-    /// A C Data Interface struct was already released (its `release`
-    /// callback is null) where a live one is required.
-    FfiReleased => "the C Data Interface struct is released",
     /// A C Data Interface struct has a negative length, offset, null count
     /// or count, a null count above its length, or a length plus offset
     /// that overflows.
@@ -235,10 +232,64 @@ errors! {
     /// A C Data Interface array has a null pointer where its layout needs a
     /// buffer (a non-empty one), a child or a dictionary.
     FfiNullBuffer => "null pointer for a required buffer, child or dictionary of a C Data Interface array",
-    /// Children or dictionaries nest deeper than an importer follows.
-    NestingTooDeep => "nesting deeper than the import limit",
     /// A C Data Interface child array is shorter than its parent needs.
     ChildLengthMismatch => "child array shorter than its parent needs",
+    // ----- C Data Interface: schemas -----
+    /// An `ArrowSchema.format` string is malformed: an unknown type letter,
+    /// a missing or empty parameter (`"w:"`, `"d:1"`, `"+w:"`), a number that
+    /// is not decimal digits with an optional `-`, an unknown time unit
+    /// (`"tsx:"`) or bytes after the end of the format.
+    FfiFormatInvalid => "malformed C Data Interface format string",
+    /// A format string's number is outside its range: a decimal precision
+    /// outside `1..=max` of its bit width (9, 18, 38, 76), a scale outside
+    /// `i8`, a bit width other than 32, 64, 128 or 256, a fixed binary width
+    /// (`w:N`) not above 0, or a fixed list size (`+w:N`) negative or above
+    /// `i32::MAX`.
+    FfiFormatParameterOutOfRange => "format string parameter out of range",
+    /// The type ids of a union format (`+ud:…`/`+us:…`) are outside
+    /// `0..=127` or repeat.
+    FfiUnionTypeIdsInvalid => "union type ids out of 0..=127 or repeated",
+    /// The time zone of a timestamp format (`tsu:…`) is not UTF-8.
+    FfiTimezoneNotUtf8 => "timestamp time zone is not UTF-8",
+    /// An `ArrowSchema.name` is not UTF-8.
+    FfiNameNotUtf8 => "field name is not UTF-8",
+    /// A name or time zone to export contains a NUL byte, which cannot be
+    /// written as a C string.
+    FfiStringHasNul => "name or time zone contains a NUL byte",
+    /// `ArrowSchema.n_children` differs from the number of children the
+    /// format string needs (one for lists and maps, two for run-end encoded,
+    /// one per type id for unions, none for the other non-struct types).
+    FfiChildCountMismatch => "number of children does not match the format string",
+    /// `ArrowSchema.n_children` is negative, or `children` (or one of its
+    /// entries) is null while `n_children` is positive.
+    FfiChildrenInvalid => "negative child count or null child pointer",
+    /// A run-end encoded node's children are not `run_ends` (non-nullable
+    /// Int16, Int32 or Int64) followed by `values`.
+    FfiRunEndsInvalid => "run-end encoded children must be non-null Int16/32/64 run ends and values",
+    /// `ArrowSchema.format` is null.
+    FfiNullFormat => "format string pointer is null",
+    /// A C Data Interface struct (schema, array or stream) was already
+    /// released (`release` is null) where a live one is required.
+    FfiReleased => "struct already released",
+    /// A node has a `dictionary` but its format is not an integer type (the
+    /// index type of a dictionary-encoded field).
+    FfiDictionaryIndexNotInteger => "dictionary-encoded node whose format is not an integer type",
+    /// Children and dictionaries nest deeper than the limit (64 by default).
+    FfiNestingTooDeep => "schema nests deeper than the limit",
+    /// A node has more children, or the whole tree more nodes, than the
+    /// import limit allows.
+    FfiTooManyNodes => "schema has more nodes than the limit",
+    /// The top node of a schema is not a struct (`"+s"`) without a dictionary.
+    FfiSchemaNotStruct => "top-level schema node is not a struct",
+    /// Binary-encoded metadata declares a negative number of pairs or a
+    /// negative key or value length.
+    FfiMetadataNegativeLength => "metadata has a negative count or length",
+    /// A metadata key or value is not UTF-8.
+    FfiMetadataNotUtf8 => "metadata key or value is not UTF-8",
+    /// Binary-encoded metadata (with names and time zones copied) exceeds the
+    /// import limit on copied bytes, or a count or length to export exceeds
+    /// `i32::MAX`.
+    FfiMetadataTooLarge => "metadata larger than the limit",
 }
 
 impl fmt::Display for Error {

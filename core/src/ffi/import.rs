@@ -272,7 +272,7 @@ impl<A: Allocator + Clone + Send + Sync + 'static> Importer<A> {
         depth: usize,
     ) -> Result<ArrayRef<'static, A>> {
         if depth > MAX_IMPORT_DEPTH {
-            return Err(Error::NestingTooDeep);
+            return Err(Error::FfiNestingTooDeep);
         }
         let s = shape(n)?;
         use DataType::*;
@@ -584,7 +584,7 @@ impl FFI_ArrowArray {
     /// [`Error::InvalidChildCount`], [`Error::FfiNullBuffer`] for a struct
     /// whose shape does not fit `data_type`; [`Error::Misaligned`]; the
     /// validation error of the first rule the data breaks;
-    /// [`Error::NestingTooDeep`] past [`MAX_IMPORT_DEPTH`];
+    /// [`Error::FfiNestingTooDeep`] past [`MAX_IMPORT_DEPTH`];
     /// [`Error::AllocationFailed`].
     pub unsafe fn import_with_field_in<A>(
         self,

@@ -12,7 +12,8 @@
 //! |---|---|
 //! | `format` | data types to and from format strings (`"i"`, `"tsu:UTC"`, `"+ud:0,1"`, …) |
 //! | `metadata` | custom metadata in the interface's binary encoding |
-//! | `schema` | [`FFI_ArrowSchema`]: export of fields and schemas, import |
+//! | `schema` | [`FFI_ArrowSchema`]: export of fields, types and schemas, the release callback |
+//! | `schema_import` | [`FFI_ArrowSchema`]s as fields, types and schemas ([`import_field_in`]) |
 //! | `array` | [`FFI_ArrowArray`] |
 //! | `export` | arrays as [`FFI_ArrowArray`]s whose `private_data` keeps the alkaid buffers alive |
 //! | `import` | [`FFI_ArrowArray`]s as alkaid arrays over the producer's memory |
@@ -22,12 +23,35 @@ mod array;
 #[cfg(test)]
 mod array_tests;
 mod export;
+mod format;
+#[cfg(test)]
+mod format_tests;
 mod import;
+mod metadata;
+#[cfg(test)]
+mod metadata_tests;
 mod schema;
+mod schema_import;
+#[cfg(test)]
+mod schema_tests;
+mod stream;
+#[cfg(test)]
+mod test_alloc;
 
 pub use array::FFI_ArrowArray;
 pub use import::{MAX_IMPORT_BUFFERS, MAX_IMPORT_DEPTH};
-pub use schema::FFI_ArrowSchema;
+pub use metadata::DEFAULT_MAX_IMPORT_BYTES;
+pub use schema::{FFI_ArrowSchema, DEFAULT_MAX_DEPTH};
+pub use schema_import::{
+    import_data_type_in, import_field_in, import_field_with_limits_in, import_schema_in,
+    ImportLimits, DEFAULT_MAX_NODES,
+};
+#[cfg(feature = "alloc")]
+pub use schema_import::{import_field, import_schema};
+pub use stream::{
+    error_code, export_array_in, import_array_in, ArrowArrayStreamReader, FFI_ArrowArrayStream,
+    EINVAL, EIO, ENOMEM,
+};
 
 /// `ArrowSchema.flags` bit: the dictionary's values are ordered
 /// (`ARROW_FLAG_DICTIONARY_ORDERED`).

@@ -1,0 +1,587 @@
+//! `FFI_ArrowSchema` export and import: round trips of every type, the
+//! layout of exported nodes, the release protocol, malformed producer
+//! structs, limits and allocation failures.
+
+use core::cell::Cell;
+use core::ffi::{c_char, CStr};
+use core::ptr;
+use std::vec::Vec;
+
+use allocator_api2::alloc::{Allocator, Global};
+
+use super::format_tests::{all_types, boxed, field, fields, map_entries};
+use super::test_alloc::{check_every_failure, FailAt};
+use super::{
+    import_data_type_in, import_field_in, import_field_with_limits_in, import_schema_in,
+    FFI_ArrowSchema, ImportLimits, ARROW_FLAG_DICTIONARY_ORDERED, ARROW_FLAG_MAP_KEYS_SORTED,
+    ARROW_FLAG_NULLABLE,
+};
+use crate::buffer::{SharedBox, SharedSlice, SharedStr};
+use crate::datatypes::{
+    DataType, Field, IndexType, Metadata, Schema, UnionFields, UnionMode, EXTENSION_METADATA_KEY,
+    EXTENSION_NAME_KEY,
+};
+use crate::error::Error;
+
+/// The format string of a node.
+fn format_of(s: &FFI_ArrowSchema) -> &str {
+    // SAFETY: our exports' formats are NUL-terminated UTF-8.
+    unsafe { CStr::from_ptr(s.format) }.to_str().unwrap()
+}
+
+/// The name of a node.
+fn name_of(s: &FFI_ArrowSchema) -> &str {
+    // SAFETY: our exports' names are NUL-terminated UTF-8.
+    unsafe { CStr::from_ptr(s.name) }.to_str().unwrap()
+}
+
+/// Child `i` of a node.
+fn child(s: &FFI_ArrowSchema, i: usize) -> &FFI_ArrowSchema {
+    assert!((i as i64) < s.n_children);
+    // SAFETY: `children` holds `n_children` valid pointers.
+    unsafe { &**s.children.add(i) }
+}
+
+/// Exports `f`, imports it back.
+fn round_trip<A: Allocator + Clone + Send + Sync + 'static>(
+    f: &Field<'static, A>,
+    alloc: A,
+) -> Field<'static, A> {
+    let exported = FFI_ArrowSchema::try_from_field_in(f, alloc.clone()).unwrap();
+    // SAFETY: a struct we exported.
+    unsafe { import_field_in(&exported, alloc) }.unwrap()
+}
+
+#[test]
+fn every_type_round_trips_through_a_struct() {
+    let a = FailAt::never();
+    for (dt, format) in all_types(&a) {
+        for nullable in [true, false] {
+            let f = field("column", dt.clone(), nullable);
+            let exported = FFI_ArrowSchema::try_from_field_in(&f, a.clone()).unwrap();
+            assert_eq!(format_of(&exported), format);
+            assert_eq!(name_of(&exported), "column");
+            assert_eq!(exported.flags & ARROW_FLAG_NULLABLE != 0, nullable);
+            // SAFETY: a struct we exported.
+            let back = unsafe { import_field_in(&exported, a.clone()) }.unwrap();
+            assert_eq!(back, f, "{format}");
+            // SAFETY: as above.
+            let back_type = unsafe { import_data_type_in(&exported, a.clone()) }.unwrap();
+            assert_eq!(back_type, dt);
+            let bare = FFI_ArrowSchema::try_from_data_type_in(&dt, a.clone()).unwrap();
+            assert_eq!(format_of(&bare), format);
+            assert_eq!(name_of(&bare), "");
+            // SAFETY: as above.
+            assert_eq!(
+                unsafe { import_data_type_in(&bare, a.clone()) }.unwrap(),
+                dt
+            );
+        }
+    }
+    assert_eq!(a.live_bytes(), 0);
+}
+
+/// `list<item: struct<name: dictionary<int16, utf8> (ordered), n: int64>>`.
+fn list_of_struct_of_dictionary<A: Allocator + Clone>(a: &A) -> Field<'static, A> {
+    let dict = DataType::Dictionary(
+        IndexType::Int16,
+        SharedBox::try_new_in(DataType::Utf8, a.clone()).unwrap(),
+        true,
+    );
+    let st = DataType::Struct(fields(
+        std::vec![
+            field("name", dict, true),
+            field("n", DataType::Int64, false)
+        ],
+        a,
+    ));
+    field("l", DataType::List(boxed(field("item", st, true), a)), true)
+}
+
+#[test]
+fn nested_types_have_the_spec_layout() {
+    let a = Global;
+    let f = list_of_struct_of_dictionary(&a);
+    let s = FFI_ArrowSchema::try_from_field(&f).unwrap();
+    assert_eq!((format_of(&s), s.n_children), ("+l", 1));
+    assert!(s.dictionary.is_null());
+    let item = child(&s, 0);
+    assert_eq!(
+        (format_of(item), name_of(item), item.n_children),
+        ("+s", "item", 2)
+    );
+    let name = child(item, 0);
+    assert_eq!((format_of(name), name_of(name)), ("s", "name"));
+    assert_eq!(
+        name.flags,
+        ARROW_FLAG_NULLABLE | ARROW_FLAG_DICTIONARY_ORDERED
+    );
+    assert_eq!(name.n_children, 0);
+    assert!(name.children.is_null());
+    // SAFETY: a non-null dictionary pointer of our export.
+    let values = unsafe { &*name.dictionary };
+    assert_eq!(
+        (format_of(values), name_of(values), values.flags),
+        ("u", "", 0)
+    );
+    let n = child(item, 1);
+    assert_eq!((format_of(n), n.flags), ("l", 0));
+    assert!(n.metadata.is_null());
+    assert_eq!(round_trip(&f, Global), f);
+
+    // A map with sorted keys.
+    let m = field("m", DataType::Map(map_entries(&a), true), false);
+    let s = FFI_ArrowSchema::try_from_field(&m).unwrap();
+    assert_eq!((format_of(&s), s.flags), ("+m", ARROW_FLAG_MAP_KEYS_SORTED));
+    let entries = child(&s, 0);
+    assert_eq!(
+        (format_of(entries), name_of(entries), entries.flags),
+        ("+s", "entries", 0)
+    );
+    assert_eq!(
+        (format_of(child(entries, 0)), child(entries, 0).flags),
+        ("u", 0)
+    );
+    assert_eq!(round_trip(&m, Global), m);
+
+    // A dense union with type ids 3 and 7.
+    let ids = SharedSlice::try_from_slice_in(&[3i8, 7], a).unwrap();
+    let kids = fields(
+        std::vec![
+            field("x", DataType::Float64, true),
+            field("y", DataType::Utf8, true)
+        ],
+        &a,
+    );
+    let u = DataType::Union(UnionFields::try_new(ids, kids).unwrap(), UnionMode::Dense);
+    let u = field("u", u, true);
+    let s = FFI_ArrowSchema::try_from_field(&u).unwrap();
+    assert_eq!((format_of(&s), s.n_children), ("+ud:3,7", 2));
+    assert_eq!((name_of(child(&s, 0)), name_of(child(&s, 1))), ("x", "y"));
+    assert_eq!(round_trip(&u, Global), u);
+
+    // Run-end encoded.
+    let ree = DataType::RunEndEncoded(
+        boxed(field("run_ends", DataType::Int16, false), &a),
+        boxed(field("values", DataType::Utf8, true), &a),
+    );
+    let ree = field("r", ree, true);
+    let s = FFI_ArrowSchema::try_from_field(&ree).unwrap();
+    assert_eq!((format_of(&s), s.n_children), ("+r", 2));
+    assert_eq!(
+        (format_of(child(&s, 0)), name_of(child(&s, 0))),
+        ("s", "run_ends")
+    );
+    assert_eq!(
+        (format_of(child(&s, 1)), name_of(child(&s, 1))),
+        ("u", "values")
+    );
+    assert_eq!(round_trip(&ree, Global), ree);
+}
+
+fn pairs(kv: &[(&'static str, &'static str)]) -> Metadata<'static, Global> {
+    SharedSlice::try_from_iter_in(
+        kv.iter()
+            .map(|(k, v)| (SharedStr::borrowed(*k), SharedStr::borrowed(*v))),
+        Global,
+    )
+    .unwrap()
+}
+
+#[test]
+fn extension_metadata_and_schemas_round_trip() {
+    let md = pairs(&[
+        (EXTENSION_NAME_KEY, "arrow.uuid"),
+        (EXTENSION_METADATA_KEY, ""),
+        ("owner", "sensor 7"),
+    ]);
+    let uuid = field("id", DataType::FixedSizeBinary(16), false).with_metadata(md);
+    let s = FFI_ArrowSchema::try_from_field(&uuid).unwrap();
+    assert!(!s.metadata.is_null());
+    let back = round_trip(&uuid, Global);
+    assert_eq!(back.extension_name(), Some("arrow.uuid"));
+    assert_eq!(back.extension_metadata(), Some(""));
+    assert_eq!(back, uuid);
+
+    let schema = Schema::new(fields(
+        std::vec![uuid.clone(), list_of_struct_of_dictionary(&Global)],
+        &Global,
+    ))
+    .with_metadata(pairs(&[("origin", "alkaid")]));
+    let s = FFI_ArrowSchema::try_from_schema(&schema).unwrap();
+    assert_eq!(
+        (format_of(&s), name_of(&s), s.flags, s.n_children),
+        ("+s", "", 0, 2)
+    );
+    // SAFETY: a struct we exported.
+    let back = unsafe { import_schema_in(&s, Global) }.unwrap();
+    assert_eq!(back, schema);
+    // The same struct read as a field: a non-nullable struct named "".
+    // SAFETY: as above.
+    let as_field = unsafe { import_field_in(&s, Global) }.unwrap();
+    assert_eq!(
+        as_field.data_type(),
+        &DataType::Struct(schema.fields().clone())
+    );
+    // A field is not a schema.
+    let s = FFI_ArrowSchema::try_from_field(&uuid).unwrap();
+    // SAFETY: as above.
+    assert_eq!(
+        unsafe { import_schema_in(&s, Global) },
+        Err(Error::FfiSchemaNotStruct)
+    );
+}
+
+#[test]
+fn export_refuses_what_the_interface_cannot_carry() {
+    let bad = [
+        (field("a\0b", DataType::Int32, true), Error::FfiStringHasNul),
+        (
+            field("w", DataType::FixedSizeBinary(0), true),
+            Error::FfiFormatParameterOutOfRange,
+        ),
+        (
+            field("d", DataType::Decimal64(19, 0), true),
+            Error::InvalidDataType,
+        ),
+    ];
+    for (f, e) in bad {
+        assert_eq!(FFI_ArrowSchema::try_from_field(&f).err(), Some(e));
+    }
+    // Deeper than the limit of 64.
+    let mut dt = DataType::Int32;
+    for _ in 0..64 {
+        dt = DataType::List(boxed(field("item", dt, true), &Global));
+    }
+    assert_eq!(
+        FFI_ArrowSchema::try_from_data_type(&dt).err(),
+        Some(Error::FfiNestingTooDeep)
+    );
+    let DataType::List(inner) = dt else {
+        unreachable!()
+    };
+    assert!(FFI_ArrowSchema::try_from_field(&inner).is_ok());
+}
+
+std::thread_local! {
+    static RELEASES: Cell<usize> = const { Cell::new(0) };
+    static ORIGINAL: Cell<Option<unsafe extern "C" fn(*mut FFI_ArrowSchema)>> = const { Cell::new(None) };
+}
+
+unsafe extern "C" fn counting_release(s: *mut FFI_ArrowSchema) {
+    RELEASES.with(|r| r.set(r.get() + 1));
+    let original = ORIGINAL.with(|o| o.get()).unwrap();
+    // SAFETY: the release callback this node had before instrumenting.
+    unsafe { original(s) }
+}
+
+/// Replaces every node's `release` by [`counting_release`]; returns the
+/// number of nodes.
+fn instrument(s: &mut FFI_ArrowSchema) -> usize {
+    ORIGINAL.with(|o| o.set(s.release));
+    s.release = Some(counting_release);
+    let mut n = 1;
+    for i in 0..s.n_children as usize {
+        // SAFETY: our export's children pointers are valid and unshared here.
+        n += instrument(unsafe { &mut **s.children.add(i) });
+    }
+    // SAFETY: as above.
+    if let Some(d) = unsafe { s.dictionary.as_mut() } {
+        n += instrument(d);
+    }
+    n
+}
+
+#[test]
+fn release_runs_once_per_node_and_frees_everything() {
+    let a = FailAt::never();
+    let f = list_of_struct_of_dictionary(&a);
+    let before = a.live_bytes();
+    let mut s = FFI_ArrowSchema::try_from_field_in(&f, a.clone()).unwrap();
+    assert!(a.live_bytes() > before);
+    let nodes = instrument(&mut s);
+    assert_eq!(nodes, 5); // list, struct, dictionary indices, its values, int64
+    RELEASES.with(|r| r.set(0));
+    drop(s);
+    assert_eq!(RELEASES.with(|r| r.get()), nodes);
+    assert_eq!(a.live_bytes(), before);
+
+    // Calling `release` directly marks the struct released; dropping it
+    // afterwards does nothing more.
+    let mut s = FFI_ArrowSchema::try_from_field_in(&f, a.clone()).unwrap();
+    let release = s.release.unwrap();
+    // SAFETY: our export, released once.
+    unsafe { release(&mut s) };
+    assert!(s.is_released());
+    assert!(s.private_data.is_null());
+    assert_eq!(a.live_bytes(), before);
+    drop(s);
+    assert_eq!(a.live_bytes(), before);
+    drop(f);
+    assert_eq!(a.live_bytes(), 0);
+}
+
+#[test]
+fn a_child_moved_out_outlives_its_parent() {
+    let a = FailAt::never();
+    let f = list_of_struct_of_dictionary(&a);
+    let baseline = a.live_bytes();
+    let s = FFI_ArrowSchema::try_from_field_in(&f, a.clone()).unwrap();
+    // Move the struct child out, as a consumer may: copy it, mark the
+    // original released.
+    // SAFETY: the child pointer is valid; the original is not used again
+    // except to be skipped by the parent's release.
+    let moved = unsafe {
+        let slot = *s.children;
+        let moved = ptr::read(slot);
+        (*slot).release = None;
+        moved
+    };
+    drop(s);
+    assert!(a.live_bytes() > baseline, "the moved child is still alive");
+    // SAFETY: the moved struct is a complete export of its own.
+    let item = unsafe { import_field_in(&moved, a.clone()) }.unwrap();
+    let DataType::List(want) = f.data_type() else {
+        unreachable!()
+    };
+    assert_eq!(&item, &**want);
+    drop(item);
+    drop(moved);
+    assert_eq!(a.live_bytes(), baseline);
+}
+
+#[test]
+fn exported_structs_are_send_and_release_on_another_thread() {
+    fn assert_send<T: Send>() {}
+    assert_send::<FFI_ArrowSchema>();
+    let a = FailAt::never();
+    let f = list_of_struct_of_dictionary(&a);
+    let s = FFI_ArrowSchema::try_from_field_in(&f, a.clone()).unwrap();
+    let live_with_field = {
+        let base = a.clone();
+        std::thread::spawn(move || drop(s)).join().unwrap();
+        base.live_bytes()
+    };
+    drop(f);
+    assert!(live_with_field > 0);
+    assert_eq!(a.live_bytes(), 0);
+    assert!(FFI_ArrowSchema::empty().is_released());
+}
+
+#[test]
+fn allocation_failure_at_every_step_leaks_nothing() {
+    let base = FailAt::never();
+    let f = list_of_struct_of_dictionary(&base).with_metadata(
+        SharedSlice::try_from_iter_in(
+            [(SharedStr::borrowed("k"), SharedStr::borrowed("v"))],
+            base.clone(),
+        )
+        .unwrap(),
+    );
+    let export_allocs = check_every_failure(|a| FFI_ArrowSchema::try_from_field_in(&f, a));
+    assert!(export_allocs >= 10, "{export_allocs}");
+    let exported = FFI_ArrowSchema::try_from_field_in(&f, base.clone()).unwrap();
+    let import_allocs = check_every_failure(|a| {
+        // SAFETY: a struct we exported.
+        let back = unsafe { import_field_in(&exported, a) }?;
+        assert_eq!(back.name(), "l");
+        Ok(back)
+    });
+    assert!(import_allocs >= 10, "{import_allocs}");
+    let schema = Schema::new(fields(std::vec![f.clone(), f.clone()], &base));
+    check_every_failure(|a| FFI_ArrowSchema::try_from_schema_in(&schema, a));
+    let exported_schema = FFI_ArrowSchema::try_from_schema_in(&schema, base.clone()).unwrap();
+    // SAFETY: a struct we exported.
+    check_every_failure(|a| unsafe { import_schema_in(&exported_schema, a) });
+    drop((exported, exported_schema, schema, f));
+    assert_eq!(base.live_bytes(), 0);
+}
+
+// ----- malformed producer structs -----
+
+unsafe extern "C" fn release_hand_made(s: *mut FFI_ArrowSchema) {
+    // SAFETY: called on a valid struct.
+    unsafe { (*s).release = None };
+}
+
+/// A hand-made producer node (its memory is the test's).
+fn node(format: &CStr, children: &mut [*mut FFI_ArrowSchema]) -> FFI_ArrowSchema {
+    FFI_ArrowSchema {
+        format: format.as_ptr(),
+        name: c"x".as_ptr(),
+        metadata: ptr::null(),
+        flags: ARROW_FLAG_NULLABLE,
+        n_children: children.len() as i64,
+        children: if children.is_empty() {
+            ptr::null_mut()
+        } else {
+            children.as_mut_ptr()
+        },
+        dictionary: ptr::null_mut(),
+        release: Some(release_hand_made),
+        private_data: ptr::null_mut(),
+    }
+}
+
+fn import(s: &FFI_ArrowSchema) -> crate::Result<Field<'static, Global>> {
+    // SAFETY: the hand-made structs are valid for the interface's pointer
+    // contract; only their content is malformed.
+    unsafe { import_field_in(s, Global) }
+}
+
+#[test]
+fn malformed_structs_each_give_their_error() {
+    use Error::*;
+    let mut int = node(c"i", &mut []);
+    let mut utf8 = node(c"u", &mut []);
+    let ip: *mut FFI_ArrowSchema = &mut int;
+    let up: *mut FFI_ArrowSchema = &mut utf8;
+    let mut kids2 = [ip, up];
+    let mut kids1 = [ip];
+
+    let mut null_format = node(c"i", &mut []);
+    null_format.format = ptr::null();
+    let mut released = node(c"i", &mut []);
+    released.release = None;
+    let mut negative = node(c"+s", &mut []);
+    negative.n_children = -1;
+    let mut null_children = node(c"+l", &mut []);
+    null_children.n_children = 1;
+    let mut null_child_entries = [ip, ptr::null_mut()];
+    let bad_name_bytes = [b'a', 0xff, 0];
+    let mut bad_name = node(c"i", &mut []);
+    bad_name.name = bad_name_bytes.as_ptr().cast::<c_char>();
+    let neg_md = (-1i32).to_ne_bytes();
+    let mut bad_metadata = node(c"i", &mut []);
+    bad_metadata.metadata = neg_md.as_ptr().cast::<c_char>();
+    let mut dict_on_utf8 = node(c"u", &mut []);
+    dict_on_utf8.dictionary = ip;
+    let mut dict_on_int_bad_value = node(c"i", &mut []);
+    let mut bad_value = node(c"+w:", &mut []);
+    dict_on_int_bad_value.dictionary = &mut bad_value;
+
+    // Map entries: a struct of (utf8, int) whose keys are nullable.
+    let mut null_keys = node(c"+s", &mut kids2);
+    null_keys.flags = 0;
+    let mut null_keys_ptr = [ptr::from_mut(&mut null_keys)];
+    // Run ends that are strings.
+    let mut ree_kids = [up, ip];
+
+    let cases: Vec<(FFI_ArrowSchema, Error)> = std::vec![
+        (null_format, FfiNullFormat),
+        (released, FfiReleased),
+        (node(c"tsx:", &mut []), FfiFormatInvalid),
+        (node(c"d:1", &mut []), FfiFormatInvalid),
+        (node(c"w:-1", &mut []), FfiFormatParameterOutOfRange),
+        (node(c"+w:", &mut kids1), FfiFormatInvalid),
+        (node(c"ii", &mut []), FfiFormatInvalid),
+        (node(c"tsu:\xff", &mut []), FfiTimezoneNotUtf8),
+        (node(c"+ud:1,1", &mut kids2), FfiUnionTypeIdsInvalid),
+        (node(c"+ud:1", &mut kids2), FfiChildCountMismatch),
+        (node(c"+l", &mut kids2), FfiChildCountMismatch),
+        (node(c"i", &mut kids1), FfiChildCountMismatch),
+        (negative, FfiChildrenInvalid),
+        (null_children, FfiChildrenInvalid),
+        (node(c"+s", &mut null_child_entries), FfiChildrenInvalid),
+        (node(c"+m", &mut kids1), MapEntriesInvalid),
+        (node(c"+m", &mut null_keys_ptr), MapKeyNull),
+        (node(c"+r", &mut ree_kids), FfiRunEndsInvalid),
+        (dict_on_utf8, FfiDictionaryIndexNotInteger),
+        (dict_on_int_bad_value, FfiFormatInvalid),
+        (bad_name, FfiNameNotUtf8),
+        (bad_metadata, FfiMetadataNegativeLength),
+    ];
+    for (i, (s, e)) in cases.iter().enumerate() {
+        assert_eq!(import(s).err(), Some(*e), "case {i}: {:?}", s.format);
+    }
+    // The well-formed hand-made nodes do import.
+    assert_eq!(
+        import(&node(c"+ud:1,0", &mut kids2)).unwrap().data_type(),
+        &DataType::Union(
+            UnionFields::try_new(
+                SharedSlice::borrowed(&[1, 0]),
+                fields(
+                    std::vec![
+                        field("x", DataType::Int32, true),
+                        field("x", DataType::Utf8, true)
+                    ],
+                    &Global
+                )
+            )
+            .unwrap(),
+            UnionMode::Dense
+        )
+    );
+    assert_eq!(
+        // SAFETY: as in `import`.
+        unsafe { import_schema_in(&node(c"i", &mut []), Global) },
+        Err(FfiSchemaNotStruct)
+    );
+    let mut dict_struct = node(c"+s", &mut []);
+    dict_struct.dictionary = ip;
+    // SAFETY: as in `import`.
+    assert_eq!(
+        unsafe { import_schema_in(&dict_struct, Global) },
+        Err(FfiSchemaNotStruct)
+    );
+}
+
+#[test]
+fn cycles_depth_node_count_and_bytes_are_bounded() {
+    // A list node whose child is itself: refused at depth 65.
+    let mut l = node(c"+l", &mut []);
+    let mut self_ptr = [ptr::from_mut(&mut l)];
+    l.n_children = 1;
+    l.children = self_ptr.as_mut_ptr();
+    assert_eq!(import(&l).err(), Some(Error::FfiNestingTooDeep));
+    // A struct whose two children are itself: 2^depth nodes, stopped by the
+    // node limit (here before the depth limit: the first path down counts
+    // 50 nodes at depth 50).
+    let mut s = node(c"+s", &mut []);
+    let sp = ptr::from_mut(&mut s);
+    let mut twice = [sp, sp];
+    s.n_children = 2;
+    s.children = twice.as_mut_ptr();
+    let limits = ImportLimits {
+        max_nodes: 50,
+        ..ImportLimits::default()
+    };
+    // SAFETY: valid pointers, hostile shape.
+    let r = unsafe { import_field_with_limits_in(&s, Global, limits) };
+    assert_eq!(r.err(), Some(Error::FfiTooManyNodes));
+    // The children of one node are counted before any is read.
+    let mut int = node(c"i", &mut []);
+    let mut wide_kids = [ptr::from_mut(&mut int); 4];
+    let wide = node(c"+s", &mut wide_kids);
+    let limits = ImportLimits {
+        max_nodes: 4,
+        ..ImportLimits::default()
+    };
+    // SAFETY: as above.
+    let r = unsafe { import_field_with_limits_in(&wide, Global, limits) };
+    assert_eq!(r.err(), Some(Error::FfiTooManyNodes));
+    let limits = ImportLimits {
+        max_nodes: 5,
+        ..ImportLimits::default()
+    };
+    // SAFETY: as above.
+    assert!(unsafe { import_field_with_limits_in(&wide, Global, limits) }.is_ok());
+    // Names count against the byte limit (4 names of one byte, one more).
+    let limits = ImportLimits {
+        max_bytes: 4,
+        ..ImportLimits::default()
+    };
+    // SAFETY: as above.
+    let r = unsafe { import_field_with_limits_in(&wide, Global, limits) };
+    assert_eq!(r.err(), Some(Error::FfiMetadataTooLarge));
+    let limits = ImportLimits {
+        max_bytes: 5,
+        ..ImportLimits::default()
+    };
+    // SAFETY: as above.
+    assert!(unsafe { import_field_with_limits_in(&wide, Global, limits) }.is_ok());
+    // A null name imports as "".
+    let mut unnamed = node(c"b", &mut []);
+    unnamed.name = ptr::null();
+    assert_eq!(import(&unnamed).unwrap().name(), "");
+}
