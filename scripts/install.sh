@@ -23,7 +23,7 @@ DEB_PACKAGES=(
 # duckdb), pinned to the versions they are tested with (the venv is rebuilt
 # when these change).
 VENV="$ROOT/.venv"
-PY_PACKAGES=(pyarrow==26.0.1 numpy==2.4.6 polars==2.1.0 duckdb==2.0.0)
+PY_PACKAGES=(pyarrow==26.0.1 numpy==2.4.6 polars==2.1.0 duckdb==2.0.0 pytz==2025.2)
 
 log() { printf '[install] %s\n' "$*"; }
 

@@ -122,7 +122,7 @@ stage_test() {
 
 # The core's unsafe code (shared and mutable buffers, TryVec) under Miri,
 # through the unit tests of the modules that contain or drive it.
-MIRI_FILTERS=(buffer:: array:: ipc::flatbuf ipc::io)
+MIRI_FILTERS=(buffer:: array:: ipc::flatbuf ipc::io ffi::)
 stage_miri() {
     local log="$WORK/miri.log"
     cargo +nightly miri test -p alkaid --lib -- "${MIRI_FILTERS[@]}" 2>&1 | tee "$log"
@@ -151,6 +151,33 @@ stage_interop() {
     ALKAID_PYTHON="$py" cargo test -p alkaid-tests --features interop "${tests[@]}" \
         -- --nocapture --test-threads=1 "${filter[@]}" 2>&1 | tee "$log"
     count_cargo_tests "$log"
+    if [ "${ALKAID_SKIP_PYARROW:-0}" != 1 ]; then
+        # The C Data Interface with pyarrow, polars and DuckDB in one
+        # process: Python loads the test-only cdylib of tests/ffi-lib.
+        echo "-- C Data Interface: pyarrow, polars, DuckDB (tests/python/ffi_interop.py)"
+        cargo build -p alkaid-ffi-testlib
+        log="$WORK/ffi-interop.log"
+        "$py" tests/python/ffi_interop.py "$(cargo_target_dir)/debug/libalkaid_ffi_testlib.so" \
+            "$(golden_root)"/{cpp-21.0.0,1.0.0-bigendian,2.0.0-compression,4.0.0-shareddict} 2>&1 |
+            tee "$log"
+        count_plain_result "$log"
+        grep -qE '^ffi_interop: [0-9]+ passed, 0 failed$' "$log"
+    fi
+}
+
+# The workspace's target directory (CARGO_TARGET_DIR when set).
+cargo_target_dir() {
+    cargo metadata --format-version 1 --no-deps |
+        "${ALKAID_PYTHON:-$ROOT/.venv/bin/python}" -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])'
+}
+
+# The golden files: $ALKAID_GOLDEN_DIR, or shared/golden beside the repository.
+golden_root() {
+    if [ -n "${ALKAID_GOLDEN_DIR:-}" ]; then
+        echo "$ALKAID_GOLDEN_DIR"
+    else
+        echo "$ROOT/../shared/golden"
+    fi
 }
 
 stage_nostd() {

@@ -20,9 +20,7 @@ use alkaid::ffi::FFI_ArrowArray;
 use alkaid::ipc::reader::{FileReader, IpcReadOptions};
 use alkaid::Global;
 use alkaid_tests::harness::{cases, golden_dir};
-use arrow_array::ffi::{
-    from_ffi_and_data_type, to_ffi, FFI_ArrowArray as RsFfiArray,
-};
+use arrow_array::ffi::{from_ffi_and_data_type, to_ffi, FFI_ArrowArray as RsFfiArray};
 use arrow_array::{make_array, Array as _, ArrayRef as RsArrayRef};
 use arrow_ipc::reader::FileReader as RsFileReader;
 
@@ -70,7 +68,8 @@ fn golden_batches_cross_the_c_data_interface_both_ways() {
     let root = golden_dir();
     let (mut columns, mut files) = (0usize, 0usize);
     for case in cases(&root) {
-        let bytes: &'static [u8] = Box::leak(std::fs::read(case.file_path()).unwrap().into_boxed_slice());
+        let bytes: &'static [u8] =
+            Box::leak(std::fs::read(case.file_path()).unwrap().into_boxed_slice());
         let mut ours = match FileReader::try_new_in(bytes, IpcReadOptions::default(), Global) {
             Ok(r) => r,
             Err(e) => panic!("{}: {e}", case.file_path().display()),
@@ -95,9 +94,14 @@ fn golden_batches_cross_the_c_data_interface_both_ways() {
                         Some(rs) => {
                             let rs_col: RsArrayRef = rs[b].column(i).slice(o, l);
                             let got = ours_to_rs(&ours_sliced, rs_col.data_type());
-                            assert_eq!(got.to_data(), rs_col.to_data(), "{name} [{o}+{l}] alkaid→arrow-rs");
-                            let back = rs_to_ours(&rs_col, field)
-                                .unwrap_or_else(|e| panic!("{name} [{o}+{l}] arrow-rs→alkaid: {e}"));
+                            assert_eq!(
+                                got.to_data(),
+                                rs_col.to_data(),
+                                "{name} [{o}+{l}] alkaid→arrow-rs"
+                            );
+                            let back = rs_to_ours(&rs_col, field).unwrap_or_else(|e| {
+                                panic!("{name} [{o}+{l}] arrow-rs→alkaid: {e}")
+                            });
                             assert_eq!(back, ours_sliced, "{name} [{o}+{l}] arrow-rs→alkaid");
                         }
                         None => {
@@ -106,7 +110,10 @@ fn golden_batches_cross_the_c_data_interface_both_ways() {
                             let rs_col = ours_to_rs(&ours_sliced, &dt);
                             let back = rs_to_ours(&rs_col, field)
                                 .unwrap_or_else(|e| panic!("{name} [{o}+{l}] round trip: {e}"));
-                            assert_eq!(back, ours_sliced, "{name} [{o}+{l}] alkaid→arrow-rs→alkaid");
+                            assert_eq!(
+                                back, ours_sliced,
+                                "{name} [{o}+{l}] alkaid→arrow-rs→alkaid"
+                            );
                         }
                     }
                     columns += 1;
@@ -114,8 +121,13 @@ fn golden_batches_cross_the_c_data_interface_both_ways() {
             }
         }
     }
-    println!("C Data Interface with arrow-rs: {files} golden files, {columns} column slices, both ways");
-    assert!(files >= 40 && columns >= 500, "{files} files, {columns} columns");
+    println!(
+        "C Data Interface with arrow-rs: {files} golden files, {columns} column slices, both ways"
+    );
+    assert!(
+        files >= 40 && columns >= 500,
+        "{files} files, {columns} columns"
+    );
 }
 
 /// arrow-rs's type for a column read from a big-endian file, through the IPC
@@ -129,7 +141,8 @@ fn arrow_type_of(col: &ArrayRef<'static, Global>) -> Option<arrow_schema::DataTy
     )
     .ok()?;
     let schema = Schema::new(fields);
-    let w = StreamWriter::try_new_in(Vec::new(), &schema, IpcWriteOptions::default(), Global).ok()?;
+    let w =
+        StreamWriter::try_new_in(Vec::new(), &schema, IpcWriteOptions::default(), Global).ok()?;
     let mut w = w;
     w.finish().ok()?;
     let bytes = w.into_inner();

@@ -57,6 +57,10 @@ struct Importer<A> {
     limits: ImportLimits,
     nodes: usize,
     bytes: usize,
+    /// The next dictionary id: the interface has none, so each
+    /// dictionary-encoded field gets the next one, depth first from 0 (the
+    /// ids the IPC writers need).
+    next_dict_id: i64,
 }
 
 impl<A: Allocator + Clone> Importer<A> {
@@ -66,6 +70,7 @@ impl<A: Allocator + Clone> Importer<A> {
             limits,
             nodes: 0,
             bytes: 0,
+            next_dict_id: 0,
         }
     }
 
@@ -204,7 +209,15 @@ impl<A: Allocator + Clone> Importer<A> {
         // SAFETY: forwarded contract.
         let (name, metadata) = unsafe { self.name_and_metadata(s) }?;
         let nullable = s.flags & ARROW_FLAG_NULLABLE != 0;
-        Ok(Field::from_parts(name, data_type, nullable, metadata, None))
+        let dict_id = match data_type {
+            DataType::Dictionary(..) => {
+                let id = self.next_dict_id;
+                self.next_dict_id += 1;
+                Some(id)
+            }
+            _ => None,
+        };
+        Ok(Field::from_parts(name, data_type, nullable, metadata, dict_id))
     }
 
     /// Node `s` as a schema (a struct node without dictionary).
