@@ -184,14 +184,12 @@ impl<A: Allocator + Clone + Send + Sync + 'static> Node<A> {
     fn push_child(&mut self, child: &ArrayRef<'static, A>) -> Result<()> {
         self.private.children.try_reserve(1)?;
         let c = export_array(child, &self.private.alloc)?;
-        let p = match box_in(c, &self.private.alloc) {
-            Ok(p) => p,
-            // The struct was dropped (so released) by `box_in`'s failure path.
-            Err(e) => return Err(e),
-        };
+        // On failure `box_in` drops (so releases) the child.
+        let p = box_in(c, &self.private.alloc)?;
         self.private.children.try_push(p.as_ptr())
     }
 
+    #[cfg(feature = "dictionary")]
     fn set_dictionary(&mut self, values: &ArrayRef<'static, A>) -> Result<()> {
         let d = export_array(values, &self.private.alloc)?;
         self.private.dictionary = box_in(d, &self.private.alloc)?.as_ptr();

@@ -198,12 +198,10 @@ impl<A: Allocator + Clone + Send + Sync + 'static> Importer<A> {
         i: usize,
         total: usize,
     ) -> Result<ScalarBuffer<'static, O, A>> {
-        // SAFETY: `i < n_buffers` is checked by `buffer`; entry read only
-        // after that check.
-        if total == 0
-            && i < usize::try_from(n.n_buffers).unwrap_or(0)
-            && unsafe { *n.buffers.add(i) }.is_null()
-        {
+        let present = i < usize::try_from(n.n_buffers).unwrap_or(0);
+        // SAFETY: entry `i` exists (`present`) in the non-null `buffers`
+        // array (`shape` checked it), readable by the import contract.
+        if total == 0 && present && unsafe { *n.buffers.add(i) }.is_null() {
             return ScalarBuffer::try_copy_in(&[O::default()], self.alloc.clone());
         }
         let count = total.checked_add(1).ok_or(Error::OffsetsLength)?;
@@ -212,6 +210,7 @@ impl<A: Allocator + Clone + Send + Sync + 'static> Importer<A> {
     }
 
     /// Child `j` of `n`.
+    #[cfg(any(feature = "nested", feature = "union", feature = "run-end"))]
     unsafe fn child<'n>(&self, n: &'n FFI_ArrowArray, j: usize) -> Result<&'n FFI_ArrowArray> {
         if j >= usize::try_from(n.n_children).unwrap_or(0) {
             return Err(Error::InvalidChildCount);
@@ -228,6 +227,7 @@ impl<A: Allocator + Clone + Send + Sync + 'static> Importer<A> {
     }
 
     /// Child `j` imported as `field`, cut to `len` slots when longer.
+    #[cfg(any(feature = "nested", feature = "union", feature = "run-end"))]
     unsafe fn child_array(
         &self,
         n: &FFI_ArrowArray,
@@ -276,8 +276,8 @@ impl<A: Allocator + Clone + Send + Sync + 'static> Importer<A> {
         }
         let s = shape(n)?;
         use DataType::*;
-        // SAFETY (every `unsafe` call below): the contract of this function,
-        // passed on for `n`'s buffers and children.
+        // SAFETY: every call below passes on the contract of this function
+        // for `n`'s buffers and children.
         let whole: ArrayRef<'static, A> = unsafe {
             match dt {
                 Null => {
@@ -504,13 +504,15 @@ impl<A: Allocator + Clone + Send + Sync + 'static> Importer<A> {
         ) -> Result<ArrayRef<'static, A>>,
     ) -> Result<ArrayRef<'static, A>> {
         expect(s, 3, 0)?;
-        // SAFETY (the three calls): the caller's contract.
+        // SAFETY: the caller's contract.
         let nulls = unsafe { self.validity(n, s) }?;
+        // SAFETY: the caller's contract.
         let offsets = unsafe { self.offsets::<O>(n, 1, s.total) }?;
         let end = match offsets.as_slice().last() {
             Some(o) => o.to_usize().ok_or(Error::OffsetOutOfBounds)?,
             None => 0,
         };
+        // SAFETY: the caller's contract.
         let data = unsafe { self.buffer(n, 2, end, 1) }?;
         make(offsets, data, nulls)
     }
@@ -524,14 +526,11 @@ impl<A: Allocator + Clone + Send + Sync + 'static> Importer<A> {
         nulls: Option<NullBuffer<'static, A>>,
     ) -> Result<DictionaryKeys<'static, A>> {
         macro_rules! keys {
-            ($t:ty, $v:ident) => {
+            ($t:ty, $v:ident) => {{
                 // SAFETY: the caller's contract.
-                DictionaryKeys::$v(PrimitiveArray::try_new(
-                    DataType::$v,
-                    unsafe { self.scalar::<$t>(n, 1, s.total) }?,
-                    nulls,
-                )?)
-            };
+                let values = unsafe { self.scalar::<$t>(n, 1, s.total) }?;
+                DictionaryKeys::$v(PrimitiveArray::try_new(DataType::$v, values, nulls)?)
+            }};
         }
         Ok(match index {
             IndexType::Int8 => keys!(i8, Int8),

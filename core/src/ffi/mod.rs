@@ -35,6 +35,8 @@ mod schema_import;
 #[cfg(test)]
 mod schema_tests;
 mod stream;
+#[cfg(feature = "nested")]
+mod stream_reader;
 #[cfg(test)]
 mod test_alloc;
 
@@ -49,9 +51,10 @@ pub use schema_import::{
 #[cfg(feature = "alloc")]
 pub use schema_import::{import_field, import_schema};
 pub use stream::{
-    error_code, export_array_in, import_array_in, ArrowArrayStreamReader, FFI_ArrowArrayStream,
-    EINVAL, EIO, ENOMEM,
+    error_code, export_array_in, import_array_in, FFI_ArrowArrayStream, EINVAL, EIO, ENOMEM,
 };
+#[cfg(feature = "nested")]
+pub use stream_reader::ArrowArrayStreamReader;
 
 /// `ArrowSchema.flags` bit: the dictionary's values are ordered
 /// (`ARROW_FLAG_DICTIONARY_ORDERED`).

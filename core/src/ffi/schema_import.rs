@@ -217,7 +217,9 @@ impl<A: Allocator + Clone> Importer<A> {
             }
             _ => None,
         };
-        Ok(Field::from_parts(name, data_type, nullable, metadata, dict_id))
+        Ok(Field::from_parts(
+            name, data_type, nullable, metadata, dict_id,
+        ))
     }
 
     /// Node `s` as a schema (a struct node without dictionary).

@@ -49,24 +49,47 @@ fn import_ids<A: Allocator + Clone>(f: &Field<'static, A>, alloc: &A) -> Field<'
 }
 
 /// [`import_ids`] of every field of a schema, numbered across the fields.
-fn import_ids_schema<A: Allocator + Clone>(s: &Schema<'static, A>, alloc: &A) -> Schema<'static, A> {
+fn import_ids_schema<A: Allocator + Clone>(
+    s: &Schema<'static, A>,
+    alloc: &A,
+) -> Schema<'static, A> {
     let mut n = 0;
-    let fs: Vec<_> = s.fields().iter().map(|f| ids_field(f, &mut n, alloc)).collect();
+    let fs: Vec<_> = s
+        .fields()
+        .iter()
+        .map(|f| ids_field(f, &mut n, alloc))
+        .collect();
     Schema::new(SharedSlice::try_from_iter_in(fs, alloc.clone()).unwrap())
         .with_metadata(s.metadata().clone())
 }
 
-fn ids_field<A: Allocator + Clone>(f: &Field<'static, A>, n: &mut i64, alloc: &A) -> Field<'static, A> {
+fn ids_field<A: Allocator + Clone>(
+    f: &Field<'static, A>,
+    n: &mut i64,
+    alloc: &A,
+) -> Field<'static, A> {
     let dt = ids_type(f.data_type(), n, alloc);
     let id = matches!(dt, DataType::Dictionary(..)).then(|| {
         *n += 1;
         *n - 1
     });
-    Field::from_parts(f.name_shared().clone(), dt, f.is_nullable(), f.metadata().clone(), id)
+    Field::from_parts(
+        f.name_shared().clone(),
+        dt,
+        f.is_nullable(),
+        f.metadata().clone(),
+        id,
+    )
 }
 
-fn ids_type<A: Allocator + Clone>(dt: &DataType<'static, A>, n: &mut i64, alloc: &A) -> DataType<'static, A> {
-    let b = |f: &Field<'static, A>, n: &mut i64| SharedBox::try_new_in(ids_field(f, n, alloc), alloc.clone()).unwrap();
+fn ids_type<A: Allocator + Clone>(
+    dt: &DataType<'static, A>,
+    n: &mut i64,
+    alloc: &A,
+) -> DataType<'static, A> {
+    let b = |f: &Field<'static, A>, n: &mut i64| {
+        SharedBox::try_new_in(ids_field(f, n, alloc), alloc.clone()).unwrap()
+    };
     let many = |fs: &[Field<'static, A>], n: &mut i64| {
         let v: Vec<_> = fs.iter().map(|f| ids_field(f, n, alloc)).collect();
         SharedSlice::try_from_iter_in(v, alloc.clone()).unwrap()
