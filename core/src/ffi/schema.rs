@@ -50,13 +50,14 @@ pub struct FFI_ArrowSchema {
     pub private_data: *mut c_void,
 }
 
-// SAFETY: an `FFI_ArrowSchema` owns what its `release` frees and nothing in
-// it is shared with another struct (each child and the dictionary have
-// their own private data), so moving it to another thread and releasing it
-// there is sound as long as the producer's release callback may run on any
-// thread. The interface asks that of every producer ("Memory management":
-// the consumer may release from another thread); ours holds only memory
-// from an `A: Send + Sync` allocator.
+// SAFETY: an `FFI_ArrowSchema` owns what its `release` frees and shares
+// nothing with another struct (each child and the dictionary have their own
+// private data), so moving it to another thread and releasing it there is
+// sound when its release callback may run on any thread. Ours may: it only
+// frees memory from an `A: Send + Sync` allocator and touches no
+// thread-local state. For a struct filled by another library this is the
+// same assumption arrow-rs and Arrow C++ make of producers (their release
+// callbacks free memory, with no thread affinity).
 unsafe impl Send for FFI_ArrowSchema {}
 
 /// Deepest nesting of children and dictionaries that export and import

@@ -252,6 +252,24 @@ impl<A: Allocator + Clone> Importer<A> {
 /// dictionary node's own name, flags and metadata are ignored (only its
 /// type is a `DataType`'s value type).
 ///
+/// ```
+/// use alkaid::allocator_api2::alloc::Global;
+/// use alkaid::buffer::SharedBox;
+/// use alkaid::datatypes::{DataType, Field};
+/// use alkaid::ffi::{import_field_in, FFI_ArrowSchema};
+///
+/// let item = SharedBox::try_new_in(Field::new("item", DataType::Utf8, true), Global)?;
+/// let field = Field::new("tags", DataType::List(item), false);
+/// let exported = FFI_ArrowSchema::try_from_field_in(&field, Global)?;
+/// // Another library would read `exported` here (`&exported` as an
+/// // `ArrowSchema*`); we read it back ourselves.
+/// // SAFETY: a struct exported by alkaid, alive and unchanged meanwhile.
+/// let back = unsafe { import_field_in(&exported, Global) }?;
+/// assert_eq!(back, field);
+/// drop(exported); // calls its `release`
+/// # Ok::<(), alkaid::Error>(())
+/// ```
+///
 /// # Safety
 /// `schema` and everything reachable from it must be as "The Arrow C data
 /// interface" requires of a producer for the duration of the call: `format`

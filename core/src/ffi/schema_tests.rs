@@ -149,10 +149,8 @@ fn every_type_round_trips_through_a_struct() {
             assert_eq!(format_of(&bare), format);
             assert_eq!(name_of(&bare), "");
             // SAFETY: as above.
-            assert_eq!(
-                unsafe { import_data_type_in(&bare, a.clone()) }.unwrap(),
-                dt
-            );
+            let bare_back = unsafe { import_data_type_in(&bare, a.clone()) }.unwrap();
+            assert_eq!(bare_back, dt);
         }
     }
     assert_eq!(a.live_bytes(), 0);
@@ -259,7 +257,7 @@ fn nested_types_have_the_spec_layout() {
 fn pairs(kv: &[(&'static str, &'static str)]) -> Metadata<'static, Global> {
     SharedSlice::try_from_iter_in(
         kv.iter()
-            .map(|(k, v)| (SharedStr::borrowed(*k), SharedStr::borrowed(*v))),
+            .map(|&(k, v)| (SharedStr::borrowed(k), SharedStr::borrowed(v))),
         Global,
     )
     .unwrap()
@@ -303,10 +301,8 @@ fn extension_metadata_and_schemas_round_trip() {
     // A field is not a schema.
     let s = FFI_ArrowSchema::try_from_field(&uuid).unwrap();
     // SAFETY: as above.
-    assert_eq!(
-        unsafe { import_schema_in(&s, Global) },
-        Err(Error::FfiSchemaNotStruct)
-    );
+    let not_schema = unsafe { import_schema_in(&s, Global) };
+    assert_eq!(not_schema, Err(Error::FfiSchemaNotStruct));
 }
 
 #[test]
@@ -481,8 +477,9 @@ unsafe extern "C" fn release_hand_made(s: *mut FFI_ArrowSchema) {
     unsafe { (*s).release = None };
 }
 
-/// A hand-made producer node (its memory is the test's).
-fn node(format: &CStr, children: &mut [*mut FFI_ArrowSchema]) -> FFI_ArrowSchema {
+/// A hand-made producer node (its memory is the test's). The children
+/// array is only read, so several nodes may share one.
+fn node(format: &CStr, children: &[*mut FFI_ArrowSchema]) -> FFI_ArrowSchema {
     FFI_ArrowSchema {
         format: format.as_ptr(),
         name: c"x".as_ptr(),
@@ -492,7 +489,7 @@ fn node(format: &CStr, children: &mut [*mut FFI_ArrowSchema]) -> FFI_ArrowSchema
         children: if children.is_empty() {
             ptr::null_mut()
         } else {
-            children.as_mut_ptr()
+            children.as_ptr().cast_mut()
         },
         dictionary: ptr::null_mut(),
         release: Some(release_hand_made),
@@ -509,60 +506,60 @@ fn import(s: &FFI_ArrowSchema) -> crate::Result<Field<'static, Global>> {
 #[test]
 fn malformed_structs_each_give_their_error() {
     use Error::*;
-    let mut int = node(c"i", &mut []);
-    let mut utf8 = node(c"u", &mut []);
+    let mut int = node(c"i", &[]);
+    let mut utf8 = node(c"u", &[]);
     let ip: *mut FFI_ArrowSchema = &mut int;
     let up: *mut FFI_ArrowSchema = &mut utf8;
-    let mut kids2 = [ip, up];
-    let mut kids1 = [ip];
+    let kids2 = [ip, up];
+    let kids1 = [ip];
 
-    let mut null_format = node(c"i", &mut []);
+    let mut null_format = node(c"i", &[]);
     null_format.format = ptr::null();
-    let mut released = node(c"i", &mut []);
+    let mut released = node(c"i", &[]);
     released.release = None;
-    let mut negative = node(c"+s", &mut []);
+    let mut negative = node(c"+s", &[]);
     negative.n_children = -1;
-    let mut null_children = node(c"+l", &mut []);
+    let mut null_children = node(c"+l", &[]);
     null_children.n_children = 1;
-    let mut null_child_entries = [ip, ptr::null_mut()];
+    let null_child_entries = [ip, ptr::null_mut()];
     let bad_name_bytes = [b'a', 0xff, 0];
-    let mut bad_name = node(c"i", &mut []);
+    let mut bad_name = node(c"i", &[]);
     bad_name.name = bad_name_bytes.as_ptr().cast::<c_char>();
     let neg_md = (-1i32).to_ne_bytes();
-    let mut bad_metadata = node(c"i", &mut []);
+    let mut bad_metadata = node(c"i", &[]);
     bad_metadata.metadata = neg_md.as_ptr().cast::<c_char>();
-    let mut dict_on_utf8 = node(c"u", &mut []);
+    let mut dict_on_utf8 = node(c"u", &[]);
     dict_on_utf8.dictionary = ip;
-    let mut dict_on_int_bad_value = node(c"i", &mut []);
-    let mut bad_value = node(c"+w:", &mut []);
+    let mut dict_on_int_bad_value = node(c"i", &[]);
+    let mut bad_value = node(c"+w:", &[]);
     dict_on_int_bad_value.dictionary = &mut bad_value;
 
     // Map entries: a struct of (utf8, int) whose keys are nullable.
-    let mut null_keys = node(c"+s", &mut kids2);
+    let mut null_keys = node(c"+s", &kids2);
     null_keys.flags = 0;
-    let mut null_keys_ptr = [ptr::from_mut(&mut null_keys)];
+    let null_keys_ptr = [ptr::from_mut(&mut null_keys)];
     // Run ends that are strings.
-    let mut ree_kids = [up, ip];
+    let ree_kids = [up, ip];
 
     let cases: Vec<(FFI_ArrowSchema, Error)> = std::vec![
         (null_format, FfiNullFormat),
         (released, FfiReleased),
-        (node(c"tsx:", &mut []), FfiFormatInvalid),
-        (node(c"d:1", &mut []), FfiFormatInvalid),
-        (node(c"w:-1", &mut []), FfiFormatParameterOutOfRange),
-        (node(c"+w:", &mut kids1), FfiFormatInvalid),
-        (node(c"ii", &mut []), FfiFormatInvalid),
-        (node(c"tsu:\xff", &mut []), FfiTimezoneNotUtf8),
-        (node(c"+ud:1,1", &mut kids2), FfiUnionTypeIdsInvalid),
-        (node(c"+ud:1", &mut kids2), FfiChildCountMismatch),
-        (node(c"+l", &mut kids2), FfiChildCountMismatch),
-        (node(c"i", &mut kids1), FfiChildCountMismatch),
+        (node(c"tsx:", &[]), FfiFormatInvalid),
+        (node(c"d:1", &[]), FfiFormatInvalid),
+        (node(c"w:-1", &[]), FfiFormatParameterOutOfRange),
+        (node(c"+w:", &kids1), FfiFormatInvalid),
+        (node(c"ii", &[]), FfiFormatInvalid),
+        (node(c"tsu:\xff", &[]), FfiTimezoneNotUtf8),
+        (node(c"+ud:1,1", &kids2), FfiUnionTypeIdsInvalid),
+        (node(c"+ud:1", &kids2), FfiChildCountMismatch),
+        (node(c"+l", &kids2), FfiChildCountMismatch),
+        (node(c"i", &kids1), FfiChildCountMismatch),
         (negative, FfiChildrenInvalid),
         (null_children, FfiChildrenInvalid),
-        (node(c"+s", &mut null_child_entries), FfiChildrenInvalid),
-        (node(c"+m", &mut kids1), MapEntriesInvalid),
-        (node(c"+m", &mut null_keys_ptr), MapKeyNull),
-        (node(c"+r", &mut ree_kids), FfiRunEndsInvalid),
+        (node(c"+s", &null_child_entries), FfiChildrenInvalid),
+        (node(c"+m", &kids1), MapEntriesInvalid),
+        (node(c"+m", &null_keys_ptr), MapKeyNull),
+        (node(c"+r", &ree_kids), FfiRunEndsInvalid),
         (dict_on_utf8, FfiDictionaryIndexNotInteger),
         (dict_on_int_bad_value, FfiFormatInvalid),
         (bad_name, FfiNameNotUtf8),
@@ -573,7 +570,7 @@ fn malformed_structs_each_give_their_error() {
     }
     // The well-formed hand-made nodes do import.
     assert_eq!(
-        import(&node(c"+ud:1,0", &mut kids2)).unwrap().data_type(),
+        import(&node(c"+ud:1,0", &kids2)).unwrap().data_type(),
         &DataType::Union(
             UnionFields::try_new(
                 SharedSlice::borrowed(&[1, 0]),
@@ -591,45 +588,54 @@ fn malformed_structs_each_give_their_error() {
     );
     assert_eq!(
         // SAFETY: as in `import`.
-        unsafe { import_schema_in(&node(c"i", &mut []), Global) },
+        unsafe { import_schema_in(&node(c"i", &[]), Global) },
         Err(FfiSchemaNotStruct)
     );
-    let mut dict_struct = node(c"+s", &mut []);
+    let mut dict_struct = node(c"+s", &[]);
     dict_struct.dictionary = ip;
     // SAFETY: as in `import`.
-    assert_eq!(
-        unsafe { import_schema_in(&dict_struct, Global) },
-        Err(FfiSchemaNotStruct)
-    );
+    let not_schema = unsafe { import_schema_in(&dict_struct, Global) };
+    assert_eq!(not_schema, Err(FfiSchemaNotStruct));
 }
 
 #[test]
 fn cycles_depth_node_count_and_bytes_are_bounded() {
-    // A list node whose child is itself: refused at depth 65.
-    let mut l = node(c"+l", &mut []);
-    let mut self_ptr = [ptr::from_mut(&mut l)];
-    l.n_children = 1;
-    l.children = self_ptr.as_mut_ptr();
-    assert_eq!(import(&l).err(), Some(Error::FfiNestingTooDeep));
+    // A list node whose child is itself: refused at depth 65. (The cycle is
+    // closed through the raw pointer, which every later access goes
+    // through, as a producer's would.)
+    let mut l = node(c"+l", &[]);
+    let lp = ptr::from_mut(&mut l);
+    let mut self_ptr = [lp];
+    // SAFETY: `lp` points at `l`, which is not otherwise accessed here.
+    let l = unsafe {
+        (*lp).n_children = 1;
+        (*lp).children = self_ptr.as_mut_ptr();
+        &*lp
+    };
+    assert_eq!(import(l).err(), Some(Error::FfiNestingTooDeep));
     // A struct whose two children are itself: 2^depth nodes, stopped by the
     // node limit (here before the depth limit: the first path down counts
     // 50 nodes at depth 50).
-    let mut s = node(c"+s", &mut []);
+    let mut s = node(c"+s", &[]);
     let sp = ptr::from_mut(&mut s);
     let mut twice = [sp, sp];
-    s.n_children = 2;
-    s.children = twice.as_mut_ptr();
+    // SAFETY: as for `l`.
+    let s = unsafe {
+        (*sp).n_children = 2;
+        (*sp).children = twice.as_mut_ptr();
+        &*sp
+    };
     let limits = ImportLimits {
         max_nodes: 50,
         ..ImportLimits::default()
     };
     // SAFETY: valid pointers, hostile shape.
-    let r = unsafe { import_field_with_limits_in(&s, Global, limits) };
+    let r = unsafe { import_field_with_limits_in(s, Global, limits) };
     assert_eq!(r.err(), Some(Error::FfiTooManyNodes));
     // The children of one node are counted before any is read.
-    let mut int = node(c"i", &mut []);
-    let mut wide_kids = [ptr::from_mut(&mut int); 4];
-    let wide = node(c"+s", &mut wide_kids);
+    let mut int = node(c"i", &[]);
+    let wide_kids = [ptr::from_mut(&mut int); 4];
+    let wide = node(c"+s", &wide_kids);
     let limits = ImportLimits {
         max_nodes: 4,
         ..ImportLimits::default()
@@ -658,7 +664,7 @@ fn cycles_depth_node_count_and_bytes_are_bounded() {
     // SAFETY: as above.
     assert!(unsafe { import_field_with_limits_in(&wide, Global, limits) }.is_ok());
     // A null name imports as "".
-    let mut unnamed = node(c"b", &mut []);
+    let mut unnamed = node(c"b", &[]);
     unnamed.name = ptr::null();
     assert_eq!(import(&unnamed).unwrap().name(), "");
 }
