@@ -305,6 +305,26 @@ where
 /// [`FFI_ArrowSchema::try_from_field_in`] and
 /// [`FFI_ArrowArray::try_from_array_in`]).
 ///
+/// ```
+/// use alkaid::array::{Array, PrimitiveArray};
+/// use alkaid::datatypes::{DataType, Field};
+/// use alkaid::ffi::{export_array_in, import_array_in};
+/// use alkaid::Global;
+///
+/// static SAMPLES: [i64; 3] = [7, 8, 9];
+/// let column = PrimitiveArray::<i64, Global>::from_slice(&SAMPLES).into_array_ref();
+/// let field = Field::new("samples", DataType::Int64, false);
+/// // Export: the structs point at SAMPLES; `release` drops alkaid's references.
+/// let (array, schema) = export_array_in(&field, &column, Global)?;
+/// // ... hand `&array`/`&schema` to a consumer (pyarrow: pa.Array._import_from_c) ...
+/// // Import (here alkaid is its own consumer): buffers stay the producer's.
+/// // SAFETY: structs of the C Data Interface, just exported above.
+/// let (field_back, column_back) = unsafe { import_array_in(array, &schema, Global) }?;
+/// assert_eq!(field_back, field);
+/// assert_eq!(column_back, column);
+/// # Ok::<(), alkaid::Error>(())
+/// ```
+///
 /// # Errors
 /// As the two exports.
 pub fn export_array_in<A>(
