@@ -16,7 +16,10 @@
 #   interop   round trips with pyarrow (the .venv's, or $ALKAID_PYTHON) and
 #             arrow-rs 60: cargo test -p alkaid-tests --features interop
 #             (tests/interop_pyarrow.rs, message_metadata_pyarrow.rs,
-#             interop_arrow_rs.rs). Fails
+#             interop_arrow_rs.rs), and the differential test of our
+#             readers against pyarrow on ~2,800 mutated golden inputs
+#             (tests/differential_pyarrow.rs: prints both accept / both
+#             reject / justified differences, fails on any other). Fails
 #             when pyarrow is missing; outside CI, ALKAID_SKIP_PYARROW=1
 #             runs only the arrow-rs tests.
 #   nostd     alkaid and alkaid-alloc built for thumbv6m-none-eabi and
@@ -132,7 +135,8 @@ stage_miri() {
 stage_interop() {
     local log="$WORK/cargo-interop.log"
     local py="${ALKAID_PYTHON:-$ROOT/.venv/bin/python}"
-    local tests=(--test interop_pyarrow --test message_metadata_pyarrow --test interop_arrow_rs) filter=()
+    local tests=(--test interop_pyarrow --test message_metadata_pyarrow --test interop_arrow_rs
+        --test differential_pyarrow) filter=()
     if [ "${ALKAID_SKIP_PYARROW:-0}" = 1 ]; then
         if [ "${CI:-}" = true ]; then
             echo "ALKAID_SKIP_PYARROW=1 is not allowed in CI" >&2
@@ -151,6 +155,8 @@ stage_interop() {
     ALKAID_PYTHON="$py" cargo test -p alkaid-tests --features interop "${tests[@]}" \
         -- --nocapture --test-threads=1 "${filter[@]}" 2>&1 | tee "$log"
     count_cargo_tests "$log"
+    # The differential test's counts, again at the end of the stage.
+    grep -E '^differential vs pyarrow' "$log" || true
     if [ "${ALKAID_SKIP_PYARROW:-0}" != 1 ]; then
         # The C Data Interface with pyarrow, polars and DuckDB in one
         # process: Python loads the test-only cdylib of tests/ffi-lib.
@@ -192,7 +198,7 @@ stage_nostd() {
     done
     # The optional features (all default): each one off (the others on) and
     # each one alone must build warning-free, so that their cfgs do not rot.
-    local f rest optional=(compression dictionary nested union views run-end)
+    local f rest optional=(compression dictionary nested union views run-end ffi)
     t=thumbv7em-none-eabihf
     echo "-- $t: lint without any optional feature"
     cargo clippy -p alkaid --no-default-features --target "$t" -- -D warnings

@@ -7,6 +7,8 @@
 //!   (with the core's codecs, whose ZSTD decoder is `ruzstd`, or the std
 //!   shim's, whose ZSTD is the reference library), the expected failures and
 //!   the summary table;
+//! - [`mutate`]: a seeded, structure-aware mutator of IPC streams and files
+//!   (the differential test against pyarrow);
 //! - [`interop`]: our readers and writers on whole files, pyarrow (through
 //!   the scripts of `tests/python/`) and the interop tables.
 //!
@@ -17,7 +19,9 @@
 //! `cargo test -p alkaid-tests --features interop` (the `interop` stage of
 //! `scripts/test.sh`) also runs `tests/interop_pyarrow.rs` and
 //! `tests/interop_arrow_rs.rs`: round trips with pyarrow (Python at
-//! `$ALKAID_PYTHON`, else `<repo>/.venv/bin/python`) and arrow-rs 60. The golden
+//! `$ALKAID_PYTHON`, else `<repo>/.venv/bin/python`) and arrow-rs 60, and
+//! `tests/differential_pyarrow.rs`: our readers' verdicts and values on
+//! mutated golden inputs against pyarrow's. The golden
 //! files are found at `$ALKAID_GOLDEN_DIR`, else `<repo>/../shared/golden`,
 //! else `/work/shared/golden`; the tests fail when none exists.
 //! `cargo test -p alkaid-tests --test golden -- --nocapture` prints the
@@ -31,4 +35,5 @@ pub mod compare;
 pub mod harness;
 pub mod interop;
 pub mod json;
+pub mod mutate;
 pub mod value;

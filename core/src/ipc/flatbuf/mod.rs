@@ -57,6 +57,44 @@ mod tests {
         assert!(t.get_table(10).unwrap().is_none());
     }
 
+    /// Misaligned offsets and vtables are refused, as the flatbuffers
+    /// verifier refuses them (found by `tests/differential_pyarrow.rs`: a
+    /// field name's offset moved by a flipped byte onto an unaligned spot
+    /// was read as another string, where pyarrow rejects the message).
+    #[test]
+    fn misaligned_offsets_are_an_error() {
+        let mut scratch = [0u8; 256];
+        let mut b = FlatBufferBuilder::new(&mut scratch);
+        // Bytes 2.. of the string hold a well-formed string "xy" (length 2,
+        // then the terminating NUL), at a spot that is not 4-aligned.
+        let name = b.create_string("ab\u{2}\0\0\0xy").unwrap();
+        b.start_table().unwrap();
+        b.add_offset(0, name).unwrap();
+        b.add_i64(1, 7, 0).unwrap();
+        let root = b.end_table().unwrap();
+        let good = b.finish(root).unwrap().to_vec();
+        let t = Table::root(&good).unwrap();
+        assert_eq!(t.get_str(0).unwrap(), Some("ab\u{2}\0\0\0xy"));
+        assert_eq!(t.get_i64(1, 0).unwrap(), 7);
+        let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+        let pos = u32_at(&good, 0) as usize;
+        let vtable = (pos as i64 - i64::from(u32_at(&good, pos) as i32)) as usize;
+        let name_at = pos + u16::from_le_bytes([good[vtable + 4], good[vtable + 5]]) as usize;
+        let bump = |at: usize, by: u32| {
+            let mut bad = good.clone();
+            let v = u32_at(&bad, at).wrapping_add(by);
+            bad[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            bad
+        };
+        // The string's offset moved by 6 bytes: onto "xy", not 4-aligned.
+        let bad = bump(name_at, 6);
+        let t = Table::root(&bad).unwrap();
+        assert_eq!(t.get_str(0), Err(Error::InvalidFlatbuffer));
+        // The root offset moved by 2, the vtable's offset by 1.
+        assert!(Table::root(&bump(0, 2)).is_err());
+        assert!(Table::root(&bump(pos, 1)).is_err());
+    }
+
     #[test]
     fn scratch_too_small_is_an_error() {
         let mut scratch = [0u8; 16];

@@ -3,7 +3,10 @@
 //! Every access is bounds-checked against the buffer: a table's vtable must
 //! lie inside the buffer, a field must lie inside its table and the buffer,
 //! offsets must point inside the buffer, vectors and strings must fit, strings
-//! must be UTF-8. Failures are [`Error::InvalidFlatbuffer`]; nothing panics and
+//! must be UTF-8. Alignment is checked as the flatbuffers verifier does
+//! (relative to the buffer's start): an offset's target (a table, vector or
+//! string) is 4-aligned, a vtable 2-aligned, a scalar field aligned to its
+//! size. Failures are [`Error::InvalidFlatbuffer`]; nothing panics and
 //! nothing allocates. (The generated reader of `alkaid-fbs` is used in tests
 //! to cross-check this one.)
 
@@ -30,7 +33,8 @@ pub(crate) fn read_u32(buf: &[u8], at: usize) -> Result<u32> {
 fn follow(buf: &[u8], at: usize) -> Result<usize> {
     let off = read_u32(buf, at)? as usize;
     let target = at.checked_add(off).ok_or(BAD)?;
-    if target >= buf.len() {
+    // Tables start with an `i32`, vectors and strings with a `u32` length.
+    if target >= buf.len() || target % 4 != 0 {
         return Err(BAD);
     }
     Ok(target)
@@ -59,12 +63,16 @@ impl<'b> Table<'b> {
     /// The table at byte `pos`.
     ///
     /// # Errors
-    /// [`Error::InvalidFlatbuffer`] when its vtable or extent is outside `buf`.
+    /// [`Error::InvalidFlatbuffer`] when its vtable or extent is outside `buf`,
+    /// or either is misaligned.
     pub fn at(buf: &'b [u8], pos: usize) -> Result<Self> {
+        if pos % 4 != 0 {
+            return Err(BAD);
+        }
         let soff = i32::from_le_bytes(read_array::<4>(buf, pos)?);
         let vtable = (pos as i64)
             .checked_sub(soff as i64)
-            .filter(|v| *v >= 0)
+            .filter(|v| *v >= 0 && *v % 2 == 0)
             .ok_or(BAD)? as usize;
         let vt_size = u16::from_le_bytes(read_array::<2>(buf, vtable)?) as usize;
         let table_size = u16::from_le_bytes(read_array::<2>(buf, vtable + 2)?) as usize;
@@ -96,7 +104,12 @@ impl<'b> Table<'b> {
         if off + size > self.table_size {
             return Err(BAD);
         }
-        Ok(Some(self.pos + off))
+        let at = self.pos + off;
+        // Scalars (1, 2, 4 or 8 bytes) and offsets (4) are aligned to their size.
+        if at % size.clamp(1, 8) != 0 {
+            return Err(BAD);
+        }
+        Ok(Some(at))
     }
 
     /// A `bool` field, or `default` when absent.
