@@ -37,6 +37,8 @@ mod schema_tests;
 mod stream;
 #[cfg(feature = "nested")]
 mod stream_reader;
+#[cfg(all(test, feature = "nested"))]
+mod stream_tests;
 #[cfg(test)]
 mod test_alloc;
 
