@@ -220,6 +220,19 @@ errors! {
     /// A row holds a dictionary key that this converter never issued (for
     /// example a row made by another converter).
     UnknownDictionaryKey => "row holds a dictionary key unknown to this converter",
+
+    // ----- IPC defects (#14) -----
+    /// A file footer's `Block` has a negative field, or its message
+    /// (metadata and body) does not lie between the leading magic and the
+    /// footer.
+    BlockOutOfFile => "footer block lies outside the file's messages",
+    /// A file footer's `Block` has an offset, metadata length or body length
+    /// that is not a multiple of 8 bytes.
+    UnalignedBlock => "footer block offset or length is not a multiple of 8",
+    /// A file footer's `Block` disagrees with its message: the metadata
+    /// length is not the message's prefix plus flatbuffer, or the body
+    /// length is not the message's `bodyLength`.
+    BlockMessageMismatch => "footer block lengths disagree with its message",
 }
 
 impl fmt::Display for Error {

@@ -248,9 +248,11 @@ fn many_buffers(n: usize) -> (RecordBatch<'static, Global>, ArrowBatch) {
         }
     }
     let view_bytes: Vec<u8> = views.iter().flat_map(|v| v.to_bytes()).collect();
-    let buffers =
-        SharedSlice::try_from_iter_in(data.iter().map(|d| Buffer::try_copy_in(d, Global).unwrap()), Global)
-            .unwrap();
+    let buffers = SharedSlice::try_from_iter_in(
+        data.iter().map(|d| Buffer::try_copy_in(d, Global).unwrap()),
+        Global,
+    )
+    .unwrap();
     let ours = StringViewArray::<Global>::try_new(
         Buffer::try_copy_in(&view_bytes, Global).unwrap(),
         buffers,
@@ -267,8 +269,13 @@ fn many_buffers(n: usize) -> (RecordBatch<'static, Global>, ArrowBatch) {
     )
     .unwrap();
     let theirs = ArrowStringViewArray::try_new(
-        views.iter().map(|v| v.to_u128()).collect::<arrow_buffer::ScalarBuffer<u128>>(),
-        data.into_iter().map(arrow_buffer::Buffer::from_vec::<u8>).collect::<Vec<_>>(),
+        views
+            .iter()
+            .map(|v| v.to_u128())
+            .collect::<arrow_buffer::ScalarBuffer<u128>>(),
+        data.into_iter()
+            .map(arrow_buffer::Buffer::from_vec::<u8>)
+            .collect::<Vec<_>>(),
         None,
     )
     .unwrap();
@@ -285,13 +292,20 @@ fn many_buffers(n: usize) -> (RecordBatch<'static, Global>, ArrowBatch) {
 /// and with 4,000 data buffers (linear in the bytes when both are equal),
 /// arrow-rs's, and the ratio.
 fn many_buffers_case(filter: Option<&str>, runs: usize) {
-    let cases: Vec<_> = [1_000, 4_000].into_iter().map(|n| (n, many_buffers(n))).collect();
+    let cases: Vec<_> = [1_000, 4_000]
+        .into_iter()
+        .map(|n| (n, many_buffers(n)))
+        .collect();
     println!(
         "\nOne batch of one utf8_view column over N data buffers of {VIEW_BUFFER_BYTES} bytes \
          (each compressed on its own); time per MB of uncompressed body:"
     );
     for (name, ours_codec, arrow_codec) in [
-        ("LZ4", CompressionCodec::Lz4Frame, CompressionType::LZ4_FRAME),
+        (
+            "LZ4",
+            CompressionCodec::Lz4Frame,
+            CompressionType::LZ4_FRAME,
+        ),
         ("ZSTD", CompressionCodec::Zstd, CompressionType::ZSTD),
     ] {
         for (n, (batch, abatch)) in &cases {

@@ -436,7 +436,11 @@ fn compressed_writing_sizes_the_body_once_not_per_buffer() {
     let mut views = Vec::new();
     for b in 0..BUFFERS {
         for at in (0..2_000).step_by(100) {
-            views.extend(ByteView::try_new(&data[at..at + 100], b, at).unwrap().to_bytes());
+            views.extend(
+                ByteView::try_new(&data[at..at + 100], b, at)
+                    .unwrap()
+                    .to_bytes(),
+            );
         }
     }
     let buffers = SharedSlice::try_from_fn_in(BUFFERS, alloc.clone(), |_| {
@@ -450,11 +454,8 @@ fn compressed_writing_sizes_the_body_once_not_per_buffer() {
     )
     .unwrap();
     let schema = Schema::new(
-        SharedSlice::try_from_iter_in(
-            [Field::new("s", DataType::Utf8View, false)],
-            alloc.clone(),
-        )
-        .unwrap(),
+        SharedSlice::try_from_iter_in([Field::new("s", DataType::Utf8View, false)], alloc.clone())
+            .unwrap(),
     );
     let batch = RecordBatch::try_new(
         schema.clone(),
