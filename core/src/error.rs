@@ -233,6 +233,12 @@ errors! {
     /// length is not the message's prefix plus flatbuffer, or the body
     /// length is not the message's `bodyLength`.
     BlockMessageMismatch => "footer block lengths disagree with its message",
+    /// A flatbuffer string is not followed by the NUL byte the flatbuffers
+    /// format requires (overwritten, or past the end of the buffer).
+    FlatbufferStringNotTerminated => "flatbuffer string is not NUL-terminated",
+    /// A body buffer's offset is not a multiple of 8 bytes (the format
+    /// requires every buffer of a message body to be 8-byte aligned).
+    UnalignedBodyBuffer => "body buffer offset is not a multiple of 8",
 }
 
 impl fmt::Display for Error {
