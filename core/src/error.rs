@@ -290,6 +290,25 @@ errors! {
     /// import limit on copied bytes, or a count or length to export exceeds
     /// `i32::MAX`.
     FfiMetadataTooLarge => "metadata larger than the limit",
+
+    // ----- IPC defects (#14) -----
+    /// A file footer's `Block` has a negative field, or its message
+    /// (metadata and body) does not lie between the leading magic and the
+    /// footer.
+    BlockOutOfFile => "footer block lies outside the file's messages",
+    /// A file footer's `Block` has an offset, metadata length or body length
+    /// that is not a multiple of 8 bytes.
+    UnalignedBlock => "footer block offset or length is not a multiple of 8",
+    /// A file footer's `Block` disagrees with its message: the metadata
+    /// length is not the message's prefix plus flatbuffer, or the body
+    /// length is not the message's `bodyLength`.
+    BlockMessageMismatch => "footer block lengths disagree with its message",
+    /// A flatbuffer string is not followed by the NUL byte the flatbuffers
+    /// format requires (overwritten, or past the end of the buffer).
+    FlatbufferStringNotTerminated => "flatbuffer string is not NUL-terminated",
+    /// A body buffer's offset is not a multiple of 8 bytes (the format
+    /// requires every buffer of a message body to be 8-byte aligned).
+    UnalignedBodyBuffer => "body buffer offset is not a multiple of 8",
 }
 
 impl fmt::Display for Error {

@@ -245,6 +245,7 @@ impl IpcInput {
         Ok(IpcReader {
             inner,
             slot: ErrorSlot::default(),
+            validated: options.validation(),
         })
     }
 }
@@ -289,6 +290,7 @@ pub fn read_stream_with<'r>(src: impl Read + 'r, options: IpcReadOptions) -> Res
     Ok(IpcReader {
         inner: Inner::Read(reader),
         slot,
+        validated: options.validation(),
     })
 }
 
@@ -310,6 +312,8 @@ enum Inner<'b> {
 pub struct IpcReader<'b> {
     inner: Inner<'b>,
     slot: ErrorSlot,
+    /// The level the core reader validates every batch at as it decodes it.
+    validated: ValidationLevel,
 }
 
 impl<'b> IpcReader<'b> {
@@ -364,16 +368,21 @@ impl<'b> IpcReader<'b> {
         r.map_err(|e| self.slot.lift(e))
     }
 
-    /// Reads every remaining batch and checks it again at `level` (the
-    /// readers already validate fully; this is the explicit check of a
-    /// validating tool). Returns the number of batches and of rows.
+    /// Reads every remaining batch, checked at `level` at least: the core
+    /// readers validate each batch as they decode it (fully unless the
+    /// options lowered it), and a batch is checked a second time only when
+    /// `level` asks for more than that. Returns the number of batches and
+    /// of rows.
     ///
     /// # Errors
     /// The first error met.
     pub fn validate_all(&mut self, level: ValidationLevel) -> Result<(usize, usize)> {
         let (mut batches, mut rows) = (0usize, 0usize);
+        let again = level > self.validated;
         while let Some(b) = self.next_batch()? {
-            b.validate(level)?;
+            if again {
+                b.validate(level)?;
+            }
             batches += 1;
             rows = rows.saturating_add(b.num_rows());
         }

@@ -173,3 +173,41 @@ fn writer_errors_are_the_cores() {
     assert!(bytes.starts_with(b"ARROW1") && bytes.ends_with(b"ARROW1"));
     let _ = G;
 }
+
+/// `validate_all` checks each batch once (issue #14: `alkaid validate`
+/// validated every batch fully twice): the reader's own full validation
+/// is enough, and a second pass runs only when the reader's level was
+/// lowered below the one asked for.
+#[test]
+fn validate_all_checks_again_only_above_the_readers_level() {
+    let mut bytes = common::encode(IpcFormat::Stream);
+    let at = bytes
+        .windows(8)
+        .position(|w| w == b"alicebob")
+        .expect("the string values");
+    bytes[at] = 0xFF;
+    let input = IpcInput::from_bytes(&bytes).unwrap();
+    let full = alkaid::array::ValidationLevel::Full;
+    let cheap = alkaid::array::ValidationLevel::Cheap;
+    // Default options: the reader itself refuses the batch.
+    assert!(matches!(
+        input.reader().unwrap().validate_all(full),
+        Err(Error::Arrow(alkaid::Error::InvalidUtf8))
+    ));
+    // SAFETY: the batches are only validated, never read.
+    let lowered = unsafe { alkaid::ipc::reader::IpcReadOptions::default().with_validation(cheap) };
+    // A cheap reader and a cheap check: the bad byte goes unnoticed.
+    assert_eq!(
+        input
+            .reader_with(lowered)
+            .unwrap()
+            .validate_all(cheap)
+            .unwrap(),
+        (2, 4)
+    );
+    // A cheap reader and a full check: the second pass finds it.
+    assert!(matches!(
+        input.reader_with(lowered).unwrap().validate_all(full),
+        Err(Error::Arrow(alkaid::Error::InvalidUtf8))
+    ));
+}

@@ -20,6 +20,13 @@
 //! `safe-encode`/`safe-decode`). The writes differ in framing, copies and
 //! allocations, not in the LZ4 block compressor.
 //!
+//! A second part writes one batch of a single `s: utf8_view` column whose
+//! views point into thousands of 10 KB data buffers (1,000 and 4,000: 10
+//! and 40 MB), with each codec: every data buffer is compressed on its
+//! own, so this checks that the writer's time grows linearly with the
+//! bytes, not with the square of the number of buffers. It prints our time
+//! per MB at both sizes (equal when linear), arrow-rs's and the ratio.
+//!
 //! Options: `--quick` (fewer runs), `--runs N`, `--filter TEXT` (only the
 //! lines whose label contains TEXT, e.g. for a profiler),
 //! `--dynamic-malloc` (leave glibc's adaptive mmap/trim thresholds alone;
@@ -29,8 +36,8 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use alkaid::array::{Array, PrimitiveArray, RecordBatch, StringArray};
-use alkaid::buffer::SharedSlice;
+use alkaid::array::{Array, ByteView, PrimitiveArray, RecordBatch, StringArray, StringViewArray};
+use alkaid::buffer::{Buffer, SharedSlice};
 use alkaid::datatypes::{DataType, Field, Schema};
 use alkaid::ipc::compression::{BuiltinCodecs, CodecSet};
 use alkaid::ipc::message::CompressionCodec;
@@ -41,7 +48,7 @@ use alkaid_std::StdCodecs;
 
 use arrow_array::{
     Array as _, ArrayRef as ArrowArrayRef, Float64Array, Int64Array, RecordBatch as ArrowBatch,
-    StringArray as ArrowStringArray,
+    StringArray as ArrowStringArray, StringViewArray as ArrowStringViewArray,
 };
 use arrow_ipc::writer::{IpcWriteOptions as ArrowWriteOptions, StreamWriter as ArrowStreamWriter};
 use arrow_ipc::CompressionType;
@@ -213,6 +220,142 @@ fn write_arrow(schema: &ArrowSchema, batches: &[ArrowBatch], codec: CompressionT
 fn read_arrow(bytes: &[u8]) -> usize {
     let r = arrow_ipc::reader::StreamReader::try_new(bytes, None).unwrap();
     r.map(|b| black_box(b.unwrap()).num_rows()).sum()
+}
+
+/// Bytes of each data buffer of the many-buffers case.
+const VIEW_BUFFER_BYTES: usize = 10_000;
+/// Bytes of each value of the many-buffers case (100 per data buffer).
+const VIEW_VALUE_BYTES: usize = 100;
+
+/// One batch of one `utf8_view` column over `n` data buffers of
+/// [`VIEW_BUFFER_BYTES`] lowercase letters (words from a small alphabet,
+/// so that both codecs compress them), each cut into values of
+/// [`VIEW_VALUE_BYTES`]; the same batch for both sides.
+fn many_buffers(n: usize) -> (RecordBatch<'static, Global>, ArrowBatch) {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D ^ n as u64);
+    let data: Vec<Vec<u8>> = (0..n)
+        .map(|_| {
+            (0..VIEW_BUFFER_BYTES)
+                .map(|_| b'a' + (rng.next() % 8) as u8)
+                .collect()
+        })
+        .collect();
+    let mut views = Vec::new();
+    for (b, bytes) in data.iter().enumerate() {
+        for at in (0..VIEW_BUFFER_BYTES).step_by(VIEW_VALUE_BYTES) {
+            let v = &bytes[at..at + VIEW_VALUE_BYTES];
+            views.push(ByteView::try_new(v, b, at).unwrap());
+        }
+    }
+    let view_bytes: Vec<u8> = views.iter().flat_map(|v| v.to_bytes()).collect();
+    let buffers = SharedSlice::try_from_iter_in(
+        data.iter().map(|d| Buffer::try_copy_in(d, Global).unwrap()),
+        Global,
+    )
+    .unwrap();
+    let ours = StringViewArray::<Global>::try_new(
+        Buffer::try_copy_in(&view_bytes, Global).unwrap(),
+        buffers,
+        None,
+    )
+    .unwrap();
+    let schema = Schema::new(
+        SharedSlice::try_from_iter_in([Field::new("s", DataType::Utf8View, false)], Global)
+            .unwrap(),
+    );
+    let ours = RecordBatch::try_new(
+        schema,
+        SharedSlice::try_from_iter_in([ours.into_array_ref()], Global).unwrap(),
+    )
+    .unwrap();
+    let theirs = ArrowStringViewArray::try_new(
+        views
+            .iter()
+            .map(|v| v.to_u128())
+            .collect::<arrow_buffer::ScalarBuffer<u128>>(),
+        data.into_iter()
+            .map(arrow_buffer::Buffer::from_vec::<u8>)
+            .collect::<Vec<_>>(),
+        None,
+    )
+    .unwrap();
+    let aschema = Arc::new(ArrowSchema::new(vec![ArrowField::new(
+        "s",
+        ArrowType::Utf8View,
+        false,
+    )]));
+    let theirs = ArrowBatch::try_new(aschema, vec![Arc::new(theirs) as ArrowArrayRef]).unwrap();
+    (ours, theirs)
+}
+
+/// The many-buffers case: for each codec, our write time per MB with 1,000
+/// and with 4,000 data buffers (linear in the bytes when both are equal),
+/// arrow-rs's, and the ratio.
+fn many_buffers_case(filter: Option<&str>, runs: usize) {
+    let cases: Vec<_> = [1_000, 4_000]
+        .into_iter()
+        .map(|n| (n, many_buffers(n)))
+        .collect();
+    println!(
+        "\nOne batch of one utf8_view column over N data buffers of {VIEW_BUFFER_BYTES} bytes \
+         (each compressed on its own); time per MB of uncompressed body:"
+    );
+    for (name, ours_codec, arrow_codec) in [
+        (
+            "LZ4",
+            CompressionCodec::Lz4Frame,
+            CompressionType::LZ4_FRAME,
+        ),
+        ("ZSTD", CompressionCodec::Zstd, CompressionType::ZSTD),
+    ] {
+        for (n, (batch, abatch)) in &cases {
+            let what = format!("{name} write, {n} data buffers");
+            if filter.is_some_and(|f| !what.contains(f)) {
+                continue;
+            }
+            let schema = batch.schema().clone();
+            let batches = std::slice::from_ref(batch);
+            let mb = write_ours(&schema, batches, None, BuiltinCodecs::new()).len() as f64 / 1e6;
+            // Both read back what was written.
+            let ob = write_ours(&schema, batches, Some(ours_codec), StdCodecs::default());
+            let back: Vec<_> = SliceStreamReader::try_new_with_codecs_in(
+                &ob[..],
+                IpcReadOptions::default(),
+                StdCodecs::default(),
+                Global,
+            )
+            .unwrap()
+            .map(|b| b.unwrap())
+            .collect();
+            assert_eq!(back, batches);
+            assert_eq!(read_arrow(&ob), batch.num_rows());
+            let (o, t) = compare(
+                runs,
+                || {
+                    black_box(write_ours(
+                        &schema,
+                        batches,
+                        Some(ours_codec),
+                        StdCodecs::default(),
+                    ));
+                },
+                || {
+                    black_box(write_arrow(
+                        &abatch.schema(),
+                        std::slice::from_ref(abatch),
+                        arrow_codec,
+                    ));
+                },
+            );
+            println!(
+                "{what:<34} ours {:>7.2} ms/MB   arrow-rs {:>7.2} ms/MB   ratio {:>5.2}x ({:.1} MB)",
+                o.cpu.as_secs_f64() * 1e3 / mb,
+                t.cpu.as_secs_f64() * 1e3 / mb,
+                t.cpu.as_secs_f64() / o.cpu.as_secs_f64(),
+                mb,
+            );
+        }
+    }
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {
@@ -471,4 +614,5 @@ fn main() {
             );
         }
     }
+    many_buffers_case(filter, runs);
 }

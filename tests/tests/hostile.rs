@@ -1,7 +1,11 @@
 //! Hostile input built from every golden file: every truncation point of every
 //! stream, truncations of files at many points, and
 //! single-byte corruptions must give an error or batches that pass full
-//! validation, never a panic; the same through `alkaid validate`.
+//! validation, never a panic; the same through `alkaid validate`. Then
+//! crafted file footers (issue #14): blocks that disagree with their
+//! message, are unaligned or lie outside the file get the same distinct
+//! error from both file readers, without allocating what they declare; a
+//! footer without its `version` field is read.
 
 use alkaid::array::ValidationLevel;
 use alkaid::ipc::reader::{FileReader, IpcReadOptions, SliceStreamReader, StreamReader};
@@ -223,4 +227,310 @@ fn tempdir() -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("alkaid-hostile-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     d
+}
+
+// ----- crafted footers (#14) -----
+
+use alkaid::array::{Array, PrimitiveArray, RecordBatch, StringArray};
+use alkaid::buffer::SharedSlice;
+use alkaid::datatypes::{DataType, Field, Schema};
+use alkaid::ipc::message::{Block, FooterView};
+use alkaid::ipc::reader::FileSeekReader;
+use alkaid::ipc::writer::{FileWriter, IpcWriteOptions};
+use alkaid::Error;
+
+/// A file we write: two record batches of an int64 and a utf8 column.
+fn small_file() -> (Vec<u8>, Vec<RecordBatch<'static, G>>) {
+    let schema = Schema::new(
+        SharedSlice::try_from_iter_in(
+            [
+                Field::new("i", DataType::Int64, true),
+                Field::new("s", DataType::Utf8, true),
+            ],
+            G,
+        )
+        .unwrap(),
+    );
+    let batches: Vec<_> = (0..2i64)
+        .map(|k| {
+            let i = PrimitiveArray::<i64, G>::try_from_options_in(
+                &[Some(k), None, Some(k * 1000 + 7)],
+                G,
+            )
+            .unwrap();
+            let s =
+                StringArray::<G>::try_from_options_in(&[Some("north"), Some(""), None], G).unwrap();
+            RecordBatch::try_new(
+                schema.clone(),
+                SharedSlice::try_from_iter_in([i.into_array_ref(), s.into_array_ref()], G).unwrap(),
+            )
+            .unwrap()
+        })
+        .collect();
+    let mut w = FileWriter::try_new_in(Vec::new(), &schema, IpcWriteOptions::default(), G).unwrap();
+    for b in &batches {
+        w.write(b).unwrap();
+    }
+    w.finish().unwrap();
+    (w.into_inner(), batches)
+}
+
+/// Where the footer flatbuffer of `file` starts and ends.
+fn footer_range(file: &[u8]) -> std::ops::Range<usize> {
+    let end = file.len() - 10;
+    let len = i32::from_le_bytes(file[end..end + 4].try_into().unwrap()) as usize;
+    end - len..end
+}
+
+/// Record batch block `i` of the footer of `file`.
+fn record_block(file: &[u8], i: usize) -> Block {
+    FooterView::decode(&file[footer_range(file)])
+        .unwrap()
+        .record_batch(i)
+        .unwrap()
+}
+
+/// `file` with record batch block `i` of its footer changed by `edit`.
+fn with_block(file: &[u8], i: usize, edit: impl Fn(&mut Block)) -> Vec<u8> {
+    let old = record_block(file, i);
+    let mut new = old;
+    edit(&mut new);
+    let range = footer_range(file);
+    let at = file[range.clone()]
+        .windows(24)
+        .position(|w| w == old.to_bytes())
+        .expect("block in the footer")
+        + range.start;
+    let mut out = file.to_vec();
+    out[at..at + 24].copy_from_slice(&new.to_bytes());
+    assert_eq!(record_block(&out, i), new);
+    out
+}
+
+/// Every batch through `FileReader`, or the first error.
+fn via_file_reader(file: &[u8]) -> Result<Vec<RecordBatch<'_, G>>, Error> {
+    let mut r = FileReader::try_new_in(file, IpcReadOptions::default(), G)?;
+    (0..r.num_batches()).map(|i| r.batch(i)).collect()
+}
+
+/// Every batch through `FileSeekReader`, or the first error.
+fn via_seek_reader(file: &[u8]) -> Result<Vec<RecordBatch<'static, G>>, Error> {
+    let src = embedded_io_adapters::std::FromStd::new(std::io::Cursor::new(file));
+    let mut r = FileSeekReader::try_new_in(src, IpcReadOptions::default(), G)?;
+    (0..r.num_batches()).map(|i| r.batch(i)).collect()
+}
+
+/// Both file readers refuse `file` with `want`.
+fn both_refuse(file: &[u8], want: Error, what: &str) {
+    assert_eq!(
+        via_file_reader(file).err(),
+        Some(want),
+        "FileReader: {what}"
+    );
+    assert_eq!(
+        via_seek_reader(file).err(),
+        Some(want),
+        "FileSeekReader: {what}"
+    );
+}
+
+#[test]
+fn both_file_readers_read_a_consistent_file_alike() {
+    let (file, batches) = small_file();
+    assert_eq!(via_file_reader(&file).unwrap(), batches);
+    assert_eq!(via_seek_reader(&file).unwrap(), batches);
+}
+
+/// Block lengths that disagree with the message: `FileReader` used to read
+/// the batch by the message's own length prefix (and `alkaid validate`
+/// accepted the file) while `FileSeekReader` refused it.
+#[test]
+fn footer_blocks_that_disagree_with_their_message_are_refused_by_both_readers() {
+    let (file, _) = small_file();
+    let b = record_block(&file, 1);
+    let longer_body = with_block(&file, 0, |b| b.body_length += 8);
+    both_refuse(&longer_body, Error::BlockMessageMismatch, "body + 8");
+    let shorter_body = with_block(&file, 0, |b| b.body_length -= 8);
+    both_refuse(&shorter_body, Error::BlockMessageMismatch, "body - 8");
+    let longer_meta = with_block(&file, 0, |b| b.meta_data_length += 8);
+    both_refuse(&longer_meta, Error::BlockMessageMismatch, "metadata + 8");
+    let shorter_meta = with_block(&file, 0, |b| b.meta_data_length -= 8);
+    both_refuse(&shorter_meta, Error::BlockMessageMismatch, "metadata - 8");
+    // Batch 0's block pointing at batch 1's message with batch 0's lengths
+    // (equal here: same shape), and at the schema message.
+    let moved = with_block(&file, 0, |x| x.offset = b.offset);
+    assert_eq!(
+        via_file_reader(&moved).unwrap().len(),
+        2,
+        "same shape: consistent"
+    );
+    let at_schema = with_block(&file, 0, |x| x.offset = 8);
+    both_refuse(
+        &at_schema,
+        Error::BlockMessageMismatch,
+        "block at the schema",
+    );
+}
+
+#[test]
+fn unaligned_footer_blocks_are_refused_by_both_readers() {
+    let (file, _) = small_file();
+    for (what, edit) in [
+        (
+            "offset + 4",
+            (|b: &mut Block| b.offset += 4) as fn(&mut Block),
+        ),
+        ("metadata + 4", |b| b.meta_data_length += 4),
+        ("body + 4", |b| b.body_length += 4),
+        ("body - 1", |b| b.body_length -= 1),
+    ] {
+        both_refuse(&with_block(&file, 1, edit), Error::UnalignedBlock, what);
+    }
+}
+
+#[test]
+fn footer_blocks_outside_the_file_are_refused_by_both_readers() {
+    let (file, _) = small_file();
+    let footer_start = footer_range(&file).start as i64;
+    for (what, edit) in [
+        (
+            "negative offset",
+            (|b: &mut Block| b.offset = -8) as fn(&mut Block),
+        ),
+        ("offset 0 (the magic)", |b| b.offset = 0),
+        ("negative body", |b| b.body_length = -8),
+        ("negative metadata", |b| b.meta_data_length = -8),
+        ("huge body", |b| b.body_length = 3 << 30),
+        ("offset past the end", |b| b.offset = 1 << 40),
+        ("overflowing end", |b| b.offset = i64::MAX - 7),
+    ] {
+        both_refuse(&with_block(&file, 1, edit), Error::BlockOutOfFile, what);
+    }
+    // Reaching into the footer.
+    let into_footer = with_block(&file, 1, |b| b.offset = footer_start & !7);
+    both_refuse(&into_footer, Error::BlockOutOfFile, "into the footer");
+}
+
+/// Where the `bodyLength` (field 3) of the `Message` flatbuffer that starts
+/// at `meta` lies, read from the table's vtable.
+fn message_body_length_at(meta: &[u8]) -> usize {
+    let u32_at = |i: usize| u32::from_le_bytes(meta[i..i + 4].try_into().unwrap()) as usize;
+    let table = u32_at(0);
+    let vtable = (table as i64
+        - i32::from_le_bytes(meta[table..table + 4].try_into().unwrap()) as i64)
+        as usize;
+    let slot = vtable + 4 + 2 * 3;
+    let field = u16::from_le_bytes(meta[slot..slot + 2].try_into().unwrap()) as usize;
+    assert_ne!(field, 0, "bodyLength present");
+    table + field
+}
+
+/// Issue #14: an 8.6 KB file whose block and message both declare a 3 GiB
+/// body made `FileSeekReader` reserve and zero 3 GiB before reading.
+#[test]
+fn a_body_larger_than_the_file_is_refused_before_allocating() {
+    let (file, _) = small_file();
+    let b = record_block(&file, 1);
+    let huge: i64 = 3 << 30;
+    let mut bad = with_block(&file, 1, |x| x.body_length = huge);
+    // The message says the same, so that block and message agree.
+    let meta = &bad[b.offset as usize + 8..];
+    let at = b.offset as usize + 8 + message_body_length_at(meta);
+    assert_eq!(bad[at..at + 8], b.body_length.to_le_bytes());
+    bad[at..at + 8].copy_from_slice(&huge.to_le_bytes());
+    let counting = alkaid_alloc::Counting::new(G);
+    let src = embedded_io_adapters::std::FromStd::new(std::io::Cursor::new(&bad[..]));
+    let mut r = FileSeekReader::try_new_in(src, IpcReadOptions::default(), &counting).unwrap();
+    let got = r.batch(1).err();
+    assert!(
+        counting.peak_bytes() < 64 * 1024,
+        "peak {} bytes",
+        counting.peak_bytes()
+    );
+    assert_eq!(got, Some(Error::BlockOutOfFile));
+    assert!(r.batch(0).is_ok());
+    both_refuse(&bad, Error::BlockOutOfFile, "3 GiB body");
+}
+
+/// Issue #14: a footer without its `version` field (older writers left it
+/// out; it then reads as V1) over V4/V5 messages is read: the messages'
+/// own versions are what matter.
+#[test]
+fn a_footer_without_a_version_field_is_read() {
+    let (file, batches) = small_file();
+    let range = footer_range(&file);
+    let mut old = file.clone();
+    // The footer's vtable slot of `version` (field 0) set to 0: absent.
+    let fb = &file[range.clone()];
+    let table = u32::from_le_bytes(fb[0..4].try_into().unwrap()) as usize;
+    let vtable = (table as i64
+        - i32::from_le_bytes(fb[table..table + 4].try_into().unwrap()) as i64)
+        as usize;
+    old[range.start + vtable + 4..range.start + vtable + 6].fill(0);
+    let footer = alkaid_fbs::flatbuf::root_as_footer(&old[range.clone()]).unwrap();
+    assert_eq!(footer.version(), alkaid_fbs::flatbuf::MetadataVersion::V1);
+    assert!(footer.schema().is_some());
+    assert_eq!(FooterView::decode(&old[range]).unwrap().version, None);
+    assert_eq!(via_file_reader(&old).unwrap(), batches);
+    assert_eq!(via_seek_reader(&old).unwrap(), batches);
+    // arrow-rs reads it too.
+    let r = arrow_ipc::reader::FileReader::try_new(std::io::Cursor::new(old), None).unwrap();
+    let rows: usize = r.map(|b| b.unwrap().num_rows()).sum();
+    assert_eq!(rows, batches.iter().map(|b| b.num_rows()).sum::<usize>());
+}
+
+/// `bytes` with the offset of body buffer `k` of the record batch message
+/// whose metadata flatbuffer is `bytes[meta]` moved by `delta` bytes
+/// (located with the flatc-generated reader).
+fn with_buffer_offset(bytes: &[u8], meta: std::ops::Range<usize>, k: usize, delta: i64) -> Vec<u8> {
+    let m = alkaid_fbs::flatbuf::root_as_message(&bytes[meta.clone()]).unwrap();
+    let buffers = m.header_as_record_batch().unwrap().buffers().unwrap();
+    let old = buffers.get(k).offset();
+    let at = buffers.bytes().as_ptr() as usize - bytes.as_ptr() as usize + 16 * k;
+    assert_eq!(bytes[at..at + 8], old.to_le_bytes());
+    let mut out = bytes.to_vec();
+    out[at..at + 8].copy_from_slice(&(old + delta).to_le_bytes());
+    out
+}
+
+/// Issue #14: a body buffer whose offset is not a multiple of 8 was
+/// accepted; the format requires 8-byte aligned body buffers (Arrow C++:
+/// "did not start on 8-byte aligned offset"), and no golden file's writer
+/// produces others. Every reader refuses it with a distinct error.
+#[test]
+fn an_unaligned_body_buffer_is_refused_by_every_reader() {
+    let (file, batches) = small_file();
+    let b = record_block(&file, 0);
+    let meta = b.offset as usize + 8..(b.offset + i64::from(b.meta_data_length)) as usize;
+    // Buffer 1: the 24 bytes of int64 values, padded to 64: moved by 4
+    // bytes it still lies inside the body.
+    let bad = with_buffer_offset(&file, meta.clone(), 1, 4);
+    both_refuse(&bad, Error::UnalignedBodyBuffer, "buffer 1 at +4");
+    let bad = with_buffer_offset(&file, meta, 1, 1);
+    both_refuse(&bad, Error::UnalignedBodyBuffer, "buffer 1 at +1");
+    // The same in a stream.
+    let mut w = alkaid::ipc::writer::StreamWriter::try_new_in(
+        Vec::new(),
+        batches[0].schema(),
+        IpcWriteOptions::default(),
+        G,
+    )
+    .unwrap();
+    w.write(&batches[0]).unwrap();
+    w.finish().unwrap();
+    let stream = w.into_inner();
+    // The schema message (no body), then the record batch's.
+    let word = |at: usize| u32::from_le_bytes(stream[at..at + 4].try_into().unwrap()) as usize;
+    let at = 8 + word(4);
+    let batch_meta = at + 8..at + 8 + word(at + 4);
+    let bad = with_buffer_offset(&stream, batch_meta, 1, 4);
+    let sliced: Result<Vec<_>, _> =
+        SliceStreamReader::try_new_in(&bad[..], IpcReadOptions::default(), G)
+            .unwrap()
+            .collect();
+    assert_eq!(sliced.err(), Some(Error::UnalignedBodyBuffer));
+    let read: Result<Vec<_>, _> = StreamReader::try_new_in(&bad[..], IpcReadOptions::default(), G)
+        .unwrap()
+        .collect();
+    assert_eq!(read.err(), Some(Error::UnalignedBodyBuffer));
 }

@@ -452,8 +452,12 @@ impl<'b> MessageView<'b> {
 /// A decoded file `Footer`: views into the footer bytes.
 #[derive(Debug, Clone, Copy)]
 pub struct FooterView<'b> {
-    /// Metadata version.
-    pub version: MetadataVersion,
+    /// The footer's metadata version when it names V4 or V5; `None` when
+    /// the field is absent (older writers left it out: it then reads as
+    /// the flatbuffer default, V1) or names an older version. The readers
+    /// do not rely on it: each message carries its own version, which they
+    /// check.
+    pub version: Option<MetadataVersion>,
     /// The schema table.
     pub schema: Table<'b>,
     dictionaries: Option<Vector<'b>>,
@@ -461,14 +465,15 @@ pub struct FooterView<'b> {
 }
 
 impl<'b> FooterView<'b> {
-    /// Decodes and verifies a `Footer` flatbuffer.
+    /// Decodes and verifies a `Footer` flatbuffer. Its `version` is not
+    /// checked (see [`FooterView::version`]).
     ///
     /// # Errors
-    /// [`Error::InvalidFlatbuffer`], [`Error::UnsupportedVersion`].
+    /// [`Error::InvalidFlatbuffer`].
     pub fn decode(flatbuffer: &'b [u8]) -> Result<Self> {
         let t = Table::root(flatbuffer)?;
         Ok(FooterView {
-            version: MetadataVersion::from_wire(t.get_i16(0, 0)?)?,
+            version: MetadataVersion::from_wire(t.get_i16(0, 0)?).ok(),
             schema: t.get_table(1)?.ok_or(Error::InvalidFlatbuffer)?,
             dictionaries: t.get_vector(2, 24)?,
             record_batches: t.get_vector(3, 24)?,

@@ -413,3 +413,82 @@ fn allocation_failures_are_reported() {
         assert_eq!(r, Err(Error::AllocationFailed), "budget {budget}");
     }
 }
+
+/// Issue #14: the compressed writer grew its body scratch once per buffer
+/// (a new 64-byte aligned allocation and a copy of everything compressed
+/// so far each time: quadratic in the number of buffers). A batch with a
+/// view column over 400 data buffers now costs a handful of allocations
+/// for the first batch (the body sized once from the plan) and none for
+/// the next ones.
+#[test]
+#[cfg(feature = "views")]
+#[cfg_attr(miri, ignore)] // 400 buffers of 2 KB
+fn compressed_writing_sizes_the_body_once_not_per_buffer() {
+    use crate::array::{Array, ByteView, RecordBatch, StringViewArray};
+    use crate::buffer::SharedSlice;
+    use crate::datatypes::{DataType, Field, Schema};
+    use crate::ipc::reader::{IpcReadOptions, SliceStreamReader};
+    use crate::ipc::writer::{IpcWriteOptions, StreamWriter};
+
+    const BUFFERS: usize = 400;
+    let alloc = CountingAlloc::default();
+    let data = text(2_000);
+    let mut views = Vec::new();
+    for b in 0..BUFFERS {
+        for at in (0..2_000).step_by(100) {
+            views.extend(
+                ByteView::try_new(&data[at..at + 100], b, at)
+                    .unwrap()
+                    .to_bytes(),
+            );
+        }
+    }
+    let buffers = SharedSlice::try_from_fn_in(BUFFERS, alloc.clone(), |_| {
+        Buffer::try_copy_in(&data, alloc.clone())
+    })
+    .unwrap();
+    let column = StringViewArray::try_new(
+        Buffer::try_copy_in(&views, alloc.clone()).unwrap(),
+        buffers,
+        None,
+    )
+    .unwrap();
+    let schema = Schema::new(
+        SharedSlice::try_from_iter_in([Field::new("s", DataType::Utf8View, false)], alloc.clone())
+            .unwrap(),
+    );
+    let batch = RecordBatch::try_new(
+        schema.clone(),
+        SharedSlice::try_from_iter_in([column.into_array_ref()], alloc.clone()).unwrap(),
+    )
+    .unwrap();
+    let options = IpcWriteOptions {
+        compression: Some(CompressionCodec::Lz4Frame),
+        ..Default::default()
+    };
+    let mut sink = Vec::with_capacity(4 << 20);
+    let mut w = StreamWriter::try_new_in(&mut sink, &schema, options, alloc.clone()).unwrap();
+    let before = alloc.count();
+    w.write(&batch).unwrap();
+    let first = alloc.count() - before;
+    assert!(first < 32, "{first} allocations and growths for one batch");
+    w.write(&batch).unwrap();
+    w.write(&batch).unwrap();
+    assert_eq!(alloc.count() - before, first, "the steady state allocates");
+    w.finish().unwrap();
+    drop(w);
+    let back: Vec<_> = SliceStreamReader::try_new_in(&sink[..], IpcReadOptions::default(), Global)
+        .unwrap()
+        .map(|b| b.unwrap())
+        .collect();
+    assert_eq!(back.len(), 3);
+    let crate::array::ArrayRef::Utf8View(got) = &back[2].columns()[0] else {
+        panic!("not a view column")
+    };
+    assert_eq!(got.len(), BUFFERS * 20);
+    assert_eq!(got.data_buffers().len(), BUFFERS);
+    for i in [0, 7, 19 * 20 + 3, BUFFERS * 20 - 1] {
+        let at = (i % 20) * 100;
+        assert_eq!(got.value_bytes(i), Some(&data[at..at + 100]), "value {i}");
+    }
+}

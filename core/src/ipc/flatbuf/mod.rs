@@ -95,6 +95,37 @@ mod tests {
         assert!(Table::root(&bump(pos, 1)).is_err());
     }
 
+    /// Issue #14: the flatbuffers format ends every string with a NUL byte
+    /// (Arrow C++'s verifier refuses a string without it); a string whose
+    /// terminator was overwritten, or that ends at the end of the buffer,
+    /// is refused with a distinct error.
+    #[test]
+    fn a_string_without_its_nul_terminator_is_refused() {
+        let mut scratch = [0u8; 256];
+        let mut b = FlatBufferBuilder::new(&mut scratch);
+        let name = b.create_string("col").unwrap();
+        b.start_table().unwrap();
+        b.add_offset(0, name).unwrap();
+        let root = b.end_table().unwrap();
+        let good: std::vec::Vec<u8> = b.finish(root).unwrap().to_vec();
+        assert_eq!(Table::root(&good).unwrap().get_str(0), Ok(Some("col")));
+        let nul = good.windows(4).position(|w| w == b"col\0").unwrap() + 3;
+        for x in [b' ', b'x', 0xFF] {
+            let mut bad = good.clone();
+            bad[nul] = x;
+            assert_eq!(
+                Table::root(&bad).unwrap().get_str(0),
+                Err(Error::FlatbufferStringNotTerminated),
+                "terminator {x:#x}"
+            );
+        }
+        // The string's last byte is the buffer's last byte: no room for the NUL.
+        let cut = &good[..nul];
+        if let Ok(t) = Table::root(cut) {
+            assert_eq!(t.get_str(0), Err(Error::FlatbufferStringNotTerminated));
+        }
+    }
+
     #[test]
     fn scratch_too_small_is_an_error() {
         let mut scratch = [0u8; 16];

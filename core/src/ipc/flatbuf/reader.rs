@@ -3,10 +3,11 @@
 //! Every access is bounds-checked against the buffer: a table's vtable must
 //! lie inside the buffer, a field must lie inside its table and the buffer,
 //! offsets must point inside the buffer, vectors and strings must fit, strings
-//! must be UTF-8. Alignment is checked as the flatbuffers verifier does
-//! (relative to the buffer's start): an offset's target (a table, vector or
-//! string) is 4-aligned, a vtable 2-aligned, a scalar field aligned to its
-//! size. Failures are [`Error::InvalidFlatbuffer`]; nothing panics and
+//! must be UTF-8 and NUL-terminated. Alignment is checked as the flatbuffers
+//! verifier does (relative to the buffer's start): an offset's target (a
+//! table, vector or string) is 4-aligned, a vtable 2-aligned, a scalar field
+//! aligned to its size. Failures are [`Error::InvalidFlatbuffer`] (a missing
+//! terminator: [`Error::FlatbufferStringNotTerminated`]); nothing panics and
 //! nothing allocates. (The generated reader of `alkaid-fbs` is used in tests
 //! to cross-check this one.)
 
@@ -178,14 +179,22 @@ impl<'b> Table<'b> {
         }
     }
 
-    /// A string field (checked UTF-8).
+    /// A string field (checked UTF-8, and followed by the NUL byte the
+    /// flatbuffers format requires after every string).
     ///
     /// # Errors
-    /// [`Error::InvalidFlatbuffer`].
+    /// [`Error::InvalidFlatbuffer`]; [`Error::FlatbufferStringNotTerminated`]
+    /// when the byte after the string is missing or not zero.
     pub fn get_str(&self, slot: u16) -> Result<Option<&'b str>> {
         match self.field(slot, 4)? {
             Some(p) => {
-                let bytes = vector_bytes(self.buf, follow(self.buf, p)?, 1)?.1;
+                let start = follow(self.buf, p)?;
+                let bytes = vector_bytes(self.buf, start, 1)?.1;
+                // The vector's bytes end at `start + 4 + len` (checked).
+                let nul = start + 4 + bytes.len();
+                if self.buf.get(nul) != Some(&0) {
+                    return Err(Error::FlatbufferStringNotTerminated);
+                }
                 Ok(Some(core::str::from_utf8(bytes).map_err(|_| BAD)?))
             }
             None => Ok(None),

@@ -117,6 +117,12 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
         if end > self.body.len() {
             return Err(Error::BufferOutOfBody);
         }
+        // "Buffer Alignment and Padding": every body buffer starts on an
+        // 8-byte boundary of the body (as Arrow C++ requires; every golden
+        // file's writer, compressed bodies included, keeps to it).
+        if off % 8 != 0 {
+            return Err(Error::UnalignedBodyBuffer);
+        }
         let raw = self.body.slice(off, len)?;
         #[cfg(feature = "compression")]
         if let Some(d) = self.decompressor.as_deref_mut() {

@@ -3,7 +3,7 @@
 use allocator_api2::alloc::Allocator;
 use embedded_io::{Read, Seek, SeekFrom};
 
-use super::stream::split_message;
+use super::block::block_message;
 use super::{IpcReadOptions, ReaderCore};
 use crate::array::RecordBatch;
 use crate::buffer::{Buffer, MutableBuffer};
@@ -28,6 +28,8 @@ fn start_magic(head: &[u8]) -> Option<&'static [u8]> {
 /// point into the input when aligned, uncompressed and native-endian.
 pub struct FileReader<'b, A: Allocator + Clone + 'b, S: CodecSet = BuiltinCodecs> {
     input: &'b [u8],
+    /// Where the footer starts: every message lies before it.
+    data_end: usize,
     footer: FooterView<'b>,
     core: ReaderCore<'b, A, S>,
 }
@@ -76,7 +78,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
             Decoder::new(alloc.clone(), options.limits.schema).schema(&footer.schema)?;
         let mut core = ReaderCore::new(schema, endianness, options, codecs, alloc)?;
         for i in 0..footer.num_dictionaries() {
-            let (msg, body) = message_at(input, &footer.dictionary(i)?, &options)?;
+            let (msg, body) = message_at(input, start, &footer.dictionary(i)?, &options)?;
             if !matches!(
                 msg.header,
                 crate::ipc::message::MessageHeader::DictionaryBatch { .. }
@@ -87,6 +89,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
         }
         Ok(FileReader {
             input,
+            data_end: start,
             footer,
             core,
         })
@@ -127,6 +130,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
         }
         let (msg, body) = message_at(
             self.input,
+            self.data_end,
             &self.footer.record_batch(i)?,
             &self.core.options,
         )?;
@@ -151,15 +155,21 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> core::fmt::Debug for FileReader
     }
 }
 
-/// The message of a footer block: metadata and body.
+/// The message of a footer block (checked by [`block_message`]) of the
+/// file `input` whose footer starts at `data_end`: metadata and body.
 fn message_at<'b>(
     input: &'b [u8],
+    data_end: usize,
     block: &Block,
     options: &IpcReadOptions,
 ) -> Result<(MessageView<'b>, &'b [u8])> {
-    let off = usize::try_from(block.offset).map_err(|_| Error::InvalidFooter)?;
-    let (msg, body, _) = split_message(input, off, options)?.ok_or(Error::InvalidFooter)?;
-    Ok((msg, body))
+    let at = |off: u64, len: usize| {
+        let off = usize::try_from(off).map_err(|_| Error::BlockOutOfFile)?;
+        let end = off.checked_add(len).ok_or(Error::BlockOutOfFile)?;
+        input.get(off..end).ok_or(Error::BlockOutOfFile)
+    };
+    let m = block_message(block, data_end as u64, &options.limits, at)?;
+    Ok((m.message, at(m.body_offset, m.body_length)?))
 }
 
 /// Reads the IPC file format from a `Read + Seek` source, one batch at a time.
@@ -173,6 +183,8 @@ pub struct FileSeekReader<
     S: CodecSet = BuiltinCodecs,
 > {
     src: R,
+    /// Where the footer starts: every message lies before it.
+    data_end: u64,
     footer: MutableBuffer<A>,
     core: ReaderCore<'a, A, S>,
     metadata: MutableBuffer<A>,
@@ -222,8 +234,8 @@ impl<'a, R: Read + Seek, A: Allocator + Clone + 'a, S: CodecSet> FileSeekReader<
         {
             return Err(Error::InvalidFooter);
         }
-        src.seek(SeekFrom::Start(end - tail_len - footer_len as u64))
-            .map_err(|_| Error::Io)?;
+        let data_end = end - tail_len - footer_len as u64;
+        src.seek(SeekFrom::Start(data_end)).map_err(|_| Error::Io)?;
         let mut footer = MutableBuffer::new_in(alloc.clone());
         footer.try_extend_zeros(footer_len)?;
         read_exact(&mut src, footer.as_slice_mut())?;
@@ -233,6 +245,7 @@ impl<'a, R: Read + Seek, A: Allocator + Clone + 'a, S: CodecSet> FileSeekReader<
         let core = ReaderCore::new(schema, endianness, options, codecs, alloc.clone())?;
         let mut r = FileSeekReader {
             src,
+            data_end,
             footer,
             core,
             metadata: MutableBuffer::new_in(alloc),
@@ -280,34 +293,27 @@ impl<'a, R: Read + Seek, A: Allocator + Clone + 'a, S: CodecSet> FileSeekReader<
         self.read_block(&block)?.ok_or(Error::UnexpectedMessage)
     }
 
+    /// Reads the message of `block`, checked by [`block_message`]: the body
+    /// read (and allocated) is at most what the source holds before the
+    /// footer.
     fn read_block(&mut self, block: &Block) -> Result<Option<RecordBatch<'a, A>>> {
         let opts = self.core.options;
-        let off = u64::try_from(block.offset).map_err(|_| Error::InvalidFooter)?;
-        let meta_len = usize::try_from(block.meta_data_length).map_err(|_| Error::InvalidFooter)?;
-        let body_len = usize::try_from(block.body_length).map_err(|_| Error::InvalidFooter)?;
-        if meta_len > opts.limits.max_metadata_size + 8 || body_len > opts.limits.max_body_size {
-            return Err(Error::LimitExceeded);
-        }
-        self.src.seek(SeekFrom::Start(off)).map_err(|_| Error::Io)?;
-        self.metadata.clear();
-        self.metadata.try_extend_zeros(meta_len)?;
-        read_exact(&mut self.src, self.metadata.as_slice_mut())?;
-        let (prefix, len) =
-            super::frame(self.metadata.as_slice(), &opts.limits)?.ok_or(Error::InvalidFooter)?;
-        let fb = self
-            .metadata
-            .as_slice()
-            .get(prefix..prefix + len)
-            .ok_or(Error::InvalidFooter)?;
-        let msg = MessageView::decode(fb)?;
-        if usize::try_from(msg.body_length).ok() != Some(body_len) {
-            return Err(Error::InvalidFooter);
-        }
+        let (src, metadata) = (&mut self.src, &mut self.metadata);
+        let m = block_message(block, self.data_end, &opts.limits, move |off, len| {
+            src.seek(SeekFrom::Start(off)).map_err(|_| Error::Io)?;
+            metadata.clear();
+            metadata.try_extend_zeros(len)?;
+            read_exact(&mut *src, metadata.as_slice_mut())?;
+            Ok(metadata.as_slice())
+        })?;
         let mut body = MutableBuffer::new_in(self.core.alloc.clone());
-        body.try_reserve_exact(body_len)?;
-        body.try_extend_zeros(body_len)?;
+        body.try_reserve_exact(m.body_length)?;
+        body.try_extend_zeros(m.body_length)?;
+        self.src
+            .seek(SeekFrom::Start(m.body_offset))
+            .map_err(|_| Error::Io)?;
         read_exact(&mut self.src, body.as_slice_mut())?;
-        self.core.process(&msg, body.into_buffer())
+        self.core.process(&m.message, body.into_buffer())
     }
 }
 

@@ -9,6 +9,7 @@
 //! continuation, big-endian input (byte-swapped to native), the `ARROW1` and
 //! `ALKAID1` file magics, and dictionary batches (replacement and delta).
 
+mod block;
 mod decode;
 #[cfg(feature = "dictionary")]
 mod dictionary;

@@ -594,6 +594,11 @@ impl<W: Write> BodyVisitor for BodyWriter<'_, W> {
 /// after `end` are stale (compressor scratch, earlier batches). This spares
 /// zeroing the codec's worst-case room after every buffer and the whole body
 /// after every batch.
+///
+/// Before the walk, [`Compressing::reserve_for`] grows `body` once to the
+/// batch's worst case computed from the plan, so that the walk itself never
+/// grows it: growing per buffer copied everything compressed so far each
+/// time, quadratic in the number of buffers (thousands for a view column).
 #[cfg(feature = "compression")]
 pub(crate) struct Compressing<'x, A: Allocator> {
     pub(crate) codec: &'x mut dyn crate::ipc::compression::Codec,
@@ -607,6 +612,46 @@ pub(crate) struct Compressing<'x, A: Allocator> {
 
 #[cfg(feature = "compression")]
 impl<A: Allocator> Compressing<'_, A> {
+    /// Grows `body` (never shrinks it) to the most the buffers of `plan`
+    /// can take, in bytes: per non-empty buffer of `n` bytes, the 8-byte
+    /// length prefix plus the larger of `n` and the codec's bound for `n`,
+    /// padded to the alignment. That is where [`compress_buffer_at`] needs
+    /// room for each buffer, so the walk then finds `body` large enough. One
+    /// allocation at most per batch, none once a batch of the same shape was
+    /// written (the steady state allocates nothing).
+    ///
+    /// [`compress_buffer_at`]: crate::ipc::compression::compress_buffer_at
+    ///
+    /// # Errors
+    /// [`Error::CapacityOverflow`] when the sum overflows `usize`;
+    /// [`Error::AllocationFailed`].
+    pub(crate) fn reserve_for(&mut self, plan: &[BufferSpec]) -> Result<()> {
+        let mut worst = 0usize;
+        for b in plan {
+            let n = usize::try_from(b.length).map_err(|_| Error::CapacityOverflow)?;
+            if n == 0 {
+                continue;
+            }
+            let room = self
+                .codec
+                .max_compressed_len(n)?
+                .max(n)
+                .checked_add(crate::ipc::compression::LENGTH_PREFIX_BYTES)
+                .ok_or(Error::CapacityOverflow)?;
+            let room = room
+                .checked_add(self.alignment - 1)
+                .ok_or(Error::CapacityOverflow)?
+                & !(self.alignment - 1);
+            worst = worst.checked_add(room).ok_or(Error::CapacityOverflow)?;
+        }
+        if worst > self.body.len() {
+            let more = worst - self.body.len();
+            self.body.try_reserve_exact(more)?;
+            self.body.try_extend_zeros(more)?;
+        }
+        Ok(())
+    }
+
     fn emit(&mut self, from_tmp: bool, bytes: &[u8]) -> Result<()> {
         let offset = self.end;
         let input = if from_tmp { self.tmp.as_slice() } else { bytes };

@@ -256,6 +256,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
                 alignment: self.options.alignment,
                 end: 0,
             };
+            v.reserve_for(&self.planner.buffers)?;
             for c in columns {
                 visit_array(&mut v, c)?;
             }
