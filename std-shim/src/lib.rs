@@ -14,6 +14,11 @@
 //!   system's error when a read or write fails) and converts into both.
 //! - [`format`](mod@format): data types, schemas and values as text, as the `alkaid`
 //!   command-line tool prints them.
+//! - In-process interop: [`IpcInput::to_ffi_stream`] exports what a file
+//!   holds as an [`alkaid::ffi::FFI_ArrowArrayStream`] (C Stream Interface)
+//!   for pyarrow, arrow-rs, polars or DuckDB in the same process, without
+//!   copying a buffer; [`IpcInput::reader`]'s batches are `'static` (they
+//!   keep the mapping alive), so a function can open a file and return them.
 //! - Compression: every reader and writer here uses [`StdCodecs`], so LZ4
 //!   frame (from the core) and ZSTD ([`ZstdCodec`], the reference library)
 //!   bodies are read, and written when [`IpcWriteOptions::compression`] asks
@@ -58,6 +63,7 @@ pub use alkaid::ipc::writer::IpcWriteOptions;
 mod bridge;
 mod codecs;
 mod error;
+mod ffi;
 pub mod format;
 mod read;
 mod write;

@@ -9,7 +9,7 @@ use std::io::{self, Read};
 use std::path::Path;
 
 use alkaid::array::{RecordBatch, ValidationLevel};
-use alkaid::buffer::{Buffer, MutableBuffer};
+use alkaid::buffer::{Buffer, MemoryOwner, MutableBuffer};
 use alkaid::datatypes::Schema;
 use alkaid::ipc::reader::{FileReader, IpcReadOptions, SliceStreamReader, StreamReader};
 use alkaid::ipc::writer::{ALKAID_MAGIC, ARROW_MAGIC};
@@ -61,8 +61,9 @@ impl fmt::Display for IpcFormat {
 
 /// Where the bytes of an [`IpcInput`] are.
 enum Data {
-    /// A regular file mapped read-only.
-    Mapped(Mmap),
+    /// A regular file mapped read-only (the map is kept alive by the
+    /// buffer's owner, and so by every batch read from it).
+    Mapped(Buffer<'static, Global>),
     /// 64-byte aligned memory from [`Global`].
     Owned(Buffer<'static, Global>),
     /// A stream-format source read as it is consumed (`None` once
@@ -105,8 +106,13 @@ pub fn open_ipc(path: impl AsRef<Path>) -> Result<IpcInput> {
     // hands out to stay valid and unchanged.
     let map = unsafe { Mmap::map(&file)? };
     let format = IpcFormat::detect(&map);
+    let (ptr, len) = (map.as_ptr(), map.len());
+    let owner = MemoryOwner::try_new_in(map, Global)?;
+    // SAFETY: the mapping's `len` bytes at `ptr` stay mapped, unchanged (see
+    // above), for as long as the owner holds the map.
+    let bytes = unsafe { Buffer::from_owner(ptr, len, owner) };
     Ok(IpcInput {
-        data: Data::Mapped(map),
+        data: Data::Mapped(bytes),
         format,
     })
 }
@@ -186,12 +192,20 @@ impl IpcInput {
         self.format
     }
 
+    /// The whole input as a shared buffer (cloning it shares the mapping or
+    /// memory); `None` for a stream-format source read lazily.
+    pub(crate) fn buffer(&self) -> Option<Buffer<'static, Global>> {
+        match &self.data {
+            Data::Mapped(b) | Data::Owned(b) => Some(b.clone()),
+            Data::Reader(_) => None,
+        }
+    }
+
     /// The whole input, for a mapped or in-memory input; `None` for a
     /// stream-format source read lazily (see [`read_ipc`]).
     pub fn bytes(&self) -> Option<&[u8]> {
         match &self.data {
-            Data::Mapped(m) => Some(m),
-            Data::Owned(b) => Some(b.as_slice()),
+            Data::Mapped(b) | Data::Owned(b) => Some(b.as_slice()),
             Data::Reader(_) => None,
         }
     }
@@ -201,7 +215,7 @@ impl IpcInput {
     ///
     /// # Errors
     /// As [`Self::reader_with`].
-    pub fn reader(&self) -> Result<IpcReader<'_>> {
+    pub fn reader(&self) -> Result<IpcReader<'static>> {
         self.reader_with(IpcReadOptions::default())
     }
 
@@ -214,10 +228,9 @@ impl IpcInput {
     /// ([`alkaid::Error::UnexpectedEof`], [`alkaid::Error::InvalidMagic`],
     /// [`alkaid::Error::InvalidFlatbuffer`], …); [`Error::Io`] on a read
     /// error, or when a lazily read source was already consumed.
-    pub fn reader_with(&self, options: IpcReadOptions) -> Result<IpcReader<'_>> {
-        let bytes: &[u8] = match &self.data {
-            Data::Mapped(m) => m,
-            Data::Owned(b) => b.as_slice(),
+    pub fn reader_with(&self, options: IpcReadOptions) -> Result<IpcReader<'static>> {
+        let bytes = match &self.data {
+            Data::Mapped(b) | Data::Owned(b) => b.clone(),
             Data::Reader(r) => {
                 let src = r
                     .take()
@@ -226,14 +239,14 @@ impl IpcInput {
             }
         };
         let inner = match self.format {
-            IpcFormat::Stream => Inner::Slice(SliceStreamReader::try_new_with_codecs_in(
+            IpcFormat::Stream => Inner::Slice(SliceStreamReader::try_from_buffer_with_codecs_in(
                 bytes,
                 options,
                 StdCodecs::default(),
                 Global,
             )?),
             IpcFormat::File => Inner::File {
-                reader: FileReader::try_new_with_codecs_in(
+                reader: FileReader::try_from_buffer_with_codecs_in(
                     bytes,
                     options,
                     StdCodecs::default(),

@@ -16,12 +16,19 @@ use alkaid::ffi::{
     error_code, export_array_in, import_array_in, ArrowArrayStreamReader, FFI_ArrowArray,
     FFI_ArrowArrayStream, FFI_ArrowSchema, EINVAL, EIO,
 };
-use alkaid::ipc::reader::{FileReader, IpcReadOptions};
 use alkaid::Global;
 
-/// The batches and schema of the IPC file at `path`, read by alkaid. The
-/// file's bytes are leaked: exported arrays must be `'static`, and this
-/// library lives for the whole test process.
+/// The path argument as UTF-8.
+fn path_of<'p>(path: *const c_char) -> Result<&'p str, c_int> {
+    if path.is_null() {
+        return Err(EINVAL);
+    }
+    // SAFETY: the caller passes a NUL-terminated path.
+    unsafe { CStr::from_ptr(path) }.to_str().map_err(|_| EINVAL)
+}
+
+/// The batches and schema of the IPC file at `path`, read by alkaid (the
+/// batches keep the file's mapping alive).
 fn read_file(
     path: *const c_char,
 ) -> Result<
@@ -31,45 +38,34 @@ fn read_file(
     ),
     c_int,
 > {
-    if path.is_null() {
-        return Err(EINVAL);
-    }
-    // SAFETY: the caller passes a NUL-terminated path.
-    let path = unsafe { CStr::from_ptr(path) }
-        .to_str()
-        .map_err(|_| EINVAL)?;
-    let bytes: &'static [u8] = Box::leak(std::fs::read(path).map_err(|_| EIO)?.into_boxed_slice());
-    let mut r = FileReader::try_new_with_codecs_in(
-        bytes,
-        IpcReadOptions::default(),
-        alkaid_std::StdCodecs::default(),
-        Global,
-    )
-    .map_err(error_code)?;
-    let batches = r
-        .batches()
-        .collect::<alkaid::Result<Vec<_>>>()
-        .map_err(error_code)?;
-    Ok((r.schema().clone(), batches))
+    let input = alkaid_std::open_ipc(path_of(path)?).map_err(|_| EIO)?;
+    let reader = input.reader().map_err(|_| EIO)?;
+    let schema = reader.schema().clone();
+    let batches = reader
+        .collect::<alkaid_std::Result<Vec<_>>>()
+        .map_err(|_| EIO)?;
+    Ok((schema, batches))
 }
 
-/// Exports the batches of the IPC file at `path` as a stream into `out`.
+/// Exports the batches of the IPC file at `path` as a stream into `out`
+/// (`alkaid_std::IpcInput::to_ffi_stream`: batches read as pulled).
 #[no_mangle]
 pub unsafe extern "C" fn alkaid_test_export_file_stream(
     path: *const c_char,
     out: *mut FFI_ArrowArrayStream,
 ) -> c_int {
-    let (schema, batches) = match read_file(path) {
-        Ok(x) => x,
+    let path = match path_of(path) {
+        Ok(p) => p,
         Err(e) => return e,
     };
-    match FFI_ArrowArrayStream::try_from_batches_in(schema, batches.into_iter().map(Ok), Global) {
+    let stream = alkaid_std::open_ipc(path).and_then(|input| input.to_ffi_stream());
+    match stream {
         Ok(s) => {
             // SAFETY: `out` is the caller's struct to fill.
             unsafe { out.write(s) };
             0
         }
-        Err(e) => error_code(e),
+        Err(_) => EIO,
     }
 }
 

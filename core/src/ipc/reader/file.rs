@@ -27,10 +27,13 @@ fn start_magic(head: &[u8]) -> Option<&'static [u8]> {
 /// or an mmap) with random access to its batches, without copying: buffers
 /// point into the input when aligned, uncompressed and native-endian.
 pub struct FileReader<'b, A: Allocator + Clone + 'b, S: CodecSet = BuiltinCodecs> {
-    input: &'b [u8],
+    input: Buffer<'b, A>,
     /// Where the footer starts: every message lies before it.
     data_end: usize,
-    footer: FooterView<'b>,
+    /// Where the footer ends (its length and the magic follow).
+    footer_end: usize,
+    /// Number of record batches in the footer.
+    num_batches: usize,
     core: ReaderCore<'b, A, S>,
 }
 
@@ -43,6 +46,23 @@ impl<'b, A: Allocator + Clone + 'b> FileReader<'b, A> {
     /// dictionary errors.
     pub fn try_new_in(input: &'b [u8], options: IpcReadOptions, alloc: A) -> Result<Self> {
         Self::try_new_with_codecs_in(input, options, BuiltinCodecs::new(), alloc)
+    }
+
+    /// Reads the file in `input`, a [`Buffer`] that may own its memory: the
+    /// batches' buffers are slices of it, so they keep it alive. Over an
+    /// owned buffer (bytes copied into `A`, or memory a
+    /// [`crate::buffer::MemoryOwner`] keeps alive, such as a memory map) the
+    /// batches are `'static`: they can outlive the function that opened the
+    /// file, and be exported through the C Data Interface.
+    ///
+    /// # Errors
+    /// As [`FileReader::try_new_in`].
+    pub fn try_from_buffer_in(
+        input: Buffer<'b, A>,
+        options: IpcReadOptions,
+        alloc: A,
+    ) -> Result<Self> {
+        Self::try_from_buffer_with_codecs_in(input, options, BuiltinCodecs::new(), alloc)
     }
 }
 
@@ -57,6 +77,20 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
         codecs: S,
         alloc: A,
     ) -> Result<Self> {
+        Self::try_from_buffer_with_codecs_in(Buffer::from_slice_ref(input), options, codecs, alloc)
+    }
+
+    /// As [`FileReader::try_from_buffer_in`] with the codecs of `codecs`.
+    ///
+    /// # Errors
+    /// As [`FileReader::try_new_in`].
+    pub fn try_from_buffer_with_codecs_in(
+        buffer: Buffer<'b, A>,
+        options: IpcReadOptions,
+        codecs: S,
+        alloc: A,
+    ) -> Result<Self> {
+        let input = buffer.as_slice();
         let magic = start_magic(input).ok_or(Error::InvalidMagic)?;
         let m = magic.len();
         if input.len() < 8 + 4 + m || !input.ends_with(magic) {
@@ -85,12 +119,14 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
             ) {
                 return Err(Error::UnexpectedMessage);
             }
-            core.process(&msg, Buffer::from_slice_ref(body))?;
+            core.process(&msg, body_buffer(&buffer, body)?)?;
         }
+        let num_batches = footer.num_record_batches();
         Ok(FileReader {
-            input,
+            input: buffer.clone(),
             data_end: start,
-            footer,
+            footer_end: len_at,
+            num_batches,
             core,
         })
     }
@@ -117,7 +153,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
 
     /// Number of record batches.
     pub fn num_batches(&self) -> usize {
-        self.footer.num_record_batches()
+        self.num_batches
     }
 
     /// Record batch `i` (zero-copy where possible).
@@ -128,14 +164,16 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
         if i >= self.num_batches() {
             return Err(Error::OutOfBounds);
         }
-        let (msg, body) = message_at(
-            self.input,
-            self.data_end,
-            &self.footer.record_batch(i)?,
-            &self.core.options,
-        )?;
+        let input = self.input.as_slice();
+        // The footer was verified at open; decoding its view again is O(1).
+        let footer = input
+            .get(self.data_end..self.footer_end)
+            .ok_or(Error::InvalidFooter)?;
+        let block = FooterView::decode(footer)?.record_batch(i)?;
+        let (msg, body) = message_at(input, self.data_end, &block, &self.core.options)?;
+        let body = body_buffer(&self.input, body)?;
         self.core
-            .process(&msg, Buffer::from_slice_ref(body))?
+            .process(&msg, body)?
             .ok_or(Error::UnexpectedMessage)
     }
 }
@@ -143,6 +181,12 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
 impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
     /// Iterates the record batches in file order.
     pub fn batches(&mut self) -> impl Iterator<Item = Result<RecordBatch<'b, A>>> + '_ {
+        (0..self.num_batches()).map(move |i| self.batch(i))
+    }
+
+    /// The record batches in file order, consuming the reader (to hand them
+    /// on, e.g. to [`crate::ffi::FFI_ArrowArrayStream::try_from_batches_in`]).
+    pub fn into_batches(mut self) -> impl Iterator<Item = Result<RecordBatch<'b, A>>> {
         (0..self.num_batches()).map(move |i| self.batch(i))
     }
 }
@@ -153,6 +197,13 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> core::fmt::Debug for FileReader
             .field("batches", &self.num_batches())
             .finish()
     }
+}
+
+/// `body`, a slice of `input`'s bytes, as a slice of `input` (sharing its
+/// owner).
+fn body_buffer<'b, A: Allocator>(input: &Buffer<'b, A>, body: &[u8]) -> Result<Buffer<'b, A>> {
+    let at = (body.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
+    input.slice(at, body.len())
 }
 
 /// The message of a footer block (checked by [`block_message`]) of the

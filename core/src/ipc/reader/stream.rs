@@ -331,7 +331,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> SliceStreamReader<'b, A, S> {
                 Ok(Some((msg, body, next))) => {
                     self.pos = next;
                     // The body as a slice of the input buffer (sharing its owner).
-                    let at = body.as_ptr() as usize - input.as_ptr() as usize;
+                    let at = (body.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
                     match self.input.slice(at, body.len()) {
                         Ok(body) => self.core.process(&msg, body),
                         Err(e) => Err(e),
