@@ -220,6 +220,17 @@ errors! {
     /// A row holds a dictionary key that this converter never issued (for
     /// example a row made by another converter).
     UnknownDictionaryKey => "row holds a dictionary key unknown to this converter",
+
+    // ----- validation and ZSTD checks (#14) -----
+    /// A valid slot of a Decimal32/64/128/256 array holds a value whose
+    /// magnitude is not below `10^precision` ("Decimal" in Schema.fbs: the
+    /// value has at most `precision` decimal digits). Checked at
+    /// `ValidationLevel::Full`, as pyarrow's `validate(full=True)` does.
+    DecimalOutOfPrecision => "decimal value does not fit in its precision",
+    /// A valid slot of a Date64 array is not a whole number of days (a
+    /// multiple of 86,400,000 milliseconds, "Date" in Schema.fbs). Checked at
+    /// `ValidationLevel::Full`, as pyarrow's `validate(full=True)` does.
+    Date64NotWholeDays => "Date64 value is not a whole number of days",
 }
 
 impl fmt::Display for Error {
