@@ -231,6 +231,13 @@ errors! {
     /// multiple of 86,400,000 milliseconds, "Date" in Schema.fbs). Checked at
     /// `ValidationLevel::Full`, as pyarrow's `validate(full=True)` does.
     Date64NotWholeDays => "Date64 value is not a whole number of days",
+    /// A ZSTD block's `Block_Size` exceeds its frame's `Block_Maximum_Size`
+    /// (min(Window_Size, 128 KiB), RFC 8878 section 3.1.1.2.4).
+    ZstdBlockTooLarge => "ZSTD block larger than the frame's maximum block size",
+    /// A ZSTD compressed block sets the reserved low two bits of its
+    /// sequences section's `Symbol_Compression_Modes` byte (RFC 8878 section
+    /// 3.1.1.3.2.1).
+    ZstdReservedBitsSet => "reserved bits set in a ZSTD sequences section header",
 }
 
 impl fmt::Display for Error {
