@@ -335,13 +335,15 @@ fn the_arrow_rs_comparison_sees_differences() {
     ignore = "interop: run with --features interop (scripts/test.sh interop)"
 )]
 fn arrow_rs_misreads_big_endian_streams() {
-    let base = golden_dir().join(BIG_ENDIAN_DIR).join("generated_datetime");
+    // Not generated_datetime: its Date64 values are not whole days, which
+    // our readers refuse (KNOWN above).
+    let base = golden_dir().join(BIG_ENDIAN_DIR).join("generated_interval");
     let stream = std::fs::read(base.with_extension("stream")).unwrap();
     let theirs = rs_read(&stream, Format::Stream).expect("arrow-rs reads the stream");
     let ours = rewrite_ours(&stream, Format::Stream).unwrap();
     let ours = rs_read(&ours, Format::Stream).unwrap();
     let d = rs_diff(&theirs, &ours).unwrap_err();
-    assert!(d.starts_with("batch 0 column 0 \"f0\": row 0"), "{d}");
+    assert!(d.starts_with("batch 0 column 0 \"f1\": row 0"), "{d}");
     let file = std::fs::read(base.with_extension("arrow_file")).unwrap();
     let e = rs_read(&file, Format::File).unwrap_err();
     assert!(e.contains("endianness"), "{e}");
