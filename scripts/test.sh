@@ -16,12 +16,17 @@
 #   interop   round trips with pyarrow (the .venv's, or $ALKAID_PYTHON) and
 #             arrow-rs 60: cargo test -p alkaid-tests --features interop
 #             (tests/interop_pyarrow.rs, message_metadata_pyarrow.rs,
-#             interop_arrow_rs.rs), and the differential test of our
+#             validation_pyarrow.rs) and the differential test of our
 #             readers against pyarrow on ~2,800 mutated golden inputs
 #             (tests/differential_pyarrow.rs: prints both accept / both
-#             reject / justified differences, fails on any other). Fails
-#             when pyarrow is missing; outside CI, ALKAID_SKIP_PYARROW=1
-#             runs only the arrow-rs tests.
+#             reject / justified differences, fails on any other), then
+#             cargo test -p alkaid-tests-arrow-rs --features interop
+#             (tests/arrow-rs: interop_arrow_rs.rs and the C Data Interface
+#             with arrow-rs, ffi_*_arrow_rs.rs), then the C Data Interface
+#             with pyarrow, polars and DuckDB (tests/python/ffi_interop.py
+#             over the test cdylib tests/ffi-lib). Fails when pyarrow is
+#             missing; outside CI, ALKAID_SKIP_PYARROW=1 runs only the
+#             arrow-rs tests.
 #   nostd     alkaid and alkaid-alloc built for thumbv6m-none-eabi and
 #             thumbv7em-none-eabihf without default features; alkaid
 #             linted (-D warnings) for thumbv7em with each optional feature
@@ -36,7 +41,8 @@
 #             32 KiB text; README.md, "Size and memory budget")
 #   s390x     big-endian: the core's tests and the golden tests built for
 #             s390x-unknown-linux-gnu and run under qemu-s390x (cargo profile
-#             `s390x`, see .cargo/config.toml); then targets/big-endian
+#             `s390x`, see .cargo/config.toml; alkaid-tests depends on no
+#             arrow-rs crate, so none is cross-compiled); then targets/big-endian
 #             writes a stream on s390x that our readers (be_check) and
 #             pyarrow (check.py, when the .venv exists) read on the host
 #   demo      the sensor demo: targets/sensor-demo firmware under QEMU writes
@@ -135,15 +141,19 @@ stage_miri() {
 stage_interop() {
     local log="$WORK/cargo-interop.log"
     local py="${ALKAID_PYTHON:-$ROOT/.venv/bin/python}"
-    local tests=(--test interop_pyarrow --test message_metadata_pyarrow --test interop_arrow_rs
-        --test differential_pyarrow) filter=()
+    # alkaid-tests: the pyarrow tests; alkaid-tests-arrow-rs (tests/arrow-rs,
+    # the package that holds every arrow-rs dependency): the arrow-rs ones.
+    local tests=(--test interop_pyarrow --test message_metadata_pyarrow --test validation_pyarrow
+        --test differential_pyarrow)
+    local rs_tests=(--test interop_arrow_rs --test ffi_arrow_rs --test ffi_schema_arrow_rs)
+    local filter=() bad=0
     if [ "${ALKAID_SKIP_PYARROW:-0}" = 1 ]; then
         if [ "${CI:-}" = true ]; then
             echo "ALKAID_SKIP_PYARROW=1 is not allowed in CI" >&2
             return 1
         fi
         echo "pyarrow tests SKIPPED (ALKAID_SKIP_PYARROW=1): arrow-rs only"
-        tests=(--test interop_arrow_rs)
+        tests=()
         filter=(--skip pyarrow)
     elif ! "$py" -c 'import pyarrow' 2>/dev/null; then
         echo "no pyarrow at $py: run scripts/install.sh (or set ALKAID_PYTHON)" >&2
@@ -152,9 +162,15 @@ stage_interop() {
         echo "pyarrow $("$py" -c 'import pyarrow; print(pyarrow.__version__)') at $py"
     fi
     # One thread: the tests print their per-file tables whole.
-    ALKAID_PYTHON="$py" cargo test -p alkaid-tests --features interop "${tests[@]}" \
-        -- --nocapture --test-threads=1 "${filter[@]}" 2>&1 | tee "$log"
-    count_cargo_tests "$log"
+    if [ ${#tests[@]} -gt 0 ]; then
+        ALKAID_PYTHON="$py" cargo test -p alkaid-tests --features interop "${tests[@]}" \
+            -- --nocapture --test-threads=1 2>&1 | tee "$log" || bad=1
+        count_cargo_tests "$log"
+    fi
+    local rs_log="$WORK/cargo-interop-arrow-rs.log"
+    ALKAID_PYTHON="$py" cargo test -p alkaid-tests-arrow-rs --features interop "${rs_tests[@]}" \
+        -- --nocapture --test-threads=1 "${filter[@]}" 2>&1 | tee "$rs_log" || bad=1
+    count_cargo_tests "$rs_log"
     # The differential test's counts, again at the end of the stage.
     grep -E '^differential vs pyarrow' "$log" || true
     if [ "${ALKAID_SKIP_PYARROW:-0}" != 1 ]; then
@@ -167,8 +183,9 @@ stage_interop() {
             "$(golden_root)"/{cpp-21.0.0,1.0.0-bigendian,2.0.0-compression,4.0.0-shareddict} 2>&1 |
             tee "$log"
         count_plain_result "$log"
-        grep -qE '^ffi_interop: [0-9]+ passed, 0 failed$' "$log"
+        grep -qE '^ffi_interop: [0-9]+ passed, 0 failed$' "$log" || bad=1
     fi
+    return "$bad"
 }
 
 # The workspace's target directory (CARGO_TARGET_DIR when set).

@@ -309,6 +309,24 @@ errors! {
     /// A body buffer's offset is not a multiple of 8 bytes (the format
     /// requires every buffer of a message body to be 8-byte aligned).
     UnalignedBodyBuffer => "body buffer offset is not a multiple of 8",
+
+    // ----- validation and ZSTD checks (#14) -----
+    /// A valid slot of a Decimal32/64/128/256 array holds a value whose
+    /// magnitude is not below `10^precision` ("Decimal" in Schema.fbs: the
+    /// value has at most `precision` decimal digits). Checked at
+    /// `ValidationLevel::Full`, as pyarrow's `validate(full=True)` does.
+    DecimalOutOfPrecision => "decimal value does not fit in its precision",
+    /// A valid slot of a Date64 array is not a whole number of days (a
+    /// multiple of 86,400,000 milliseconds, "Date" in Schema.fbs). Checked at
+    /// `ValidationLevel::Full`, as pyarrow's `validate(full=True)` does.
+    Date64NotWholeDays => "Date64 value is not a whole number of days",
+    /// A ZSTD block's `Block_Size` exceeds its frame's `Block_Maximum_Size`
+    /// (min(Window_Size, 128 KiB), RFC 8878 section 3.1.1.2.4).
+    ZstdBlockTooLarge => "ZSTD block larger than the frame's maximum block size",
+    /// A ZSTD compressed block sets the reserved low two bits of its
+    /// sequences section's `Symbol_Compression_Modes` byte (RFC 8878 section
+    /// 3.1.1.3.2.1).
+    ZstdReservedBitsSet => "reserved bits set in a ZSTD sequences section header",
 }
 
 impl fmt::Display for Error {

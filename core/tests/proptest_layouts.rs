@@ -59,6 +59,11 @@ fn primitive<T: PrimitiveType, M: Clone + PartialEq + Debug>(
     })
 }
 
+/// The largest Decimal128(38, _) value: 10^38 - 1.
+const DECIMAL128_MAX: i128 = 10i128.pow(38) - 1;
+/// 10^37: a bound on the high half of Decimal256(76, _) values.
+const HIGH_76: i128 = 10i128.pow(37);
+
 macro_rules! int_other {
     ($t:ty) => {
         |v: Option<&$t>| v.map_or(0, |v| v.wrapping_add(1))
@@ -71,7 +76,9 @@ proptest! {
     #[test]
     fn primitive_integers(
         m8 in model(any::<i8>()), m16 in model(any::<u16>()), m32 in model(any::<i32>()),
-        m64 in model(any::<i64>()), mu64 in model(any::<u64>()), m128 in model(any::<i128>()),
+        // `i128` arrays default to Decimal128(38, 0): values within 38 digits.
+        m64 in model(any::<i64>()), mu64 in model(any::<u64>()),
+        m128 in model(-DECIMAL128_MAX..=DECIMAL128_MAX),
         cuts in any::<[usize; 5]>(),
     ) {
         primitive::<i8, i8>(&m8, cuts, |v| *v, |v| v, int_other!(i8))?;
@@ -85,7 +92,9 @@ proptest! {
     #[test]
     fn primitive_floats_and_wide_values(
         h in model(any::<u16>()), f in model(any::<u32>()), d in model(any::<u64>()),
-        wide in model(any::<(u128, i128)>()), dt in model(any::<(i32, i32)>()),
+        // `i256` arrays default to Decimal256(76, 0): |high half| < 10^37
+        // keeps a value below 10^37 * 2^128 < 10^76.
+        wide in model((any::<u128>(), -HIGH_76..HIGH_76)), dt in model(any::<(i32, i32)>()),
         mdn in model(any::<(i32, i32, i64)>()), cuts in any::<[usize; 5]>(),
     ) {
         primitive::<f16, u16>(&h, cuts, |b| f16::from_bits(*b), f16::to_bits, int_other!(u16))?;

@@ -1,5 +1,6 @@
 //! Helpers of the peer-interoperability tests (`tests/interop_pyarrow.rs`,
-//! `tests/interop_arrow_rs.rs`): our readers and writers on whole files, the
+//! and `tests/arrow-rs/tests/interop_arrow_rs.rs` of package
+//! `alkaid-tests-arrow-rs`): our readers and writers on whole files, the
 //! Python interpreter with pyarrow and its scripts (`tests/python/`), and a
 //! summary table with a strict list of known peer limitations.
 

@@ -17,19 +17,22 @@
 //! `tests/compare_selftest.rs` (the comparison catches altered JSON) and
 //! `tests/core_bugs.rs` (ignored tests pinning known core bugs).
 //! `cargo test -p alkaid-tests --features interop` (the `interop` stage of
-//! `scripts/test.sh`) also runs `tests/interop_pyarrow.rs` and
-//! `tests/interop_arrow_rs.rs`: round trips with pyarrow (Python at
-//! `$ALKAID_PYTHON`, else `<repo>/.venv/bin/python`) and arrow-rs 60, and
-//! `tests/differential_pyarrow.rs`: our readers' verdicts and values on
-//! mutated golden inputs against pyarrow's. The golden
-//! files are found at `$ALKAID_GOLDEN_DIR`, else `<repo>/../shared/golden`,
-//! else `/work/shared/golden`; the tests fail when none exists.
+//! `scripts/test.sh`) also runs `tests/interop_pyarrow.rs`,
+//! `tests/message_metadata_pyarrow.rs` and `tests/validation_pyarrow.rs`:
+//! round trips and checks with pyarrow (Python at `$ALKAID_PYTHON`, else
+//! `<repo>/.venv/bin/python`), and `tests/differential_pyarrow.rs`: our
+//! readers' verdicts and values on mutated golden inputs against pyarrow's.
+//! The golden files are found at `$ALKAID_GOLDEN_DIR`, else
+//! `<repo>/../shared/golden`, else `/work/shared/golden`; the tests fail
+//! when none exists.
 //! `cargo test -p alkaid-tests --test golden -- --nocapture` prints the
 //! summary tables.
 //!
-//! `cargo bench -p alkaid-tests --bench ipc_compression` times our LZ4 and
-//! ZSTD stream writing and reading against arrow-rs on the same batches and
-//! prints both figures and their ratio.
+//! This package depends on no arrow-rs crate (so that its golden tests build
+//! quickly for s390x): the arrow-rs round trips, the row format against
+//! `arrow-row` and the benchmarks against arrow-rs are in `tests/arrow-rs/`
+//! (package `alkaid-tests-arrow-rs`, which uses these helpers), e.g.
+//! `cargo bench -p alkaid-tests-arrow-rs --bench ipc_compression`.
 
 pub mod compare;
 pub mod harness;

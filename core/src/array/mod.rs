@@ -29,6 +29,7 @@ mod list_view;
 mod map;
 mod null;
 mod primitive;
+mod primitive_values;
 mod record_batch;
 #[cfg(feature = "run-end")]
 mod run_end;
@@ -101,7 +102,8 @@ pub enum ValidationLevel {
     /// first and last offsets.
     Cheap,
     /// Everything, O(n): offsets, UTF-8, views, list-view ranges, union type
-    /// ids and offsets, run ends, dictionary indices, null counts, recursively.
+    /// ids and offsets, run ends, dictionary indices, null counts, decimal
+    /// values within their precision, Date64 values whole days, recursively.
     #[default]
     Full,
 }

@@ -6,6 +6,7 @@ use core::fmt;
 use allocator_api2::alloc::Allocator;
 use derive_where::derive_where;
 
+use super::primitive_values;
 use super::{check_slice, validate_nulls, Array, ArrayRef, ValidationLevel};
 use crate::buffer::{MutableBuffer, NullBuffer, NullBufferBuilder, ScalarBuffer};
 use crate::datatypes::{DataType, IntervalUnit};
@@ -26,10 +27,26 @@ pub trait PrimitiveType: NativeType {
     fn downcast<'b, 'a, A: Allocator>(
         a: &'b ArrayRef<'a, A>,
     ) -> Option<&'b PrimitiveArray<'a, Self, A>>;
+    /// Checks the values of the valid slots against the value rules of `dt`
+    /// (the O(n) part of [`ValidationLevel::Full`]): decimals within their
+    /// precision, Date64 values whole days. Null slots are not read.
+    ///
+    /// # Errors
+    /// [`Error::DecimalOutOfPrecision`], [`Error::Date64NotWholeDays`].
+    fn validate_values<A: Allocator>(
+        dt: &DataType<'_, A>,
+        values: &[Self],
+        nulls: Option<&NullBuffer<'_, A>>,
+    ) -> Result<()>;
 }
 
 macro_rules! primitive_type {
     ($t:ty, $variant:ident, $default:expr, $($pat:pat_param)|+) => {
+        primitive_type!(
+            $t, $variant, $default, primitive_values::check_none, $($pat)|+
+        );
+    };
+    ($t:ty, $variant:ident, $default:expr, $check:path, $($pat:pat_param)|+) => {
         impl PrimitiveType for $t {
             #[inline]
             fn fits<A: Allocator>(dt: &DataType<'_, A>) -> bool {
@@ -53,6 +70,14 @@ macro_rules! primitive_type {
                     _ => None,
                 }
             }
+            #[inline]
+            fn validate_values<A: Allocator>(
+                dt: &DataType<'_, A>,
+                values: &[Self],
+                nulls: Option<&NullBuffer<'_, A>>,
+            ) -> Result<()> {
+                $check(dt, values, nulls)
+            }
         }
     };
 }
@@ -63,12 +88,14 @@ primitive_type!(
     i32,
     Int32,
     Int32,
+    primitive_values::check_i32,
     Int32 | Date32 | Time32(_) | Decimal32(..) | Interval(IntervalUnit::YearMonth)
 );
 primitive_type!(
     i64,
     Int64,
     Int64,
+    primitive_values::check_i64,
     Int64 | Date64 | Time64(_) | Timestamp(..) | Duration(_) | Decimal64(..)
 );
 primitive_type!(u8, UInt8, UInt8, UInt8);
@@ -78,8 +105,20 @@ primitive_type!(u64, UInt64, UInt64, UInt64);
 primitive_type!(f16, Float16, Float16, Float16);
 primitive_type!(f32, Float32, Float32, Float32);
 primitive_type!(f64, Float64, Float64, Float64);
-primitive_type!(i128, Int128, Decimal128(38, 0), Decimal128(..));
-primitive_type!(i256, Int256, Decimal256(76, 0), Decimal256(..));
+primitive_type!(
+    i128,
+    Int128,
+    Decimal128(38, 0),
+    primitive_values::check_i128,
+    Decimal128(..)
+);
+primitive_type!(
+    i256,
+    Int256,
+    Decimal256(76, 0),
+    primitive_values::check_i256,
+    Decimal256(..)
+);
 primitive_type!(
     IntervalDayTime,
     IntervalDayTime,
@@ -111,7 +150,10 @@ impl<'a, T: PrimitiveType, A: Allocator> PrimitiveArray<'a, T, A> {
     /// # Errors
     /// [`Error::TypeMismatch`] when `T` does not store `data_type`;
     /// [`Error::InvalidDataType`] for bad type parameters;
-    /// [`Error::ValidityTooSmall`] when the bitmap's length differs from the values'.
+    /// [`Error::ValidityTooSmall`] when the bitmap's length differs from the values';
+    /// [`Error::DecimalOutOfPrecision`] when a valid decimal has more than
+    /// `precision` digits; [`Error::Date64NotWholeDays`] when a valid Date64
+    /// value is not a multiple of 86,400,000 ms.
     pub fn try_new(
         data_type: DataType<'a, A>,
         values: ScalarBuffer<'a, T, A>,
@@ -258,7 +300,11 @@ impl<'a, T: PrimitiveType, A: Allocator> Array<'a, A> for PrimitiveArray<'a, T, 
             return Err(Error::TypeMismatch);
         }
         self.data_type.validate()?;
-        validate_nulls(self.nulls.as_ref(), self.len(), level)
+        validate_nulls(self.nulls.as_ref(), self.len(), level)?;
+        if level == ValidationLevel::Full {
+            T::validate_values(&self.data_type, &self.values, self.nulls.as_ref())?;
+        }
+        Ok(())
     }
 
     fn into_array_ref(self) -> ArrayRef<'a, A> {

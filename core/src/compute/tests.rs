@@ -221,7 +221,9 @@ fn primitive_with_slices_and_nulls() {
 
 #[test]
 fn primitive_without_nulls_has_no_bitmap() {
-    let data = [1i64, 2, 3, 4, 5];
+    // Whole days: full validation refuses other Date64 values.
+    const D: i64 = 86_400_000;
+    let data = [D, 2 * D, 3 * D, 4 * D, 5 * D];
     let a = PrimitiveArray::<i64, Global>::from_slice(&data)
         .with_data_type(DataType::Date64)
         .unwrap()
@@ -230,7 +232,7 @@ fn primitive_without_nulls_has_no_bitmap() {
     assert!(r.nulls().is_none());
     assert_eq!(r.data_type(), &DataType::Date64);
     let ArrayRef::Int64(p) = &r else { panic!() };
-    assert_eq!(p.values(), &[4, 5, 1, 2, 3, 4, 5]);
+    assert_eq!(p.values(), &[4 * D, 5 * D, D, 2 * D, 3 * D, 4 * D, 5 * D]);
     // A copy, not a view of the caller's memory.
     assert_ne!(p.values().as_ptr(), data.as_ptr());
 }

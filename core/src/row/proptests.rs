@@ -168,13 +168,24 @@ fn value(dt: &Dt) -> BoxedStrategy<V> {
         Boolean => any::<bool>().prop_map(V::Bool).boxed(),
         Int8 => small_or(i8::MIN.into()..=i8::MAX.into()),
         Int16 => small_or(i16::MIN.into()..=i16::MAX.into()),
-        Int32 | Date32 | Time32(_) | Decimal32(..) | Interval(IntervalUnit::YearMonth) => {
+        // Decimals within their precision, Date64 whole days: full
+        // validation refuses other values.
+        Decimal32(p, _) | Decimal64(p, _) | Decimal128(p, _) => {
+            let max = 10i128.pow(u32::from(*p)) - 1;
+            small_or(-max..=max)
+        }
+        Date64 => {
+            const DAY: i128 = 86_400_000;
+            (i128::from(i64::MIN) / DAY..=i128::from(i64::MAX) / DAY)
+                .prop_map(|d| V::I(d * DAY))
+                .boxed()
+        }
+        Int32 | Date32 | Time32(_) | Interval(IntervalUnit::YearMonth) => {
             small_or(i32::MIN.into()..=i32::MAX.into())
         }
-        Int64 | Date64 | Time64(_) | Timestamp(..) | Duration(_) | Decimal64(..) => {
+        Int64 | Time64(_) | Timestamp(..) | Duration(_) => {
             small_or(i64::MIN.into()..=i64::MAX.into())
         }
-        Decimal128(..) => small_or(i128::MIN..=i128::MAX),
         UInt8 => unsigned(u8::MAX.into()),
         UInt16 => unsigned(u16::MAX.into()),
         UInt32 => unsigned(u32::MAX.into()),
@@ -182,11 +193,23 @@ fn value(dt: &Dt) -> BoxedStrategy<V> {
         Float16 => float_value(|x| f16::from_f64(x).to_f64()),
         Float32 => float_value(|x| f64::from(x as f32)),
         Float64 => float_value(|x| x),
-        Decimal256(..) => prop_oneof![
-            (-2i128..3).prop_map(|x| V::W(i256::from_i128(x))),
-            (any::<u128>(), any::<i128>()).prop_map(|(l, h)| V::W(i256::from_parts(l, h))),
-        ]
-        .boxed(),
+        Decimal256(p, _) if *p <= 38 => {
+            let max = 10i128.pow(u32::from(*p)) - 1;
+            prop_oneof![
+                (-2i128..3).prop_map(|x| V::W(i256::from_i128(x))),
+                (-max..=max).prop_map(|x| V::W(i256::from_i128(x))),
+            ]
+            .boxed()
+        }
+        Decimal256(p, _) => {
+            // |high| < 10^(p - 39) keeps |value| < 10^(p - 39) * 2^128 < 10^p.
+            let high = 10i128.pow(u32::from(*p - 39));
+            prop_oneof![
+                (-2i128..3).prop_map(|x| V::W(i256::from_i128(x))),
+                (any::<u128>(), -high..high).prop_map(|(l, h)| V::W(i256::from_parts(l, h))),
+            ]
+            .boxed()
+        }
         Interval(IntervalUnit::DayTime) => vec(-2i64..3, 2).prop_map(V::Iv).boxed(),
         Interval(IntervalUnit::MonthDayNano) => (vec(-2i64..3, 2), any::<i64>())
             .prop_map(|(mut f, n)| {

@@ -690,8 +690,9 @@ pub(crate) fn converter_of(types: &[(Dt, SortOptions)]) -> RowConverter<'static,
 }
 
 /// A well-formed row of the fixed-width columns `types`: each column a
-/// value (random payload; a boolean `0`/`1`, inverted when descending) or a
-/// null (sentinel, zeros).
+/// value (random payload; a boolean `0`/`1`, inverted when descending; a
+/// decimal within its precision and a Date64 a whole number of days, so
+/// that the decoded arrays pass full validation) or a null (sentinel, zeros).
 pub(crate) fn random_fixed_row(rng: &mut Rng, types: &[(Dt, SortOptions)]) -> Vec<u8> {
     let mut row = Vec::new();
     for (t, o) in types {
@@ -704,6 +705,21 @@ pub(crate) fn random_fixed_row(rng: &mut Rng, types: &[(Dt, SortOptions)]) -> Ve
             row.extend(core::iter::repeat_n(0, len - 1));
         } else {
             row.push(1);
+            if let Some(v) = ranged_value(rng, t) {
+                // A signed integer's row bytes: big-endian (sign-extended
+                // to the width), sign bit flipped, inverted when descending.
+                let start = row.len();
+                let be = v.to_be_bytes();
+                let fill = if v < 0 { 0xFF } else { 0 };
+                let width = len - 1;
+                row.extend((0..width.saturating_sub(16)).map(|_| fill));
+                row.extend_from_slice(&be[16 - width.min(16)..]);
+                row[start] ^= 0x80;
+                if o.descending {
+                    row[start..].iter_mut().for_each(|b| *b = !*b);
+                }
+                continue;
+            }
             for _ in 1..len {
                 row.push(rng.next() as u8);
             }
@@ -714,4 +730,24 @@ pub(crate) fn random_fixed_row(rng: &mut Rng, types: &[(Dt, SortOptions)]) -> Ve
         }
     }
     row
+}
+
+/// A random value of a type whose values are restricted (decimals: within
+/// the precision; Date64: whole days), or `None` for other types.
+fn ranged_value(rng: &mut Rng, t: &Dt) -> Option<i128> {
+    let digits = match t {
+        DataType::Decimal32(p, _)
+        | DataType::Decimal64(p, _)
+        | DataType::Decimal128(p, _)
+        | DataType::Decimal256(p, _) => u32::from((*p).min(38)),
+        DataType::Date64 => {
+            let days = (rng.next() % 200_000) as i128 - 100_000;
+            return Some(days * 86_400_000);
+        }
+        _ => return None,
+    };
+    // Up to `digits` digits: the value's bits are random, reduced into range.
+    let bound = 10i128.pow(digits);
+    let v = (i128::from(rng.next()) << 64 | i128::from(rng.next())) % bound;
+    Some(if rng.below(2) == 0 { v } else { -v })
 }

@@ -22,7 +22,11 @@
 //! [`ZstdDecoder::check_declared_len`] walks the frame and block headers
 //! ([`super::zstd_frame::check_declared_len`]) before the reader allocates:
 //! declared content sizes must equal the buffer's declared length, the
-//! blocks must be able to produce it, truncation is found there. While
+//! blocks must be able to produce it, truncation is found there.
+//! [`Codec::decompress`] walks them again ([`super::zstd_frame::scan`])
+//! before decoding, for what `ruzstd` itself lets through and the reference
+//! library refuses: a block larger than its frame's `Block_Maximum_Size`
+//! and reserved bits in a sequences section's modes byte. While
 //! decoding, the output never grows past the caller's slice, each frame's
 //! declared content size and its content checksum (xxh64) are verified, and
 //! every malformation is an [`Error`], never a panic.
@@ -175,8 +179,14 @@ impl Codec for ZstdDecoder {
     /// [`ZstdDecoder::with_max_window_size`]); [`Error::CorruptCompressedData`]
     /// for anything malformed (bad magic, truncation, a dictionary frame,
     /// invalid entropy tables or sequences), and for an `input` without any
-    /// frame.
+    /// frame; [`Error::ZstdBlockTooLarge`] and [`Error::ZstdReservedBitsSet`]
+    /// for the block structure errors [`zstd_frame::scan`] finds before
+    /// anything is decoded.
     fn decompress(&mut self, input: &[u8], out: &mut [u8]) -> Result<usize> {
+        // `ruzstd` accepts blocks above the frame's Block_Maximum_Size and
+        // reserved bits in the sequences' modes byte, which the reference
+        // library refuses: the block structure is checked here first.
+        zstd_frame::scan(input)?;
         let mut src = input;
         let mut pos = 0usize;
         let mut frames = 0usize;

@@ -173,11 +173,18 @@ pub struct FrameScan {
 /// Walks the frames of `input` (Zstandard and skippable, concatenated) and
 /// their block headers, without decompressing anything. O(number of blocks).
 ///
+/// Inside each compressed block, the literals and sequences section headers
+/// are read (not decoded) to check the reserved bits of the
+/// `Symbol_Compression_Modes` byte (RFC 8878 section 3.1.1.3.2.1).
+///
 /// # Errors
-/// [`Error::CorruptCompressedData`] when `input` holds no Zstandard frame,
-/// a header is malformed (see [`read_frame_header`]), a block has the
-/// reserved type or a size above the frame's block maximum, or the input
-/// ends inside a frame (truncation).
+/// [`Error::ZstdBlockTooLarge`] for a block whose `Block_Size` exceeds the
+/// frame's `Block_Maximum_Size` (section 3.1.1.2.4);
+/// [`Error::ZstdReservedBitsSet`] for reserved bits set in a sequences
+/// section's modes byte; [`Error::CorruptCompressedData`] when `input` holds
+/// no Zstandard frame, a header is malformed (see [`read_frame_header`]), a
+/// block has the reserved type, a compressed block's section headers do not
+/// fit in it, or the input ends inside a frame (truncation).
 pub fn scan(input: &[u8]) -> Result<FrameScan> {
     let mut s = FrameScan {
         content_size: Some(0),
@@ -226,19 +233,24 @@ fn scan_blocks(frame: &[u8], header: &FrameHeader) -> Result<(usize, u64)> {
         pos += BLOCK_HEADER_LEN;
         let last = h & 1 != 0;
         let size = h >> 3;
-        let (stored, produced) = match (h >> 1) & 3 {
+        let block_type = (h >> 1) & 3;
+        let (stored, produced) = match block_type {
             0 => (size, size),
             1 => (1, size),
             2 => (size, block_max),
             _ => return Err(Error::CorruptCompressedData),
         };
         if size > block_max {
-            return Err(Error::CorruptCompressedData);
+            return Err(Error::ZstdBlockTooLarge);
         }
-        pos = pos
+        let end = pos
             .checked_add(stored as usize)
             .filter(|&p| p <= frame.len())
             .ok_or(Error::CorruptCompressedData)?;
+        if block_type == 2 {
+            check_compressed_block(frame.get(pos..end).ok_or(Error::CorruptCompressedData)?)?;
+        }
+        pos = end;
         max = max.saturating_add(produced);
         if last {
             break;
@@ -253,6 +265,70 @@ fn scan_blocks(frame: &[u8], header: &FrameHeader) -> Result<(usize, u64)> {
     Ok((pos, max))
 }
 
+/// The `Size_Format` field of a literals section header (bits 3-2 of its
+/// first byte).
+const fn size_format(b0: u8) -> u8 {
+    (b0 >> 2) & 3
+}
+
+/// Checks the headers inside one compressed block (`block`: its
+/// `Block_Size` bytes): the literals section header (RFC 8878 section
+/// 3.1.1.3.1.1) gives the length of the literals section; the sequences
+/// section header after it (section 3.1.1.3.2.1) gives the number of
+/// sequences and, when there are any, the `Symbol_Compression_Modes` byte,
+/// whose two low bits are reserved and must be zero. O(1): nothing is
+/// decoded.
+///
+/// # Errors
+/// [`Error::ZstdReservedBitsSet`] for reserved mode bits;
+/// [`Error::CorruptCompressedData`] when a header or the literals section
+/// does not fit in the block.
+fn check_compressed_block(block: &[u8]) -> Result<()> {
+    let corrupt = Error::CorruptCompressedData;
+    let b0 = *block.first().ok_or(corrupt)?;
+    let header = |n: usize| block.get(..n).map(le).ok_or(corrupt);
+    // (header length, length of the literals that follow it) in bytes.
+    let (header_len, literals_len) = match b0 & 3 {
+        // Raw (0) or RLE (1) literals: Regenerated_Size in 5, 12 or 20 bits.
+        kind @ (0 | 1) => {
+            let (n, regenerated) = match size_format(b0) {
+                0 | 2 => (1, u64::from(b0 >> 3)),
+                1 => (2, header(2)? >> 4),
+                _ => (3, header(3)? >> 4),
+            };
+            (n, if kind == 0 { regenerated } else { 1 })
+        }
+        // Compressed (2) or treeless (3) literals: Regenerated_Size then
+        // Compressed_Size, 10, 14 or 18 bits each.
+        _ => {
+            let (n, bits) = match size_format(b0) {
+                0 | 1 => (3, 10),
+                2 => (4, 14),
+                _ => (5, 18),
+            };
+            (n, (header(n)? >> (4 + bits)) & ((1 << bits) - 1))
+        }
+    };
+    let sequences = usize::try_from(literals_len)
+        .ok()
+        .and_then(|l| l.checked_add(header_len))
+        .and_then(|start| block.get(start..))
+        .ok_or(corrupt)?;
+    // Number_of_Sequences: 1, 2 or 3 bytes; the modes byte follows unless
+    // there are no sequences.
+    let modes_at = match *sequences.first().ok_or(corrupt)? {
+        0 => return Ok(()),
+        1..=127 => 1,
+        128..=254 => 2,
+        255 => 3,
+    };
+    let modes = *sequences.get(modes_at).ok_or(corrupt)?;
+    if modes & 3 != 0 {
+        return Err(Error::ZstdReservedBitsSet);
+    }
+    Ok(())
+}
+
 /// Checks a ZSTD-compressed buffer against the uncompressed length it
 /// declares, before anything is allocated: the frames' declared content
 /// sizes, when all present, must add up to `declared_len`, their blocks must
@@ -263,7 +339,8 @@ fn scan_blocks(frame: &[u8], header: &FrameHeader) -> Result<(usize, u64)> {
 /// # Errors
 /// [`Error::DecompressedSizeMismatch`] when the stream cannot produce
 /// `declared_len` bytes; [`Error::LimitExceeded`] for a window above the
-/// limit; [`Error::CorruptCompressedData`] as [`scan`].
+/// limit; [`Error::ZstdBlockTooLarge`], [`Error::ZstdReservedBitsSet`],
+/// [`Error::CorruptCompressedData`] as [`scan`].
 pub fn check_declared_len(input: &[u8], declared_len: usize, max_window_size: u64) -> Result<()> {
     let s = scan(input)?;
     let declared = declared_len as u64;

@@ -145,14 +145,14 @@ fn scan_sums_frames_and_skips_skippable_ones() {
 
 #[test]
 fn scan_bounds_frames_without_content_size() {
-    // Window 1 KiB, two compressed blocks (their bodies are not looked at)
-    // and a checksum: at most 2 × 1 KiB.
+    // Window 1 KiB, two compressed blocks (only their section headers are
+    // read: raw literals, no sequences) and a checksum: at most 2 × 1 KiB.
     let mut f = M.to_vec();
     f.extend_from_slice(&[0x04, 0x00]);
     f.extend_from_slice(&block_header(false, 2, 4));
-    f.extend_from_slice(&[1, 2, 3, 4]);
+    f.extend_from_slice(&[2 << 3, 2, 3, 0]);
     f.extend_from_slice(&block_header(true, 2, 2));
-    f.extend_from_slice(&[5, 6]);
+    f.extend_from_slice(&[0, 0]);
     f.extend_from_slice(&[0xAA; 4]);
     let r = scan(&f).unwrap();
     assert_eq!(
@@ -185,13 +185,13 @@ fn scan_refuses_reserved_and_oversized_blocks() {
     f.extend_from_slice(&[0x20, 4]);
     f.extend_from_slice(&block_header(true, 0, 5));
     f.extend_from_slice(&[0; 5]);
-    assert_eq!(scan(&f), Err(Error::CorruptCompressedData));
+    assert_eq!(scan(&f), Err(Error::ZstdBlockTooLarge));
     // An RLE block larger than 128 KiB.
     let mut f = M.to_vec();
     f.extend_from_slice(&[0x00, 0x58]); // window 2 MiB
     f.extend_from_slice(&block_header(true, 1, (128 << 10) + 1));
     f.push(0);
-    assert_eq!(scan(&f), Err(Error::CorruptCompressedData));
+    assert_eq!(scan(&f), Err(Error::ZstdBlockTooLarge));
     // Empty input and a lone skippable frame hold no Zstandard frame.
     assert_eq!(scan(&[]), Err(Error::CorruptCompressedData));
     let mut s = SKIPPABLE_MAGIC.to_le_bytes().to_vec();
@@ -219,7 +219,7 @@ fn declared_length_checks() {
     let mut g = M.to_vec();
     g.extend_from_slice(&[0x00, 0x00]);
     g.extend_from_slice(&block_header(true, 2, 3));
-    g.extend_from_slice(&[1, 2, 3]);
+    g.extend_from_slice(&[1 << 3, 2, 0]);
     assert_eq!(check_declared_len(&g, 1024, u64::MAX), Ok(()));
     assert_eq!(
         check_declared_len(&g, 1 << 30, u64::MAX),
@@ -235,4 +235,143 @@ fn declared_length_checks() {
         check_declared_len(&w, 100, 8 << 20),
         Err(Error::LimitExceeded)
     );
+}
+
+/// A frame (window 1 KiB, no content size) holding one compressed block
+/// with `block` as its content.
+fn compressed_frame(block: &[u8]) -> Vec<u8> {
+    let mut f = M.to_vec();
+    f.extend_from_slice(&[0x00, 0x00]);
+    f.extend_from_slice(&block_header(true, 2, block.len() as u32));
+    f.extend_from_slice(block);
+    f
+}
+
+/// The literals section header of each literals type and size format is
+/// skipped to reach the sequences section header, whose modes byte must
+/// have its two low (reserved) bits clear.
+#[test]
+fn sequences_modes_reserved_bits() {
+    // (literals section, header included) of every type and size format:
+    // raw 1/2/3-byte headers, RLE, compressed 3/4/5-byte headers (with a
+    // stand-in payload: only the sizes are read).
+    let mut raw3 = vec![0b1100 | (3 << 4), 0, 0];
+    raw3.extend_from_slice(&[7; 3]);
+    let literals: Vec<Vec<u8>> = vec![
+        vec![3 << 3, b'a', b'b', b'c'],         // raw, 1-byte header, 3 bytes
+        vec![0b0100 | (2 << 4), 0, b'x', b'y'], // raw, 2-byte header, 2 bytes
+        raw3,                                   // raw, 3-byte header, 3 bytes
+        vec![1 | (9 << 3), b'z'],               // RLE, 9 times
+        {
+            // compressed, 1 stream, 3-byte header: regenerated 20, compressed 4
+            let h: u32 = 2 | (20 << 4) | (4 << 14);
+            let mut v = h.to_le_bytes()[..3].to_vec();
+            v.extend_from_slice(&[1, 2, 3, 4]);
+            v
+        },
+        {
+            // treeless, 4 streams, 4-byte header: compressed 12
+            let h: u32 = 3 | (2 << 2) | (30 << 4) | (12 << 18);
+            let mut v = h.to_le_bytes().to_vec();
+            v.extend_from_slice(&[9; 12]);
+            v
+        },
+        {
+            // compressed, 4 streams, 5-byte header: compressed 6
+            let h: u64 = 2 | (3 << 2) | (40 << 4) | (6 << 22);
+            let mut v = h.to_le_bytes()[..5].to_vec();
+            v.extend_from_slice(&[5; 6]);
+            v
+        },
+    ];
+    // Number_of_Sequences in 1, 2 and 3 bytes.
+    let counts: [&[u8]; 3] = [&[5], &[0x80, 1], &[0xFF, 1, 0]];
+    for lit in &literals {
+        for n in counts {
+            for modes in 0..=255u8 {
+                let mut block = lit.clone();
+                block.extend_from_slice(n);
+                block.push(modes);
+                block.extend_from_slice(&[0; 4]);
+                let want = if modes & 3 == 0 {
+                    Ok(())
+                } else {
+                    Err(Error::ZstdReservedBitsSet)
+                };
+                assert_eq!(
+                    scan(&compressed_frame(&block)).map(|_| ()),
+                    want,
+                    "{lit:?} {n:?} {modes}"
+                );
+            }
+        }
+        // No sequences: no modes byte; whatever follows is not read as one.
+        let mut block = lit.clone();
+        block.extend_from_slice(&[0, 3]);
+        assert_eq!(scan(&compressed_frame(&block)).map(|_| ()), Ok(()));
+        // The sequences header or its modes byte cut off by the block's end.
+        for cut in [lit.len(), lit.len() + 1] {
+            let mut block = lit.clone();
+            block.extend_from_slice(&[0x80, 1, 0]);
+            block.truncate(cut);
+            assert_eq!(
+                scan(&compressed_frame(&block)),
+                Err(Error::CorruptCompressedData),
+                "{lit:?} {cut}"
+            );
+        }
+    }
+    // Literals longer than the block.
+    assert_eq!(
+        scan(&compressed_frame(&[10 << 3, 1, 2])),
+        Err(Error::CorruptCompressedData)
+    );
+    // An empty compressed block.
+    assert_eq!(
+        scan(&compressed_frame(&[])),
+        Err(Error::CorruptCompressedData)
+    );
+}
+
+/// Block_Maximum_Size is min(Window_Size, 128 KiB): a block of exactly that
+/// size passes, one byte more is refused, for each block type.
+#[test]
+fn block_maximum_size_boundaries() {
+    for (window_byte, window) in [
+        (0x00u8, 1024u32),
+        (0x08, 2048),
+        (0x38, 128 << 10),
+        (0x58, 128 << 10),
+    ] {
+        for ty in [0u32, 1, 2] {
+            for size in [window, window + 1] {
+                let mut f = M.to_vec();
+                f.extend_from_slice(&[0x00, window_byte]);
+                f.extend_from_slice(&block_header(true, ty, size));
+                match ty {
+                    0 => f.extend(std::iter::repeat_n(0u8, size as usize)),
+                    1 => f.push(0),
+                    _ => {
+                        // Raw literals of size - 4 bytes (3-byte header), no
+                        // sequences.
+                        let lits = size - 4;
+                        let h = 0b1100 | (lits << 4);
+                        f.extend_from_slice(&h.to_le_bytes()[..3]);
+                        f.extend(std::iter::repeat_n(0u8, lits as usize));
+                        f.push(0);
+                    }
+                }
+                let want = if size <= window {
+                    Ok(())
+                } else {
+                    Err(Error::ZstdBlockTooLarge)
+                };
+                assert_eq!(
+                    scan(&f).map(|_| ()),
+                    want,
+                    "window {window} type {ty} size {size}"
+                );
+            }
+        }
+    }
 }

@@ -2,7 +2,7 @@
 //! cases of arrow-rs's own `row_format` benchmark (4,096 rows each) and on
 //! 1,048,576 rows of (Int64, Float64, Utf8), in one run (no assertions).
 //!
-//! `cargo bench -p alkaid-tests --bench row`
+//! `cargo bench -p alkaid-tests-arrow-rs --bench row`
 //!
 //! For every case: encode with a new converter (arrow-rs's
 //! "convert_columns"), encode with a converter that already encoded the

@@ -1,7 +1,7 @@
 //! IPC stream benchmark: alkaid against arrow-rs 60 over the same batches, in
 //! one run, printing both times and the ratio (no assertions).
 //!
-//! `cargo bench -p alkaid-tests --bench ipc`
+//! `cargo bench -p alkaid-tests-arrow-rs --bench ipc`
 //!
 //! - Data set "issue": 16 batches × 65,536 rows of (Int64 nullable with 10%
 //!   nulls, Float64, Utf8 of 0–23 ASCII bytes), distinct per batch.

@@ -2,7 +2,7 @@
 //! (`arrow-ipc` 60, features `lz4` and `zstd`) on the same batches, with
 //! LZ4 frame and with ZSTD at the same level (3, both sides' default).
 //!
-//! `cargo bench -p alkaid-tests --bench ipc_compression` prints, for each
+//! `cargo bench -p alkaid-tests-arrow-rs --bench ipc_compression` prints, for each
 //! codec and operation, our median thread CPU time, arrow-rs's, and the
 //! ratio (arrow-rs time / our time: above 1 means we are faster; the
 //! wall-clock ratio in parentheses), all from one run. Runs alternate
