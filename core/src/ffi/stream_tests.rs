@@ -135,8 +135,6 @@ fn released_streams_and_schemas_are_refused() {
     assert_eq!(schema.fields().len(), batches[0].num_columns());
     drop(out);
     // SAFETY: a null output is refused, not written.
-    assert_eq!(
-        unsafe { get_schema(&mut s, core::ptr::null_mut()) },
-        super::EINVAL
-    );
+    let rc = unsafe { get_schema(&mut s, core::ptr::null_mut()) };
+    assert_eq!(rc, super::EINVAL);
 }

@@ -123,6 +123,7 @@ pub unsafe extern "C" fn alkaid_test_import_array(
     // SAFETY: the caller hands over its live structs: the array is moved
     // out (its slot left released), the schema is read and then released.
     let a = unsafe { array.replace(FFI_ArrowArray::empty()) };
+    // SAFETY: as above, for the schema.
     let s = unsafe { schema.replace(FFI_ArrowSchema::empty()) };
     // SAFETY: structs from a C Data Interface producer.
     match unsafe { import_array_in(a, &s, Global) } {
@@ -157,7 +158,7 @@ pub unsafe extern "C" fn alkaid_test_import_stream_to_file(
     // SAFETY: the caller hands over its live stream (its slot is left
     // released) and a NUL-terminated path.
     let s = unsafe { stream.replace(FFI_ArrowArrayStream::empty()) };
-    let Ok(path) = (unsafe { CStr::from_ptr(path) }).to_str() else {
+    let Ok(path) = path_of(path) else {
         return EINVAL;
     };
     // SAFETY: a stream from a C Stream Interface producer.
