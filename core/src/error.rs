@@ -320,6 +320,11 @@ errors! {
     /// multiple of 86,400,000 milliseconds, "Date" in Schema.fbs). Checked at
     /// `ValidationLevel::Full`, as pyarrow's `validate(full=True)` does.
     Date64NotWholeDays => "Date64 value is not a whole number of days",
+    /// A valid slot of a Time32/Time64 array is outside one day: negative,
+    /// or not below 86,400 seconds in the array's unit ("Time" in
+    /// Schema.fbs: the time elapsed since midnight). Checked at
+    /// `ValidationLevel::Full`, as pyarrow's `validate(full=True)` does.
+    TimeOutOfRange => "Time32/Time64 value outside one day",
     /// A ZSTD block's `Block_Size` exceeds its frame's `Block_Maximum_Size`
     /// (min(Window_Size, 128 KiB), RFC 8878 section 3.1.1.2.4).
     ZstdBlockTooLarge => "ZSTD block larger than the frame's maximum block size",

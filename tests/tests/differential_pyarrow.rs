@@ -279,16 +279,6 @@ const JUSTIFIED: &[Justified] = &[
     },
     Justified {
         kind: Kind::OursOnly,
-        input: "",
-        mutation: "",
-        ours: "",
-        theirs: "is not within the acceptable range",
-        reason: "pending fix (not yet assigned): Schema.fbs Time: values lie in [0, 86400) \
-                 seconds in the field's unit; Full validation does not check it (the same \
-                 kind of check as Date64's whole days)",
-    },
-    Justified {
-        kind: Kind::OursOnly,
         input: ".arrow_file",
         mutation: "",
         ours: "Read-based reader rejects: FileSeekReader",

@@ -4,7 +4,9 @@
 //! - Decimal32/64/128/256 ("Decimal" in Schema.fbs): a value has at most
 //!   `precision` decimal digits, `|v| < 10^precision`;
 //! - Date64 ("Date" in Schema.fbs, unit MILLISECOND): a value is a whole
-//!   number of days, a multiple of 86,400,000 ms.
+//!   number of days, a multiple of 86,400,000 ms;
+//! - Time32/Time64 ("Time" in Schema.fbs: time since midnight): a value lies
+//!   in `0..86,400` seconds, in the array's unit.
 //!
 //! Only valid (non-null) slots are checked: null slots may hold anything.
 //! The decimal check compares each value with two bounds taken from a table
@@ -15,7 +17,7 @@
 use allocator_api2::alloc::Allocator;
 
 use crate::buffer::NullBuffer;
-use crate::datatypes::DataType;
+use crate::datatypes::{DataType, TimeUnit};
 use crate::error::{Error, Result};
 use crate::native::i256;
 
@@ -144,7 +146,34 @@ where
     Ok(())
 }
 
-/// The value rules of primitive arrays stored as `i32`: Decimal32 precision.
+/// Units of `unit` in one day.
+fn units_per_day(unit: TimeUnit) -> i64 {
+    match unit {
+        TimeUnit::Second => 86_400,
+        TimeUnit::Millisecond => 86_400_000,
+        TimeUnit::Microsecond => 86_400_000_000,
+        TimeUnit::Nanosecond => 86_400_000_000_000,
+    }
+}
+
+/// The Time32/Time64 rule: every valid value in `0..units_per_day(unit)`.
+fn check_time<T: Copy + Into<i64>, A: Allocator>(
+    values: &[T],
+    nulls: Option<&NullBuffer<'_, A>>,
+    unit: TimeUnit,
+) -> Result<()> {
+    let day = units_per_day(unit);
+    if any_valid(values, nulls, |v| {
+        let v: i64 = v.into();
+        (v < 0) | (v >= day)
+    }) {
+        return Err(Error::TimeOutOfRange);
+    }
+    Ok(())
+}
+
+/// The value rules of primitive arrays stored as `i32`: Decimal32 precision
+/// and Time32 within a day.
 pub(crate) fn check_i32<A: Allocator>(
     dt: &DataType<'_, A>,
     values: &[i32],
@@ -152,12 +181,13 @@ pub(crate) fn check_i32<A: Allocator>(
 ) -> Result<()> {
     match dt {
         DataType::Decimal32(p, _) => check_decimal(values, nulls, *p),
+        DataType::Time32(unit) => check_time(values, nulls, *unit),
         _ => Ok(()),
     }
 }
 
-/// The value rules of primitive arrays stored as `i64`: Decimal64 precision
-/// and Date64 whole days.
+/// The value rules of primitive arrays stored as `i64`: Decimal64
+/// precision, Date64 whole days and Time64 within a day.
 pub(crate) fn check_i64<A: Allocator>(
     dt: &DataType<'_, A>,
     values: &[i64],
@@ -171,6 +201,7 @@ pub(crate) fn check_i64<A: Allocator>(
             }
             Ok(())
         }
+        DataType::Time64(unit) => check_time(values, nulls, *unit),
         _ => Ok(()),
     }
 }

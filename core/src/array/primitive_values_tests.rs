@@ -321,3 +321,36 @@ fn sliced_bitmap_lines_up() {
         }
     }
 }
+
+#[test]
+fn time_values_lie_within_one_day() {
+    use crate::datatypes::TimeUnit::*;
+    for (unit, day) in [(Second, 86_400i64), (Millisecond, 86_400_000)] {
+        let dt = DataType::Time32(unit);
+        let day = i32::try_from(day).unwrap();
+        assert!(build::<i32>(dt.clone(), &[0, day - 1], None).is_ok());
+        for bad in [day, -1, i32::MAX, i32::MIN] {
+            assert_eq!(
+                build::<i32>(dt.clone(), &[0, bad], None).err(),
+                Some(Error::TimeOutOfRange),
+                "{unit:?} {bad}"
+            );
+            // A null slot may hold anything.
+            assert!(build::<i32>(dt.clone(), &[0, bad], Some(&[true, false])).is_ok());
+        }
+    }
+    for (unit, day) in [
+        (Microsecond, 86_400_000_000i64),
+        (Nanosecond, 86_400_000_000_000),
+    ] {
+        let dt = DataType::Time64(unit);
+        assert!(build::<i64>(dt.clone(), &[0, day - 1], None).is_ok());
+        for bad in [day, -1, i64::MAX] {
+            assert_eq!(
+                build::<i64>(dt.clone(), &[bad], None).err(),
+                Some(Error::TimeOutOfRange),
+                "{unit:?} {bad}"
+            );
+        }
+    }
+}

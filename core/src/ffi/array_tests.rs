@@ -351,3 +351,25 @@ fn memory_owner_keeps_foreign_memory_alive_until_the_last_view() {
     );
     assert_eq!(DROPS.load(Ordering::SeqCst), 2, "refused keeper dropped");
 }
+
+#[test]
+fn a_child_moved_out_outlives_its_parent() {
+    let batch = crate::ipc::roundtrip_tests::sample_batch(1);
+    let c = FFI_ArrowArray::try_from_record_batch_in(&batch, G).unwrap();
+    // Move the string column's struct out, as a consumer may: copy it and
+    // mark the original released.
+    // SAFETY: the exporter made `n_children` valid child pointers; the
+    // original is only skipped by the parent's release afterwards.
+    let moved = unsafe {
+        let slot = *c.children.add(3);
+        let moved = ptr::read(slot);
+        (*slot).release = None;
+        moved
+    };
+    drop(c);
+    let col = &batch.columns()[3];
+    let field = Field::new("s", col.data_type().clone(), true);
+    // SAFETY: the moved struct is a complete export of its own.
+    let back = unsafe { moved.import_with_field_in(&field, Misaligned::Refuse, G) }.unwrap();
+    assert_eq!(&back, col);
+}

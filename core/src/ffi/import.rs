@@ -12,7 +12,7 @@
 //!
 //! Every count, length and offset of the struct is checked before use, and
 //! the arrays are built with their validating constructors
-//! ([`ValidationLevel::Full`]): a bad producer gets an [`Error`], never a
+//! ([`crate::array::ValidationLevel::Full`]): a bad producer gets an [`Error`], never a
 //! panic or a read outside what its struct declares. What cannot be checked
 //! is that the pointers themselves are valid for the sizes the struct
 //! declares: that is the `unsafe` contract of the import functions.

@@ -64,7 +64,10 @@ fn main() -> ! {
             let ArrayRef::Int16(p) = &back else {
                 return Err(alkaid::Error::TypeMismatch);
             };
-            t.check("imported values still in flash", in_flash(p.values().as_ptr()));
+            t.check(
+                "imported values still in flash",
+                in_flash(p.values().as_ptr()),
+            );
             t.eq("imported values", p.values(), &SAMPLES[..]);
             let sliced = b.columns()[1].slice(1, 4)?;
             let a = FFI_ArrowArray::try_from_array_in(&sliced, &ARENA)?;
