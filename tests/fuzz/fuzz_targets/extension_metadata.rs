@@ -17,28 +17,45 @@ use alkaid_fuzz::*;
 use libfuzzer_sys::fuzz_target;
 
 fn check<'a, T: ExtensionType<'a, Alloc<'a>>>(text: &str, a: Alloc<'a>, oracle: Alloc<'a>) {
-    let parsed = global_scope("extension metadata parse", 0, || T::try_from_metadata(text, a));
+    let parsed = global_scope("extension metadata parse", 0, || {
+        T::try_from_metadata(text, a)
+    });
     let Ok(ty) = parsed else { return };
     let mut first = MutableBuffer::new_in(oracle);
     ty.write_metadata(&mut first).expect("serialise");
     let s1 = core::str::from_utf8(first.as_slice()).expect("serialised metadata is UTF-8");
     let again = match T::try_from_metadata(s1, oracle) {
         Ok(t) => t,
-        Err(e) => panic!("{}: serialised metadata {s1:?} does not parse: {e:?}", T::NAME),
+        Err(e) => panic!(
+            "{}: serialised metadata {s1:?} does not parse: {e:?}",
+            T::NAME
+        ),
     };
     let mut second = MutableBuffer::new_in(oracle);
     again.write_metadata(&mut second).expect("serialise");
-    assert!(first.as_slice() == second.as_slice(), "{}: serialisation is not a fixed point", T::NAME);
+    assert!(
+        first.as_slice() == second.as_slice(),
+        "{}: serialisation is not a fixed point",
+        T::NAME
+    );
     // Equality across allocators: compare the serialisations of both (the
     // parsed value of the input and of its serialisation) — done above —
     // and the value itself parsed from `s1` in `a`.
     let in_a = T::try_from_metadata(s1, a).expect("parses in A");
-    assert!(in_a == ty, "{}: metadata parses to another value after serialising", T::NAME);
+    assert!(
+        in_a == ty,
+        "{}: metadata parses to another value after serialising",
+        T::NAME
+    );
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&k, rest)) = data.split_first() else { return };
-    let Ok(text) = core::str::from_utf8(rest) else { return };
+    let Some((&k, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = core::str::from_utf8(rest) else {
+        return;
+    };
     let budget = Budget::new("extension metadata", extension_cap(rest.len()));
     let oracle = Counting::new(Direct);
     {

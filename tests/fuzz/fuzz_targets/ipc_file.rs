@@ -38,7 +38,10 @@ fuzz_target!(|data: &[u8]| {
                 let again = global_scope("FileReader::batch", gcap, || r.batch(i)).ok();
                 assert!(again == by_index[i], "batch {i} differs when read again");
             }
-            assert!(r.batch(n.max(r.num_batches())).is_err(), "batch past the end accepted");
+            assert!(
+                r.batch(n.max(r.num_batches())).is_err(),
+                "batch past the end accepted"
+            );
             round_trip(r.schema(), &accepted, &oracle);
         }
 
@@ -54,7 +57,10 @@ fuzz_target!(|data: &[u8]| {
                     check_batch(&b);
                     // Both readers accepted batch i: the same batch.
                     if let Some(Some(other)) = by_index.get(i) {
-                        assert!(*other == b, "FileReader and FileSeekReader disagree on batch {i}");
+                        assert!(
+                            *other == b,
+                            "FileReader and FileSeekReader disagree on batch {i}"
+                        );
                     }
                     accepted.push(b);
                 }

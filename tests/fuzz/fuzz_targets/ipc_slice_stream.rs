@@ -30,10 +30,15 @@ fuzz_target!(|data: &[u8]| {
             }
             // The same bytes through the `Read` front-end (whole reads).
             if let Ok(mut s) = StreamReader::try_new_in(data, fuzz_options(), &oracle) {
-                assert!(s.schema() == r.schema(), "the two stream readers disagree on the schema");
+                assert!(
+                    s.schema() == r.schema(),
+                    "the two stream readers disagree on the schema"
+                );
                 for (i, b) in batches.iter().enumerate() {
                     match s.next_batch() {
-                        Ok(Some(other)) => assert!(other == *b, "the two stream readers disagree on batch {i}"),
+                        Ok(Some(other)) => {
+                            assert!(other == *b, "the two stream readers disagree on batch {i}")
+                        }
                         _ => break,
                     }
                 }

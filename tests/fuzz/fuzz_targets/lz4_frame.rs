@@ -24,13 +24,22 @@ fuzz_target!(|data: &[u8]| {
     let oracle = Counting::new(Direct);
     {
         let a = budget.alloc();
-        let grown = global_scope("lz4 decompress_to_buffer", 0, || decompress_to_buffer(data, LIMIT, a));
+        let grown = global_scope("lz4 decompress_to_buffer", 0, || {
+            decompress_to_buffer(data, LIMIT, a)
+        });
         let mut slice = vec![0u8; LIMIT];
-        let into = global_scope("lz4 decompress_into", 0, || decompress_into(data, &mut slice));
+        let into = global_scope("lz4 decompress_into", 0, || {
+            decompress_into(data, &mut slice)
+        });
         if let Ok(buf) = &grown {
             match &into {
-                Ok(n) => assert!(slice[..*n] == *buf.as_slice(), "decompress_into and decompress_to_buffer differ"),
-                Err(e) => panic!("decompress_to_buffer accepts what decompress_into refuses: {e:?}"),
+                Ok(n) => assert!(
+                    slice[..*n] == *buf.as_slice(),
+                    "decompress_into and decompress_to_buffer differ"
+                ),
+                Err(e) => {
+                    panic!("decompress_to_buffer accepts what decompress_into refuses: {e:?}")
+                }
             }
             // The IPC body buffer path with the true length declared.
             let mut framed = Vec::with_capacity(8 + data.len());
@@ -39,7 +48,9 @@ fuzz_target!(|data: &[u8]| {
             let input = Buffer::from_slice_ref(&framed);
             let mut codec = Lz4FrameCodec::new();
             if !buf.is_empty() {
-                match global_scope("lz4 decompress_buffer", 0, || decompress_buffer(&mut codec, &input, LIMIT, a)) {
+                match global_scope("lz4 decompress_buffer", 0, || {
+                    decompress_buffer(&mut codec, &input, LIMIT, a)
+                }) {
                     Ok(b) => assert!(b.as_slice() == buf.as_slice(), "decompress_buffer differs"),
                     Err(e) => panic!("decompress_buffer refuses a frame that decodes: {e:?}"),
                 }
@@ -47,8 +58,13 @@ fuzz_target!(|data: &[u8]| {
             // Round trip through our encoder.
             let mut out = MutableBuffer::new_in(&oracle);
             compress_buffer(&mut codec, buf.as_slice(), &mut out).expect("compress");
-            let again = decompress_buffer(&mut codec, &Buffer::from_slice_ref(out.as_slice()), LIMIT, &oracle)
-                .expect("our own frame decodes");
+            let again = decompress_buffer(
+                &mut codec,
+                &Buffer::from_slice_ref(out.as_slice()),
+                LIMIT,
+                &oracle,
+            )
+            .expect("our own frame decodes");
             assert!(again.as_slice() == buf.as_slice(), "LZ4 round trip differs");
         }
     }

@@ -15,8 +15,7 @@
 #![no_main]
 
 use alkaid::array::{
-    Array, ArrayRef, DictionaryArray, DictionaryKeys, PrimitiveArray, StringArray,
-    ValidationLevel,
+    Array, ArrayRef, DictionaryArray, DictionaryKeys, PrimitiveArray, StringArray, ValidationLevel,
 };
 use alkaid::buffer::SharedBox;
 use alkaid::datatypes::{DataType, Field, IndexType};
@@ -28,12 +27,20 @@ use libfuzzer_sys::fuzz_target;
 
 const SCHEMAS: u8 = 10;
 
-fn boxed<'a>(name: &'a str, dt: DataType<'a, Alloc<'a>>, a: Alloc<'a>) -> Result<SharedBox<'a, Field<'a, Alloc<'a>>, Alloc<'a>>> {
+fn boxed<'a>(
+    name: &'a str,
+    dt: DataType<'a, Alloc<'a>>,
+    a: Alloc<'a>,
+) -> Result<SharedBox<'a, Field<'a, Alloc<'a>>, Alloc<'a>>> {
     SharedBox::try_new_in(Field::new(name, dt, true), a)
 }
 
 fn dict_type<'a>(a: Alloc<'a>) -> Result<DataType<'a, Alloc<'a>>> {
-    Ok(DataType::Dictionary(IndexType::Int32, SharedBox::try_new_in(DataType::Utf8, a)?, false))
+    Ok(DataType::Dictionary(
+        IndexType::Int32,
+        SharedBox::try_new_in(DataType::Utf8, a)?,
+        false,
+    ))
 }
 
 /// The data types of schema `k`, and whether its rows are canonical (no
@@ -56,27 +63,48 @@ fn schema<'a>(k: u8, a: Alloc<'a>) -> Result<(Vec<DataType<'a, Alloc<'a>>>, bool
         6 => (vec![dict_type(a)?, Int64], true),
         7 => (vec![Boolean, Float64, FixedSizeBinary(3)], false),
         8 => (vec![Binary, LargeUtf8, BinaryView, Utf8View], true),
-        _ => (vec![FixedSizeList(boxed("item", Int32, a)?, 2), LargeList(boxed("item", Utf8, a)?)], true),
+        _ => (
+            vec![
+                FixedSizeList(boxed("item", Int32, a)?, 2),
+                LargeList(boxed("item", Utf8, a)?),
+            ],
+            true,
+        ),
     })
 }
 
 /// A dictionary column that issues the keys of "a", "bb", "ccc" (so that
 /// ordered dictionary rows can decode).
 fn seed_dictionary<'a>(a: Alloc<'a>) -> Result<ArrayRef<'a, Alloc<'a>>> {
-    let keys = PrimitiveArray::<i32, Alloc<'a>>::try_from_options_in(&[Some(0), Some(1), Some(2), None], a)?;
+    let keys = PrimitiveArray::<i32, Alloc<'a>>::try_from_options_in(
+        &[Some(0), Some(1), Some(2), None],
+        a,
+    )?;
     let keys = DictionaryKeys::try_from(keys.into_array_ref())?;
-    let values = StringArray::<Alloc<'a>>::try_from_options_in(&[Some("a"), Some("bb"), Some("ccc")], a)?;
+    let values =
+        StringArray::<Alloc<'a>>::try_from_options_in(&[Some("a"), Some("bb"), Some("ccc")], a)?;
     Ok(DictionaryArray::try_new_in(keys, values.into_array_ref(), false, a)?.into_array_ref())
 }
 
 /// A converter for schema `k`, with dictionary keys issued.
-fn converter<'a>(k: u8, opts: u8, a: Alloc<'a>) -> Result<(RowConverter<'a, Alloc<'a>>, bool, bool)> {
+fn converter<'a>(
+    k: u8,
+    opts: u8,
+    a: Alloc<'a>,
+) -> Result<(RowConverter<'a, Alloc<'a>>, bool, bool)> {
     let (types, canonical) = schema(k, a)?;
     let options = SortOptions::new(opts & 1 != 0, opts & 2 != 0);
     let unordered = opts & 4 != 0;
     let has_dict = types.iter().any(|t| matches!(t, DataType::Dictionary(..)));
-    let fields: Vec<_> = types.into_iter().map(|t| SortField::new_with_options(t, options)).collect();
-    let encoding = if unordered { RowEncoding::Unordered } else { RowEncoding::Ordered };
+    let fields: Vec<_> = types
+        .into_iter()
+        .map(|t| SortField::new_with_options(t, options))
+        .collect();
+    let encoding = if unordered {
+        RowEncoding::Unordered
+    } else {
+        RowEncoding::Ordered
+    };
     let mut conv = RowConverter::try_new_with_encoding_in(&fields, encoding, a)?;
     if has_dict {
         // One seed row batch: every dictionary column gets the seed values,
@@ -85,7 +113,11 @@ fn converter<'a>(k: u8, opts: u8, a: Alloc<'a>) -> Result<(RowConverter<'a, Allo
         for f in &fields {
             cols.push(match f.data_type() {
                 DataType::Dictionary(..) => seed_dictionary(a)?,
-                DataType::Int64 => PrimitiveArray::<i64, Alloc<'a>>::try_from_options_in(&[None, Some(1), Some(-1), None], a)?.into_array_ref(),
+                DataType::Int64 => PrimitiveArray::<i64, Alloc<'a>>::try_from_options_in(
+                    &[None, Some(1), Some(-1), None],
+                    a,
+                )?
+                .into_array_ref(),
                 _ => return Err(alkaid::Error::InvalidArgument),
             });
         }
@@ -94,7 +126,10 @@ fn converter<'a>(k: u8, opts: u8, a: Alloc<'a>) -> Result<(RowConverter<'a, Allo
     Ok((conv, canonical, has_dict))
 }
 
-fn same(x: &Result<alkaid::buffer::SharedSlice<'_, ArrayRef<'_, Alloc<'_>>, Alloc<'_>>>, y: &Result<alkaid::buffer::SharedSlice<'_, ArrayRef<'_, Alloc<'_>>, Alloc<'_>>>) -> bool {
+fn same(
+    x: &Result<alkaid::buffer::SharedSlice<'_, ArrayRef<'_, Alloc<'_>>, Alloc<'_>>>,
+    y: &Result<alkaid::buffer::SharedSlice<'_, ArrayRef<'_, Alloc<'_>>, Alloc<'_>>>,
+) -> bool {
     match (x, y) {
         (Ok(a), Ok(b)) => a.as_slice() == b.as_slice(),
         (Err(a), Err(b)) => core::mem::discriminant(a) == core::mem::discriminant(b),
@@ -131,7 +166,12 @@ fuzz_target!(|data: &[u8]| {
         }
         let by_iter = global_scope("convert_rows", 0, || conv.convert_rows(rows.iter()));
         let all = global_scope("convert_all_rows", 0, || conv.convert_all_rows(&rows));
-        assert!(same(&by_iter, &all), "convert_rows and convert_all_rows disagree: {:?} vs {:?}", by_iter.as_ref().err(), all.as_ref().err());
+        assert!(
+            same(&by_iter, &all),
+            "convert_rows and convert_all_rows disagree: {:?} vs {:?}",
+            by_iter.as_ref().err(),
+            all.as_ref().err()
+        );
         if let Ok(columns) = by_iter {
             for c in columns.iter() {
                 if let Err(e) = c.validate(ValidationLevel::Full) {
@@ -150,11 +190,19 @@ fuzz_target!(|data: &[u8]| {
                     Ok(c) => c,
                     Err(e) => panic!("re-encoded rows do not decode: {e:?}"),
                 };
-                assert!(columns2.as_slice() == columns.as_slice(), "columns differ after re-encoding");
+                assert!(
+                    columns2.as_slice() == columns.as_slice(),
+                    "columns differ after re-encoding"
+                );
                 if canonical {
                     for (i, p) in pieces.iter().enumerate() {
                         let r = again.row(i).expect("row");
-                        assert!(r.data() == *p, "row {i} re-encodes to other bytes: {:?} vs {:?}", r.data(), p);
+                        assert!(
+                            r.data() == *p,
+                            "row {i} re-encodes to other bytes: {:?} vs {:?}",
+                            r.data(),
+                            p
+                        );
                     }
                 }
             }

@@ -32,12 +32,22 @@ fuzz_target!(|data: &[u8]| {
     {
         let a = budget.alloc();
         let mut dec = ZstdDecoder::with_max_window_size(WINDOW);
-        let first = global_scope("zstd decompress_buffer", gcap, || decompress_buffer(&mut dec, &input, LIMIT, a));
-        if let Ok(buf) = &first {
-            assert_eq!(buf.len() as i64, declared, "output length differs from the declared length");
+        let first = global_scope("zstd decompress_buffer", gcap, || {
+            decompress_buffer(&mut dec, &input, LIMIT, a)
+        });
+        // A declared length of 0 is the empty buffer, whatever follows
+        // (`decompress_buffer` does not decode it).
+        if let (Ok(buf), true) = (&first, declared > 0) {
+            assert_eq!(
+                buf.len() as i64,
+                declared,
+                "output length differs from the declared length"
+            );
             // The reused decoder, straight into a slice.
             let mut out = vec![0u8; buf.len()];
-            let n = global_scope("zstd decompress (reused)", gcap, || dec.decompress(&data[2..], &mut out));
+            let n = global_scope("zstd decompress (reused)", gcap, || {
+                dec.decompress(&data[2..], &mut out)
+            });
             match n {
                 Ok(n) => assert!(out[..n] == *buf.as_slice(), "reused decoder differs"),
                 Err(e) => panic!("reused decoder refuses what a fresh one accepted: {e:?}"),

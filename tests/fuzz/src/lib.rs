@@ -247,15 +247,11 @@ pub fn round_trip<'b>(
 ) {
     let mut out: Vec<u8> = Vec::new();
     {
-        let mut w = match StreamWriter::try_new_in(
-            &mut out,
-            schema,
-            IpcWriteOptions::default(),
-            oracle,
-        ) {
-            Ok(w) => w,
-            Err(e) => panic!("StreamWriter refuses a schema a reader accepted: {e:?}"),
-        };
+        let mut w =
+            match StreamWriter::try_new_in(&mut out, schema, IpcWriteOptions::default(), oracle) {
+                Ok(w) => w,
+                Err(e) => panic!("StreamWriter refuses a schema a reader accepted: {e:?}"),
+            };
         for b in batches {
             if let Err(e) = w.write(b) {
                 panic!("StreamWriter refuses a batch a reader accepted: {e:?}");
@@ -270,10 +266,7 @@ pub fn round_trip<'b>(
         Ok(r) => r,
         Err(e) => panic!("our own stream does not read back: {e:?}"),
     };
-    assert!(
-        r.schema() == schema,
-        "schema differs after the round trip"
-    );
+    assert!(r.schema() == schema, "schema differs after the round trip");
     for (i, b) in batches.iter().enumerate() {
         match r.next_batch() {
             Ok(Some(again)) => assert!(again == *b, "batch {i} differs after the round trip"),
@@ -282,10 +275,7 @@ pub fn round_trip<'b>(
         }
     }
     let end = r.next_batch();
-    assert!(
-        matches!(end, Ok(None)),
-        "extra data after the round trip"
-    );
+    assert!(matches!(end, Ok(None)), "extra data after the round trip");
 }
 
 // ---------------------------------------------------------------------------
