@@ -207,11 +207,16 @@ pub fn ipc_cap(input_len: usize, limits: &ReadLimits) -> usize {
 
 /// What the `ruzstd` decoder may hold of the global heap for a window limit
 /// of `max_window` bytes and buffers of at most `max_buffer` bytes: its
-/// history (the larger of the two), twice the decoded-ahead chunk, and
-/// 1 MiB for its entropy tables and sequence scratch.
+/// history (the larger of the two) twice, twice the decoded-ahead chunk,
+/// and 3 MiB that do not depend on the limits: a block may hold 98,303
+/// sequences (Zstandard's largest sequence count) of 12 bytes each in
+/// `ruzstd`, kept in a vector that doubles as it fills (1.5 MiB, plus the
+/// 0.75 MiB it grows from while it is copied: 2.25 MiB at the peak, as the
+/// `zstd_decode` target measured), then literals (up to a block, 128 KiB)
+/// and the entropy tables.
 pub fn zstd_global_cap(max_window: usize, max_buffer: usize) -> usize {
     let window = max_window.max(max_buffer);
-    window * 2 + 2 * alkaid::ipc::compression::zstd_decode::CHUNK + (1 << 20)
+    window * 2 + 2 * alkaid::ipc::compression::zstd_decode::CHUNK + (3 << 20)
 }
 
 /// The global heap the IPC readers may use: only ZSTD-compressed bodies
