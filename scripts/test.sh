@@ -8,7 +8,7 @@
 # Stages (each a function `stage_<name>` below; add new ones to STAGES):
 #   install   scripts/install.sh (rust targets/components, qemu-system-arm,
 #             the .venv with pyarrow)
-#   fmt       cargo fmt --check (workspace and firmware projects)
+#   fmt       cargo fmt --check (workspace, fuzz and firmware projects)
 #   clippy    cargo clippy -D warnings (workspace all targets, firmware)
 #   test      cargo test --workspace; the core's disabled_families test
 #             without default features
@@ -97,6 +97,7 @@ stage_install() {
 
 stage_fmt() {
     cargo fmt --all -- --check
+    (cd tests/fuzz && cargo fmt -- --check)
     local d
     for d in "${FIRMWARE_DIRS[@]}" "${FIRMWARE_APP_DIRS[@]}" "${HOST_TARGET_DIRS[@]}"; do
         (cd "$d" && cargo fmt -- --check)
