@@ -8,10 +8,25 @@
 # Stages (each a function `stage_<name>` below; add new ones to STAGES):
 #   install   scripts/install.sh (rust targets/components, qemu-system-arm,
 #             the .venv with pyarrow)
-#   fmt       cargo fmt --check (workspace and firmware projects)
+#   fmt       cargo fmt --check (workspace, fuzz and firmware projects)
 #   clippy    cargo clippy -D warnings (workspace all targets, firmware)
 #   test      cargo test --workspace; the core's disabled_families test
 #             without default features
+#   fuzz      the cargo-fuzz targets of tests/fuzz (libFuzzer, nightly
+#             toolchain; see tests/fuzz/Cargo.toml and src/lib.rs for the
+#             targets and their oracles): installs cargo-fuzz
+#             $CARGO_FUZZ_VERSION when missing (cargo install --locked),
+#             builds every target, then runs each for $FUZZ_SECONDS s
+#             (ALKAID_FUZZ_SECONDS overrides) on a temporary copy of its
+#             committed corpus (tests/fuzz/corpus/<target>/, never
+#             modified) with tests/fuzz/ipc.dict, -timeout=10 (s per input)
+#             and -rss_limit_mb=2048. Any finding (crash, oracle panic,
+#             timeout, out-of-memory) fails the stage; its input is kept in
+#             target/fuzz-artifacts/<target>/. Prints per target the
+#             executions, executions per second and the corpus size after
+#             the run (from libFuzzer's -print_final_stats=1 lines). About
+#             6 minutes on a fresh machine (install ~1 min, nightly build
+#             ~2-4 min, 7 targets x 25 s).
 #   miri      the core's unsafe code under Miri (nightly toolchain)
 #   interop   round trips with pyarrow (the .venv's, or $ALKAID_PYTHON) and
 #             arrow-rs 60: cargo test -p alkaid-tests --features interop
@@ -58,7 +73,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 
-STAGES=(install fmt clippy test interop miri nostd firmware size s390x demo)
+STAGES=(install fmt clippy test fuzz interop miri nostd firmware size s390x demo)
 FIRMWARE_DIRS=(targets/qemu-cortex-m4 targets/defmt-log)
 # Other firmware projects (not test harnesses): fmt and clippy here, run by
 # their own stages.
@@ -91,6 +106,7 @@ stage_install() {
 
 stage_fmt() {
     cargo fmt --all -- --check
+    (cd tests/fuzz && cargo fmt -- --check)
     local d
     for d in "${FIRMWARE_DIRS[@]}" "${FIRMWARE_APP_DIRS[@]}" "${HOST_TARGET_DIRS[@]}"; do
         (cd "$d" && cargo fmt -- --check)
@@ -127,6 +143,57 @@ stage_test() {
     cargo test -p alkaid --no-default-features --features alloc \
         --test disabled_families 2>&1 | tee "$log"
     count_cargo_tests "$log"
+}
+
+# Fuzzing (see the header). The fuzz workspace builds into its own
+# tests/fuzz/target (cargo-fuzz's default), whatever CARGO_TARGET_DIR says.
+CARGO_FUZZ_VERSION=0.13.2
+FUZZ_SECONDS=${ALKAID_FUZZ_SECONDS:-25}
+stage_fuzz() {
+    local dir="$ROOT/tests/fuzz" host bin t work log runs secs eps files bytes rc bad=0
+    if ! cargo fuzz --version 2>/dev/null | grep -qF "$CARGO_FUZZ_VERSION"; then
+        echo "-- cargo install cargo-fuzz $CARGO_FUZZ_VERSION"
+        cargo install --locked --quiet cargo-fuzz --version "$CARGO_FUZZ_VERSION"
+    fi
+    echo "-- cargo +nightly fuzz build ($(cargo fuzz --version))"
+    (cd "$dir" && env -u CARGO_TARGET_DIR cargo +nightly fuzz build)
+    host=$(rustc +nightly -vV | sed -n 's/^host: //p')
+    local targets=()
+    mapfile -t targets < <(cd "$dir" && cargo +nightly fuzz list)
+    local table="$WORK/fuzz-table"
+    printf '%-20s %8s %10s %8s %8s %10s  %s\n' target seconds executions exec/s corpus bytes result >"$table"
+    for t in "${targets[@]}"; do
+        bin="$dir/target/$host/release/$t"
+        work="$WORK/fuzz/$t"
+        log="$WORK/fuzz-$t.log"
+        mkdir -p "$work" "$ROOT/target/fuzz-artifacts/$t"
+        if [ -d "$dir/corpus/$t" ]; then cp -R "$dir/corpus/$t/." "$work/"; fi
+        echo "-- $t: ${FUZZ_SECONDS}s on $(find "$work" -type f | wc -l) corpus files"
+        set +e
+        "$bin" "$work" -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 \
+            -max_len=65536 -dict="$dir/ipc.dict" -print_final_stats=1 \
+            -artifact_prefix="$ROOT/target/fuzz-artifacts/$t/" >"$log" 2>&1
+        rc=$?
+        set -e
+        runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+        secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -n 1)
+        runs=${runs:-0}
+        secs=${secs:-$FUZZ_SECONDS}
+        eps=$((runs / (secs > 0 ? secs : 1)))
+        files=$(find "$work" -type f | wc -l)
+        bytes=$(find "$work" -type f -printf '%s\n' | awk '{s += $1} END {print s + 0}')
+        if [ "$rc" -eq 0 ] && ! grep -qE '^==[0-9]+== ?ERROR|panicked at|ERROR: libFuzzer' "$log"; then
+            printf '%-20s %8s %10s %8s %8s %10s  %s\n' "$t" "$secs" "$runs" "$eps" "$files" "$bytes" ok >>"$table"
+        else
+            bad=1
+            printf '%-20s %8s %10s %8s %8s %10s  %s\n' "$t" "$secs" "$runs" "$eps" "$files" "$bytes" "FINDING (exit $rc)" >>"$table"
+            echo "FINDING in $t (exit $rc); input kept in target/fuzz-artifacts/$t/:"
+            grep -E 'panicked at|ERROR|SUMMARY|Test unit written|^thread' "$log" | head -n 20
+        fi
+    done
+    echo
+    cat "$table"
+    return "$bad"
 }
 
 # The core's unsafe code (shared and mutable buffers, TryVec) under Miri,

@@ -640,3 +640,48 @@ fn slice_reader_over_an_owned_buffer_gives_batches_that_outlive_the_input() {
     );
     assert!(oa.zip(ob).is_some_and(|(x, y)| x.ptr_eq(y)));
 }
+
+/// Fields may share a dictionary id only with the same value type: a schema
+/// where they do not is refused when read (found by the `ipc_stream` fuzz
+/// target: the dictionary batch of the id decoded as the first field's type
+/// became the values of the other). Sharing with one value type is read.
+#[test]
+fn shared_dictionary_id_needs_one_value_type() {
+    let dict = |v: DataType<'static, G>| {
+        DataType::Dictionary(
+            IndexType::Int32,
+            SharedBox::try_new_in(v, G).unwrap(),
+            false,
+        )
+    };
+    let stream = |second: DataType<'static, G>| {
+        let schema = Schema::new(
+            SharedSlice::try_from_iter_in(
+                [
+                    field("a", dict(DataType::Utf8), true).with_dict_id(0),
+                    field("b", dict(second), true).with_dict_id(0),
+                ],
+                G,
+            )
+            .unwrap(),
+        );
+        let mut out = Vec::new();
+        StreamWriter::try_new_in(&mut out, &schema, IpcWriteOptions::default(), G)
+            .unwrap()
+            .finish()
+            .unwrap();
+        out
+    };
+    let same = stream(DataType::Utf8);
+    let r = SliceStreamReader::try_new_in(&same, IpcReadOptions::default(), G).unwrap();
+    assert_eq!(r.schema().fields().len(), 2);
+    let other = stream(DataType::Utf8View);
+    assert_eq!(
+        SliceStreamReader::try_new_in(&other, IpcReadOptions::default(), G).err(),
+        Some(crate::Error::InvalidDataType)
+    );
+    assert_eq!(
+        StreamReader::try_new_in(&other[..], IpcReadOptions::default(), G).err(),
+        Some(crate::Error::InvalidDataType)
+    );
+}

@@ -8,7 +8,9 @@
 //! - floats: NaNs made one canonical positive NaN and `-0.0` made `0.0`, then
 //!   the IEEE bits of negative values inverted except the sign bit, then as
 //!   a signed integer: `-inf < negatives < -0.0 = 0.0 < positives < inf <
-//!   NaN`, all NaNs equal;
+//!   NaN`, all NaNs equal; decoding normalises too (bytes of another NaN or
+//!   of `-0.0`, which only a foreign row can hold, decode to the canonical
+//!   NaN and `0.0`);
 //! - intervals: their fields in declaration order, each as a signed integer.
 
 use core::mem::size_of;
@@ -110,7 +112,16 @@ macro_rules! float {
                 let ordered = <$int>::decode(bytes);
                 let shift = <$int>::BITS - 1;
                 let s = ordered ^ ((((ordered >> shift) as $bits) >> 1) as $int);
-                <$t>::from_bits(s as $bits)
+                let mut bits = s as $bits;
+                // Bytes the encoder never writes (rows from elsewhere): any
+                // other NaN, and -0.0, decode to the normalised value, so
+                // that decoded values re-encode to rows that compare equal.
+                if bits & $abs > $inf {
+                    bits = $nan;
+                } else if bits & $abs == 0 {
+                    bits = 0;
+                }
+                <$t>::from_bits(bits)
             }
         }
     };
@@ -199,6 +210,33 @@ mod tests {
         );
         assert!(f16::INFINITY.encode() < f16::NAN.encode());
         assert!(f16::from_f32(-1.0).encode() < f16::from_f32(-0.5).encode());
+    }
+
+    /// Bytes no encoder writes (found by the `row_decode` fuzz target): the
+    /// all-zero bytes are a negative NaN with every payload bit set, and
+    /// `7F FF ..` is `-0.0` unnormalised. They decode to the normalised
+    /// values, whose encodings are the canonical ones.
+    #[test]
+    fn foreign_float_bytes_decode_normalised() {
+        assert_eq!(f64::decode([0; 8]).to_bits(), 0x7FF8_0000_0000_0000);
+        assert_eq!(f32::decode([0; 4]).to_bits(), 0x7FC0_0000);
+        assert_eq!(f16::decode([0; 2]).to_bits(), 0x7E00);
+        let neg_zero = [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF];
+        assert_eq!(f64::decode(neg_zero).to_bits(), 0);
+        assert_eq!(f32::decode([0x7F, 0xFF, 0xFF, 0xFF]).to_bits(), 0);
+        // A positive non-canonical NaN (0x7FF0..01 encodes above infinity).
+        let nan = f64::from_bits(0x7FF0_0000_0000_0001);
+        let raw = {
+            let s = nan.to_bits() as i64;
+            let mut b = s.to_be_bytes();
+            b[0] ^= 0x80;
+            b
+        };
+        assert_eq!(f64::decode(raw).to_bits(), 0x7FF8_0000_0000_0000);
+        for b in [[0u8; 8], neg_zero, raw] {
+            let v = f64::decode(b);
+            assert_eq!(f64::decode(v.encode()).to_bits(), v.to_bits());
+        }
     }
 
     #[test]

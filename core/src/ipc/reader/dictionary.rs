@@ -17,6 +17,11 @@ pub(crate) struct DictionaryStore<'b, A: Allocator + Clone> {
 
 impl<'b, A: Allocator + Clone> DictionaryStore<'b, A> {
     /// Finds every dictionary-encoded field of `fields` (nested ones included).
+    ///
+    /// # Errors
+    /// [`Error::InvalidDataType`] for a dictionary field without an id, or
+    /// fields that share an id with different value types;
+    /// [`Error::LimitExceeded`] beyond 128 levels of nesting.
     pub(crate) fn try_new_in(fields: &Fields<'b, A>, alloc: A) -> Result<Self> {
         let mut s = DictionaryStore {
             fields: TryVec::new_in(alloc.clone()),
@@ -34,7 +39,15 @@ impl<'b, A: Allocator + Clone> DictionaryStore<'b, A> {
         }
         if let DataType::Dictionary(_, v, _) = f.data_type() {
             let id = f.dict_id().ok_or(Error::InvalidDataType)?;
-            if !self.fields.iter().any(|(i, _)| *i == id) {
+            if let Some((_, known)) = self.fields.iter().find(|(i, _)| *i == id) {
+                // Fields that share a dictionary id share its values
+                // ("Dictionary IDs"): their value types must be the same,
+                // or a dictionary batch would decode as the first field's
+                // type and become the values of another type.
+                if known.data_type() != &**v {
+                    return Err(Error::InvalidDataType);
+                }
+            } else {
                 let vf = Field::from_parts(
                     f.name_shared().clone(),
                     (**v).clone(),
