@@ -191,12 +191,12 @@ pub(crate) fn compress_buffer_at<C: Codec + ?Sized, A: Allocator>(
         .checked_add(bound.max(input.len()))
         .ok_or(Error::CapacityOverflow)?;
     if end > out.len() {
-        // Exact growth (a firmware's RAM peak is the largest batch, not
-        // twice it); a reused `out` stops growing after its largest batch.
-        // The bytes past the length are already zero.
-        let more = end - out.len();
-        out.try_reserve_exact(more)?;
-        out.try_extend_zeros(more)?;
+        // Geometric growth, so that appending buffer after buffer
+        // ([`compress_buffer`]) copies each byte O(1) times; a first
+        // growth is exact. The IPC writer sizes `out` for the whole batch
+        // beforehand and never grows it here. The bytes past the length
+        // are already zero.
+        out.try_extend_zeros(end - out.len())?;
     }
     let frame = out
         .as_slice_mut()

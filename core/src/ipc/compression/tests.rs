@@ -492,3 +492,23 @@ fn compressed_writing_sizes_the_body_once_not_per_buffer() {
         assert_eq!(got.value_bytes(i), Some(&data[at..at + 100]), "value {i}");
     }
 }
+
+/// Appending many buffers with `compress_buffer` grows `out` geometrically
+/// (it grew to the exact need per buffer: a copy of everything appended so
+/// far each time, #14).
+#[test]
+fn appending_many_buffers_grows_geometrically() {
+    let alloc = CountingAlloc::default();
+    let data = text(2_000);
+    let mut out = MutableBuffer::new_in(alloc.clone());
+    let mut total = 0;
+    for _ in 0..500 {
+        total += compress_buffer(&mut Lz4FrameCodec::new(), &data, &mut out).unwrap();
+    }
+    assert_eq!(out.len(), total);
+    assert!(
+        alloc.count() <= 24,
+        "{} allocations and growths",
+        alloc.count()
+    );
+}

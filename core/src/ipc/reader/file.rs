@@ -159,7 +159,10 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
     /// Record batch `i` (zero-copy where possible).
     ///
     /// # Errors
-    /// [`Error::OutOfBounds`] for `i >= num_batches()`; any malformed message or body.
+    /// [`Error::OutOfBounds`] for `i >= num_batches()`; for a footer block
+    /// that is inconsistent with the file or its message,
+    /// [`Error::BlockOutOfFile`], [`Error::UnalignedBlock`],
+    /// [`Error::BlockMessageMismatch`]; any malformed message or body.
     pub fn batch(&mut self, i: usize) -> Result<RecordBatch<'b, A>> {
         if i >= self.num_batches() {
             return Err(Error::OutOfBounds);
@@ -331,10 +334,11 @@ impl<'a, R: Read + Seek, A: Allocator + Clone + 'a, S: CodecSet> FileSeekReader<
         FooterView::decode(self.footer.as_slice()).map_or(0, |f| f.num_record_batches())
     }
 
-    /// Record batch `i`.
+    /// Record batch `i`. Its body is read into memory from `A`, at most
+    /// the bytes the source holds before the footer.
     ///
     /// # Errors
-    /// [`Error::OutOfBounds`]; I/O errors; any malformed message or body.
+    /// As [`FileReader::batch`]; I/O errors.
     pub fn batch(&mut self, i: usize) -> Result<RecordBatch<'a, A>> {
         let footer = FooterView::decode(self.footer.as_slice())?;
         if i >= footer.num_record_batches() {
