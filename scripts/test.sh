@@ -24,9 +24,11 @@
 #             timeout, out-of-memory) fails the stage; its input is kept in
 #             target/fuzz-artifacts/<target>/. Prints per target the
 #             executions, executions per second and the corpus size after
-#             the run (from libFuzzer's -print_final_stats=1 lines). About
-#             6 minutes on a fresh machine (install ~1 min, nightly build
-#             ~2-4 min, 7 targets x 25 s).
+#             the run (from libFuzzer's -print_final_stats=1 lines).
+#             Time: the runs take 7 x 26 s; the install about 1 min; the
+#             build of the seven ASan-instrumented targets ~2.5-4 min of
+#             CPU on 2 vCPUs (on a machine shared by other builds, load 6-7,
+#             it took 7.5 min, the whole stage 640 s; 187 s once built).
 #   miri      the core's unsafe code under Miri (nightly toolchain)
 #   interop   round trips with pyarrow (the .venv's, or $ALKAID_PYTHON) and
 #             arrow-rs 60: cargo test -p alkaid-tests --features interop
