@@ -25,8 +25,8 @@
 #             target/fuzz-artifacts/<target>/. Prints per target the
 #             executions, executions per second and the corpus size after
 #             the run (from libFuzzer's -print_final_stats=1 lines).
-#             Time: the runs take 7 x 26 s; the install about 1 min; the
-#             build of the seven ASan-instrumented targets ~2.5-4 min of
+#             Time: the runs take 8 x 21 s; the install about 1 min; the
+#             build of the eight ASan-instrumented targets ~2.5-4 min of
 #             CPU on 2 vCPUs (on a machine shared by other builds, load 6-7,
 #             it took 7.5 min, the whole stage 640 s; 187 s once built).
 #   miri      the core's unsafe code under Miri (nightly toolchain)
@@ -150,7 +150,7 @@ stage_test() {
 # Fuzzing (see the header). The fuzz workspace builds into its own
 # tests/fuzz/target (cargo-fuzz's default), whatever CARGO_TARGET_DIR says.
 CARGO_FUZZ_VERSION=0.13.2
-FUZZ_SECONDS=${ALKAID_FUZZ_SECONDS:-25}
+FUZZ_SECONDS=${ALKAID_FUZZ_SECONDS:-20}
 stage_fuzz() {
     local dir="$ROOT/tests/fuzz" host bin t work log runs secs eps files bytes rc bad=0
     if ! cargo fuzz --version 2>/dev/null | grep -qF "$CARGO_FUZZ_VERSION"; then

@@ -160,6 +160,16 @@ fn bytes_value(max: usize) -> BoxedStrategy<V> {
     .boxed()
 }
 
+/// Units of `unit` in one day (the range of Time32/Time64 values).
+pub(crate) fn time_units_per_day(unit: TimeUnit) -> i128 {
+    match unit {
+        TimeUnit::Second => 86_400,
+        TimeUnit::Millisecond => 86_400_000,
+        TimeUnit::Microsecond => 86_400_000_000,
+        TimeUnit::Nanosecond => 86_400_000_000_000,
+    }
+}
+
 /// Values of `dt` (nulls included).
 fn value(dt: &Dt) -> BoxedStrategy<V> {
     use DataType::*;
@@ -180,12 +190,15 @@ fn value(dt: &Dt) -> BoxedStrategy<V> {
                 .prop_map(|d| V::I(d * DAY))
                 .boxed()
         }
-        Int32 | Date32 | Time32(_) | Interval(IntervalUnit::YearMonth) => {
+        // Times within one day: full validation refuses other values.
+        Time32(u) | Time64(u) => {
+            let last = time_units_per_day(*u) - 1;
+            prop_oneof![(0i128..3).prop_map(V::I), (0..=last).prop_map(V::I)].boxed()
+        }
+        Int32 | Date32 | Interval(IntervalUnit::YearMonth) => {
             small_or(i32::MIN.into()..=i32::MAX.into())
         }
-        Int64 | Time64(_) | Timestamp(..) | Duration(_) => {
-            small_or(i64::MIN.into()..=i64::MAX.into())
-        }
+        Int64 | Timestamp(..) | Duration(_) => small_or(i64::MIN.into()..=i64::MAX.into()),
         UInt8 => unsigned(u8::MAX.into()),
         UInt16 => unsigned(u16::MAX.into()),
         UInt32 => unsigned(u32::MAX.into()),

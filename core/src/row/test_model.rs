@@ -733,7 +733,8 @@ pub(crate) fn random_fixed_row(rng: &mut Rng, types: &[(Dt, SortOptions)]) -> Ve
 }
 
 /// A random value of a type whose values are restricted (decimals: within
-/// the precision; Date64: whole days), or `None` for other types.
+/// the precision; Date64: whole days; times: within a day), or `None` for
+/// other types.
 fn ranged_value(rng: &mut Rng, t: &Dt) -> Option<i128> {
     let digits = match t {
         DataType::Decimal32(p, _)
@@ -743,6 +744,10 @@ fn ranged_value(rng: &mut Rng, t: &Dt) -> Option<i128> {
         DataType::Date64 => {
             let days = (rng.next() % 200_000) as i128 - 100_000;
             return Some(days * 86_400_000);
+        }
+        DataType::Time32(u) | DataType::Time64(u) => {
+            let day = super::proptests::time_units_per_day(*u);
+            return Some(i128::from(rng.next()) % day);
         }
         _ => return None,
     };
