@@ -94,8 +94,8 @@ impl Justified {
 
 /// The strict table of justified differences.
 ///
-/// Entries marked "pending fix" are defects of ours that other changes fix:
-/// remove the entry with the fix (the test then fails until it is gone).
+/// An entry that no input matches any more fails the test: remove it with
+/// the change that made it stale.
 const JUSTIFIED: &[Justified] = &[
     // ---- pyarrow accepts, we reject: checks pyarrow does not make.
     Justified {
@@ -213,15 +213,14 @@ const JUSTIFIED: &[Justified] = &[
     },
     Justified {
         kind: Kind::TheirsOnly,
-        input: ".arrow_file",
-        mutation: "Footer.version",
-        ours: "Error::UnsupportedVersion",
+        input: "",
+        mutation: "Buffer.offset",
+        ours: "Error::UnalignedBodyBuffer",
         theirs: "",
-        reason: "File.fbs Footer.version is a MetadataVersion: we read V4 and V5 (V1-V3 are \
-                 the pre-1.0 formats, larger values future ones); pyarrow ignores the \
-                 footer's version and goes by each message's. (The pending fix 'footer \
-                 without a version field' may accept V1 = 0, the absent field's value: then \
-                 the '-> 0)' mutations stop counting here)",
+        reason: "Columnar format, 'Buffer Alignment and Padding' and Message.fbs Buffer: \
+                 buffers of a message body start on 8-byte boundaries; we refuse every \
+                 unaligned Buffer.offset of a batch, pyarrow only those of the buffers it \
+                 reads (not the validity bitmap of a node whose null_count is 0)",
     },
     // ---- We accept, pyarrow rejects.
     Justified {
@@ -235,78 +234,7 @@ const JUSTIFIED: &[Justified] = &[
                  first batch); a stream that ends, or has a zero-row batch, before a \
                  dictionary uses none of its keys; pyarrow wants every dictionary first",
     },
-    Justified {
-        kind: Kind::OursOnly,
-        input: "",
-        mutation: "",
-        ours: "",
-        theirs: "does not fit in precision",
-        reason: "pending fix: decimal precision not checked by Full validation",
-    },
-    Justified {
-        kind: Kind::OursOnly,
-        input: "",
-        mutation: "",
-        ours: "",
-        theirs: "does not represent a whole number of days",
-        reason: "pending fix: Date64 whole days not checked by Full validation (includes the \
-                 unmutated 1.0.0-bigendian/generated_datetime inputs)",
-    },
-    Justified {
-        kind: Kind::OursOnly,
-        input: "",
-        mutation: "",
-        ours: "",
-        theirs: "did not start on 8-byte aligned offset",
-        reason: "pending fix: unaligned body buffer offsets accepted",
-    },
-    Justified {
-        kind: Kind::OursOnly,
-        input: "",
-        mutation: "string length",
-        ours: "",
-        theirs: "flatbuffer",
-        reason: "pending fix: flatbuffer string without terminating NUL accepted (a changed \
-                 string length puts the end elsewhere)",
-    },
-    Justified {
-        kind: Kind::OursOnly,
-        input: "",
-        mutation: "(string NUL)",
-        ours: "",
-        theirs: "flatbuffer",
-        reason: "pending fix: flatbuffer string without terminating NUL accepted",
-    },
-    Justified {
-        kind: Kind::OursOnly,
-        input: ".arrow_file",
-        mutation: "",
-        ours: "Read-based reader rejects: FileSeekReader",
-        theirs: "",
-        reason: "pending fix: FileReader ignores the footer's Block metaDataLength/bodyLength \
-                 (FileSeekReader, which reads by them, rejects these files as pyarrow does: \
-                 lengths that disagree with the message, or unaligned blocks)",
-    },
     // ---- Our two readers of one format disagree.
-    Justified {
-        kind: Kind::OursOnly,
-        input: ".arrow_file",
-        mutation: "Block.metaDataLength",
-        ours: "accepted",
-        theirs: "Unexpected empty message",
-        reason: "pending fix: FileReader ignores the footer's Block metaDataLength/bodyLength \
-                 (File.fbs Block.metaDataLength is the length of the message's prefix, \
-                 metadata and padding; here it also takes in part of the body)",
-    },
-    Justified {
-        kind: Kind::OurReaders,
-        input: ".arrow_file",
-        mutation: "",
-        ours: "Read-based reader rejects: FileSeekReader",
-        theirs: "",
-        reason: "pending fix: FileReader ignores the footer's Block metaDataLength/bodyLength \
-                 (FileSeekReader reads by them)",
-    },
 ];
 
 /// One input and both verdicts.
