@@ -1,14 +1,13 @@
 //! Tests of array export and import through the C structs, in one process.
 
-use core::alloc::Layout;
 use core::ffi::c_void;
-use core::ptr::{self, NonNull};
-use core::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
+use core::ptr;
+use core::sync::atomic::{AtomicUsize, Ordering};
 use std::vec::Vec;
 
 use allocator_api2::alloc::Global as G;
-use allocator_api2::alloc::{AllocError, Allocator, Global};
 
+use super::test_alloc::{check_every_failure, FailAt};
 use super::FFI_ArrowArray;
 use crate::array::{Array, ArrayRef, PrimitiveArray, StringArray};
 use crate::buffer::{Buffer, MemoryOwner, Misaligned};
@@ -243,83 +242,34 @@ fn utf8_with_bad_offsets_or_bytes_is_refused() {
     assert_eq!(import(&[0, 1, 3], b"a\xffc"), Err(Error::InvalidUtf8));
 }
 
-/// A thread-safe allocator that fails the k-th request and counts bytes
-/// outstanding.
-#[derive(Clone, Copy)]
-struct FailAt(&'static FailState);
-
-struct FailState {
-    left: AtomicUsize,
-    live: AtomicIsize,
-}
-
-// SAFETY: forwards to `Global`, failing some requests; frees go to `Global`.
-unsafe impl Allocator for FailAt {
-    fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, AllocError> {
-        let left = self.0.left.load(Ordering::SeqCst);
-        if left == 0 {
-            return Err(AllocError);
-        }
-        self.0.left.store(left - 1, Ordering::SeqCst);
-        self.0
-            .live
-            .fetch_add(layout.size() as isize, Ordering::SeqCst);
-        Global.allocate(layout)
-    }
-    unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
-        self.0
-            .live
-            .fetch_sub(layout.size() as isize, Ordering::SeqCst);
-        // SAFETY: allocated by `Global` above.
-        unsafe { Global.deallocate(ptr, layout) }
-    }
-}
-
 #[test]
 fn every_allocation_failure_of_export_and_import_is_an_error_and_leaks_nothing() {
-    let state: &'static FailState = std::boxed::Box::leak(std::boxed::Box::new(FailState {
-        left: AtomicUsize::new(usize::MAX),
-        live: AtomicIsize::new(0),
-    }));
-    // Arrays, export bookkeeping and import owner all in the failing allocator.
-    let a = PrimitiveArray::<i64, FailAt>::try_from_options_in(
-        &[Some(1), None, Some(3)],
-        FailAt(state),
-    )
-    .unwrap()
-    .into_array_ref();
-    let s = crate::array::StringViewArray::<FailAt>::try_from_options_in(
-        &[Some("a string longer than twelve"), None, Some("x")],
-        FailAt(state),
-    )
-    .unwrap()
-    .into_array_ref();
-    let base = state.live.load(Ordering::SeqCst);
-    for arr in [a.slice(1, 2).unwrap(), s.slice(1, 2).unwrap()] {
-        let mut k = 0;
-        loop {
-            state.left.store(k, Ordering::SeqCst);
-            let r = FFI_ArrowArray::try_from_array_in(&arr, FailAt(state)).and_then(|c| {
-                let f = Field::new("x", arr.data_type().clone(), true);
-                // SAFETY: a struct this module exported.
-                unsafe { c.import_with_field_in(&f, Misaligned::Refuse, FailAt(state)) }
-            });
-            state.left.store(usize::MAX, Ordering::SeqCst);
-            match r {
-                Ok(b) => {
-                    assert_eq!(b, arr);
-                    drop(b);
-                    assert_eq!(state.live.load(Ordering::SeqCst), base);
-                    break;
-                }
-                Err(e) => {
-                    assert_eq!(e, Error::AllocationFailed);
-                    assert_eq!(state.live.load(Ordering::SeqCst), base, "leak at k={k}");
-                }
-            }
-            k += 1;
-        }
-        assert!(k > 2, "export and import allocate");
+    for which in 0..2 {
+        // Arrays, export bookkeeping and import owner all in the failing
+        // allocator; `check_every_failure` fails request k for every k.
+        let needed = check_every_failure(|a| {
+            let arr = if which == 0 {
+                PrimitiveArray::<i64, FailAt>::try_from_options_in(
+                    &[Some(1), None, Some(3)],
+                    a.clone(),
+                )?
+                .into_array_ref()
+            } else {
+                crate::array::StringViewArray::<FailAt>::try_from_options_in(
+                    &[Some("a string longer than twelve"), None, Some("x")],
+                    a.clone(),
+                )?
+                .into_array_ref()
+            };
+            let arr = arr.slice(1, 2)?;
+            let c = FFI_ArrowArray::try_from_array_in(&arr, a.clone())?;
+            let f = Field::new("x", arr.data_type().clone(), true);
+            // SAFETY: a struct this module exported.
+            let back = unsafe { c.import_with_field_in(&f, Misaligned::Refuse, a) }?;
+            assert_eq!(back, arr);
+            Ok(back)
+        });
+        assert!(needed > 3, "building, export and import allocate");
     }
 }
 
