@@ -66,19 +66,25 @@ fn minus_one(v: i256) -> i256 {
 
 #[test]
 fn tables_hold_powers_of_ten() {
-    for (p, v) in POW10_I128.iter().enumerate() {
-        assert_eq!(i256::from_i128(*v), pow10_i256(p), "10^{p}");
+    for p in 0..=38u8 {
+        assert_eq!(
+            i256::from_i128(max_i128(p).unwrap() + 1),
+            pow10_i256(usize::from(p)),
+            "10^{p}"
+        );
     }
+    assert_eq!(max_i128(39), None);
     for p in 0..=76 {
-        let (low, high) = POW10_U256[p];
+        let (low, high) = pow10_u256(p);
         assert_eq!(i256::from_parts(low, high as i128), pow10_i256(p), "10^{p}");
-        let (lo, hi) = BOUNDS_I256[p];
+        let (lo, hi) = bounds_i256(p).unwrap();
         assert_eq!(hi, minus_one(pow10_i256(p)));
         assert_eq!(lo, neg(hi));
     }
+    assert_eq!(bounds_i256(77), None);
     // 10^76 from its hexadecimal spelling (Python's `hex(10**76)`).
     assert_eq!(
-        POW10_U256[76],
+        pow10_u256(76),
         (
             0x7775a5f1719510000000000000000000,
             0x161bcca7119915b50764b4abe8652979
@@ -204,7 +210,9 @@ fn decimal256_boundaries() {
 
 #[test]
 fn null_slots_may_hold_out_of_range_values() {
-    // Garbage in null slots, in several chunks and at chunk edges.
+    // Garbage in null slots, at the ends and in between (and at the
+    // 256-slot edges of an earlier chunked scan).
+    const CHUNK: usize = 256;
     let n = 3 * CHUNK + 7;
     let mut v = std::vec![99i128; n];
     let mut valid = std::vec![true; n];
@@ -214,7 +222,7 @@ fn null_slots_may_hold_out_of_range_values() {
     }
     let dt = || DataType::Decimal128(2, 0);
     assert!(build(dt(), &v, Some(&valid)).is_ok());
-    // A bad value in a valid slot of a chunk that also has bad null slots.
+    // A bad value in a valid slot among bad null slots.
     v[CHUNK + 1] = 100;
     assert_eq!(
         build(dt(), &v, Some(&valid)).unwrap_err(),
@@ -352,5 +360,29 @@ fn time_values_lie_within_one_day() {
                 "{unit:?} {bad}"
             );
         }
+    }
+}
+
+#[test]
+fn whole_days_matches_the_remainder() {
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut values: Vec<i64> = std::vec![0, 1, -1, i64::MIN, i64::MAX, 86_400_000, -86_400_000];
+    for k in [1i64, 2, 3, 1 << 20, 106_751_991_167] {
+        values.extend([
+            k * 86_400_000,
+            -k * 86_400_000,
+            k * 86_400_000 + 1,
+            k * 86_400_000 - 1024,
+        ]);
+    }
+    for _ in 0..100_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        values.push(x as i64);
+        values.push((x as i64 % 1_000_000) * 86_400_000);
+    }
+    for v in values {
+        assert_eq!(whole_days(v), v % MILLISECONDS_PER_DAY == 0, "{v}");
     }
 }
