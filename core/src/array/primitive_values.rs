@@ -44,6 +44,8 @@ pub(crate) fn whole_days(ms: i64) -> bool {
         }
         x
     };
+    const _: () =
+        assert!(MILLISECONDS_PER_DAY == 1024 * 84_375 && 84_375u64.wrapping_mul(INV) == 1);
     let u = ms.unsigned_abs();
     u & 1023 == 0 && (u >> 10).wrapping_mul(INV) <= u64::MAX / 84_375
 }
