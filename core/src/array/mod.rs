@@ -197,7 +197,11 @@ pub(crate) fn validate_nulls<A: Allocator>(
 /// any type, without trait objects. Match on it to reach the typed array.
 #[derive_where(Clone, Debug)]
 #[non_exhaustive]
-pub enum ArrayRef<'a, A: Allocator> {
+pub enum ArrayRef<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     /// [`DataType::Null`].
     Null(NullArray<'a, A>),
     /// [`DataType::Boolean`].

@@ -138,7 +138,12 @@ primitive_type!(
 /// Slot `i` is `values[i]`; its bytes are those of the "Fixed-size Primitive
 /// Layout" (native endianness, no gaps).
 #[derive_where(Clone)]
-pub struct PrimitiveArray<'a, T: PrimitiveType, A: Allocator> {
+pub struct PrimitiveArray<
+    'a,
+    T: PrimitiveType,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     data_type: DataType<'a, A>,
     values: ScalarBuffer<'a, T, A>,
     nulls: Option<NullBuffer<'a, A>>,
@@ -323,7 +328,12 @@ impl<T: PrimitiveType, A: Allocator> fmt::Debug for PrimitiveArray<'_, T, A> {
 ///
 /// The validity bitmap is only allocated once a null is appended.
 #[derive(Debug)]
-pub struct PrimitiveBuilder<'a, T: PrimitiveType, A: Allocator + Clone> {
+pub struct PrimitiveBuilder<
+    'a,
+    T: PrimitiveType,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+> {
     data_type: DataType<'a, A>,
     values: MutableBuffer<A>,
     nulls: NullBufferBuilder<A>,

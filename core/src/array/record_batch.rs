@@ -14,7 +14,11 @@ use crate::error::{Error, Result};
 /// The columns are a [`SharedSlice`]: a firmware can borrow them from an array
 /// on its stack; a host shares them from an allocation.
 #[derive_where(Clone, Debug)]
-pub struct RecordBatch<'a, A: Allocator> {
+pub struct RecordBatch<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     schema: Schema<'a, A>,
     columns: SharedSlice<'a, ArrayRef<'a, A>, A>,
     num_rows: usize,

@@ -9,7 +9,11 @@ use crate::buffer::SharedSlice;
 /// The columns of a record batch ([`Fields`]) and custom metadata (the
 /// `Schema` table of Schema.fbs; endianness and features are IPC concerns).
 #[derive_where(Clone, Debug, PartialEq)]
-pub struct Schema<'a, A: Allocator> {
+pub struct Schema<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     fields: Fields<'a, A>,
     metadata: Metadata<'a, A>,
 }
