@@ -299,6 +299,20 @@ unsafe impl<T: Send + Sync, A: Allocator + Send + Sync> Send for SharedSlice<'_,
 // SAFETY: see the `Send` impl; `&SharedSlice` only hands out `&T` and clones.
 unsafe impl<T: Send + Sync, A: Allocator + Send + Sync> Sync for SharedSlice<'_, T, A> {}
 
+impl<'a, T, A: Allocator> From<&'a [T]> for SharedSlice<'a, T, A> {
+    /// A view of `slice` ([`SharedSlice::borrowed`]); no allocation.
+    fn from(slice: &'a [T]) -> Self {
+        SharedSlice::borrowed(slice)
+    }
+}
+
+impl<'a, T, A: Allocator, const N: usize> From<&'a [T; N]> for SharedSlice<'a, T, A> {
+    /// A view of `array` ([`SharedSlice::borrowed`]); no allocation.
+    fn from(array: &'a [T; N]) -> Self {
+        SharedSlice::borrowed(array)
+    }
+}
+
 impl<'a, T, A: Allocator> SharedSlice<'a, T, A> {
     /// A view of caller memory; no allocation. Usable in `const` and `static`
     /// items (a schema in flash).

@@ -30,9 +30,11 @@ use super::compression::{BuiltinCodecs, CodecSet};
 use super::io::PositionWriter;
 #[cfg(feature = "compression")]
 use super::message::BufferSpec;
+/// The body compression codecs [`IpcWriteOptions::compression`] names.
+pub use super::message::CompressionCodec;
 use super::message::{
     encode_dictionary_batch_message, encode_footer, encode_record_batch_message,
-    encode_schema_message, Block, CompressionCodec, RecordBatchHeader,
+    encode_schema_message, Block, RecordBatchHeader,
 };
 use super::Endianness;
 use crate::array::{ArrayRef, RecordBatch};
