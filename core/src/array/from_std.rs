@@ -31,10 +31,11 @@ use crate::{Error, Global, Result};
 pub(crate) fn infallible<T>(r: Result<T>) -> T {
     match r {
         Ok(v) => v,
-        Err(e) if e == Error::AllocationFailed => {
+        // A comparison, not a pattern: `Error` may carry a location.
+        Err(e) if e != Error::AllocationFailed => panic!("{}", e.message()),
+        Err(_) => {
             alloc::alloc::handle_alloc_error(Layout::new::<crate::buffer::Buffer<'static, Global>>())
         }
-        Err(e) => panic!("{}", e.message()),
     }
 }
 
