@@ -13,6 +13,46 @@ use crate::error::{Error, Result};
 ///
 /// The columns are a [`SharedSlice`]: a firmware can borrow them from an array
 /// on its stack; a host shares them from an allocation.
+///
+/// ```
+/// use alkaid::array::{Array, Int32Array, RecordBatch, StringArray};
+/// use alkaid::datatypes::{DataType, Field, Schema};
+///
+/// let schema = Schema::new(vec![
+///     Field::new("id", DataType::Int32, false),
+///     Field::new("name", DataType::Utf8, true),
+/// ]);
+/// let batch = RecordBatch::try_new(schema.clone(), vec![
+///     Int32Array::from(vec![1, 2, 3]).into_array_ref(),
+///     StringArray::from(vec![Some("a"), None, Some("c")]).into_array_ref(),
+/// ])?;
+/// assert_eq!((batch.num_rows(), batch.num_columns()), (3, 2));
+/// assert_eq!(batch.column_by_name("name").map(|c| c.null_count()), Some(1));
+///
+/// // The schema is checked: a null in the non-nullable "id" is refused.
+/// let bad = RecordBatch::try_new(schema, vec![
+///     Int32Array::from(vec![Some(1), None, Some(3)]).into_array_ref(),
+///     StringArray::from(vec!["a", "b", "c"]).into_array_ref(),
+/// ]);
+/// assert!(bad.is_err()); // Error::NullInNonNullableField
+/// # Ok::<(), alkaid::Error>(())
+/// ```
+///
+/// Without a heap: schema and columns borrowed from the stack.
+///
+/// ```
+/// use alkaid::array::{Array, ArrayRef, PrimitiveArray, RecordBatch};
+/// use alkaid::buffer::SharedSlice;
+/// use alkaid::datatypes::{DataType, Field, Schema};
+/// use alkaid::NoAlloc;
+///
+/// let fields = [Field::new("mv", DataType::Int16, false)];
+/// let samples: [i16; 3] = [1200, 1210, 1195];
+/// let columns: [ArrayRef<'_, NoAlloc>; 1] = [PrimitiveArray::from_slice(&samples).into_array_ref()];
+/// let batch = RecordBatch::try_new(Schema::from_fields(SharedSlice::borrowed(&fields)), &columns[..])?;
+/// assert_eq!(batch.num_rows(), 3);
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone, Debug)]
 pub struct RecordBatch<
     'a,
