@@ -168,6 +168,24 @@ impl SortOptions {
 }
 
 /// A column of a [`RowConverter`]: its data type and [`SortOptions`].
+///
+/// ```
+/// use alkaid::array::{Array, Float64Array};
+/// use alkaid::datatypes::DataType;
+/// use alkaid::row::{RowConverter, SortField, SortOptions};
+///
+/// // Floats: -inf < negatives < -0.0 = 0.0 < positives < inf < NaN.
+/// let values = Float64Array::from(vec![Some(f64::NAN), Some(-0.0), None, Some(f64::NEG_INFINITY), Some(0.0), Some(2.5)]);
+/// let field = SortField::new_with_options(DataType::Float64, SortOptions::new(false, false));
+/// assert_eq!(field.options(), SortOptions { descending: false, nulls_first: false });
+/// let mut converter = RowConverter::try_new(&[field])?;
+/// let rows = converter.convert_columns(&[values.into_array_ref()])?;
+/// let mut order: Vec<usize> = (0..rows.len()).collect();
+/// order.sort_by_key(|&i| rows.row(i)); // stable: -0.0 (1) before 0.0 (4)
+/// assert_eq!(order, [3, 1, 4, 5, 0, 2]); // nulls last
+/// assert_eq!(rows.row(1), rows.row(4)); // -0.0 and 0.0 are one value
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone, Debug, PartialEq)]
 pub struct SortField<
     'a,
@@ -387,6 +405,50 @@ fn decoded_type<'a, A: Allocator + Clone>(
 /// from `A`. Encoding a batch makes one allocation for the row bytes and one
 /// for the offsets (sizes are computed first), plus a few per nested or
 /// dictionary column; nothing per row.
+///
+/// Rows of several batches compare with each other (here, a merge of two
+/// sorted batches), and decode back to columns:
+///
+/// ```
+/// use alkaid::array::{Array, Int32Array, StringArray};
+/// use alkaid::datatypes::DataType;
+/// use alkaid::row::{RowConverter, SortField};
+///
+/// let mut converter = RowConverter::try_new(&[SortField::new(DataType::Utf8), SortField::new(DataType::Int32)])?;
+/// let mut rows = converter.convert_columns(&[
+///     StringArray::from(vec!["a", "c"]).into_array_ref(),
+///     Int32Array::from(vec![1, 1]).into_array_ref(),
+/// ])?;
+/// converter.append(&mut rows, &[
+///     StringArray::from(vec!["b", "c"]).into_array_ref(),
+///     Int32Array::from(vec![9, 0]).into_array_ref(),
+/// ])?;
+/// assert_eq!(rows.len(), 4);
+/// let mut merged: Vec<_> = rows.iter().collect();
+/// merged.sort();
+/// let columns = converter.convert_rows(merged)?;
+/// assert_eq!(columns[0], StringArray::from(vec!["a", "b", "c", "c"]).into_array_ref());
+/// assert_eq!(columns[1], Int32Array::from(vec![1, 9, 0, 1]).into_array_ref());
+/// # Ok::<(), alkaid::Error>(())
+/// ```
+///
+/// For grouping and hashing only, the unordered encoding is cheaper; equal
+/// rows still mean equal values:
+///
+/// ```
+/// use alkaid::array::{Array, StringArray};
+/// use alkaid::datatypes::DataType;
+/// use alkaid::row::{RowConverter, RowEncoding, SortField};
+///
+/// let mut converter = RowConverter::try_new_unordered(&[SortField::new(DataType::Utf8)])?;
+/// assert_eq!(converter.encoding(), RowEncoding::Unordered);
+/// let rows = converter.convert_columns(&[StringArray::from(vec!["x", "y", "x"]).into_array_ref()])?;
+/// assert_eq!(rows.row(0), rows.row(2));
+/// assert_ne!(rows.row(0), rows.row(1));
+/// // A 4-byte little-endian length, then the bytes.
+/// assert_eq!(rows.row(1).map(|r| r.data()), Some(&[1, 0, 0, 0, b'y'][..]));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct RowConverter<
     'a,
     #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
