@@ -93,6 +93,18 @@ impl IndexType {
 }
 
 /// The type ids of a union and the field of each, in the same order.
+///
+/// ```
+/// use alkaid::buffer::SharedSlice;
+/// use alkaid::datatypes::{DataType, Field, UnionFields};
+///
+/// let fields = vec![Field::new("i", DataType::Int32, true), Field::new("s", DataType::Utf8, true)];
+/// let u: UnionFields = UnionFields::try_new(SharedSlice::from(vec![3, 7]), fields.clone().into())?;
+/// assert_eq!((u.len(), u.child_index(7), u.child_index(0)), (2, Some(1), None));
+/// // Type ids are 0..=127 and distinct.
+/// assert!(UnionFields::try_new(SharedSlice::from(vec![3, 3]), fields.into()).is_err()); // Error::InvalidDataType
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone, Debug, PartialEq)]
 pub struct UnionFields<
     'a,
