@@ -260,9 +260,9 @@ fn message_at<'b>(
 /// The footer is kept in memory from `A`; each batch's body is read into
 /// aligned memory from `A` (batches own their buffers).
 ///
-/// Any `embedded_io::Read + Seek` source works (the std shim adapts
-/// `std::fs::File`); here a minimal one over bytes, as a firmware would
-/// read external flash:
+/// Any `embedded_io::Read + Seek` source works (on a host,
+/// `embedded_io_adapters::std::FromStd` adapts a `std::fs::File`); here a
+/// minimal one over bytes, as a firmware would read external flash:
 ///
 /// ```
 /// use alkaid::array::{Array, RecordBatch, UInt32Array};
