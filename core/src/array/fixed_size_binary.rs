@@ -262,9 +262,8 @@ impl<A: Allocator> fmt::Debug for FixedSizeBinaryArray<'_, A> {
 ///
 /// ```
 /// use alkaid::array::{Array, FixedSizeBinaryBuilder};
-/// use alkaid::Global;
 ///
-/// let mut b = FixedSizeBinaryBuilder::try_new_in(4, Global)?;
+/// let mut b = FixedSizeBinaryBuilder::try_new(4)?;
 /// b.try_append_value(&[192, 168, 0, 1])?;
 /// b.try_append_null()?;
 /// assert!(b.try_append_value(&[1, 2, 3]).is_err()); // not 4 bytes: Error::LengthMismatch

@@ -252,10 +252,9 @@ impl<A: Allocator> fmt::Debug for FixedSizeListArray<'_, A> {
 ///
 /// ```
 /// use alkaid::array::{Array, FixedSizeListBuilder, UInt8Array, UInt8Builder};
-/// use alkaid::Global;
 ///
 /// // RGB triples; a null slot still takes 3 child elements.
-/// let mut b = FixedSizeListBuilder::new_in(UInt8Builder::new(), 3, Global);
+/// let mut b = FixedSizeListBuilder::new(UInt8Builder::new(), 3);
 /// b.values().try_append_slice(&[255, 0, 0])?;
 /// b.try_append(true)?;
 /// b.try_append_null()?; // appends 3 null children

@@ -358,10 +358,9 @@ pub type LargeListBuilder<
 ///
 /// ```
 /// use alkaid::array::{Array, ArrayRef, Int64Builder, ListArray, ListBuilder, StringArray, StringBuilder};
-/// use alkaid::Global;
 ///
 /// // [["a", "b"], null, ["c"]]
-/// let mut b = ListBuilder::new_in(StringBuilder::new(), Global);
+/// let mut b = ListBuilder::new(StringBuilder::new());
 /// b.values().try_append_value("a")?;
 /// b.values().try_append_value("b")?;
 /// b.try_append(true)?;
@@ -374,7 +373,7 @@ pub type LargeListBuilder<
 /// assert_eq!(list.get(0), Some(StringArray::from(vec!["a", "b"]).into_array_ref()));
 ///
 /// // Builders nest: List<List<Int64>>, [[[1], [2, 3]]].
-/// let mut outer = ListBuilder::new_in(ListBuilder::new_in(Int64Builder::new(), Global), Global);
+/// let mut outer = ListBuilder::new(ListBuilder::new(Int64Builder::new()));
 /// let inner = outer.values();
 /// inner.values().try_append_value(1)?;
 /// inner.try_append(true)?;

@@ -308,9 +308,8 @@ pub type LargeListViewBuilder<
 ///
 /// ```
 /// use alkaid::array::{Array, ListViewBuilder, StringArray, StringBuilder};
-/// use alkaid::Global;
 ///
-/// let mut b = ListViewBuilder::new_in(StringBuilder::new(), Global);
+/// let mut b = ListViewBuilder::new(StringBuilder::new());
 /// b.values().try_append_value("x")?;
 /// b.values().try_append_value("y")?;
 /// b.try_append(true)?; // ["x", "y"], contiguous

@@ -30,10 +30,9 @@ use crate::error::{Error, Result};
 ///
 /// ```
 /// use alkaid::array::{Array, Int32Array, Int32Builder, MapBuilder, StringArray, StringBuilder};
-/// use alkaid::Global;
 ///
 /// // [{"a": 1, "b": 2}, null, {}]
-/// let mut b = MapBuilder::new_in(StringBuilder::new(), Int32Builder::new(), Global);
+/// let mut b = MapBuilder::new(StringBuilder::new(), Int32Builder::new());
 /// b.keys().try_append_value("a")?;
 /// b.values().try_append_value(1)?;
 /// b.keys().try_append_value("b")?;
@@ -273,9 +272,8 @@ impl<A: Allocator> fmt::Debug for MapArray<'_, A> {
 /// ```
 /// use alkaid::array::{Array, MapBuilder, UInt8Builder, StringBuilder};
 /// use alkaid::datatypes::DataType;
-/// use alkaid::Global;
 ///
-/// let mut b = MapBuilder::new_in(UInt8Builder::new(), StringBuilder::new(), Global)
+/// let mut b = MapBuilder::new(UInt8Builder::new(), StringBuilder::new())
 ///     .with_keys_sorted(true);
 /// b.keys().try_append_slice(&[1, 2])?;
 /// b.values().try_append_value("one")?;

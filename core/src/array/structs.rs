@@ -289,13 +289,12 @@ impl<A: Allocator> fmt::Debug for StructArray<'_, A> {
 /// ```
 /// use alkaid::array::{Array, Float64Builder, StringArray, StringBuilder, StructBuilder};
 /// use alkaid::datatypes::{DataType, Field};
-/// use alkaid::Global;
 ///
 /// let fields = vec![
 ///     Field::new("sensor", DataType::Utf8, false),
 ///     Field::new("value", DataType::Float64, true),
 /// ];
-/// let mut b = StructBuilder::new_in(fields.into(), (StringBuilder::new(), Float64Builder::new()), Global);
+/// let mut b = StructBuilder::new(fields, (StringBuilder::new(), Float64Builder::new()));
 /// let (sensor, value) = b.children();
 /// sensor.try_append_value("t1")?;
 /// value.try_append_value(21.5)?;

@@ -16,10 +16,9 @@ use crate::error::{Error, Result};
 /// ```
 /// use alkaid::array::{Array, DictionaryBuilder, StringArray};
 /// use alkaid::datatypes::IndexType;
-/// use alkaid::Global;
 ///
 /// let states = StringArray::from(vec!["idle", "run", "fault"]).into_array_ref();
-/// let mut b = DictionaryBuilder::<u8>::try_new_in(states, Global)?;
+/// let mut b = DictionaryBuilder::<u8>::try_new(states)?;
 /// b.try_append_key(0)?;
 /// b.try_append_key(1)?;
 /// b.try_append_null()?;
@@ -126,7 +125,7 @@ impl<'a, K: DictionaryKeyType, A: Allocator + Clone> DictionaryBuilder<'a, K, A>
 /// ```
 /// use alkaid::array::{Array, PrimitiveDictionaryBuilder};
 ///
-/// let mut b = PrimitiveDictionaryBuilder::<i16, u32>::new_in(alkaid::Global);
+/// let mut b = PrimitiveDictionaryBuilder::<i16, u32>::new();
 /// for code in [404, 200, 404, 404, 500] {
 ///     b.try_append_value(code)?;
 /// }

@@ -16,9 +16,8 @@ use crate::error::{Error, Result};
 /// ```
 /// use alkaid::array::{Array, PrimitiveRunBuilder, RunEnds};
 /// use alkaid::datatypes::{DataType, TimeUnit};
-/// use alkaid::Global;
 ///
-/// let mut b = PrimitiveRunBuilder::<i16, i64>::new_in(Global)
+/// let mut b = PrimitiveRunBuilder::<i16, i64>::new()
 ///     .with_data_type(DataType::Duration(TimeUnit::Second))?;
 /// b.try_append_run(Some(60), 1000)?;
 /// b.try_append_value(60)?; // extends the first run

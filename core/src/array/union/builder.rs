@@ -32,13 +32,12 @@ use crate::error::{Error, Result};
 /// use alkaid::array::{Array, Int64Builder, StringBuilder, UnionBuilder};
 /// use alkaid::buffer::SharedSlice;
 /// use alkaid::datatypes::{DataType, Field, UnionFields, UnionMode};
-/// use alkaid::Global;
 ///
 /// let fields = UnionFields::try_new(
 ///     SharedSlice::from(vec![5, 9]),
 ///     vec![Field::new("n", DataType::Int64, true), Field::new("s", DataType::Utf8, true)].into(),
 /// )?;
-/// let mut b = UnionBuilder::new_sparse_in(fields, Global);
+/// let mut b = UnionBuilder::new_sparse(fields);
 /// let (mut n, mut s) = (Int64Builder::new(), StringBuilder::new());
 /// // Sparse: every child gets a slot per union slot.
 /// assert_eq!(b.try_append(5)?, 0);

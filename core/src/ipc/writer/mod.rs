@@ -406,13 +406,12 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
 /// use alkaid::datatypes::{DataType, Field, Schema};
 /// use alkaid::ipc::reader::StreamReader;
 /// use alkaid::ipc::writer::StreamWriter;
-/// use alkaid::Global;
 ///
 /// // A dictionary-encoded column: its dictionary batch is written before
 /// // the first record batch that uses it. Its field names the dictionary
 /// // id the IPC messages refer to.
 /// let levels = StringArray::from(vec!["ok", "warn"]).into_array_ref();
-/// let mut level = DictionaryBuilder::<i8>::try_new_in(levels, Global)?;
+/// let mut level = DictionaryBuilder::<i8>::try_new(levels)?;
 /// for k in [0, 0, 1] {
 ///     level.try_append_key(k)?;
 /// }
