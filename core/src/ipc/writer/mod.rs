@@ -459,6 +459,40 @@ impl<'a, W: Write, A: Allocator + Clone> StreamWriter<'a, W, A> {
     /// message at once. Scratch memory comes from `alloc`; compression (if
     /// the options ask for it) uses the core's [`BuiltinCodecs`].
     ///
+    /// The firmware case: a schema in flash, a column over the sample array,
+    /// the writer's scratch in a static arena, the stream into a fixed
+    /// buffer (any `embedded_io::Write`: a UART, a radio):
+    ///
+    /// ```
+    /// use alkaid::array::{Array, ArrayRef, PrimitiveArray, RecordBatch};
+    /// use alkaid::buffer::SharedSlice;
+    /// use alkaid::datatypes::{DataType, Field, Schema};
+    /// use alkaid::ipc::reader::SliceStreamReader;
+    /// use alkaid::ipc::writer::{IpcWriteOptions, StreamWriter};
+    /// use alkaid_alloc::StaticArena;
+    ///
+    /// type A = &'static StaticArena<8192>;
+    /// static ARENA: StaticArena<8192> = StaticArena::new();
+    /// static FIELDS: [Field<'static, A>; 1] = [Field::new("mv", DataType::Int16, false)];
+    /// static SCHEMA: Schema<'static, A> = Schema::from_fields(SharedSlice::borrowed(&FIELDS));
+    ///
+    /// let samples: [i16; 4] = [1200, 1210, 1195, 1201];
+    /// let columns: [ArrayRef<'_, A>; 1] = [PrimitiveArray::from_slice(&samples).into_array_ref()];
+    /// let mut out = [0u8; 1024];
+    /// let mut w = StreamWriter::try_new_in(&mut out[..], &SCHEMA, IpcWriteOptions::default(), &ARENA)?;
+    /// w.write(&RecordBatch::try_new(SCHEMA.clone(), &columns[..])?)?;
+    /// w.finish()?;
+    /// let written = usize::try_from(w.position()).expect("fits");
+    /// drop(w);
+    /// assert!(ARENA.used() > 0); // the scratch, never the global heap
+    ///
+    /// // On the host: read the bytes back.
+    /// let batch = SliceStreamReader::try_new(&out[..written])?.next().expect("a batch")?;
+    /// let mv = batch.column(0).and_then(|c| c.as_primitive::<i16>()).expect("Int16");
+    /// assert_eq!(mv.values(), &samples);
+    /// # Ok::<(), alkaid::Error>(())
+    /// ```
+    ///
     /// # Errors
     /// [`Error::InvalidArgument`] for a bad alignment; [`Error::UnsupportedType`]
     /// for a compression codec not built in (or decode-only, like the ZSTD
