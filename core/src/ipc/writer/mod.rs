@@ -37,6 +37,7 @@ use super::message::{
     encode_schema_message, Block, RecordBatchHeader,
 };
 use super::Endianness;
+
 use crate::array::{ArrayRef, RecordBatch};
 use crate::buffer::{MutableBuffer, TryVec};
 use crate::datatypes::{Metadata, Schema};
@@ -483,6 +484,12 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> StreamWriter<'a, W, A, S> 
         self.out.get_ref()
     }
 
+    /// The sink, mutably (e.g. to take an error the sink kept; writing to
+    /// it directly corrupts the stream).
+    pub fn get_mut(&mut self) -> &mut W {
+        self.out.get_mut()
+    }
+
     /// Unwraps the sink (without finishing the stream).
     pub fn into_inner(self) -> W {
         self.out.into_inner()
@@ -635,6 +642,17 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> FileWriter<'a, W, A, S> {
     /// Bytes written so far.
     pub fn position(&self) -> u64 {
         self.out.position()
+    }
+
+    /// The sink.
+    pub fn get_ref(&self) -> &W {
+        self.out.get_ref()
+    }
+
+    /// The sink, mutably (e.g. to take an error the sink kept; writing to
+    /// it directly corrupts the file).
+    pub fn get_mut(&mut self) -> &mut W {
+        self.out.get_mut()
     }
 
     /// Unwraps the sink (without finishing the file).
