@@ -173,6 +173,11 @@ impl<T: Read> embedded_io::Read for Tracked<T> {
                     to.copy_from_slice(from);
                 }
                 self.replayed += n;
+                if self.replayed >= self.replay.len() {
+                    // Replayed in full: free the copy.
+                    self.replay = Vec::new();
+                    self.replayed = 0;
+                }
                 return Ok(n);
             }
         }
@@ -328,6 +333,7 @@ mod tests {
         let mut buf = vec![0u8; input.len()];
         alkaid::ipc::io::read_exact(&mut r, &mut buf).unwrap();
         assert_eq!(buf, input);
+        assert_eq!(r.replay.capacity(), 0, "freed once replayed");
 
         // Legacy prefix (no continuation); a declared length over the limit
         // is left for the core to refuse; a short input is not an error.

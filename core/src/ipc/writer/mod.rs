@@ -37,7 +37,6 @@ use super::message::{
     encode_schema_message, Block, RecordBatchHeader,
 };
 use super::Endianness;
-
 use crate::array::{ArrayRef, RecordBatch};
 use crate::buffer::{MutableBuffer, TryVec};
 use crate::datatypes::{Metadata, Schema};
