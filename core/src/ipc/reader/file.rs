@@ -405,6 +405,11 @@ impl<'a, R: Read + Seek, A: Allocator + Clone + 'a, S: CodecSet> FileSeekReader<
         &self.core.schema
     }
 
+    /// The source, mutably (e.g. to take an error the source kept).
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.src
+    }
+
     /// Number of record batches.
     pub fn num_batches(&self) -> usize {
         FooterView::decode(self.footer.as_slice()).map_or(0, |f| f.num_record_batches())

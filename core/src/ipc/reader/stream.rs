@@ -120,6 +120,12 @@ impl<'a, R: Read, A: Allocator + Clone + 'a, S: CodecSet> StreamReader<'a, R, A,
         &self.core.schema
     }
 
+    /// The source, mutably (e.g. to take an error the source kept; reading
+    /// from it directly desynchronizes the reader).
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.src
+    }
+
     /// The byte order the stream was written in (batches are returned in the
     /// native order).
     pub fn endianness(&self) -> Endianness {

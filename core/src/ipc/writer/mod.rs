@@ -589,6 +589,12 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> StreamWriter<'a, W, A, S> 
         self.out.get_ref()
     }
 
+    /// The sink, mutably (e.g. to take an error the sink kept; writing to
+    /// it directly corrupts the stream).
+    pub fn get_mut(&mut self) -> &mut W {
+        self.out.get_mut()
+    }
+
     /// Unwraps the sink (without finishing the stream).
     pub fn into_inner(self) -> W {
         self.out.into_inner()
@@ -765,6 +771,17 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> FileWriter<'a, W, A, S> {
     /// Bytes written so far.
     pub fn position(&self) -> u64 {
         self.out.position()
+    }
+
+    /// The sink.
+    pub fn get_ref(&self) -> &W {
+        self.out.get_ref()
+    }
+
+    /// The sink, mutably (e.g. to take an error the sink kept; writing to
+    /// it directly corrupts the file).
+    pub fn get_mut(&mut self) -> &mut W {
+        self.out.get_mut()
     }
 
     /// Unwraps the sink (without finishing the file).
