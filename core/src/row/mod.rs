@@ -47,11 +47,16 @@
 //!   inverted when descending, so lists compare element by element and a
 //!   prefix sorts first. [`RowEncoding::Seed`] writes the seed's
 //!   "canonical byte array" layout instead (with its ordering defect).
-//! - **Dictionaries**: `0x01`, then a key from an order-preserving mapping
-//!   of the values that grows with every batch, then a `0x00` terminator (key
-//!   and terminator inverted when descending): batches with different,
-//!   unsorted dictionaries encode consistently. Unordered: the value's own
-//!   encoding. **Run-end encoded** columns are encoded by value.
+//! - **Dictionaries** are encoded by value, as arrow-row 47 and later: each
+//!   key's row is its value's own encoding (each distinct value encoded
+//!   once, its bytes copied per key), and rows decode to the value type.
+//!   Batches with different, unsorted dictionaries encode consistently and a
+//!   fresh converter has nothing to build. [`RowEncoding::Seed`] uses the
+//!   seed's order-preserving interner instead: `0x01`, then a key from a
+//!   mapping of the values that grows with every batch, then a `0x00`
+//!   terminator (key and terminator inverted when descending); its rows are
+//!   shorter when values are long and repeated, at the cost of building and
+//!   keeping the mapping. **Run-end encoded** columns are encoded by value.
 //! - **Null** columns take no bytes.
 //! - **Descending** columns invert every byte of a valid value's encoding
 //!   after its validity byte (for variable-length values and lists: every
@@ -212,7 +217,11 @@ pub enum RowEncoding {
     /// The ordered encoding as the seed text (spec 004) defines it: a list is
     /// its "canonical byte array" (the elements' rows back to back, each
     /// element's row length and the element count as big-endian `u32`s)
-    /// encoded as variable-length bytes.
+    /// encoded as variable-length bytes, and a dictionary value is a key from
+    /// an order-preserving interner that grows with every batch. The
+    /// interner pays off for long, repeated values (a key of a few bytes
+    /// stands for the whole value) and costs a hash, a sort and memory for
+    /// every new value.
     ///
     /// **Ordering defect**: when the next element of the longer list is a
     /// null that sorts first (nulls first ascending, or nulls last
@@ -335,7 +344,8 @@ impl<'a, A: Allocator + Clone> Node<'a, A> {
                 usize::try_from(*n).map_err(|_| Error::InvalidDataType)?,
             ),
             Dictionary(_, value, _) => {
-                if unordered {
+                if encoding != RowEncoding::Seed {
+                    // By value: each key's row is its value's own encoding.
                     Kind::Dictionary(None, one(value, options)?)
                 } else {
                     // Keys are inverted as a whole when descending (like

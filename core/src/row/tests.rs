@@ -333,8 +333,11 @@ fn strs(v: &[Option<&str>]) -> std::vec::Vec<V> {
 #[test]
 fn dictionaries_with_different_dictionaries_compare_consistently() {
     for opts in [SortOptions::new(false, true), SortOptions::new(true, false)] {
-        let mut c =
-            RowConverter::try_new(&[SortField::new_with_options(dict_utf8(), opts)]).unwrap();
+        let mut c = RowConverter::try_new_with_encoding(
+            &[SortField::new_with_options(dict_utf8(), opts)],
+            RowEncoding::Seed,
+        )
+        .unwrap();
         let b1 = strs(&[Some("Soup"), Some("Bar"), None, Some("ZZ")]);
         let b2 = strs(&[Some("Fabulous"), Some("Bar"), Some("Apple"), Some("Zebra")]);
         let mut rows = c.convert_columns(&[build(&dict_utf8(), &b1)]).unwrap();
@@ -444,7 +447,11 @@ fn column_errors() {
 }
 
 fn decode_err(dt: DataType<'static, G>, bytes: &[u8]) -> Error {
-    let c = RowConverter::try_new(&[SortField::new(dt)]).unwrap();
+    decode_err_with(RowEncoding::Ordered, dt, bytes)
+}
+
+fn decode_err_with(encoding: RowEncoding, dt: DataType<'static, G>, bytes: &[u8]) -> Error {
+    let c = RowConverter::try_new_with_encoding(&[SortField::new(dt)], encoding).unwrap();
     c.convert_rows([Row::new(bytes)]).unwrap_err()
 }
 
@@ -465,13 +472,39 @@ fn malformed_rows_are_errors() {
     let mut list = std::vec![0x02, 0x01, 0x05, 0, 0, 0, 3, 0, 0, 0, 1];
     list.resize(33, 0);
     list.push(10);
-    assert_eq!(decode_err(list_u8(), &list), Error::InvalidRow);
-    // A key this converter never issued.
     assert_eq!(
-        decode_err(dict_utf8(), &[0x01, 0x42, 0x00]),
+        decode_err_with(RowEncoding::Seed, list_u8(), &list),
+        Error::InvalidRow
+    );
+    // Element-wise lists: no terminator, a bad length byte, non-zero
+    // padding, a zero length after a first block, an unknown marker.
+    let element = [0x02, 0x01, 0x05, 0, 0, 0, 0, 0, 0, 0x02];
+    assert_eq!(decode_err(list_u8(), &element), Error::InvalidRow);
+    let mut bad = element.to_vec();
+    bad[9] = 9;
+    bad.push(0x01);
+    assert_eq!(decode_err(list_u8(), &bad), Error::InvalidRow);
+    let mut bad = element.to_vec();
+    bad[8] = 7;
+    bad.push(0x01);
+    assert_eq!(decode_err(list_u8(), &bad), Error::InvalidRow);
+    let mut bad = element.to_vec();
+    bad[9] = 0xFF;
+    bad.extend([0; 9]);
+    bad.push(0x01);
+    assert_eq!(decode_err(list_u8(), &bad), Error::InvalidRow);
+    assert_eq!(decode_err(list_u8(), &[0x03, 0x01]), Error::InvalidRow);
+    // A key this converter never issued (the seed's interned dictionaries).
+    assert_eq!(
+        decode_err_with(RowEncoding::Seed, dict_utf8(), &[0x01, 0x42, 0x00]),
         Error::UnknownDictionaryKey
     );
-    assert_eq!(decode_err(dict_utf8(), &[0x01, 0x42]), Error::InvalidRow);
+    assert_eq!(
+        decode_err_with(RowEncoding::Seed, dict_utf8(), &[0x01, 0x42]),
+        Error::InvalidRow
+    );
+    // By value (the default), a dictionary row is its value's row.
+    assert_eq!(decode_err(dict_utf8(), &[0x07]), Error::InvalidRow);
 }
 
 #[test]
