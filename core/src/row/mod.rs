@@ -57,6 +57,10 @@
 //!   terminator (key and terminator inverted when descending); its rows are
 //!   shorter when values are long and repeated, at the cost of building and
 //!   keeping the mapping. **Run-end encoded** columns are encoded by value.
+//! - **Unions** (sparse and dense): the type id as one byte (inverted when
+//!   descending), then the selected child's row with the union's options,
+//!   as arrow-row 57.2 and later (which, descending, leaves the child's row
+//!   ascending; ours sorts descending inside a type too).
 //! - **Null** columns take no bytes.
 //! - **Descending** columns invert every byte of a valid value's encoding
 //!   after its validity byte (for variable-length values and lists: every
@@ -112,6 +116,10 @@ mod native_order;
 mod nested;
 mod rows;
 mod slots;
+#[cfg(feature = "union")]
+mod union;
+#[cfg(all(test, feature = "union"))]
+mod union_tests;
 mod variable;
 mod variable_decode;
 
@@ -322,6 +330,9 @@ pub(crate) enum Kind<'a, A: Allocator> {
     Dictionary(Option<Interner<A>>, Slots<Node<'a, A>, A>),
     /// RunEndEncoded: one node for the values.
     RunEnd(Slots<Node<'a, A>, A>),
+    /// Sparse or dense union: one node per field, in the fields' order.
+    #[cfg(feature = "union")]
+    Union(Slots<Node<'a, A>, A>),
 }
 
 impl<'a, A: Allocator + Clone> Node<'a, A> {
@@ -379,6 +390,14 @@ impl<'a, A: Allocator + Clone> Node<'a, A> {
                 }
             }
             RunEndEncoded(_, values) => Kind::RunEnd(one(values.data_type(), options)?),
+            #[cfg(feature = "union")]
+            Union(u, _) => {
+                let fields = u.fields();
+                Kind::Union(Slots::try_from_fn_in(fields.len(), alloc.clone(), |i| {
+                    let f = fields.get(i).ok_or(Error::OutOfBounds)?;
+                    Node::try_new(f.data_type(), options, encoding, alloc)
+                })?)
+            }
             dt if RowConverter::<A>::supports_leaf(dt) => Kind::Leaf,
             _ => return Err(Error::UnsupportedType),
         };
@@ -402,6 +421,8 @@ impl<'a, A: Allocator> Node<'a, A> {
             | Kind::Dictionary(_, c)
             | Kind::RunEnd(c) => c.first().ok_or(Error::UnsupportedType),
             Kind::Leaf | Kind::Struct(_) => Err(Error::UnsupportedType),
+            #[cfg(feature = "union")]
+            Kind::Union(_) => Err(Error::UnsupportedType),
         }
     }
 }
@@ -419,6 +440,7 @@ fn has_dictionary<A: Allocator>(dt: &DataType<'_, A>) -> bool {
         | Map(f, _)
         | FixedSizeList(f, _) => has_dictionary(f.data_type()),
         RunEndEncoded(_, v) => has_dictionary(v.data_type()),
+        Union(u, _) => u.fields().iter().any(|f| has_dictionary(f.data_type())),
         _ => false,
     }
 }
@@ -459,6 +481,19 @@ fn decoded_type<'a, A: Allocator + Clone>(
         FixedSizeList(f, n) => FixedSizeList(boxed(f)?, *n),
         Map(f, sorted) => Map(boxed(f)?, *sorted),
         RunEndEncoded(r, v) => RunEndEncoded(r.clone(), boxed(v)?),
+        Union(u, mode) => {
+            let fields = u.fields();
+            let fields = SharedSlice::try_from_fn_in(fields.len(), alloc.clone(), |i| {
+                field(fields.get(i).ok_or(Error::OutOfBounds)?)
+            })?;
+            Union(
+                crate::datatypes::UnionFields::try_new(
+                    SharedSlice::try_from_slice_in(u.type_ids(), alloc.clone())?,
+                    fields,
+                )?,
+                *mode,
+            )
+        }
         other => other.clone(),
     })
 }
@@ -562,7 +597,8 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
     /// every integer, float, decimal, temporal and interval type,
     /// FixedSizeBinary, Binary, LargeBinary, Utf8, LargeUtf8, BinaryView,
     /// Utf8View, and Struct, List, LargeList, ListView, LargeListView,
-    /// FixedSizeList, Map, Dictionary and RunEndEncoded of supported types.
+    /// FixedSizeList, Map, Dictionary, RunEndEncoded and (feature `union`)
+    /// sparse and dense Union of supported types.
     /// Unions are not supported.
     pub fn supports_data_type(data_type: &DataType<'_, A>) -> bool {
         use DataType::*;
@@ -576,6 +612,11 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
             FixedSizeList(f, _) => Self::supports_data_type(f.data_type()),
             Dictionary(_, v, _) => Self::supports_data_type(v),
             RunEndEncoded(_, v) => Self::supports_data_type(v.data_type()),
+            #[cfg(feature = "union")]
+            Union(u, _) => u
+                .fields()
+                .iter()
+                .all(|f| Self::supports_data_type(f.data_type())),
             dt => Self::supports_leaf(dt),
         }
     }
