@@ -18,14 +18,14 @@ use alkaid::array::{
     Array, ArrayRef, DictionaryArray, DictionaryKeys, PrimitiveArray, StringArray, ValidationLevel,
 };
 use alkaid::buffer::SharedBox;
-use alkaid::datatypes::{DataType, Field, IndexType};
+use alkaid::datatypes::{DataType, Field, IndexType, UnionFields, UnionMode};
 use alkaid::row::{Row, RowConverter, RowEncoding, SortField, SortOptions};
 use alkaid::Result;
 use alkaid_alloc::Counting;
 use alkaid_fuzz::*;
 use libfuzzer_sys::fuzz_target;
 
-const SCHEMAS: u8 = 10;
+const SCHEMAS: u8 = 12;
 
 fn boxed<'a>(
     name: &'a str,
@@ -63,6 +63,26 @@ fn schema<'a>(k: u8, a: Alloc<'a>) -> Result<(Vec<DataType<'a, Alloc<'a>>>, bool
         6 => (vec![dict_type(a)?, Int64], true),
         7 => (vec![Boolean, Float64, FixedSizeBinary(3)], false),
         8 => (vec![Binary, LargeUtf8, BinaryView, Utf8View], true),
+        10 | 11 => {
+            let fields = alkaid::buffer::SharedSlice::try_from_iter_in(
+                [
+                    Field::new("i", Int32, true),
+                    Field::new("s", Utf8, true),
+                    Field::new("l", List(boxed("item", Int16, a)?), true),
+                ],
+                a,
+            )?;
+            let ids = alkaid::buffer::SharedSlice::try_from_iter_in([0i8, 5, 9], a)?;
+            let mode = if k % SCHEMAS == 10 {
+                UnionMode::Dense
+            } else {
+                UnionMode::Sparse
+            };
+            (
+                vec![Union(UnionFields::try_new(ids, fields)?, mode), Int8],
+                true,
+            )
+        }
         _ => (
             vec![
                 FixedSizeList(boxed("item", Int32, a)?, 2),
