@@ -74,6 +74,8 @@
 #![no_std]
 #![deny(missing_docs)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(test)]
 extern crate std;
 
@@ -81,9 +83,13 @@ mod bump;
 mod counting;
 mod fail;
 mod pool;
+#[cfg(feature = "alloc")]
+mod shared;
 
 pub use allocator_api2;
 pub use bump::{Arena, StaticArena};
 pub use counting::Counting;
 pub use fail::{FailAt, FailMode};
 pub use pool::{FixedPool, BLOCK_ALIGN};
+#[cfg(feature = "alloc")]
+pub use shared::Shared;
