@@ -46,6 +46,8 @@ pub mod native;
     feature = "views"
 ))]
 pub mod row;
+#[cfg(test)]
+mod test_support;
 
 pub use allocator_api2;
 pub use error::{Error, Result};
