@@ -5,7 +5,7 @@ use std::vec::Vec;
 use allocator_api2::alloc::Global;
 
 use super::metadata::{decode_metadata_in, encode_metadata_in};
-use super::test_alloc::check_every_failure;
+use crate::test_support::check_every_failure;
 use crate::buffer::{SharedSlice, SharedStr};
 use crate::datatypes::Metadata;
 use crate::error::Error;
