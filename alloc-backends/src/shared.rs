@@ -157,7 +157,10 @@ mod tests {
             let p = NonNull::new(p as *mut u8).unwrap();
             // SAFETY: `p` is live with `l`; clones share the allocator.
             let q = unsafe { t.grow_zeroed(p, l, Layout::from_size_align(96, 16).unwrap()) };
-            (q.map(|q| q.cast::<u8>().as_ptr() as usize), t.allocate(l).is_err())
+            (
+                q.map(|q| q.cast::<u8>().as_ptr() as usize),
+                t.allocate(l).is_err(),
+            )
         })
         .join()
         .unwrap();

@@ -372,9 +372,9 @@ impl<B, A: Allocator + Clone> fmt::Debug for FixedSizeListBuilder<'_, B, A> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::{check_every_failure, TestAlloc};
     use crate::array::{PrimitiveArray, PrimitiveBuilder};
     use crate::buffer::{BooleanBuffer, Buffer, ScalarBuffer};
+    use crate::test_support::{check_every_failure, TestAlloc};
     use allocator_api2::alloc::Global;
     use std::vec::Vec;
 

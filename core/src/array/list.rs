@@ -464,9 +464,9 @@ impl<O: ListOffsetSize, B, A: Allocator + Clone> fmt::Debug for GenericListBuild
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::check_every_failure;
     use crate::array::{PrimitiveArray, PrimitiveBuilder};
     use crate::buffer::{BooleanBuffer, Buffer};
+    use crate::test_support::check_every_failure;
     use allocator_api2::alloc::Global;
     use std::vec::Vec;
 

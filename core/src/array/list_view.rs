@@ -432,9 +432,9 @@ impl<O: ListOffsetSize, B, A: Allocator + Clone> fmt::Debug
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::{check_every_failure, TestAlloc};
     use crate::array::{PrimitiveArray, PrimitiveBuilder};
     use crate::buffer::{BooleanBuffer, Buffer};
+    use crate::test_support::{check_every_failure, TestAlloc};
     use allocator_api2::alloc::Global;
     use std::vec::Vec;
 

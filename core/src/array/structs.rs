@@ -381,12 +381,12 @@ impl<C, A: Allocator + Clone> fmt::Debug for StructBuilder<'_, C, A> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::{check_every_failure, TestAlloc};
     use crate::array::{
         BinaryBuilder, BooleanBuilder, ListArray, ListBuilder, PrimitiveArray, PrimitiveBuilder,
     };
     use crate::buffer::{BooleanBuffer, Buffer, ScalarBuffer};
     use crate::datatypes::Field;
+    use crate::test_support::{check_every_failure, TestAlloc};
     use allocator_api2::alloc::Global;
     use std::vec::Vec;
 

@@ -7,7 +7,6 @@ use std::vec::Vec;
 use allocator_api2::alloc::{Allocator, Global};
 
 use super::tests::{concat_checked, slots};
-use crate::test_support::{check_every_failure, counting, TestAlloc};
 use super::{concat, new_empty, new_null};
 use crate::array::{Array, ArrayRef, ValidationLevel};
 use crate::buffer::{SharedBox, SharedSlice, SharedStr};
@@ -15,6 +14,7 @@ use crate::datatypes::{
     DataType, Field, FieldRef, IndexType, IntervalUnit, TimeUnit, UnionFields, UnionMode,
 };
 use crate::error::Error;
+use crate::test_support::{check_every_failure, counting, TestAlloc};
 
 fn field<'a, A: Allocator + Clone>(
     name: &'a str,

@@ -11,7 +11,6 @@ use allocator_api2::alloc::{Allocator, Global};
 
 use super::concat;
 use super::tests::{concat_checked, slots};
-use crate::test_support::{check_every_failure, counting, TestAlloc};
 use crate::array::{
     Array, ArrayRef, DictionaryArray, DictionaryKeys, FixedSizeListBuilder, GenericListBuilder,
     GenericListViewBuilder, ListArray, ListOffsetSize, MapBuilder, NullArray, PrimitiveArray,
@@ -20,6 +19,7 @@ use crate::array::{
 use crate::buffer::{OffsetBuffer, ScalarBuffer, SharedBox, SharedSlice};
 use crate::datatypes::{DataType, Field, UnionFields, UnionMode};
 use crate::error::{Error, Result};
+use crate::test_support::{check_every_failure, counting, TestAlloc};
 
 type Lists<'s> = &'s [Option<&'s [i32]>];
 
@@ -493,10 +493,6 @@ fn allocation_failures_nested() {
         assert!(n >= 3, "{n} allocations for {:?}", a.data_type());
     }
     // Shared dictionary values.
-    let d = dictionary(
-        &[Some(1), None],
-        &[Some("x"), Some("y")],
-        counting(),
-    );
+    let d = dictionary(&[Some(1), None], &[Some("x"), Some("y")], counting());
     check_every_failure(|f| concat(&[&d, &d.slice(1, 1)?], f));
 }

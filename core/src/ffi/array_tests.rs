@@ -7,13 +7,13 @@ use std::vec::Vec;
 
 use allocator_api2::alloc::Global as G;
 
-use crate::test_support::{check_every_failure, TestAlloc};
 use super::FFI_ArrowArray;
 use crate::array::{Array, ArrayRef, PrimitiveArray, StringArray};
 use crate::buffer::{Buffer, MemoryOwner, Misaligned};
 use crate::compute::new_null;
 use crate::datatypes::{DataType, Field};
 use crate::error::Error;
+use crate::test_support::{check_every_failure, TestAlloc};
 
 /// Export then import, checking equality and that no buffer was copied.
 fn round_trip(a: &ArrayRef<'static, G>) -> ArrayRef<'static, G> {

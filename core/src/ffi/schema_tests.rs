@@ -10,7 +10,6 @@ use std::vec::Vec;
 use allocator_api2::alloc::{Allocator, Global};
 
 use super::format_tests::{all_types, boxed, field, fields, map_entries};
-use crate::test_support::{check_every_failure, counting};
 use super::{
     import_data_type_in, import_field_in, import_field_with_limits_in, import_schema_in,
     FFI_ArrowSchema, ImportLimits, ARROW_FLAG_DICTIONARY_ORDERED, ARROW_FLAG_MAP_KEYS_SORTED,
@@ -22,6 +21,7 @@ use crate::datatypes::{
     EXTENSION_NAME_KEY,
 };
 use crate::error::Error;
+use crate::test_support::{check_every_failure, counting};
 
 /// The format string of a node.
 fn format_of(s: &FFI_ArrowSchema) -> &str {
@@ -411,7 +411,10 @@ fn a_child_moved_out_outlives_its_parent() {
         moved
     };
     drop(s);
-    assert!(a.inner().bytes_outstanding() > baseline, "the moved child is still alive");
+    assert!(
+        a.inner().bytes_outstanding() > baseline,
+        "the moved child is still alive"
+    );
     // SAFETY: the moved struct is a complete export of its own.
     let item = unsafe { import_field_in(&moved, a.clone()) }.unwrap();
     let DataType::List(want) = f.data_type() else {

@@ -141,8 +141,8 @@ impl<T: ByteViewType, A: Allocator + Clone> GenericByteViewBuilder<T, A> {
 mod tests {
     use super::super::{BinaryViewArray, BinaryViewBuilder, StringViewBuilder};
     use super::*;
-    use crate::test_support::{check_every_failure, failing_at, FailMode};
     use crate::array::{Array, ValidationLevel};
+    use crate::test_support::{check_every_failure, failing_at, FailMode};
 
     #[test]
     fn builder_allocation_failures() {

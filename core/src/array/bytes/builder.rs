@@ -155,10 +155,10 @@ impl<T: ByteArrayType, A: Allocator + Clone> GenericByteBuilder<T, A> {
 
 #[cfg(test)]
 mod tests {
-    use crate::test_support::{check_every_failure, failing_at, FailMode};
     use super::super::{BinaryArray, BinaryBuilder, LargeStringBuilder, StringBuilder};
     use super::*;
     use crate::array::{Array, ValidationLevel};
+    use crate::test_support::{check_every_failure, failing_at, FailMode};
 
     #[test]
     fn builder_failed_append_leaves_builder_unchanged() {

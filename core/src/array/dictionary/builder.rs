@@ -221,10 +221,10 @@ impl<'a, K: DictionaryKeyType, V: PrimitiveType, A: Allocator + Clone>
 
 #[cfg(test)]
 mod tests {
-    use crate::test_support::{check_every_failure, TestAlloc};
     use super::super::tests::encode_example;
     use super::*;
     use crate::array::ValidationLevel;
+    use crate::test_support::{check_every_failure, TestAlloc};
     use allocator_api2::alloc::Global;
 
     #[test]

@@ -137,10 +137,10 @@ impl<'a, R: RunEndIndexType, V: PrimitiveType, A: Allocator + Clone>
 
 #[cfg(test)]
 mod tests {
-    use crate::test_support::{check_every_failure, TestAlloc};
     use super::super::tests::build_example;
     use super::super::RunEnds;
     use super::*;
+    use crate::test_support::{check_every_failure, TestAlloc};
     use allocator_api2::alloc::Global;
 
     #[test]

@@ -151,11 +151,11 @@ impl<'a, A: Allocator + Clone> UnionBuilder<'a, A> {
 
 #[cfg(test)]
 mod tests {
-    use crate::test_support::{check_every_failure, TestAlloc};
     use super::super::tests::{dense_children, fi_fields, ne_bytes_i32, union_fields};
     use super::*;
     use crate::array::{Array, BinaryBuilder, PrimitiveArray};
     use crate::datatypes::{DataType, Field};
+    use crate::test_support::{check_every_failure, TestAlloc};
     use allocator_api2::alloc::Global;
     use std::vec::Vec;
 
