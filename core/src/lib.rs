@@ -26,6 +26,9 @@
 
 #[cfg(test)]
 extern crate std;
+// `test_support` is shared with the integration tests, which name the crate.
+#[cfg(test)]
+extern crate self as alkaid;
 
 pub mod array;
 pub mod buffer;
@@ -48,6 +51,8 @@ pub mod native;
 pub mod row;
 #[cfg(test)]
 mod test_support;
+#[cfg(test)]
+mod test_support_tests;
 
 pub use allocator_api2;
 pub use error::{Error, Result};

@@ -2,13 +2,19 @@
 //! ([`TestAlloc`], built from `alkaid-alloc`'s [`FailAt`] and [`Counting`])
 //! and one check that every allocation failure of an operation is an error
 //! that leaks nothing ([`check_every_failure`]).
+//!
+//! The unit tests reach it as `crate::test_support`; the integration tests
+//! include this same file (`tests/common/mod.rs`), which is why it names the
+//! crate `alkaid` (the library declares `extern crate self as alkaid` for
+//! its tests).
 
-use allocator_api2::alloc::Global;
+use core::panic::Location;
+
+use alkaid::allocator_api2::alloc::Global;
+use alkaid::{Error, Result};
 
 pub(crate) use alkaid_alloc::FailMode;
 use alkaid_alloc::{Counting, FailAt, Shared};
-
-use crate::error::{Error, Result};
 
 /// The tests' allocator: `Global` behind a [`Counting`] (bytes and
 /// allocations outstanding, peak) behind a [`FailAt`] (requests made, the
@@ -48,16 +54,23 @@ pub(crate) fn counting() -> TestAlloc {
 ///   `Err(Error::AllocationFailed)`.
 ///
 /// Each of these runs must reach request `k` (runs are deterministic), must
-/// not panic, and must leave nothing allocated once its value is dropped.
+/// not panic, and must leave nothing allocated (no byte, no block) once its
+/// value is dropped. Failure messages name the caller's line.
+#[track_caller]
 pub(crate) fn check_every_failure<R>(mut run: impl FnMut(TestAlloc) -> Result<R>) -> usize {
+    let at = Location::caller();
     let probe = counting();
     let r = run(probe.clone());
-    assert!(r.is_ok(), "the run without failures failed: {:?}", r.err());
+    assert!(
+        r.is_ok(),
+        "{at}: the run without failures failed: {:?}",
+        r.err()
+    );
     drop(r);
     assert_eq!(
         probe.inner().bytes_outstanding(),
         0,
-        "leak after the run without failures"
+        "{at}: leak after the run without failures"
     );
     let needed = probe.requests();
     for k in 0..needed {
@@ -67,73 +80,30 @@ pub(crate) fn check_every_failure<R>(mut run: impl FnMut(TestAlloc) -> Result<R>
                 Err(e) => assert_eq!(
                     e,
                     Error::AllocationFailed,
-                    "{mode:?} request {k} of {needed}"
+                    "{at}: {mode:?} request {k} of {needed}"
                 ),
                 Ok(v) => {
                     assert_eq!(
                         mode,
                         FailMode::Once,
-                        "memory ran out at request {k} of {needed} and the run succeeded"
+                        "{at}: memory ran out at request {k} of {needed} and the run succeeded"
                     );
                     drop(v);
                 }
             }
             assert!(
                 a.triggered(),
-                "{mode:?}: request {k} of {needed} was never made"
+                "{at}: {mode:?}: request {k} of {needed} was never made"
             );
             assert_eq!(
-                a.inner().bytes_outstanding(),
-                0,
-                "leak after refusing request {k} of {needed} ({mode:?})"
+                (
+                    a.inner().bytes_outstanding(),
+                    a.inner().allocations_outstanding()
+                ),
+                (0, 0),
+                "{at}: leak after refusing request {k} of {needed} ({mode:?})"
             );
         }
     }
     needed
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::array::{Array, PrimitiveBuilder};
-
-    fn build(a: TestAlloc) -> Result<usize> {
-        let mut b = PrimitiveBuilder::<i32, _>::new_in(a);
-        for v in 0..100 {
-            b.try_append_value(v)?;
-        }
-        Ok(b.finish().len())
-    }
-
-    #[test]
-    fn counts_the_requests_of_a_run() {
-        let a = counting();
-        assert_eq!(build(a.clone()), Ok(100));
-        let n = check_every_failure(build);
-        assert_eq!(n, a.requests());
-        assert!(n > 1, "a growing builder grows: {n}");
-        assert_eq!(a.inner().bytes_outstanding(), 0);
-        assert!(a.inner().peak_bytes() >= 400);
-    }
-
-    #[test]
-    #[cfg_attr(miri, ignore)] // leaks on purpose
-    #[should_panic(expected = "leak after refusing request")]
-    fn catches_a_leak_on_the_error_path() {
-        use allocator_api2::alloc::Allocator;
-        check_every_failure(|a| {
-            let r = build(a.clone());
-            if r.is_err() {
-                // A block forgotten on the error path.
-                let _ = a.inner().allocate(core::alloc::Layout::new::<u64>());
-            }
-            r
-        });
-    }
-
-    #[test]
-    #[should_panic(expected = "the run succeeded")]
-    fn catches_a_swallowed_failure() {
-        check_every_failure(|a| Ok(build(a).unwrap_or(0)));
-    }
 }
