@@ -218,6 +218,33 @@ struct Region<const N: usize>(UnsafeCell<[u8; N]>);
 /// assert_eq!(ARENA.used(), 100);
 /// assert!((&ARENA).allocate(Layout::from_size_align(2000, 8).unwrap()).is_err());
 /// ```
+///
+/// A string column in a static arena; a request the arena cannot hold is
+/// `Error::AllocationFailed`; once nothing from the arena is alive, it
+/// starts over:
+///
+/// ```
+/// use alkaid::array::{Array, PrimitiveArray, StringArray};
+/// use alkaid::Error;
+/// use alkaid_alloc::StaticArena;
+///
+/// static ARENA: StaticArena<2048> = StaticArena::new();
+///
+/// let names = StringArray::try_from_options_in(&[Some("ada"), None, Some("grace")], &ARENA)?;
+/// assert_eq!(names.value(2), Some("grace"));
+/// assert_eq!(names.null_count(), 1);
+/// assert!(ARENA.used() >= 2 * 64); // offsets and bytes, 64-byte aligned and padded
+///
+/// let too_big = PrimitiveArray::<u64, _>::try_from_options_in(&[Some(7); 1000], &ARENA);
+/// assert_eq!(too_big.err(), Some(Error::AllocationFailed)); // 8000 bytes
+///
+/// drop(names);
+/// // SAFETY: nothing allocated from `ARENA` is alive, no other thread uses it.
+/// unsafe { ARENA.reset_unchecked() };
+/// assert_eq!(ARENA.used(), 0);
+/// assert!(ARENA.peak() >= 2 * 64);
+/// # Ok::<(), Error>(())
+/// ```
 pub struct StaticArena<const N: usize> {
     region: Region<N>,
     state: BumpState,
@@ -356,6 +383,28 @@ unsafe impl<const N: usize> Allocator for &StaticArena<N> {
 /// let arena = Arena::new(&mut buf);
 /// let p = (&arena).allocate(Layout::from_size_align(10, 64).unwrap()).unwrap();
 /// assert_eq!(p.cast::<u8>().as_ptr() as usize % 64, 0);
+/// ```
+///
+/// Columns in a stack buffer, the buffer reused for the next batch:
+///
+/// ```
+/// use alkaid::array::{Array, PrimitiveBuilder};
+/// use alkaid_alloc::Arena;
+///
+/// let mut region = [0u8; 1024];
+/// let mut arena = Arena::new(&mut region);
+/// for batch in 0..3 {
+///     let mut b = PrimitiveBuilder::<f32, _>::new_in(&arena);
+///     b.try_append_slice(&[1.5, 2.5, batch as f32])?;
+///     let a = b.finish();
+///     assert_eq!(a.values(), &[1.5, 2.5, batch as f32]);
+///     assert!(arena.used() >= 64);
+///     drop(a);
+///     arena.reset(); // `&mut`: the borrow checker proves `a` is gone
+///     assert_eq!(arena.used(), 0);
+/// }
+/// assert!(arena.peak() >= 64);
+/// # Ok::<(), alkaid::Error>(())
 /// ```
 pub struct Arena<'a> {
     base: NonNull<u8>,

@@ -34,6 +34,37 @@ use portable_atomic::{AtomicUsize, Ordering};
 /// assert_eq!(counting.bytes_outstanding(), 0);
 /// assert_eq!(counting.peak_bytes(), 64);
 /// ```
+///
+/// What an alkaid builder asks for: bytes outstanding while the array lives,
+/// the peak reached while it grew, nothing left after the drop; with a
+/// limit, a column that does not fit is `Error::AllocationFailed`:
+///
+/// ```
+/// use alkaid::array::{Array, PrimitiveArray, PrimitiveBuilder};
+/// use alkaid::Error;
+/// use alkaid_alloc::Counting;
+/// use allocator_api2::alloc::Global;
+///
+/// let counting = Counting::new(Global);
+/// let mut b = PrimitiveBuilder::<i64, _>::new_in(&counting);
+/// for v in 0..1000 {
+///     b.try_append_value(v)?;
+/// }
+/// let a = b.finish();
+/// assert!(counting.bytes_outstanding() >= 8000); // 1000 values of 8 bytes
+/// assert!(counting.peak_bytes() >= counting.bytes_outstanding());
+/// assert!(counting.total_allocations() >= 1);
+/// drop(a);
+/// assert_eq!(counting.bytes_outstanding(), 0);
+/// assert_eq!(counting.allocations_outstanding(), 0);
+///
+/// let capped = Counting::with_limit(Global, 1024);
+/// let r = PrimitiveArray::<i64, _>::try_from_options_in(&[Some(1); 1000], &capped);
+/// assert_eq!(r.err(), Some(Error::AllocationFailed));
+/// assert!(capped.failed_requests() >= 1);
+/// assert_eq!(capped.bytes_outstanding(), 0);
+/// # Ok::<(), Error>(())
+/// ```
 pub struct Counting<A> {
     inner: A,
     limit: usize,

@@ -8,6 +8,25 @@ use allocator_api2::alloc::{AllocError, Allocator};
 use portable_atomic::{AtomicUsize, Ordering};
 
 /// Which requests a [`FailAt`] refuses once it reaches the failing one.
+///
+/// ```
+/// use alkaid_alloc::{FailAt, FailMode};
+/// use allocator_api2::alloc::{Allocator, Global, Layout};
+///
+/// let l = Layout::new::<u32>();
+/// let outcomes = |mode| {
+///     let f = FailAt::new(Global, 1, mode);
+///     [0; 3].map(|_| match (&f).allocate(l) {
+///         Ok(p) => {
+///             unsafe { (&f).deallocate(p.cast(), l) };
+///             true
+///         }
+///         Err(_) => false,
+///     })
+/// };
+/// assert_eq!(outcomes(FailMode::Once), [true, false, true]);
+/// assert_eq!(outcomes(FailMode::From), [true, false, false]);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FailMode {
     /// Only request number `k` fails; later requests reach the inner allocator.
@@ -28,6 +47,11 @@ pub enum FailMode {
 /// Typical use: run an operation with `k = 0, 1, 2, ...` until it completes
 /// without reaching request `k`, checking each time that it returns an error
 /// (never panics) and, with a [`crate::Counting`] inside, that nothing leaked.
+/// The counters are atomic: `FailAt<A>` is `Send + Sync` when `A` is, and
+/// [`Self::set_fail_at`] moves the failing request of an allocator that is
+/// already in use (or in a `static`).
+///
+/// Counting requests by hand:
 ///
 /// ```
 /// use alkaid_alloc::{FailAt, FailMode};
@@ -41,12 +65,48 @@ pub enum FailMode {
 /// assert_eq!((f.requests(), f.failures()), (3, 1));
 /// unsafe { (&f).deallocate(a.cast(), l); (&f).deallocate(b.cast(), l) };
 /// ```
+///
+/// Every allocation failure of building an alkaid array is an error, and
+/// none leaks (a [`crate::Counting`] inside sees every byte come back):
+///
+/// ```
+/// use alkaid::array::{Array, PrimitiveBuilder};
+/// use alkaid::Error;
+/// use alkaid_alloc::{Counting, FailAt, FailMode};
+/// use allocator_api2::alloc::Global;
+///
+/// fn build<A: allocator_api2::alloc::Allocator + Clone>(a: A) -> alkaid::Result<usize> {
+///     let mut b = PrimitiveBuilder::<i64, _>::new_in(a);
+///     for v in 0..1000 {
+///         b.try_append_value(v)?;
+///     }
+///     Ok(b.finish().len())
+/// }
+///
+/// // How many requests a successful run makes.
+/// let counting = Counting::new(Global);
+/// let probe = FailAt::new(&counting, usize::MAX, FailMode::Once);
+/// assert_eq!(build(&probe)?, 1000);
+/// let needed = probe.requests();
+/// assert!(needed > 0);
+///
+/// // Each of them, refused in turn, makes the run fail cleanly.
+/// for k in 0..needed {
+///     let counting = Counting::new(Global);
+///     let f = FailAt::new(&counting, k, FailMode::Once);
+///     assert_eq!(build(&f), Err(Error::AllocationFailed), "request {k}");
+///     assert!(f.triggered());
+///     assert_eq!(counting.bytes_outstanding(), 0, "leak after request {k}");
+/// }
+/// # Ok::<(), Error>(())
+/// ```
 pub struct FailAt<A> {
     inner: A,
-    fail_at: usize,
+    fail_at: AtomicUsize,
     mode: FailMode,
     requests: AtomicUsize,
     failures: AtomicUsize,
+    largest: AtomicUsize,
 }
 
 impl<A> FailAt<A> {
@@ -54,10 +114,11 @@ impl<A> FailAt<A> {
     pub const fn new(inner: A, k: usize, mode: FailMode) -> Self {
         FailAt {
             inner,
-            fail_at: k,
+            fail_at: AtomicUsize::new(k),
             mode,
             requests: AtomicUsize::new(0),
             failures: AtomicUsize::new(0),
+            largest: AtomicUsize::new(0),
         }
     }
 
@@ -71,9 +132,35 @@ impl<A> FailAt<A> {
         self.inner
     }
 
-    /// Index of the first request that fails.
+    /// Index of the first request that fails (counting from 0 over the
+    /// requests made since the allocator was created).
     pub fn fail_at(&self) -> usize {
-        self.fail_at
+        self.fail_at.load(Ordering::Acquire)
+    }
+
+    /// Makes request number `k` (counted from the creation of the
+    /// allocator, as [`Self::requests`]) the failing one, from now on;
+    /// `usize::MAX` disarms it. Requests already made are not revisited: a
+    /// `k` at or below [`Self::requests`] fails the next request in
+    /// [`FailMode::From`] and none in [`FailMode::Once`]. The counters keep
+    /// running, so `f.set_fail_at(f.requests() + n)` lets the next `n`
+    /// requests through and fails the one after.
+    ///
+    /// ```
+    /// use alkaid_alloc::{FailAt, FailMode};
+    /// use allocator_api2::alloc::{Allocator, Global, Layout};
+    ///
+    /// static F: FailAt<Global> = FailAt::new(Global, usize::MAX, FailMode::Once);
+    /// let l = Layout::new::<u8>();
+    /// let p = (&F).allocate(l).unwrap();
+    /// F.set_fail_at(F.requests() + 1); // the next one goes through, then one fails
+    /// let q = (&F).allocate(l).unwrap();
+    /// assert!((&F).allocate(l).is_err());
+    /// assert_eq!(F.failures(), 1);
+    /// unsafe { (&F).deallocate(p.cast(), l); (&F).deallocate(q.cast(), l) };
+    /// ```
+    pub fn set_fail_at(&self, k: usize) {
+        self.fail_at.store(k, Ordering::Release);
     }
 
     /// The mode.
@@ -91,17 +178,39 @@ impl<A> FailAt<A> {
         self.failures.load(Ordering::Acquire)
     }
 
+    /// The largest size in bytes asked for by one request so far (the
+    /// layout of an allocation, the new layout of a grow or shrink), refused
+    /// requests included: a bound on what an operation tries to allocate
+    /// at once.
+    ///
+    /// ```
+    /// use alkaid::array::PrimitiveArray;
+    /// use alkaid_alloc::{FailAt, FailMode};
+    /// use allocator_api2::alloc::Global;
+    ///
+    /// let f = FailAt::new(Global, usize::MAX, FailMode::Once);
+    /// let a = PrimitiveArray::<u16, _>::try_from_options_in(&[Some(1); 100], &f)?;
+    /// assert_eq!(a.values(), &[1; 100]);
+    /// assert!(f.largest_request() >= 200); // 100 values of 2 bytes
+    /// # Ok::<(), alkaid::Error>(())
+    /// ```
+    pub fn largest_request(&self) -> usize {
+        self.largest.load(Ordering::Acquire)
+    }
+
     /// `true` once request number `k` has been made (and refused).
     pub fn triggered(&self) -> bool {
         self.failures() > 0
     }
 
-    /// Counts one request; `Err` when it must fail.
-    fn admit(&self) -> Result<(), AllocError> {
+    /// Counts one request of `size` bytes; `Err` when it must fail.
+    fn admit(&self, size: usize) -> Result<(), AllocError> {
+        self.largest.fetch_max(size, Ordering::AcqRel);
         let n = self.requests.fetch_add(1, Ordering::AcqRel);
+        let k = self.fail_at();
         let fail = match self.mode {
-            FailMode::Once => n == self.fail_at,
-            FailMode::From => n >= self.fail_at,
+            FailMode::Once => n == k,
+            FailMode::From => n >= k,
         };
         if fail {
             self.failures.fetch_add(1, Ordering::AcqRel);
@@ -116,10 +225,11 @@ impl<A: fmt::Debug> fmt::Debug for FailAt<A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FailAt")
             .field("inner", &self.inner)
-            .field("fail_at", &self.fail_at)
+            .field("fail_at", &self.fail_at())
             .field("mode", &self.mode)
             .field("requests", &self.requests())
             .field("failures", &self.failures())
+            .field("largest_request", &self.largest_request())
             .finish()
     }
 }
@@ -128,12 +238,12 @@ impl<A: fmt::Debug> fmt::Debug for FailAt<A> {
 // return an error without touching memory.
 unsafe impl<A: Allocator> Allocator for FailAt<A> {
     fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, AllocError> {
-        self.admit()?;
+        self.admit(layout.size())?;
         self.inner.allocate(layout)
     }
 
     fn allocate_zeroed(&self, layout: Layout) -> Result<NonNull<[u8]>, AllocError> {
-        self.admit()?;
+        self.admit(layout.size())?;
         self.inner.allocate_zeroed(layout)
     }
 
@@ -148,7 +258,7 @@ unsafe impl<A: Allocator> Allocator for FailAt<A> {
         old: Layout,
         new: Layout,
     ) -> Result<NonNull<[u8]>, AllocError> {
-        self.admit()?;
+        self.admit(new.size())?;
         // SAFETY: forwarded from the caller.
         unsafe { self.inner.grow(ptr, old, new) }
     }
@@ -159,7 +269,7 @@ unsafe impl<A: Allocator> Allocator for FailAt<A> {
         old: Layout,
         new: Layout,
     ) -> Result<NonNull<[u8]>, AllocError> {
-        self.admit()?;
+        self.admit(new.size())?;
         // SAFETY: forwarded from the caller.
         unsafe { self.inner.grow_zeroed(ptr, old, new) }
     }
@@ -170,7 +280,7 @@ unsafe impl<A: Allocator> Allocator for FailAt<A> {
         old: Layout,
         new: Layout,
     ) -> Result<NonNull<[u8]>, AllocError> {
-        self.admit()?;
+        self.admit(new.size())?;
         // SAFETY: forwarded from the caller.
         unsafe { self.inner.shrink(ptr, old, new) }
     }
@@ -237,5 +347,40 @@ mod tests {
         unsafe { f.deallocate(q.cast(), big) };
         assert_eq!(c.bytes_outstanding(), 0);
         assert_eq!(f.requests(), 3);
+        assert_eq!(f.largest_request(), 64, "refused grows count too");
+    }
+
+    #[test]
+    fn set_fail_at_moves_the_failing_request() {
+        let c = Counting::new(Global);
+        let f = FailAt::new(&c, usize::MAX, FailMode::From);
+        assert_eq!(outcomes(&f, 3), [true; 3]);
+        f.set_fail_at(f.requests() + 2);
+        assert_eq!(f.fail_at(), 5);
+        assert_eq!(outcomes(&f, 4), [true, true, false, false]);
+        f.set_fail_at(usize::MAX);
+        assert_eq!(outcomes(&f, 2), [true, true]);
+        assert_eq!((f.requests(), f.failures()), (9, 2));
+        // Once, at a request already made: nothing fails any more.
+        let g = FailAt::new(&c, usize::MAX, FailMode::Once);
+        assert_eq!(outcomes(&g, 2), [true, true]);
+        g.set_fail_at(1);
+        assert_eq!(outcomes(&g, 2), [true, true]);
+        assert_eq!(c.bytes_outstanding(), 0);
+    }
+
+    #[test]
+    fn is_send_and_sync_across_threads() {
+        fn send_sync<T: Send + Sync>(_: &T) {}
+        let c = Counting::new(Global);
+        let f = FailAt::new(&c, 3, FailMode::Once);
+        send_sync(&f);
+        std::thread::scope(|s| {
+            for _ in 0..2 {
+                s.spawn(|| outcomes(&f, 4));
+            }
+        });
+        assert_eq!((f.requests(), f.failures()), (8, 1));
+        assert_eq!(c.bytes_outstanding(), 0);
     }
 }

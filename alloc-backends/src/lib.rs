@@ -11,6 +11,7 @@
 //! | [`FixedPool<BLOCK, N>`] | `N` blocks of `BLOCK` bytes, 64-byte aligned; fails for larger layouts | `&POOL` |
 //! | [`Counting<A>`] | counts bytes and allocations outstanding, peak bytes, totals; optional byte limit | `&counting` |
 //! | [`FailAt<A>`] | fails the k-th request (once, or from then on) for out-of-memory tests | `&fail_at` |
+//! | `Shared<A>` (feature `alloc`) | a `Clone + 'static` handle to one of the above on the global heap (`Send + Sync` when `A` is) | `shared.clone()` |
 //!
 //! Builders in `alkaid` need `A: Allocator + Clone`: pass a shared reference
 //! (`&T` is an allocator whenever `T` is, and it is `Copy`). The arenas and
@@ -35,6 +36,28 @@
 //! assert_eq!(a.get(0), Some(1));
 //! assert_eq!(a.null_count(), 1);
 //! assert_eq!(a.values().as_ptr() as usize % 64, 0);
+//! # Ok::<(), alkaid::Error>(())
+//! ```
+//!
+//! ## Example: how much heap a firmware needs
+//!
+//! A [`Counting`] over the arena, both in `static`s, measures what alkaid
+//! asks for (the size report of the firmware targets does this):
+//!
+//! ```
+//! use alkaid::array::{Array, StringArray};
+//! use alkaid_alloc::{Counting, StaticArena};
+//!
+//! static ARENA: StaticArena<8192> = StaticArena::new();
+//! static HEAP: Counting<&StaticArena<8192>> = Counting::new(&ARENA);
+//!
+//! let names = StringArray::try_from_options_in(&[Some("temperature"), None], &HEAP)?;
+//! assert_eq!(names.len(), 2);
+//! assert!(HEAP.bytes_outstanding() > 0);
+//! assert!(HEAP.bytes_outstanding() <= ARENA.used()); // the arena adds alignment gaps
+//! drop(names);
+//! assert_eq!(HEAP.bytes_outstanding(), 0);
+//! assert!(HEAP.peak_bytes() > 0); // the budget to give the arena
 //! # Ok::<(), alkaid::Error>(())
 //! ```
 //!
@@ -74,6 +97,8 @@
 #![no_std]
 #![deny(missing_docs)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(test)]
 extern crate std;
 
@@ -81,9 +106,13 @@ mod bump;
 mod counting;
 mod fail;
 mod pool;
+#[cfg(feature = "alloc")]
+mod shared;
 
 pub use allocator_api2;
 pub use bump::{Arena, StaticArena};
 pub use counting::Counting;
 pub use fail::{FailAt, FailMode};
 pub use pool::{FixedPool, BLOCK_ALIGN};
+#[cfg(feature = "alloc")]
+pub use shared::Shared;

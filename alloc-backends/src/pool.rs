@@ -10,6 +10,19 @@ use allocator_api2::alloc::{AllocError, Allocator};
 use portable_atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Alignment of every block of a [`FixedPool`], in bytes.
+///
+/// ```
+/// use alkaid_alloc::{FixedPool, BLOCK_ALIGN};
+/// use allocator_api2::alloc::{Allocator, Layout};
+///
+/// static POOL: FixedPool<100, 2> = FixedPool::new();
+/// let ok = Layout::from_size_align(100, BLOCK_ALIGN).unwrap();
+/// let p = (&POOL).allocate(ok).unwrap();
+/// assert_eq!(p.cast::<u8>().as_ptr() as usize % BLOCK_ALIGN, 0);
+/// // Stricter alignment than a block has is refused.
+/// assert!((&POOL).allocate(Layout::from_size_align(8, 2 * BLOCK_ALIGN).unwrap()).is_err());
+/// unsafe { (&POOL).deallocate(p.cast(), ok) };
+/// ```
 pub const BLOCK_ALIGN: usize = 64;
 
 /// One block: `B` bytes, 64-byte aligned (its size is rounded up to 64).
@@ -42,6 +55,30 @@ struct Block<const B: usize>([u8; B]);
 /// assert_eq!(POOL.blocks_in_use(), 1);
 /// unsafe { (&POOL).deallocate(p.cast(), l) };
 /// assert_eq!(POOL.blocks_in_use(), 0);
+/// ```
+///
+/// Arrays in a pool: every buffer takes a block, a buffer larger than a
+/// block is `Error::AllocationFailed`, and dropping an array gives its blocks
+/// back:
+///
+/// ```
+/// use alkaid::array::{Array, PrimitiveArray};
+/// use alkaid::Error;
+/// use alkaid_alloc::FixedPool;
+///
+/// static POOL: FixedPool<512, 8> = FixedPool::new();
+///
+/// let a = PrimitiveArray::<i32, _>::try_from_options_in(&[Some(1), None, Some(3)], &POOL)?;
+/// assert_eq!(a.get(1), None);
+/// assert!(POOL.blocks_in_use() >= 1);
+///
+/// let big = PrimitiveArray::<i64, _>::try_from_options_in(&[Some(0); 200], &POOL);
+/// assert_eq!(big.err(), Some(Error::AllocationFailed)); // 1600 bytes > 512
+///
+/// drop(a);
+/// assert_eq!(POOL.blocks_in_use(), 0);
+/// assert!(POOL.peak_blocks() >= 1);
+/// # Ok::<(), Error>(())
 /// ```
 pub struct FixedPool<const BLOCK: usize, const N: usize> {
     blocks: UnsafeCell<[Block<BLOCK>; N]>,

@@ -77,6 +77,9 @@
 extern crate alloc;
 #[cfg(test)]
 extern crate std;
+// `test_support` is shared with the integration tests, which name the crate.
+#[cfg(test)]
+extern crate self as alkaid;
 
 pub mod array;
 pub mod buffer;
@@ -97,6 +100,10 @@ pub mod native;
     feature = "views"
 ))]
 pub mod row;
+#[cfg(test)]
+mod test_support;
+#[cfg(test)]
+mod test_support_tests;
 
 /// The README's code blocks, compiled and run as doc tests.
 #[cfg(doctest)]

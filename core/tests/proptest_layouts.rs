@@ -22,7 +22,7 @@ use alkaid::array::{
 use alkaid::buffer::{OffsetBuffer, ScalarBuffer, SharedBox, SharedSlice};
 use alkaid::datatypes::{DataType, Field, FieldRef, UnionFields, UnionMode};
 use alkaid::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
-use common::TestAlloc;
+use common::counting;
 use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
@@ -143,7 +143,7 @@ proptest! {
         prop_assert!(s == NullArray::new(l).into_array_ref());
         prop_assert_eq!(s.null_count(), l);
         prop_assert!(a != NullArray::new(n + 1).into_array_ref());
-        let ints = PrimitiveArray::<i32, A>::try_from_options_in(&vec![None; n], TestAlloc::new())
+        let ints = PrimitiveArray::<i32, A>::try_from_options_in(&vec![None; n], counting())
             .unwrap()
             .into_array_ref();
         prop_assert!(a != ints && !values_equal(&a, &ints));
@@ -774,7 +774,7 @@ proptest! {
 #[test]
 fn dictionary_keys_of_every_width_agree() {
     // Not a property: one fixed case so that every key type is covered.
-    let alloc = TestAlloc::new();
+    let alloc = counting();
     let values = ["x", "y"];
     let mut refs = Vec::new();
     macro_rules! with_keys {
@@ -800,5 +800,5 @@ fn dictionary_keys_of_every_width_agree() {
         }
     }
     drop(refs);
-    assert_eq!(alloc.live_bytes(), 0);
+    assert_eq!(alloc.inner().bytes_outstanding(), 0);
 }

@@ -21,8 +21,6 @@ use crate::datatypes::DataType;
 use crate::error::{Error, Result};
 
 mod builder;
-#[cfg(test)]
-pub(crate) mod test_alloc;
 
 pub use builder::GenericByteBuilder;
 

@@ -382,7 +382,7 @@ impl<A: Allocator + Clone> FixedSizeBinaryBuilder<A> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::array::bytes::test_alloc::{check_alloc_failures, FailAfter};
+    use crate::test_support::{check_every_failure, failing_at, FailMode};
     use allocator_api2::alloc::Global;
     use std::vec::Vec;
 
@@ -501,7 +501,7 @@ mod tests {
 
     #[test]
     fn builder_allocation_failures() {
-        check_alloc_failures(|alloc| {
+        let n = check_every_failure(|alloc| {
             let mut b = FixedSizeBinaryBuilder::try_new_in(5, alloc)?;
             for i in 0..30u8 {
                 b.try_append_option((i % 4 != 1).then_some(&[i; 5][..]))?;
@@ -510,7 +510,8 @@ mod tests {
             a.validate(ValidationLevel::Full)?;
             Ok(a)
         });
-        let a = FixedSizeBinaryBuilder::try_new_in(5, FailAfter::new(0))
+        assert!(n > 0);
+        let a = FixedSizeBinaryBuilder::try_new_in(5, failing_at(0, FailMode::From))
             .unwrap()
             .finish();
         assert!(a.is_empty());

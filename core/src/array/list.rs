@@ -551,9 +551,9 @@ impl<O: ListOffsetSize, B, A: Allocator + Clone> fmt::Debug for GenericListBuild
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::array::builder::test_alloc::check_every_failure;
     use crate::array::{PrimitiveArray, PrimitiveBuilder};
     use crate::buffer::{BooleanBuffer, Buffer};
+    use crate::test_support::check_every_failure;
     use allocator_api2::alloc::Global;
     use std::vec::Vec;
 
@@ -909,8 +909,8 @@ mod tests {
 
     #[test]
     fn allocation_failures_are_errors() {
-        use crate::array::builder::test_alloc::FailAfter;
-        let n = check_every_failure(|alloc: FailAfter| {
+        use crate::test_support::TestAlloc;
+        let n = check_every_failure(|alloc: TestAlloc| {
             let inner = ListBuilder::new_in(
                 PrimitiveBuilder::<i8, _>::new_in(alloc.clone()),
                 alloc.clone(),

@@ -1,17 +1,12 @@
 //! Tests of [`super::concat`] for the flat layouts, its errors and its
-//! allocation failures, and the helpers the other test modules share: a
-//! fault-injecting allocator and a slot renderer that reads every layout
-//! through its typed accessors.
+//! allocation failures, and the helper the other test modules share: a slot
+//! renderer that reads every layout through its typed accessors.
 
-use core::alloc::Layout;
-use core::cell::Cell;
-use core::ptr::NonNull;
 use std::format;
-use std::rc::Rc;
 use std::string::String;
 use std::vec::Vec;
 
-use allocator_api2::alloc::{AllocError, Allocator, Global};
+use allocator_api2::alloc::{Allocator, Global};
 
 use super::{concat, new_empty, new_null};
 use crate::array::{
@@ -19,86 +14,8 @@ use crate::array::{
     LargeStringArray, NullArray, PrimitiveArray, StringArray, StringViewArray, ValidationLevel,
 };
 use crate::datatypes::DataType;
-use crate::error::{Error, Result};
-
-/// Allows `left` more allocations, then fails every one; counts the
-/// allocations alive (to catch leaks on error paths) and made.
-#[derive(Clone, Debug)]
-pub(super) struct FailAfter {
-    left: Rc<Cell<usize>>,
-    live: Rc<Cell<isize>>,
-    made: Rc<Cell<usize>>,
-}
-
-impl FailAfter {
-    pub(super) fn new(left: usize) -> Self {
-        FailAfter {
-            left: Rc::new(Cell::new(left)),
-            live: Rc::new(Cell::new(0)),
-            made: Rc::new(Cell::new(0)),
-        }
-    }
-
-    /// An allocator that never fails.
-    pub(super) fn unlimited() -> Self {
-        Self::new(usize::MAX)
-    }
-
-    /// Allocations made so far.
-    pub(super) fn made(&self) -> usize {
-        self.made.get()
-    }
-
-    /// Allocations not yet returned.
-    pub(super) fn live(&self) -> isize {
-        self.live.get()
-    }
-}
-
-// SAFETY: every block comes from `Global` and goes back to it with the same
-// layout; failing is allowed by the trait.
-unsafe impl Allocator for FailAfter {
-    fn allocate(&self, layout: Layout) -> core::result::Result<NonNull<[u8]>, AllocError> {
-        let n = self.left.get();
-        if n == 0 {
-            return Err(AllocError);
-        }
-        self.left.set(n - 1);
-        let p = Global.allocate(layout)?;
-        self.live.set(self.live.get() + 1);
-        self.made.set(self.made.get() + 1);
-        Ok(p)
-    }
-
-    unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
-        self.live.set(self.live.get() - 1);
-        // SAFETY: `ptr` was allocated by `Global` with `layout` in `allocate`.
-        unsafe { Global.deallocate(ptr, layout) }
-    }
-}
-
-/// Runs `f` with an allocator allowing `k` allocations for every `k` below
-/// the number `f` needs: each run must fail with `AllocationFailed` and free
-/// everything. Returns the number of allocations `f` needs.
-pub(super) fn check_every_failure<R>(f: impl Fn(FailAfter) -> Result<R>) -> usize {
-    let a = FailAfter::unlimited();
-    let r = f(a.clone());
-    assert!(r.is_ok(), "unlimited run failed: {:?}", r.err());
-    drop(r);
-    assert_eq!(a.live(), 0, "leak in the successful run");
-    let needed = a.made();
-    for k in 0..needed {
-        let a = FailAfter::new(k);
-        let r = f(a.clone());
-        assert_eq!(
-            r.err(),
-            Some(Error::AllocationFailed),
-            "budget {k} of {needed}"
-        );
-        assert_eq!(a.live(), 0, "leak when failing at allocation {k}");
-    }
-    needed
-}
+use crate::error::Error;
+use crate::test_support::{check_every_failure, counting, TestAlloc};
 
 /// Slot `i` of `a` as text, read through the typed accessors of its layout:
 /// `null` for a (logically) null slot, nested values in brackets.
@@ -400,20 +317,20 @@ fn type_mismatch() {
 
 #[test]
 fn allocation_failures_flat() {
-    let u = FailAfter::unlimited();
+    let u = counting();
     let a = ints(&[Some(1), None, Some(3)], u.clone());
     let b = ints(&[Some(4)], u.clone());
     let n = check_every_failure(|f| concat(&[&a, &b.slice(0, 1)?], f));
     // A vector of the inputs, the values, the bitmap.
     assert_eq!(n, 3);
-    let s = StringViewArray::<FailAfter>::try_from_options_in(
+    let s = StringViewArray::<TestAlloc>::try_from_options_in(
         &[Some("a string longer than twelve bytes"), None, Some("x")],
         u.clone(),
     )
     .unwrap()
     .into_array_ref();
     check_every_failure(|f| concat(&[&s, &s.slice(1, 2)?, &s], f));
-    let t = StringArray::<FailAfter>::try_from_options_in(&[Some("ab"), None], u.clone())
+    let t = StringArray::<TestAlloc>::try_from_options_in(&[Some("ab"), None], u.clone())
         .unwrap()
         .into_array_ref();
     check_every_failure(|f| concat(&[&t, &t], f));
@@ -424,7 +341,7 @@ fn allocation_failures_flat() {
     }
     let bo = bb.finish().into_array_ref();
     check_every_failure(|f| concat(&[&bo.slice(3, 9)?, &bo], f));
-    let fs = FixedSizeBinaryArray::<FailAfter>::try_from_iter_in(2, [Some(&b"ab"[..]), None], u)
+    let fs = FixedSizeBinaryArray::<TestAlloc>::try_from_iter_in(2, [Some(&b"ab"[..]), None], u)
         .unwrap()
         .into_array_ref();
     check_every_failure(|f| concat(&[&fs, &fs], f));

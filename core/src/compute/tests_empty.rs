@@ -6,7 +6,7 @@ use std::vec::Vec;
 
 use allocator_api2::alloc::{Allocator, Global};
 
-use super::tests::{check_every_failure, concat_checked, slots, FailAfter};
+use super::tests::{concat_checked, slots};
 use super::{concat, new_empty, new_null};
 use crate::array::{Array, ArrayRef, ValidationLevel};
 use crate::buffer::{SharedBox, SharedSlice, SharedStr};
@@ -14,6 +14,7 @@ use crate::datatypes::{
     DataType, Field, FieldRef, IndexType, IntervalUnit, TimeUnit, UnionFields, UnionMode,
 };
 use crate::error::Error;
+use crate::test_support::{check_every_failure, counting, TestAlloc};
 
 fn field<'a, A: Allocator + Clone>(
     name: &'a str,
@@ -242,11 +243,11 @@ fn new_null_layout_details() {
 
 #[test]
 fn allocations_are_few() {
-    let count = |f: &dyn Fn(FailAfter) -> crate::Result<ArrayRef<'static, FailAfter>>| {
-        let a = FailAfter::unlimited();
+    let count = |f: &dyn Fn(TestAlloc) -> crate::Result<ArrayRef<'static, TestAlloc>>| {
+        let a = counting();
         let r = f(a.clone()).unwrap();
         r.validate(ValidationLevel::Full).unwrap();
-        a.made()
+        a.requests()
     };
     // Flat layouts: nothing for empty arrays; one zeroed buffer shared by
     // the values and the bitmap for nulls.
@@ -260,7 +261,7 @@ fn allocations_are_few() {
         assert_eq!(count(&|a| new_null(&dt, 100, a)), 1, "{dt:?}");
     }
     // A struct of two primitives: the shared zeros and the children slice.
-    let u = FailAfter::unlimited();
+    let u = counting();
     let fields = SharedSlice::try_from_iter_in(
         [
             Field::new("a", DataType::Int8, true),
@@ -276,7 +277,7 @@ fn allocations_are_few() {
 
 #[test]
 fn allocation_failures_of_every_type() {
-    let u = FailAfter::unlimited();
+    let u = counting();
     for dt in all_types(&u) {
         check_every_failure(|a| new_empty(&dt, a));
         check_every_failure(|a| new_null(&dt, 7, a));
@@ -293,7 +294,7 @@ fn concat_of_every_type() {
         assert_eq!(r.len(), 4);
         concat_checked(&[&e], Global);
     }
-    let u = FailAfter::unlimited();
+    let u = counting();
     for dt in all_types(&u) {
         let n = new_null(&dt, 3, u.clone()).unwrap();
         let e = new_empty(&dt, u.clone()).unwrap();

@@ -10,7 +10,7 @@ use std::vec::Vec;
 use allocator_api2::alloc::{Allocator, Global};
 
 use super::concat;
-use super::tests::{check_every_failure, concat_checked, slots, FailAfter};
+use super::tests::{concat_checked, slots};
 use crate::array::{
     Array, ArrayRef, DictionaryArray, DictionaryKeys, FixedSizeListBuilder, GenericListBuilder,
     GenericListViewBuilder, ListArray, ListOffsetSize, MapBuilder, NullArray, PrimitiveArray,
@@ -19,6 +19,7 @@ use crate::array::{
 use crate::buffer::{OffsetBuffer, ScalarBuffer, SharedBox, SharedSlice};
 use crate::datatypes::{DataType, Field, UnionFields, UnionMode};
 use crate::error::{Error, Result};
+use crate::test_support::{check_every_failure, counting, TestAlloc};
 
 type Lists<'s> = &'s [Option<&'s [i32]>];
 
@@ -471,7 +472,7 @@ fn nested_type_mismatch() {
 
 #[test]
 fn allocation_failures_nested() {
-    type Build = fn(FailAfter) -> ArrayRef<'static, FailAfter>;
+    type Build = fn(TestAlloc) -> ArrayRef<'static, TestAlloc>;
     let builders: [Build; 8] = [
         |a| list::<i32, _>(&[Some(&[1, 2]), None, Some(&[3])], a),
         |a| list::<i64, _>(&[Some(&[1]), Some(&[])], a),
@@ -483,19 +484,15 @@ fn allocation_failures_nested() {
         runs,
     ];
     for build in builders {
-        let a = build(FailAfter::unlimited());
-        let b = build(FailAfter::unlimited());
-        let f = |alloc: FailAfter| -> Result<ArrayRef<'static, FailAfter>> {
+        let a = build(counting());
+        let b = build(counting());
+        let f = |alloc: TestAlloc| -> Result<ArrayRef<'static, TestAlloc>> {
             concat(&[&a.slice(1, a.len() - 1)?, &b, &a], alloc)
         };
         let n = check_every_failure(f);
         assert!(n >= 3, "{n} allocations for {:?}", a.data_type());
     }
     // Shared dictionary values.
-    let d = dictionary(
-        &[Some(1), None],
-        &[Some("x"), Some("y")],
-        FailAfter::unlimited(),
-    );
+    let d = dictionary(&[Some(1), None], &[Some("x"), Some("y")], counting());
     check_every_failure(|f| concat(&[&d, &d.slice(1, 1)?], f));
 }

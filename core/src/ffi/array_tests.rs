@@ -7,13 +7,13 @@ use std::vec::Vec;
 
 use allocator_api2::alloc::Global as G;
 
-use super::test_alloc::{check_every_failure, FailAt};
 use super::FFI_ArrowArray;
 use crate::array::{Array, ArrayRef, PrimitiveArray, StringArray};
 use crate::buffer::{Buffer, MemoryOwner, Misaligned};
 use crate::compute::new_null;
 use crate::datatypes::{DataType, Field};
 use crate::error::Error;
+use crate::test_support::{check_every_failure, TestAlloc};
 
 /// Export then import, checking equality and that no buffer was copied.
 fn round_trip(a: &ArrayRef<'static, G>) -> ArrayRef<'static, G> {
@@ -249,13 +249,13 @@ fn every_allocation_failure_of_export_and_import_is_an_error_and_leaks_nothing()
         // allocator; `check_every_failure` fails request k for every k.
         let needed = check_every_failure(|a| {
             let arr = if which == 0 {
-                PrimitiveArray::<i64, FailAt>::try_from_options_in(
+                PrimitiveArray::<i64, TestAlloc>::try_from_options_in(
                     &[Some(1), None, Some(3)],
                     a.clone(),
                 )?
                 .into_array_ref()
             } else {
-                crate::array::StringViewArray::<FailAt>::try_from_options_in(
+                crate::array::StringViewArray::<TestAlloc>::try_from_options_in(
                     &[Some("a string longer than twelve"), None, Some("x")],
                     a.clone(),
                 )?

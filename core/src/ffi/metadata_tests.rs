@@ -5,10 +5,10 @@ use std::vec::Vec;
 use allocator_api2::alloc::Global;
 
 use super::metadata::{decode_metadata_in, encode_metadata_in};
-use super::test_alloc::check_every_failure;
 use crate::buffer::{SharedSlice, SharedStr};
 use crate::datatypes::Metadata;
 use crate::error::Error;
+use crate::test_support::check_every_failure;
 
 fn i32s(v: i32) -> [u8; 4] {
     v.to_ne_bytes()

@@ -39,8 +39,6 @@ mod stream;
 mod stream_reader;
 #[cfg(all(test, feature = "nested"))]
 mod stream_tests;
-#[cfg(test)]
-mod test_alloc;
 
 pub use array::FFI_ArrowArray;
 pub use import::{MAX_IMPORT_BUFFERS, MAX_IMPORT_DEPTH};

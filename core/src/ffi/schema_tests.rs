@@ -10,7 +10,6 @@ use std::vec::Vec;
 use allocator_api2::alloc::{Allocator, Global};
 
 use super::format_tests::{all_types, boxed, field, fields, map_entries};
-use super::test_alloc::{check_every_failure, FailAt};
 use super::{
     import_data_type_in, import_field_in, import_field_with_limits_in, import_schema_in,
     FFI_ArrowSchema, ImportLimits, ARROW_FLAG_DICTIONARY_ORDERED, ARROW_FLAG_MAP_KEYS_SORTED,
@@ -22,6 +21,7 @@ use crate::datatypes::{
     EXTENSION_NAME_KEY,
 };
 use crate::error::Error;
+use crate::test_support::{check_every_failure, counting};
 
 /// The format string of a node.
 fn format_of(s: &FFI_ArrowSchema) -> &str {
@@ -131,7 +131,7 @@ fn round_trip<A: Allocator + Clone + Send + Sync + 'static>(
 
 #[test]
 fn every_type_round_trips_through_a_struct() {
-    let a = FailAt::never();
+    let a = counting();
     for (dt, format) in all_types(&a) {
         for nullable in [true, false] {
             let f = field("column", dt.clone(), nullable);
@@ -153,7 +153,7 @@ fn every_type_round_trips_through_a_struct() {
             assert_eq!(bare_back, dt);
         }
     }
-    assert_eq!(a.live_bytes(), 0);
+    assert_eq!(a.inner().bytes_outstanding(), 0);
 }
 
 /// `list<item: struct<name: dictionary<int16, utf8> (ordered), n: int64>>`.
@@ -367,17 +367,17 @@ fn instrument(s: &mut FFI_ArrowSchema) -> usize {
 
 #[test]
 fn release_runs_once_per_node_and_frees_everything() {
-    let a = FailAt::never();
+    let a = counting();
     let f = list_of_struct_of_dictionary(&a);
-    let before = a.live_bytes();
+    let before = a.inner().bytes_outstanding();
     let mut s = FFI_ArrowSchema::try_from_field_in(&f, a.clone()).unwrap();
-    assert!(a.live_bytes() > before);
+    assert!(a.inner().bytes_outstanding() > before);
     let nodes = instrument(&mut s);
     assert_eq!(nodes, 5); // list, struct, dictionary indices, its values, int64
     RELEASES.with(|r| r.set(0));
     drop(s);
     assert_eq!(RELEASES.with(|r| r.get()), nodes);
-    assert_eq!(a.live_bytes(), before);
+    assert_eq!(a.inner().bytes_outstanding(), before);
 
     // Calling `release` directly marks the struct released; dropping it
     // afterwards does nothing more.
@@ -387,18 +387,18 @@ fn release_runs_once_per_node_and_frees_everything() {
     unsafe { release(&mut s) };
     assert!(s.is_released());
     assert!(s.private_data.is_null());
-    assert_eq!(a.live_bytes(), before);
+    assert_eq!(a.inner().bytes_outstanding(), before);
     drop(s);
-    assert_eq!(a.live_bytes(), before);
+    assert_eq!(a.inner().bytes_outstanding(), before);
     drop(f);
-    assert_eq!(a.live_bytes(), 0);
+    assert_eq!(a.inner().bytes_outstanding(), 0);
 }
 
 #[test]
 fn a_child_moved_out_outlives_its_parent() {
-    let a = FailAt::never();
+    let a = counting();
     let f = list_of_struct_of_dictionary(&a);
-    let baseline = a.live_bytes();
+    let baseline = a.inner().bytes_outstanding();
     let s = FFI_ArrowSchema::try_from_field_in(&f, a.clone()).unwrap();
     // Move the struct child out, as a consumer may: copy it, mark the
     // original released.
@@ -411,7 +411,10 @@ fn a_child_moved_out_outlives_its_parent() {
         moved
     };
     drop(s);
-    assert!(a.live_bytes() > baseline, "the moved child is still alive");
+    assert!(
+        a.inner().bytes_outstanding() > baseline,
+        "the moved child is still alive"
+    );
     // SAFETY: the moved struct is a complete export of its own.
     let item = unsafe { import_field_in(&moved, a.clone()) }.unwrap();
     let DataType::List(want) = f.data_type() else {
@@ -420,30 +423,30 @@ fn a_child_moved_out_outlives_its_parent() {
     assert_eq!(item, import_ids(want, &a));
     drop(item);
     drop(moved);
-    assert_eq!(a.live_bytes(), baseline);
+    assert_eq!(a.inner().bytes_outstanding(), baseline);
 }
 
 #[test]
 fn exported_structs_are_send_and_release_on_another_thread() {
     fn assert_send<T: Send>() {}
     assert_send::<FFI_ArrowSchema>();
-    let a = FailAt::never();
+    let a = counting();
     let f = list_of_struct_of_dictionary(&a);
     let s = FFI_ArrowSchema::try_from_field_in(&f, a.clone()).unwrap();
     let live_with_field = {
         let base = a.clone();
         std::thread::spawn(move || drop(s)).join().unwrap();
-        base.live_bytes()
+        base.inner().bytes_outstanding()
     };
     drop(f);
     assert!(live_with_field > 0);
-    assert_eq!(a.live_bytes(), 0);
+    assert_eq!(a.inner().bytes_outstanding(), 0);
     assert!(FFI_ArrowSchema::empty().is_released());
 }
 
 #[test]
 fn allocation_failure_at_every_step_leaks_nothing() {
-    let base = FailAt::never();
+    let base = counting();
     let f = list_of_struct_of_dictionary(&base).with_metadata(
         SharedSlice::try_from_iter_in(
             [(SharedStr::borrowed("k"), SharedStr::borrowed("v"))],
@@ -467,7 +470,7 @@ fn allocation_failure_at_every_step_leaks_nothing() {
     // SAFETY: a struct we exported.
     check_every_failure(|a| unsafe { import_schema_in(&exported_schema, a) });
     drop((exported, exported_schema, schema, f));
-    assert_eq!(base.live_bytes(), 0);
+    assert_eq!(base.inner().bytes_outstanding(), 0);
 }
 
 // ----- malformed producer structs -----

@@ -196,30 +196,20 @@ fn slice_reader_is_zero_copy() {
 
 #[test]
 fn steady_state_writing_allocates_nothing_per_batch() {
-    use core::sync::atomic::{AtomicUsize, Ordering};
-    static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-    #[derive(Clone, Copy, Debug)]
-    struct Counting;
-    // SAFETY: forwards to `Global`, counting calls.
-    unsafe impl allocator_api2::alloc::Allocator for Counting {
-        fn allocate(
-            &self,
-            l: core::alloc::Layout,
-        ) -> Result<core::ptr::NonNull<[u8]>, allocator_api2::alloc::AllocError> {
-            ALLOCS.fetch_add(1, Ordering::Relaxed);
-            G.allocate(l)
-        }
-        unsafe fn deallocate(&self, p: core::ptr::NonNull<u8>, l: core::alloc::Layout) {
-            // SAFETY: allocated by `Global` above.
-            unsafe { G.deallocate(p, l) }
-        }
-    }
-    type C = Counting;
+    use crate::test_support::{counting, TestAlloc};
+    // Counts every allocation request (allocations and growths).
+    let alloc = counting();
+    type C = TestAlloc;
     let ints =
-        PrimitiveArray::<i64, C>::try_from_options_in(&[Some(1), None, Some(3)], Counting).unwrap();
+        PrimitiveArray::<i64, C>::try_from_options_in(&[Some(1), None, Some(3)], alloc.clone())
+            .unwrap();
     let strs =
-        StringArray::<C>::try_from_options_in(&[Some("a"), None, Some("ccc")], Counting).unwrap();
-    let mut list = ListBuilder::new_in(PrimitiveBuilder::<i32, C>::new_in(Counting), Counting);
+        StringArray::<C>::try_from_options_in(&[Some("a"), None, Some("ccc")], alloc.clone())
+            .unwrap();
+    let mut list = ListBuilder::new_in(
+        PrimitiveBuilder::<i32, C>::new_in(alloc.clone()),
+        alloc.clone(),
+    );
     for n in 0..3 {
         for k in 0..n {
             list.values().try_append_value(k).unwrap();
@@ -236,10 +226,10 @@ fn steady_state_writing_allocates_nothing_per_batch() {
         .zip(["i", "s", "l"])
         .map(|(c, n)| Field::new(n, c.data_type().clone(), true))
         .collect();
-    let schema = Schema::new(SharedSlice::try_from_iter_in(fields, Counting).unwrap());
+    let schema = Schema::new(SharedSlice::try_from_iter_in(fields, alloc.clone()).unwrap());
     let batch = RecordBatch::try_new(
         schema,
-        SharedSlice::try_from_iter_in(cols, Counting).unwrap(),
+        SharedSlice::try_from_iter_in(cols, alloc.clone()).unwrap(),
     )
     .unwrap();
     let mut sink = Vec::with_capacity(1 << 20);
@@ -247,18 +237,18 @@ fn steady_state_writing_allocates_nothing_per_batch() {
         &mut sink,
         batch.schema(),
         IpcWriteOptions::default(),
-        Counting,
+        alloc.clone(),
     )
     .unwrap();
-    let at_start = ALLOCS.load(Ordering::Relaxed);
+    let at_start = alloc.requests();
     w.write(&batch).unwrap();
-    let after_first = ALLOCS.load(Ordering::Relaxed);
+    let after_first = alloc.requests();
     // The first batch sizes the planner's lists.
     assert!(after_first > at_start);
     for _ in 0..10 {
         w.write(&batch).unwrap();
     }
-    assert_eq!(ALLOCS.load(Ordering::Relaxed), after_first);
+    assert_eq!(alloc.requests(), after_first);
     w.finish().unwrap();
     drop(w);
     let got: Vec<_> = SliceStreamReader::try_new_in(&sink, IpcReadOptions::default(), G)
@@ -266,6 +256,8 @@ fn steady_state_writing_allocates_nothing_per_batch() {
         .map(|b| b.unwrap())
         .collect();
     assert_eq!(got.len(), 11);
+    drop(batch);
+    assert_eq!(alloc.inner().bytes_outstanding(), 0);
 }
 
 #[test]

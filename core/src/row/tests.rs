@@ -126,6 +126,7 @@ fn long_string_blocks() {
 
 use super::test_model::{build, field, V};
 use crate::datatypes::{Field, IndexType};
+use crate::test_support::{check_every_failure, counting, TestAlloc};
 
 fn list_u8() -> DataType<'static, G> {
     DataType::List(field("item", DataType::UInt8, true))
@@ -546,7 +547,7 @@ fn rows_api() {
 fn every_allocation_failure_is_an_error() {
     use crate::array::{DictionaryArray, DictionaryKeys, ListArray};
     use crate::buffer::{OffsetBuffer, ScalarBuffer, SharedBox};
-    let big = FailAfter::new(usize::MAX);
+    let big = counting();
     let strings = StringArray::try_from_options_in(
         &[Some("x"), None, Some("a long string of more than 32 bytes")],
         big.clone(),
@@ -555,7 +556,7 @@ fn every_allocation_failure_is_an_error() {
     .into_array_ref();
     let item =
         SharedBox::try_new_in(Field::new("item", DataType::Int32, true), big.clone()).unwrap();
-    let ints = PrimitiveArray::<i32, FailAfter>::try_from_options_in(
+    let ints = PrimitiveArray::<i32, TestAlloc>::try_from_options_in(
         &[Some(1), None, Some(3)],
         big.clone(),
     )
@@ -578,7 +579,7 @@ fn every_allocation_failure_is_an_error() {
         .unwrap()
         .into_array_ref();
     let cols = [strings, list, dict];
-    check_alloc_failures(|a| {
+    let n = check_every_failure(|a| {
         let fields: std::vec::Vec<_> = cols
             .iter()
             .map(|c| SortField::new(c.data_type().clone()))
@@ -587,20 +588,21 @@ fn every_allocation_failure_is_an_error() {
         let rows = conv.convert_columns(&cols)?;
         conv.convert_rows(rows.iter())
     });
+    assert!(n > 10, "{n}");
 }
 
 /// The same for the decoders without cursors: fixed-width converters (one
 /// column and several) and a converter of one string column.
 #[test]
 fn every_allocation_failure_is_an_error_without_cursors() {
-    let big = FailAfter::new(usize::MAX);
+    let big = counting();
     let strings = StringArray::try_from_options_in(
         &[Some("x"), None, Some("a long string of more than 32 bytes")],
         big.clone(),
     )
     .unwrap()
     .into_array_ref();
-    let ints = PrimitiveArray::<i64, FailAfter>::try_from_options_in(
+    let ints = PrimitiveArray::<i64, TestAlloc>::try_from_options_in(
         &[Some(1), None, Some(3)],
         big.clone(),
     )
@@ -616,7 +618,7 @@ fn every_allocation_failure_is_an_error_without_cursors() {
         std::vec![ints.clone()],
         std::vec![ints, bools],
     ] {
-        let run = |a: FailAfter| {
+        let run = |a: TestAlloc| {
             let fields: std::vec::Vec<_> = cols
                 .iter()
                 .map(|c| SortField::new(c.data_type().clone()))
@@ -625,14 +627,12 @@ fn every_allocation_failure_is_an_error_without_cursors() {
             let rows = conv.convert_columns(&cols)?;
             conv.convert_rows(rows.iter())
         };
-        let ok = FailAfter::new(usize::MAX);
-        assert_eq!(run(ok.clone()).unwrap().len(), cols.len());
-        let n = ok.made.get();
+        let n = check_every_failure(|a| {
+            let r = run(a)?;
+            assert_eq!(r.len(), cols.len());
+            Ok(r)
+        });
         assert!(n > 4, "{n}");
-        for k in 0..n {
-            let r = run(FailAfter::new(k));
-            assert_eq!(r.err(), Some(Error::AllocationFailed), "budget {k} of {n}");
-        }
     }
 }
 
@@ -640,8 +640,8 @@ fn every_allocation_failure_is_an_error_without_cursors() {
 /// and a string column decoded straight from the `Rows`).
 #[test]
 fn every_allocation_failure_is_an_error_decoding_all_rows() {
-    let big = FailAfter::new(usize::MAX);
-    let ints = PrimitiveArray::<i64, FailAfter>::try_from_options_in(
+    let big = counting();
+    let ints = PrimitiveArray::<i64, TestAlloc>::try_from_options_in(
         &[Some(1), None, Some(3)],
         big.clone(),
     )
@@ -670,18 +670,16 @@ fn every_allocation_failure_is_an_error_decoding_all_rows() {
             .collect();
         let mut conv = RowConverter::try_new_in(&fields, big.clone()).unwrap();
         let rows = conv.convert_columns(&cols).unwrap();
-        let run = |a: FailAfter| {
+        let run = |a: TestAlloc| {
             let conv = RowConverter::try_new_in(&fields, a)?;
             conv.convert_all_rows(&rows)
         };
-        let ok = FailAfter::new(usize::MAX);
-        assert_eq!(run(ok.clone()).unwrap().len(), cols.len());
-        let n = ok.made.get();
+        let n = check_every_failure(|a| {
+            let r = run(a)?;
+            assert_eq!(r.len(), cols.len());
+            Ok(r)
+        });
         assert!(n > 3, "{n}");
-        for k in 0..n {
-            let r = run(FailAfter::new(k));
-            assert_eq!(r.err(), Some(Error::AllocationFailed), "budget {k} of {n}");
-        }
     }
 }
 
@@ -690,7 +688,7 @@ fn every_allocation_failure_is_an_error_decoding_all_rows() {
 #[test]
 fn every_allocation_failure_is_an_error_decoding_all_dictionary_rows() {
     use crate::array::{DictionaryArray, DictionaryKeys};
-    let alloc = FailAfter::new(usize::MAX);
+    let alloc = counting();
     let words: Vec<std::string::String> = (0..1500).map(|i| std::format!("w{i}")).collect();
     let mut opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
     opts.push(None);
@@ -708,69 +706,19 @@ fn every_allocation_failure_is_an_error_decoding_all_dictionary_rows() {
     let fields = [SortField::new(dict.data_type().clone())];
     let mut conv = RowConverter::try_new_in(&fields, alloc.clone()).unwrap();
     let rows = conv.convert_columns(&[dict]).unwrap();
-    let before = alloc.made.get();
+    let before = alloc.requests();
     assert_eq!(conv.convert_all_rows(&rows).unwrap()[0].null_count(), 230);
-    let n = alloc.made.get() - before;
+    let n = alloc.requests() - before;
     assert!(n > 3, "{n}");
     for k in 0..n {
-        alloc.left.set(k);
+        // Memory runs out after `k` more requests (the allocator fails
+        // from then on).
+        alloc.set_fail_at(alloc.requests() + k);
         let r = conv.convert_all_rows(&rows);
         assert_eq!(r.err(), Some(Error::AllocationFailed), "budget {k} of {n}");
     }
-    alloc.left.set(usize::MAX);
+    alloc.set_fail_at(usize::MAX);
     assert!(conv.convert_all_rows(&rows).is_ok());
-}
-
-/// A test allocator over `Global` that fails every allocation after the
-/// first `limit` ones.
-#[derive(Clone, Debug)]
-struct FailAfter {
-    left: std::rc::Rc<core::cell::Cell<usize>>,
-    made: std::rc::Rc<core::cell::Cell<usize>>,
-}
-
-impl FailAfter {
-    fn new(limit: usize) -> Self {
-        FailAfter {
-            left: std::rc::Rc::new(core::cell::Cell::new(limit)),
-            made: std::rc::Rc::new(core::cell::Cell::new(0)),
-        }
-    }
-}
-
-// SAFETY: every block comes from `Global` and goes back to it unchanged.
-unsafe impl allocator_api2::alloc::Allocator for FailAfter {
-    fn allocate(
-        &self,
-        layout: core::alloc::Layout,
-    ) -> core::result::Result<core::ptr::NonNull<[u8]>, allocator_api2::alloc::AllocError> {
-        match self.left.get() {
-            0 => Err(allocator_api2::alloc::AllocError),
-            n => {
-                self.left.set(n - 1);
-                self.made.set(self.made.get() + 1);
-                Global.allocate(layout)
-            }
-        }
-    }
-
-    unsafe fn deallocate(&self, ptr: core::ptr::NonNull<u8>, layout: core::alloc::Layout) {
-        // SAFETY: `ptr` was allocated by `Global` with `layout` (above).
-        unsafe { Global.deallocate(ptr, layout) }
-    }
-}
-
-/// Runs `run` with every allocation budget below what a successful run
-/// needs: each must fail with `AllocationFailed`, without panicking.
-fn check_alloc_failures<R>(run: impl Fn(FailAfter) -> Result<R>) {
-    let ok = FailAfter::new(usize::MAX);
-    assert!(run(ok.clone()).is_ok());
-    let n = ok.made.get();
-    assert!(n > 10);
-    for k in 0..n {
-        let r = run(FailAfter::new(k));
-        assert_eq!(r.err(), Some(Error::AllocationFailed), "budget {k} of {n}");
-    }
 }
 
 /// Types whose encodings are empty or nearly so.

@@ -10,7 +10,8 @@ use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
 
-use super::{thread_attempts, TestAlloc};
+use super::{counting, TestAlloc};
+use std::cell::RefCell;
 
 pub type A = TestAlloc;
 pub type R = ArrayRef<'static, A>;
@@ -50,10 +51,10 @@ impl<M: Clone + PartialEq + Debug, T: Array<'static, A>> Layout<'_, M, T> {
         prop_assert_eq!(a.validate(ValidationLevel::Full), Ok(()));
         let built = self.array_ref(m);
         let r = a.clone().into_array_ref();
-        let attempts = thread_attempts();
+        let requests = requests_of_case();
         prop_assert!(r == built, "{:?}\n!=\n{:?}", r, built);
         prop_assert!(values_equal(&r, &built));
-        prop_assert_eq!(thread_attempts(), attempts, "equality allocated");
+        prop_assert_eq!(requests_of_case(), requests, "equality allocated");
         Ok(())
     }
 
@@ -130,11 +131,34 @@ pub fn fail(e: alkaid::Error) -> TestCaseError {
     TestCaseError::fail(format!("{e}"))
 }
 
+std::thread_local! {
+    /// The allocator of the [`leak_checked`] case running on this thread:
+    /// the arrays of a case are built with it.
+    static CASE_ALLOC: RefCell<Option<A>> = const { RefCell::new(None) };
+}
+
+/// Allocation requests made so far through the allocator of the running
+/// [`leak_checked`] case (to show that an operation allocates nothing).
+///
+/// # Panics
+/// Outside [`leak_checked`].
+pub fn requests_of_case() -> usize {
+    CASE_ALLOC.with(|c| {
+        c.borrow()
+            .as_ref()
+            .map(|a| a.requests())
+            .expect("layout checks run inside `leak_checked`")
+    })
+}
+
 /// Runs `f` with a fresh counting allocator; nothing may stay allocated.
 pub fn leak_checked(f: impl FnOnce(&A) -> Result<(), TestCaseError>) -> Result<(), TestCaseError> {
-    let alloc = TestAlloc::new();
-    f(&alloc)?;
-    prop_assert_eq!(alloc.live_bytes(), 0, "bytes outstanding");
+    let alloc = counting();
+    let outer = CASE_ALLOC.with(|c| c.replace(Some(alloc.clone())));
+    let r = f(&alloc);
+    CASE_ALLOC.with(|c| c.replace(outer));
+    r?;
+    prop_assert_eq!(alloc.inner().bytes_outstanding(), 0, "bytes outstanding");
     Ok(())
 }
 

@@ -162,10 +162,10 @@ impl<'a, R: RunEndIndexType, V: PrimitiveType, A: Allocator + Clone>
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::union::fail_alloc::{check_every_failure, FailAt};
     use super::super::tests::build_example;
     use super::super::RunEnds;
     use super::*;
+    use crate::test_support::{check_every_failure, TestAlloc};
     use allocator_api2::alloc::Global;
 
     #[test]
@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn allocation_failures_are_errors() {
-        let n = check_every_failure(|a: FailAt| {
+        let n = check_every_failure(|a: TestAlloc| {
             let r = build_example(a)?;
             assert_eq!(r.len(), 7);
             Ok(())

@@ -190,11 +190,11 @@ impl<'a, A: Allocator + Clone> UnionBuilder<'a, A> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fail_alloc::{check_every_failure, FailAt};
     use super::super::tests::{dense_children, fi_fields, ne_bytes_i32, union_fields};
     use super::*;
     use crate::array::{Array, BinaryBuilder, PrimitiveArray};
     use crate::datatypes::{DataType, Field};
+    use crate::test_support::{check_every_failure, TestAlloc};
     use allocator_api2::alloc::Global;
     use std::vec::Vec;
 
@@ -401,15 +401,15 @@ mod tests {
 
     #[test]
     fn allocation_failures_are_errors() {
-        let n = check_every_failure(|a: FailAt| {
-            let fs = fi_fields::<FailAt>();
+        let n = check_every_failure(|a: TestAlloc| {
+            let fs = fi_fields::<TestAlloc>();
             let u = build_dense(union_fields(&[0, 1], &fs), a)?;
             assert_eq!(u.len(), 4);
             Ok(())
         });
         assert!(n > 3);
-        let n = check_every_failure(|a: FailAt| {
-            let fs = fi_fields::<FailAt>();
+        let n = check_every_failure(|a: TestAlloc| {
+            let fs = fi_fields::<TestAlloc>();
             let u = build_sparse(union_fields(&[0, 1], &fs), a)?;
             assert_eq!(u.logical_null_count(), 1);
             Ok(())

@@ -2,7 +2,8 @@
 //! the reference library and by pyarrow, and corrupt input.
 
 use super::*;
-use crate::ipc::compression::tests::{noise, text, CountingAlloc};
+use crate::ipc::compression::tests::{noise, text};
+use crate::test_support::counting;
 use allocator_api2::alloc::Global;
 use proptest::prelude::*;
 use std::string::String;
@@ -158,11 +159,11 @@ fn decompress_to_buffer_with_and_without_content_size() {
             ..Default::default()
         };
         let frame = compress_with(options, &data);
-        let alloc = CountingAlloc::default();
+        let alloc = counting();
         let buf = decompress_to_buffer(&frame, 1 << 20, alloc.clone()).unwrap();
         assert_eq!(buf.as_slice(), &data[..]);
         if content_size {
-            assert_eq!(alloc.count(), 1); // exactly the declared size, once
+            assert_eq!(alloc.requests(), 1); // exactly the declared size, once
         }
         assert_eq!(
             decompress_to_buffer(&frame, 199_999, Global).err(),
@@ -588,12 +589,12 @@ fn a_tiny_frame_declaring_a_huge_content_size_allocates_nothing() {
         ]
         .concat();
         assert_eq!(f.len(), 19);
-        let alloc = CountingAlloc::default();
+        let alloc = counting();
         assert_eq!(
             decompress_to_buffer(&f, 1 << 30, alloc.clone()).err(),
             Some(Error::LimitExceeded)
         );
-        assert_eq!(alloc.count(), 0);
+        assert_eq!(alloc.requests(), 0);
         let mut c = Lz4FrameCodec::new();
         assert_eq!(
             c.check_declared_len(&f, 1 << 20),
@@ -610,17 +611,25 @@ fn growth_without_content_size_is_bounded_by_the_input() {
         f.extend_from_slice(&stored_block(b"0123456789"));
     }
     f.extend_from_slice(&0u32.to_le_bytes());
-    let alloc = CountingAlloc::default();
+    let alloc = counting();
     let buf = decompress_to_buffer(&f, 1 << 30, alloc.clone()).unwrap();
     assert_eq!(buf.len(), 1000);
-    assert!(alloc.largest() < 4096, "{}", alloc.largest());
+    assert!(
+        alloc.largest_request() < 4096,
+        "{}",
+        alloc.largest_request()
+    );
     // Over the limit: refused, having allocated at most about the limit.
-    let alloc = CountingAlloc::default();
+    let alloc = counting();
     assert_eq!(
         decompress_to_buffer(&f, 995, alloc.clone()).err(),
         Some(Error::LimitExceeded)
     );
-    assert!(alloc.largest() < 2048, "{}", alloc.largest());
+    assert!(
+        alloc.largest_request() < 2048,
+        "{}",
+        alloc.largest_request()
+    );
 }
 
 #[test]
@@ -636,13 +645,17 @@ fn growth_never_allocates_past_the_limit() {
         &noise(1 << 20, 1),
     );
     let limit = 600_000;
-    let alloc = CountingAlloc::default();
+    let alloc = counting();
     assert_eq!(
         decompress_to_buffer(&frame, limit, alloc.clone()).err(),
         Some(Error::LimitExceeded)
     );
     // The limit plus the buffer's header and 64-byte rounding.
-    assert!(alloc.largest() <= limit + 128, "{}", alloc.largest());
+    assert!(
+        alloc.largest_request() <= limit + 128,
+        "{}",
+        alloc.largest_request()
+    );
 }
 
 // ----- properties -----

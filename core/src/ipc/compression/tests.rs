@@ -3,83 +3,9 @@
 
 use super::lz4_frame::Lz4FrameCodec;
 use super::*;
-use allocator_api2::alloc::{AllocError, Global};
-use core::alloc::Layout;
-use core::cell::Cell;
-use core::ptr::NonNull;
-use std::rc::Rc;
+use crate::test_support::{check_every_failure, counting, TestAlloc};
+use allocator_api2::alloc::Global;
 use std::vec::Vec;
-
-/// A test allocator over `Global` that records how many allocations were
-/// made and the largest one requested, and can fail every allocation after a
-/// budget.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct CountingAlloc {
-    count: Rc<Cell<usize>>,
-    largest: Rc<Cell<usize>>,
-    budget: Rc<Cell<Option<usize>>>,
-}
-
-impl CountingAlloc {
-    fn failing_after(budget: usize) -> Self {
-        let a = Self::default();
-        a.budget.set(Some(budget));
-        a
-    }
-    /// Number of allocations (and growths) requested.
-    pub(crate) fn count(&self) -> usize {
-        self.count.get()
-    }
-    /// The largest size in bytes requested.
-    pub(crate) fn largest(&self) -> usize {
-        self.largest.get()
-    }
-    fn record(&self, layout: Layout) -> core::result::Result<(), AllocError> {
-        match self.budget.get() {
-            Some(0) => return Err(AllocError),
-            Some(n) => self.budget.set(Some(n - 1)),
-            None => {}
-        }
-        self.count.set(self.count.get() + 1);
-        self.largest.set(self.largest.get().max(layout.size()));
-        Ok(())
-    }
-}
-
-// SAFETY: every block comes from `Global` and goes back to it unchanged.
-unsafe impl Allocator for CountingAlloc {
-    fn allocate(&self, layout: Layout) -> core::result::Result<NonNull<[u8]>, AllocError> {
-        self.record(layout)?;
-        Global.allocate(layout)
-    }
-
-    unsafe fn grow(
-        &self,
-        ptr: NonNull<u8>,
-        old: Layout,
-        new: Layout,
-    ) -> core::result::Result<NonNull<[u8]>, AllocError> {
-        self.record(new)?;
-        // SAFETY: forwarded unchanged; `ptr` was allocated by `Global`.
-        unsafe { Global.grow(ptr, old, new) }
-    }
-
-    unsafe fn grow_zeroed(
-        &self,
-        ptr: NonNull<u8>,
-        old: Layout,
-        new: Layout,
-    ) -> core::result::Result<NonNull<[u8]>, AllocError> {
-        self.record(new)?;
-        // SAFETY: forwarded unchanged; `ptr` was allocated by `Global`.
-        unsafe { Global.grow_zeroed(ptr, old, new) }
-    }
-
-    unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `Global` with `layout`.
-        unsafe { Global.deallocate(ptr, layout) }
-    }
-}
 
 /// Sensor-log-like text: compressible.
 pub(crate) fn text(n: usize) -> Vec<u8> {
@@ -163,13 +89,13 @@ fn incompressible_buffer_is_stored_raw_with_minus_one() {
     assert_eq!(&out.as_slice()[8..], &data[..]);
 
     // Reading it back borrows the raw bytes: no copy, no allocation.
-    let alloc = CountingAlloc::default();
-    let input = Buffer::<CountingAlloc>::from_slice_ref(out.as_slice());
+    let alloc = counting();
+    let input = Buffer::<TestAlloc>::from_slice_ref(out.as_slice());
     let back = decompress_buffer(&mut Lz4FrameCodec::new(), &input, 0, alloc.clone()).unwrap();
     assert_eq!(back.as_slice(), &data[..]);
     assert!(!back.is_owned());
     assert_eq!(back.as_ptr(), out.as_slice()[8..].as_ptr());
-    assert_eq!(alloc.count(), 0);
+    assert_eq!(alloc.requests(), 0);
 }
 
 #[test]
@@ -234,7 +160,7 @@ fn short_or_negative_prefix_is_corrupt() {
 
 #[test]
 fn huge_declared_length_is_refused_before_allocating() {
-    let alloc = CountingAlloc::default();
+    let alloc = counting();
     let mut c = Lz4FrameCodec::new();
     // A 20-byte frame (header + end mark) behind a prefix declaring 1 TiB.
     let mut frame = Vec::new();
@@ -256,7 +182,7 @@ fn huge_declared_length_is_refused_before_allocating() {
     let v = framed(1 << 29, &frame);
     let r = decompress_buffer(&mut c, &Buffer::from_slice_ref(&v), 1 << 30, alloc.clone());
     assert_eq!(r.err(), Some(Error::DecompressedSizeMismatch));
-    assert_eq!(alloc.count(), 0);
+    assert_eq!(alloc.requests(), 0);
 }
 
 #[test]
@@ -281,7 +207,7 @@ fn declared_length_must_match_the_content() {
         assert_eq!(r.err(), Some(Error::DecompressedSizeMismatch), "{declared}");
     }
     // With the content size in the frame, the mismatch is found before decoding.
-    let alloc = CountingAlloc::default();
+    let alloc = counting();
     let mut out = MutableBuffer::new_in(Global);
     compress_buffer(&mut Lz4FrameCodec::new(), &data, &mut out).unwrap();
     let mut v = out.as_slice().to_vec();
@@ -293,7 +219,7 @@ fn declared_length_must_match_the_content() {
         alloc.clone(),
     );
     assert_eq!(r.err(), Some(Error::DecompressedSizeMismatch));
-    assert_eq!(alloc.count(), 0);
+    assert_eq!(alloc.requests(), 0);
 }
 
 /// A toy codec (run-length pairs `count, byte`) standing in for a
@@ -397,7 +323,7 @@ fn codec_errors_leave_the_output_as_it_was() {
 #[cfg_attr(miri, ignore)] // many runs over 20 KB
 fn allocation_failures_are_reported() {
     let data = text(20_000);
-    let run = |alloc: CountingAlloc| -> Result<()> {
+    let run = |alloc: TestAlloc| -> Result<()> {
         let mut out = MutableBuffer::new_in(alloc.clone());
         compress_buffer(&mut Lz4FrameCodec::new(), &data, &mut out)?;
         let input = Buffer::from_slice_ref(out.as_slice());
@@ -405,13 +331,8 @@ fn allocation_failures_are_reported() {
         assert_eq!(back.as_slice(), &data[..]);
         Ok(())
     };
-    let ok = CountingAlloc::default();
-    run(ok.clone()).unwrap();
-    assert!(ok.count() >= 2);
-    for budget in 0..ok.count() {
-        let r = run(CountingAlloc::failing_after(budget));
-        assert_eq!(r, Err(Error::AllocationFailed), "budget {budget}");
-    }
+    let n = check_every_failure(run);
+    assert!(n >= 2, "{n}");
 }
 
 /// Issue #14: the compressed writer grew its body scratch once per buffer
@@ -431,7 +352,7 @@ fn compressed_writing_sizes_the_body_once_not_per_buffer() {
     use crate::ipc::writer::{IpcWriteOptions, StreamWriter};
 
     const BUFFERS: usize = 400;
-    let alloc = CountingAlloc::default();
+    let alloc = counting();
     let data = text(2_000);
     let mut views = Vec::new();
     for b in 0..BUFFERS {
@@ -468,13 +389,17 @@ fn compressed_writing_sizes_the_body_once_not_per_buffer() {
     };
     let mut sink = Vec::with_capacity(4 << 20);
     let mut w = StreamWriter::try_new_in(&mut sink, &schema, options, alloc.clone()).unwrap();
-    let before = alloc.count();
+    let before = alloc.requests();
     w.write(&batch).unwrap();
-    let first = alloc.count() - before;
+    let first = alloc.requests() - before;
     assert!(first < 32, "{first} allocations and growths for one batch");
     w.write(&batch).unwrap();
     w.write(&batch).unwrap();
-    assert_eq!(alloc.count() - before, first, "the steady state allocates");
+    assert_eq!(
+        alloc.requests() - before,
+        first,
+        "the steady state allocates"
+    );
     w.finish().unwrap();
     drop(w);
     let back: Vec<_> = SliceStreamReader::try_new_in(&sink[..], IpcReadOptions::default(), Global)
@@ -498,7 +423,7 @@ fn compressed_writing_sizes_the_body_once_not_per_buffer() {
 /// far each time, #14).
 #[test]
 fn appending_many_buffers_grows_geometrically() {
-    let alloc = CountingAlloc::default();
+    let alloc = counting();
     let data = text(2_000);
     let mut out = MutableBuffer::new_in(alloc.clone());
     let mut total = 0;
@@ -507,8 +432,8 @@ fn appending_many_buffers_grows_geometrically() {
     }
     assert_eq!(out.len(), total);
     assert!(
-        alloc.count() <= 24,
+        alloc.requests() <= 24,
         "{} allocations and growths",
-        alloc.count()
+        alloc.requests()
     );
 }

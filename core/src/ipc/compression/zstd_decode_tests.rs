@@ -15,34 +15,11 @@ use crate::buffer::{Buffer, MutableBuffer, SharedSlice};
 use crate::datatypes::{DataType, Field, Schema};
 use crate::ipc::reader::{FileReader, IpcReadOptions, SliceStreamReader, StreamReader};
 use crate::ipc::writer::{FileWriter, IpcWriteOptions, StreamWriter};
-use allocator_api2::alloc::{AllocError, Allocator, Global};
-use core::alloc::Layout;
-use core::cell::Cell;
-use core::ptr::NonNull;
+use crate::test_support::{counting, TestAlloc};
+use allocator_api2::alloc::Global;
 use ruzstd::encoding::{compress_to_vec, CompressionLevel};
-use std::rc::Rc;
 use std::vec;
 use std::vec::Vec;
-
-/// Counts the allocations made through it (and the largest).
-#[derive(Clone, Debug, Default)]
-struct Counting {
-    count: Rc<Cell<usize>>,
-    largest: Rc<Cell<usize>>,
-}
-
-// SAFETY: every block comes from `Global` and goes back to it unchanged.
-unsafe impl Allocator for Counting {
-    fn allocate(&self, layout: Layout) -> core::result::Result<NonNull<[u8]>, AllocError> {
-        self.count.set(self.count.get() + 1);
-        self.largest.set(self.largest.get().max(layout.size()));
-        Global.allocate(layout)
-    }
-    unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `Global` with `layout`.
-        unsafe { Global.deallocate(ptr, layout) }
-    }
-}
 
 /// Compressible bytes: words from a small vocabulary.
 fn text(n: usize) -> Vec<u8> {
@@ -78,11 +55,11 @@ fn framed(declared: i64, stream: &[u8]) -> Vec<u8> {
     v
 }
 
-fn decode(bytes: &[u8], limit: usize) -> (crate::Result<Vec<u8>>, Counting) {
-    let alloc = Counting::default();
+fn decode(bytes: &[u8], limit: usize) -> (crate::Result<Vec<u8>>, TestAlloc) {
+    let alloc = counting();
     let r = decompress_buffer(
         &mut ZstdDecoder::new(),
-        &Buffer::<Counting>::from_slice_ref(bytes),
+        &Buffer::<TestAlloc>::from_slice_ref(bytes),
         limit,
         alloc.clone(),
     );
@@ -100,12 +77,12 @@ fn decodes_ruzstd_frames_into_one_exact_allocation() {
             if data.is_empty() {
                 // A declared length of 0 is the empty buffer: not decoded.
                 assert_eq!(got.unwrap(), data);
-                assert_eq!(alloc.count.get(), 0);
+                assert_eq!(alloc.requests(), 0);
                 continue;
             }
             assert_eq!(got.unwrap(), data);
-            assert_eq!(alloc.count.get(), 1);
-            assert!(alloc.largest.get() >= data.len());
+            assert_eq!(alloc.requests(), 1);
+            assert!(alloc.largest_request() >= data.len());
         }
     }
 }
@@ -168,7 +145,7 @@ fn bad_magic_is_corrupt_before_allocating() {
     z[0] ^= 1;
     let (got, alloc) = decode(&framed(1000, &z), 1 << 20);
     assert_eq!(got, Err(Error::CorruptCompressedData));
-    assert_eq!(alloc.count.get(), 0);
+    assert_eq!(alloc.requests(), 0);
     let mut out = vec![0u8; 1000];
     assert_eq!(
         ZstdDecoder::new().decompress(&z, &mut out),
@@ -216,7 +193,7 @@ fn every_truncation_is_an_error_without_allocating() {
     for n in 1..full.len() {
         let (got, alloc) = decode(&full[..n], 1 << 20);
         assert_eq!(got, Err(Error::CorruptCompressedData), "prefix {n}");
-        assert_eq!(alloc.count.get(), 0, "prefix {n}");
+        assert_eq!(alloc.requests(), 0, "prefix {n}");
     }
     // The decoder alone (no header walk first) errors as well.
     let mut out = vec![0u8; data.len()];
@@ -242,7 +219,7 @@ fn declared_size_mismatches() {
     let f = raw_frame(b"hello");
     let (got, alloc) = decode(&framed(6, &f), 1 << 20);
     assert_eq!(got, Err(Error::DecompressedSizeMismatch));
-    assert_eq!(alloc.count.get(), 0);
+    assert_eq!(alloc.requests(), 0);
     // A content size that lies (3) about its blocks (5 bytes), caught when
     // decoding.
     // (4-byte content size, window 1 KiB).
@@ -267,17 +244,17 @@ fn oversized_declared_lengths_are_refused_before_allocating() {
     // Above the caller's limit.
     let (got, alloc) = decode(&framed(1 << 40, &z), 1 << 20);
     assert_eq!(got, Err(Error::LimitExceeded));
-    assert_eq!(alloc.count.get(), 0);
+    assert_eq!(alloc.requests(), 0);
     let (got, alloc) = decode(&framed(i64::MAX, &z), usize::MAX);
     assert!(matches!(
         got,
         Err(Error::LimitExceeded | Error::DecompressedSizeMismatch)
     ));
-    assert_eq!(alloc.count.get(), 0);
+    assert_eq!(alloc.requests(), 0);
     // Under the limit, but more than the frame's blocks can produce.
     let (got, alloc) = decode(&framed(1 << 30, &z), 1 << 31);
     assert_eq!(got, Err(Error::DecompressedSizeMismatch));
-    assert_eq!(alloc.count.get(), 0);
+    assert_eq!(alloc.requests(), 0);
 }
 
 #[test]
@@ -289,7 +266,7 @@ fn windows_above_the_limit_are_refused() {
     w.push(7);
     let (got, alloc) = decode(&framed(100, &w), 1 << 20);
     assert_eq!(got, Err(Error::LimitExceeded));
-    assert_eq!(alloc.count.get(), 0);
+    assert_eq!(alloc.requests(), 0);
     let mut out = [0u8; 100];
     assert_eq!(
         ZstdDecoder::new().decompress(&w, &mut out),

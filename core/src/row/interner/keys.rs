@@ -376,37 +376,16 @@ mod tests {
         }
     }
 
-    /// An allocator that refuses blocks of 32 KiB or more (a small arena).
-    #[derive(Clone, Copy)]
-    struct Small;
-
-    // SAFETY: every call is forwarded to `Global` unchanged, or refused
-    // before reaching it; blocks are freed by the allocator that made them.
-    unsafe impl Allocator for Small {
-        fn allocate(
-            &self,
-            layout: core::alloc::Layout,
-        ) -> core::result::Result<core::ptr::NonNull<[u8]>, allocator_api2::alloc::AllocError>
-        {
-            if layout.size() >= 32 * 1024 {
-                return Err(allocator_api2::alloc::AllocError);
-            }
-            Global.allocate(layout)
-        }
-
-        unsafe fn deallocate(&self, ptr: core::ptr::NonNull<u8>, layout: core::alloc::Layout) {
-            // SAFETY: `ptr` was allocated by `Global` with `layout`.
-            unsafe { Global.deallocate(ptr, layout) }
-        }
-    }
-
     /// When the allocator refuses the dense table's 65 KiB, the tables are
     /// built with the bitmap instead and find every key the same way.
     #[test]
     fn dense_table_refused_falls_back_to_the_bitmap() {
         let keys = many_two_byte_keys();
-        let mut k = KeyIndex::new_in(Small);
+        // A small heap: at most 32 KiB outstanding.
+        let small = alkaid_alloc::Counting::with_limit(Global, 32 * 1024);
+        let mut k = KeyIndex::new_in(&small);
         k.rebuild(keys.len(), |i| &keys[i]).unwrap();
+        assert_eq!(small.failed_requests(), 1, "the dense table was refused");
         assert!(k.dense.is_empty() && k.bases.is_empty());
         assert_eq!(k.words.len(), 1024 * 8);
         finds_exactly(k.tables(), &keys);
