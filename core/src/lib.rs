@@ -48,7 +48,7 @@ pub mod native;
 pub mod row;
 
 pub use allocator_api2;
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Location, Result};
 
 #[cfg(feature = "alloc")]
 pub use allocator_api2::alloc::Global;
