@@ -569,4 +569,64 @@ mod tests {
             "memory allocation failed"
         );
     }
+
+    #[test]
+    fn kinds_match_and_locations_do_not_matter_for_equality() {
+        let e = Error::OutOfBounds.with_row(4);
+        assert_eq!(e, Error::OutOfBounds);
+        assert_eq!(e.kind(), ErrorKind::OutOfBounds);
+        assert_ne!(e, Error::InvalidRow);
+        assert_eq!(Error::from(ErrorKind::InvalidRow), Error::InvalidRow);
+        assert!(Error::OutOfBounds.location().is_empty());
+    }
+
+    #[cfg(feature = "error-location")]
+    #[test]
+    fn display_shows_the_known_parts_of_the_location_in_order() {
+        extern crate std;
+        use std::string::ToString;
+        // Inner boundaries first: the innermost child index, then its
+        // parents, then the buffer and the message.
+        let e = Error::InvalidUtf8
+            .with_offset(40)
+            .in_child(0)
+            .with_buffer(7)
+            .in_child(3)
+            .with_field(2)
+            .with_message(5)
+            // Outer boundaries do not overwrite what an inner one set.
+            .with_buffer(1)
+            .with_message(9)
+            .with_row(1);
+        assert_eq!(
+            e.to_string(),
+            "string value is not valid UTF-8 (message 5, field 2.3.0, buffer 7, byte offset 40)"
+        );
+        let l = e.location();
+        assert_eq!(l.field_path(), &[2, 3, 0]);
+        assert_eq!((l.message(), l.buffer()), (Some(5), Some(7)));
+        assert_eq!((l.byte_offset(), l.row()), (Some(40), None));
+        // Deeper than MAX_DEPTH: the outermost indices are kept.
+        let mut deep = Error::LimitExceeded;
+        for i in (0..9).rev() {
+            deep = deep.in_child(i);
+        }
+        assert_eq!(deep.location().field_path(), &[0, 1, 2, 3, 4, 5]);
+        assert_eq!(
+            deep.to_string(),
+            "a decoding limit was exceeded (field 0.1.2.3.4.5.…)"
+        );
+        assert_eq!(
+            std::format!("{deep:?}"),
+            "LimitExceeded (field 0.1.2.3.4.5.…)"
+        );
+    }
+
+    #[cfg(not(feature = "error-location"))]
+    #[test]
+    fn without_the_feature_an_error_is_one_byte_and_has_no_location() {
+        assert_eq!(core::mem::size_of::<Error>(), 1);
+        let e = Error::InvalidUtf8.with_offset(3).with_field(1);
+        assert!(e.location().is_empty());
+    }
 }
