@@ -115,13 +115,27 @@ byte_view_type!(
 );
 
 /// BinaryView array.
-pub type BinaryViewArray<'a, A> = GenericByteViewArray<'a, BinaryViewType, A>;
+pub type BinaryViewArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteViewArray<'a, BinaryViewType, A>;
 /// Utf8View array.
-pub type StringViewArray<'a, A> = GenericByteViewArray<'a, StringViewType, A>;
+pub type StringViewArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteViewArray<'a, StringViewType, A>;
 /// Builder of [`BinaryViewArray`].
-pub type BinaryViewBuilder<A> = GenericByteViewBuilder<BinaryViewType, A>;
+pub type BinaryViewBuilder<
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteViewBuilder<BinaryViewType, A>;
 /// Builder of [`StringViewArray`].
-pub type StringViewBuilder<A> = GenericByteViewBuilder<StringViewType, A>;
+pub type StringViewBuilder<
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteViewBuilder<StringViewType, A>;
 
 /// An array of byte strings (BinaryView) or UTF-8 strings (Utf8View) as
 /// views: "Variable-size Binary View Layout".
@@ -130,8 +144,35 @@ pub type StringViewBuilder<A> = GenericByteViewBuilder<StringViewType, A>;
 /// bytes), the variadic data buffers the views refer to by index, and an
 /// optional validity bitmap. Once validated, every view (null slots
 /// included) is valid: in bounds, correct prefix, UTF-8 for Utf8View.
+///
+/// A value of at most 12 bytes is stored inline in its view; a longer one
+/// is referenced by (buffer index, offset) with its first 4 bytes as a
+/// prefix in the view.
+///
+/// ```
+/// use alkaid::array::{Array, StringViewArray};
+///
+/// let a = StringViewArray::from(vec![Some("inline"), None, Some("longer than twelve bytes")]);
+/// assert_eq!((a.len(), a.null_count()), (3, 1));
+/// assert_eq!(a.get(2), Some("longer than twelve bytes"));
+///
+/// let short = a.view(0).expect("slot 0");
+/// assert!(short.is_inline() && short.length() == 6);
+/// let long = a.view(2).expect("slot 2");
+/// assert!(!long.is_inline());
+/// assert_eq!(&long.prefix(), b"long");
+/// assert_eq!((long.buffer_index(), long.offset()), (0, 0));
+/// assert_eq!(a.data_buffers().len(), 1); // one variadic data buffer
+/// assert_eq!(a.views_buffer().len(), 3 * 16); // 16 bytes per view
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone)]
-pub struct GenericByteViewArray<'a, T: ByteViewType, A: Allocator> {
+pub struct GenericByteViewArray<
+    'a,
+    T: ByteViewType,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     data_type: DataType<'a, A>,
     views: Buffer<'a, A>,
     buffers: SharedSlice<'a, Buffer<'a, A>, A>,

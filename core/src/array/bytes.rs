@@ -135,21 +135,49 @@ byte_array_type!(
 );
 
 /// Binary array (`i32` offsets).
-pub type BinaryArray<'a, A> = GenericByteArray<'a, BinaryType, A>;
+pub type BinaryArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteArray<'a, BinaryType, A>;
 /// LargeBinary array (`i64` offsets).
-pub type LargeBinaryArray<'a, A> = GenericByteArray<'a, LargeBinaryType, A>;
+pub type LargeBinaryArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteArray<'a, LargeBinaryType, A>;
 /// Utf8 array (`i32` offsets).
-pub type StringArray<'a, A> = GenericByteArray<'a, Utf8Type, A>;
+pub type StringArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteArray<'a, Utf8Type, A>;
 /// LargeUtf8 array (`i64` offsets).
-pub type LargeStringArray<'a, A> = GenericByteArray<'a, LargeUtf8Type, A>;
+pub type LargeStringArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteArray<'a, LargeUtf8Type, A>;
 /// Builder of [`BinaryArray`].
-pub type BinaryBuilder<A> = GenericByteBuilder<BinaryType, A>;
+pub type BinaryBuilder<
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteBuilder<BinaryType, A>;
 /// Builder of [`LargeBinaryArray`].
-pub type LargeBinaryBuilder<A> = GenericByteBuilder<LargeBinaryType, A>;
+pub type LargeBinaryBuilder<
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteBuilder<LargeBinaryType, A>;
 /// Builder of [`StringArray`].
-pub type StringBuilder<A> = GenericByteBuilder<Utf8Type, A>;
+pub type StringBuilder<
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteBuilder<Utf8Type, A>;
 /// Builder of [`LargeStringArray`].
-pub type LargeStringBuilder<A> = GenericByteBuilder<LargeUtf8Type, A>;
+pub type LargeStringBuilder<
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteBuilder<LargeUtf8Type, A>;
 
 /// Checks that `values[offsets[0]..offsets[last]]` is UTF-8 and that every
 /// offset lands on a character boundary, so that every slot is UTF-8.
@@ -194,8 +222,58 @@ pub(crate) fn check_utf8_offsets<O: OffsetSize>(values: &[u8], offsets: &[O]) ->
 /// `len` slots, `len + 1` offsets (in bytes into [`Self::values`]), an
 /// optional validity bitmap. For the UTF-8 types every slot, null ones
 /// included, is valid UTF-8 (checked by [`Self::try_new`]).
+///
+/// The aliases are [`StringArray`] (Utf8, `i32` offsets),
+/// [`LargeStringArray`] (LargeUtf8, `i64`), [`BinaryArray`] and
+/// [`LargeBinaryArray`].
+///
+/// ```
+/// use alkaid::array::{Array, StringArray};
+///
+/// let a = StringArray::from(vec![Some("héllo"), None, Some(""), Some("wörld")]);
+/// assert_eq!((a.len(), a.null_count()), (4, 1));
+/// assert_eq!(a.get(0), Some("héllo"));
+/// assert_eq!(a.get(1), None);
+/// assert_eq!(a.value(2), Some("")); // valid and empty, unlike slot 1
+/// // Offsets are in bytes: "héllo" is 6 bytes of UTF-8.
+/// assert_eq!(a.value_offsets(), &[0, 6, 6, 6, 12]);
+/// assert_eq!(a.value_length(3), Some(6));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
+///
+/// From buffers (zero copy over caller memory), checked by `try_new`:
+///
+/// ```
+/// use alkaid::array::{Array, BinaryArray, StringArray};
+/// use alkaid::buffer::{Buffer, ScalarBuffer};
+/// use alkaid::Global;
+///
+/// let offsets: [i32; 3] = [0, 2, 5];
+/// // (a type annotation picks the default allocator: defaults do not
+/// // drive inference in expressions)
+/// let b: BinaryArray = BinaryArray::try_new(
+///     ScalarBuffer::from_slice_ref(&offsets),
+///     Buffer::from_slice_ref(b"\x00\x01abc"),
+///     None,
+/// )?;
+/// assert_eq!(b.value(1), Some(&b"abc"[..]));
+///
+/// // The same bytes with an invalid UTF-8 slot are refused as Utf8.
+/// let bad = StringArray::<Global>::try_new(
+///     ScalarBuffer::from_slice_ref(&offsets),
+///     Buffer::from_slice_ref(b"\xff\x01abc"),
+///     None,
+/// );
+/// assert!(bad.is_err()); // Error::InvalidUtf8
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone)]
-pub struct GenericByteArray<'a, T: ByteArrayType, A: Allocator> {
+pub struct GenericByteArray<
+    'a,
+    T: ByteArrayType,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     data_type: DataType<'a, A>,
     offsets: ScalarBuffer<'a, T::Offset, A>,
     values: Buffer<'a, A>,

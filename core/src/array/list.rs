@@ -88,9 +88,17 @@ list_offset!(i32, List, ListView);
 list_offset!(i64, LargeList, LargeListView);
 
 /// List with 32-bit offsets (`List<T>`).
-pub type ListArray<'a, A> = GenericListArray<'a, i32, A>;
+pub type ListArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericListArray<'a, i32, A>;
 /// List with 64-bit offsets (`LargeList<T>`).
-pub type LargeListArray<'a, A> = GenericListArray<'a, i64, A>;
+pub type LargeListArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericListArray<'a, i64, A>;
 
 /// An array of variable-length lists of the elements of one child array.
 ///
@@ -98,8 +106,39 @@ pub type LargeListArray<'a, A> = GenericListArray<'a, i64, A>;
 /// child slots, `i32` or `i64` per `O`). A null slot may cover a non-empty
 /// range, whose content is then meaningless. Slicing shares the offsets (they
 /// are not rebased: the first offset may be non-zero) and the child.
+///
+/// From its parts, `[[1, 2], [], null, [3, 4, 5]]`:
+///
+/// ```
+/// use alkaid::array::{Array, Int32Array, ListArray};
+/// use alkaid::buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer, SharedBox};
+/// use alkaid::datatypes::{DataType, Field};
+/// use alkaid::Global;
+///
+/// let field = SharedBox::try_new_in(Field::new("item", DataType::Int32, true), Global)?;
+/// let offsets: [i32; 5] = [0, 2, 2, 2, 5];
+/// let offsets = OffsetBuffer::try_new(ScalarBuffer::from_slice_ref(&offsets))?;
+/// let values = Int32Array::from(vec![1, 2, 3, 4, 5]).into_array_ref();
+/// // Validity bitmap, LSB first: slots 0, 1 and 3 valid.
+/// let bits = BooleanBuffer::try_new(Buffer::from_slice_ref(&[0b1011]), 0, 4)?;
+/// let validity = Some(NullBuffer::new(bits));
+/// let list = ListArray::try_new_in(field, offsets, values, validity, Global)?;
+///
+/// assert_eq!((list.len(), list.null_count()), (4, 1));
+/// assert_eq!(list.value_length(3), Some(3));
+/// let last = list.get(3).expect("a valid slot");
+/// assert_eq!(last, Int32Array::from(vec![3, 4, 5]).into_array_ref());
+/// assert!(list.get(1).is_some_and(|l| l.is_empty())); // empty, not null
+/// assert!(list.get(2).is_none()); // null
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone)]
-pub struct GenericListArray<'a, O: ListOffsetSize, A: Allocator> {
+pub struct GenericListArray<
+    'a,
+    O: ListOffsetSize,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     data_type: DataType<'a, A>,
     field: FieldRef<'a, A>,
     offsets: OffsetBuffer<'a, O, A>,
@@ -296,9 +335,19 @@ impl<O: ListOffsetSize, A: Allocator> fmt::Debug for GenericListArray<'_, O, A> 
 }
 
 /// Builder of [`ListArray`] (32-bit offsets).
-pub type ListBuilder<'a, B, A> = GenericListBuilder<'a, i32, B, A>;
+pub type ListBuilder<
+    'a,
+    B,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericListBuilder<'a, i32, B, A>;
 /// Builder of [`LargeListArray`] (64-bit offsets).
-pub type LargeListBuilder<'a, B, A> = GenericListBuilder<'a, i64, B, A>;
+pub type LargeListBuilder<
+    'a,
+    B,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericListBuilder<'a, i64, B, A>;
 
 /// Builds a [`GenericListArray`] in memory from `A`: append a list's elements
 /// to [`Self::values`] (the child builder `B`), then close the list with
@@ -306,7 +355,45 @@ pub type LargeListBuilder<'a, B, A> = GenericListBuilder<'a, i64, B, A>;
 ///
 /// The child field defaults to `item`, nullable, of the child's type; set
 /// another with [`Self::with_field`].
-pub struct GenericListBuilder<'a, O: ListOffsetSize, B, A: Allocator + Clone> {
+///
+/// ```
+/// use alkaid::array::{Array, ArrayRef, Int64Builder, ListArray, ListBuilder, StringArray, StringBuilder};
+///
+/// // [["a", "b"], null, ["c"]]
+/// let mut b = ListBuilder::new(StringBuilder::new());
+/// b.values().try_append_value("a")?;
+/// b.values().try_append_value("b")?;
+/// b.try_append(true)?;
+/// b.try_append_null()?;
+/// b.values().try_append_value("c")?;
+/// b.try_append(true)?;
+/// let list = b.try_finish()?;
+/// assert_eq!((list.len(), list.null_count()), (3, 1));
+/// assert_eq!(list.value_offsets(), &[0, 2, 2, 3]);
+/// assert_eq!(list.get(0), Some(StringArray::from(vec!["a", "b"]).into_array_ref()));
+///
+/// // Builders nest: List<List<Int64>>, [[[1], [2, 3]]].
+/// let mut outer = ListBuilder::new(ListBuilder::new(Int64Builder::new()));
+/// let inner = outer.values();
+/// inner.values().try_append_value(1)?;
+/// inner.try_append(true)?;
+/// inner.values().try_append_slice(&[2, 3])?;
+/// inner.try_append(true)?;
+/// outer.try_append(true)?;
+/// let nested = outer.try_finish()?;
+/// let first = nested.get(0).expect("one valid slot");
+/// let first = ListArray::downcast_ref(&first).expect("a List");
+/// assert_eq!(first.value_offsets(), &[0, 1, 3]);
+/// assert!(matches!(nested.values(), ArrayRef::List(_)));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
+pub struct GenericListBuilder<
+    'a,
+    O: ListOffsetSize,
+    B,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+> {
     values: B,
     offsets: MutableBuffer<A>,
     nulls: NullBufferBuilder<A>,

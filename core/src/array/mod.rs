@@ -10,6 +10,7 @@
 //! ([`ValidationLevel::Full`]), `new_unchecked` is `unsafe` and checks nothing,
 //! builders (`*Builder`) append values through the allocator `A`.
 
+mod as_array;
 mod boolean;
 mod builder;
 #[cfg(feature = "views")]
@@ -21,6 +22,8 @@ mod equal;
 mod fixed_size_binary;
 #[cfg(feature = "nested")]
 mod fixed_size_list;
+#[cfg(feature = "alloc")]
+mod from_std;
 #[cfg(feature = "nested")]
 mod list;
 #[cfg(feature = "nested")]
@@ -73,7 +76,13 @@ pub use list_view::{
 #[cfg(feature = "nested")]
 pub use map::{MapArray, MapBuilder};
 pub use null::NullArray;
-pub use primitive::{PrimitiveArray, PrimitiveBuilder, PrimitiveType};
+pub use primitive::{
+    Decimal128Array, Decimal128Builder, Decimal256Array, Decimal256Builder, Float16Array,
+    Float16Builder, Float32Array, Float32Builder, Float64Array, Float64Builder, Int16Array,
+    Int16Builder, Int32Array, Int32Builder, Int64Array, Int64Builder, Int8Array, Int8Builder,
+    PrimitiveArray, PrimitiveBuilder, PrimitiveType, UInt16Array, UInt16Builder, UInt32Array,
+    UInt32Builder, UInt64Array, UInt64Builder, UInt8Array, UInt8Builder,
+};
 pub use record_batch::RecordBatch;
 #[cfg(feature = "run-end")]
 pub use run_end::{PrimitiveRunBuilder, RunArray, RunEndIndexType, RunEnds};
@@ -93,6 +102,22 @@ use crate::error::{Error, Result};
 use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
 
 /// How much of an array's invariants to check.
+///
+/// ```
+/// use alkaid::array::{Array, StringArray, ValidationLevel};
+/// use alkaid::buffer::{Buffer, ScalarBuffer};
+/// use alkaid::Global;
+///
+/// let offsets: [i32; 2] = [0, 2];
+/// // SAFETY: deliberately invalid (not UTF-8) to show what each level sees;
+/// // its values are never read as `&str`.
+/// let bad: StringArray<'_, Global> = unsafe {
+///     StringArray::new_unchecked(ScalarBuffer::from_slice_ref(&offsets), Buffer::from_slice_ref(&[0xc3, 0x28]), None)
+/// };
+/// assert!(bad.validate(ValidationLevel::Cheap).is_ok()); // sizes and end offsets only
+/// assert!(bad.validate(ValidationLevel::Full).is_err()); // Error::InvalidUtf8
+/// assert_eq!(ValidationLevel::default(), ValidationLevel::Full);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub enum ValidationLevel {
     /// Check nothing (callers vouch for the data; reached only through `unsafe`).
@@ -194,10 +219,38 @@ pub(crate) fn validate_nulls<A: Allocator>(
 /// per native type; the logical type is in [`ArrayRef::data_type`]).
 ///
 /// This is how children, record batch columns and IPC readers hold arrays of
-/// any type, without trait objects. Match on it to reach the typed array.
+/// any type, without trait objects. Match on it to reach the typed array, or
+/// use the `as_*` accessors (`as_primitive::<T>()`, `as_string()`,
+/// `as_date32()`, …).
+///
+/// ```
+/// use alkaid::array::{Array, ArrayRef, Int64Array, StringArray};
+///
+/// let columns = [
+///     Int64Array::from(vec![1, 2, 3]).into_array_ref(),
+///     StringArray::from(vec!["a", "b", "c"]).into_array_ref(),
+/// ];
+/// let mut total = 0;
+/// for c in &columns {
+///     match c {
+///         ArrayRef::Int64(a) => total += a.values().iter().sum::<i64>(),
+///         ArrayRef::Utf8(s) => total += s.iter().flatten().count() as i64,
+///         _ => {}
+///     }
+/// }
+/// assert_eq!(total, 9);
+/// // Equality is logical: a slice equals an array of the same values.
+/// assert_eq!(columns[0].slice(1, 2)?, Int64Array::from(vec![2, 3]).into_array_ref());
+/// assert_eq!(columns[1].as_string().and_then(|s| s.value(2)), Some("c"));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone, Debug)]
 #[non_exhaustive]
-pub enum ArrayRef<'a, A: Allocator> {
+pub enum ArrayRef<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     /// [`DataType::Null`].
     Null(NullArray<'a, A>),
     /// [`DataType::Boolean`].

@@ -228,8 +228,10 @@ pub(crate) fn skip_one<A: Allocator>(node: &Node<'_, A>, row: &[u8]) -> Result<u
         Kind::List(_) => {
             if node.unordered {
                 variable::skip_unordered(row)?
-            } else {
+            } else if node.canonical_lists {
                 variable::skip_ordered(row, node.options)?
+            } else {
+                super::list_elements::skip_list(row, node.options)?
             }
         }
         Kind::Struct(children) => match row.first() {

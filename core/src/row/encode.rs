@@ -464,7 +464,7 @@ pub(crate) fn add_lengths<A: Allocator>(
             nulls,
             index,
             child,
-        } => list::add_lengths(*nulls, index, child, unordered, lengths),
+        } => list::add_lengths(*nulls, index, child, node, lengths),
         Encoder::Table { table, index } => dictionary::add_lengths(node, table, index, lengths),
     }
 }
@@ -522,7 +522,7 @@ pub(crate) fn encode<A: Allocator>(
             nulls,
             index,
             child,
-        } => list::encode(*nulls, index, child, opts, unordered, data, cursors),
+        } => list::encode(*nulls, index, child, node, data, cursors),
         Encoder::Table { table, index } => dictionary::encode(node, table, index, data, cursors),
     }
 }

@@ -13,7 +13,11 @@ use crate::error::{Error, Result};
 /// Allocates nothing until the first append; the validity bitmap only once a
 /// null is appended. A failed append leaves the builder as it was.
 #[derive(Debug)]
-pub struct GenericByteBuilder<T: ByteArrayType, A: Allocator + Clone> {
+pub struct GenericByteBuilder<
+    T: ByteArrayType,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+> {
     /// `len + 1` offsets once something was appended, empty before.
     offsets: MutableBuffer<A>,
     values: MutableBuffer<A>,
