@@ -1,36 +1,186 @@
 //! The one error type of the core.
 //!
-//! Every fallible operation of `alkaid` returns [`Error`]: a `#[non_exhaustive]`,
-//! `Copy` enum whose variants each carry a static message and nothing that
-//! allocates, so that it can be returned from a firmware without a heap and
-//! logged with `defmt` (feature `defmt`).
+//! Every fallible operation of `alkaid` returns [`Error`]: a `Copy` value of
+//! a `#[non_exhaustive]` [`ErrorKind`], whose variants each carry a static
+//! message, and an optional [`Location`] (field path, IPC message, buffer,
+//! row or byte offset) — nothing that allocates, so that it can be returned
+//! from a firmware without a heap and logged with `defmt` (feature `defmt`).
 
 use core::fmt;
+
+mod location;
+
+pub use location::Location;
 
 /// Shorthand for `core::result::Result<T, alkaid::Error>`.
 pub type Result<T, E = Error> = core::result::Result<T, E>;
 
+/// An error of the core: what went wrong ([`ErrorKind`], with a static
+/// message) and, where the code that saw it knows, where ([`Location`]).
+///
+/// `Error` is `Copy` and never allocates. Its [`Display`](fmt::Display) is
+/// the kind's message followed by the location, e.g. `offsets are not
+/// monotonically increasing (message 2, field 2, buffer 7, byte offset
+/// 40)`: all indices count from 0 (IPC message 0 of a stream is its schema;
+/// the field path counts the schema's fields, then each nested child).
+///
+/// Every kind has a constant without a location (`Error::OutOfBounds`), so
+/// `Err(Error::OutOfBounds)` and `assert_eq!(e, Error::OutOfBounds)` read as
+/// with an enum. Equality and hashing look at the kind only: the location is
+/// diagnostic. To branch on an error, `match e.kind()` against [`ErrorKind`]
+/// (the constants cannot be patterns).
+///
+/// **Feature `error-location`** (default, and implied by `alloc`): without it, an `Error`
+/// is its kind alone (one byte), [`Error::location`] is always empty and the
+/// `with_*` / [`Error::in_child`] builders do nothing, so that firmware
+/// builds with `default-features = false` pay no code or stack for
+/// locations. With it, an `Error` is a few dozen bytes, still `Copy`.
+#[derive(Clone, Copy)]
+pub struct Error {
+    kind: ErrorKind,
+    location: Location,
+}
+
+impl Error {
+    /// An error of `kind` without a location.
+    pub const fn new(kind: ErrorKind) -> Self {
+        Error {
+            kind,
+            location: Location::NONE,
+        }
+    }
+
+    /// What went wrong.
+    pub const fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// Where it went wrong, as far as known (empty when nothing is known or
+    /// the feature `error-location` is off).
+    pub const fn location(&self) -> &Location {
+        &self.location
+    }
+
+    /// The kind's static, human-readable description (no allocation, no
+    /// location: see [`Display`](fmt::Display) for both).
+    pub const fn message(&self) -> &'static str {
+        self.kind.message()
+    }
+
+    /// The error inside field `index` (0-based) of a schema, record batch or
+    /// struct: prepends `index` to the field path, as [`Error::in_child`].
+    #[inline(always)]
+    #[must_use]
+    pub fn with_field(self, index: usize) -> Self {
+        self.in_child(index)
+    }
+
+    /// The error inside child `index` (0-based) of a nested array or field:
+    /// prepends `index` to the field path, so that the boundary of each
+    /// nesting level adds its own index on the way out (the outermost index
+    /// comes first). A path deeper than [`Location::MAX_DEPTH`] keeps its
+    /// outermost indices and is shown with a trailing `.…`.
+    #[inline(always)]
+    #[must_use]
+    pub fn in_child(mut self, index: usize) -> Self {
+        self.location.push_front(index);
+        self
+    }
+
+    /// The error in IPC message `index` (0-based, counting every message of
+    /// the stream or every block of the file, schema included for a stream).
+    /// Keeps an index already set by an inner boundary.
+    #[inline(always)]
+    #[must_use]
+    pub fn with_message(mut self, index: usize) -> Self {
+        self.location.set_message(index);
+        self
+    }
+
+    /// The error in buffer `index` (0-based) of a record batch or dictionary
+    /// batch body (the order of `RecordBatch.buffers` in Message.fbs), or of
+    /// a C Data Interface array's `buffers`. Keeps an index already set.
+    #[inline(always)]
+    #[must_use]
+    pub fn with_buffer(mut self, index: usize) -> Self {
+        self.location.set_buffer(index);
+        self
+    }
+
+    /// The error at byte `offset` (of a buffer, a value's data, or an IPC
+    /// input). Keeps an offset or row already set.
+    #[inline(always)]
+    #[must_use]
+    pub fn with_offset(mut self, offset: usize) -> Self {
+        self.location.set_position(location::Position::Byte, offset);
+        self
+    }
+
+    /// The error at row / slot `index` (0-based, an element index of the
+    /// array or a row of the row format). Keeps an offset or row already set.
+    #[inline(always)]
+    #[must_use]
+    pub fn with_row(mut self, index: usize) -> Self {
+        self.location.set_position(location::Position::Row, index);
+        self
+    }
+}
+
+impl PartialEq for Error {
+    /// Compares the kinds only: the location is diagnostic.
+    fn eq(&self, other: &Self) -> bool {
+        self.kind == other.kind
+    }
+}
+
+impl Eq for Error {}
+
+impl core::hash::Hash for Error {
+    /// Hashes the kind only, consistently with `PartialEq`.
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.kind.hash(state)
+    }
+}
+
+impl PartialEq<ErrorKind> for Error {
+    fn eq(&self, other: &ErrorKind) -> bool {
+        self.kind == *other
+    }
+}
+
 macro_rules! errors {
     ($($(#[$doc:meta])* $name:ident => $msg:literal,)*) => {
-        /// Everything that can go wrong in the core.
+        /// What went wrong: the kind of an [`Error`].
         ///
         /// Variants are grouped by concern: memory, arguments, then one variant per
         /// validation rule of the Arrow columnar format (each rule is reported by a
         /// distinct variant, so tests and callers can tell them apart), then IPC.
-        /// [`Error::message`] gives a static, human-readable sentence.
+        /// [`ErrorKind::message`] gives a static, human-readable sentence.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         #[non_exhaustive]
-        pub enum Error {
+        pub enum ErrorKind {
             $($(#[$doc])* $name,)*
         }
 
-        impl Error {
+        impl ErrorKind {
             /// A static, human-readable description of the error (no allocation).
             pub const fn message(&self) -> &'static str {
                 match self {
-                    $(Error::$name => $msg,)*
+                    $(ErrorKind::$name => $msg,)*
                 }
             }
+        }
+
+        /// One constant per [`ErrorKind`], without a location, so that
+        /// `Err(Error::OutOfBounds)` builds an error and `assert_eq!(e,
+        /// Error::OutOfBounds)` compares kinds. Constants cannot be `match`
+        /// patterns (equality is by kind only): match on [`Error::kind`].
+        #[allow(non_upper_case_globals)]
+        impl Error {
+            $(
+                #[doc = concat!("An error of kind [`ErrorKind::", stringify!($name), "`] without a location.")]
+                pub const $name: Error = Error::new(ErrorKind::$name);
+            )*
         }
     };
 }
@@ -334,9 +484,34 @@ errors! {
     ZstdReservedBitsSet => "reserved bits set in a ZSTD sequences section header",
 }
 
-impl fmt::Display for Error {
+impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.message())
+    }
+}
+
+impl fmt::Display for Error {
+    /// The static message, then the location when one is known, e.g.
+    /// `offsets are not monotonically increasing (message 2, field 2,
+    /// buffer 7, byte offset 40)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())?;
+        if !self.location.is_empty() {
+            write!(f, " ({})", self.location)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Error {
+    /// The kind's name, then the location when one is known, e.g.
+    /// `SchemaMismatch (field 3)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.kind, f)?;
+        if !self.location.is_empty() {
+            write!(f, " ({})", self.location)?;
+        }
+        Ok(())
     }
 }
 
@@ -345,7 +520,23 @@ impl core::error::Error for Error {}
 #[cfg(feature = "defmt")]
 impl defmt::Format for Error {
     fn format(&self, f: defmt::Formatter) {
+        defmt::write!(f, "{=str}", self.message());
+        if !self.location.is_empty() {
+            defmt::write!(f, " ({})", self.location);
+        }
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ErrorKind {
+    fn format(&self, f: defmt::Formatter) {
         defmt::write!(f, "{=str}", self.message())
+    }
+}
+
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Self {
+        Error::new(kind)
     }
 }
 
@@ -377,5 +568,65 @@ mod tests {
             Error::AllocationFailed.message(),
             "memory allocation failed"
         );
+    }
+
+    #[test]
+    fn kinds_match_and_locations_do_not_matter_for_equality() {
+        let e = Error::OutOfBounds.with_row(4);
+        assert_eq!(e, Error::OutOfBounds);
+        assert_eq!(e.kind(), ErrorKind::OutOfBounds);
+        assert_ne!(e, Error::InvalidRow);
+        assert_eq!(Error::from(ErrorKind::InvalidRow), Error::InvalidRow);
+        assert!(Error::OutOfBounds.location().is_empty());
+    }
+
+    #[cfg(feature = "error-location")]
+    #[test]
+    fn display_shows_the_known_parts_of_the_location_in_order() {
+        extern crate std;
+        use std::string::ToString;
+        // Inner boundaries first: the innermost child index, then its
+        // parents, then the buffer and the message.
+        let e = Error::InvalidUtf8
+            .with_offset(40)
+            .in_child(0)
+            .with_buffer(7)
+            .in_child(3)
+            .with_field(2)
+            .with_message(5)
+            // Outer boundaries do not overwrite what an inner one set.
+            .with_buffer(1)
+            .with_message(9)
+            .with_row(1);
+        assert_eq!(
+            e.to_string(),
+            "string value is not valid UTF-8 (message 5, field 2.3.0, buffer 7, byte offset 40)"
+        );
+        let l = e.location();
+        assert_eq!(l.field_path(), &[2, 3, 0]);
+        assert_eq!((l.message(), l.buffer()), (Some(5), Some(7)));
+        assert_eq!((l.byte_offset(), l.row()), (Some(40), None));
+        // Deeper than MAX_DEPTH: the outermost indices are kept.
+        let mut deep = Error::LimitExceeded;
+        for i in (0..9).rev() {
+            deep = deep.in_child(i);
+        }
+        assert_eq!(deep.location().field_path(), &[0, 1, 2, 3, 4, 5]);
+        assert_eq!(
+            deep.to_string(),
+            "a decoding limit was exceeded (field 0.1.2.3.4.5.…)"
+        );
+        assert_eq!(
+            std::format!("{deep:?}"),
+            "LimitExceeded (field 0.1.2.3.4.5.…)"
+        );
+    }
+
+    #[cfg(not(feature = "error-location"))]
+    #[test]
+    fn without_the_feature_an_error_is_one_byte_and_has_no_location() {
+        assert_eq!(core::mem::size_of::<Error>(), 1);
+        let e = Error::InvalidUtf8.with_offset(3).with_field(1);
+        assert!(e.location().is_empty());
     }
 }

@@ -11,8 +11,10 @@
 //!   without copying.
 //! - Every physical layout of the format ([`mod@array`]) with validation levels.
 //!
-//! Feature `alloc` (default) adds the `Global` allocator; `defmt` derives
-//! `defmt::Format` for [`Error`]. The default features `dictionary`,
+//! Feature `alloc` (default) adds the `Global` allocator; `error-location`
+//! (default, implied by `alloc`) gives each [`Error`] a [`Location`] (field
+//! path, IPC message, buffer, row or byte offset) shown by its `Display`;
+//! `defmt` derives `defmt::Format` for [`Error`]. The default features `dictionary`,
 //! `nested`, `union`, `views` and `run-end` are the optional layout families
 //! and `compression` the IPC body compression: a firmware turns off what it
 //! does not use so that its code is not linked (a reader or writer then
@@ -111,7 +113,7 @@ mod test_support_tests;
 pub struct ReadmeDoctests;
 
 pub use allocator_api2;
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Location, Result};
 
 #[cfg(feature = "alloc")]
 pub use allocator_api2::alloc::Global;

@@ -65,12 +65,12 @@ impl Error {
 /// full sink, `Other` for an I/O error whose cause was lost, `InvalidData`
 /// for everything else (malformed or invalid data, limits).
 fn io_kind(e: alkaid::Error) -> io::ErrorKind {
-    match e {
-        alkaid::Error::UnexpectedEof => io::ErrorKind::UnexpectedEof,
-        alkaid::Error::AllocationFailed => io::ErrorKind::OutOfMemory,
-        alkaid::Error::WriteZero => io::ErrorKind::WriteZero,
-        alkaid::Error::Io => io::ErrorKind::Other,
-        alkaid::Error::InvalidArgument => io::ErrorKind::InvalidInput,
+    match e.kind() {
+        alkaid::ErrorKind::UnexpectedEof => io::ErrorKind::UnexpectedEof,
+        alkaid::ErrorKind::AllocationFailed => io::ErrorKind::OutOfMemory,
+        alkaid::ErrorKind::WriteZero => io::ErrorKind::WriteZero,
+        alkaid::ErrorKind::Io => io::ErrorKind::Other,
+        alkaid::ErrorKind::InvalidArgument => io::ErrorKind::InvalidInput,
         _ => io::ErrorKind::InvalidData,
     }
 }

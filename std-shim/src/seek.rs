@@ -127,7 +127,7 @@ impl FileSeekReader {
             // The core dropped its source, and the operating system's
             // error kept there: read the start once more through an adapter
             // that stays here, to return that error with its cause.
-            Err(alkaid::Error::Io) => {
+            Err(e) if e.kind() == alkaid::ErrorKind::Io => {
                 let mut again = Tracked::new(&*file);
                 let e = core_reader::FileSeekReader::try_new_with_codecs_in(
                     &mut again,

@@ -90,12 +90,12 @@ fn read_ipc_detects_and_streams_lazily() {
     assert_eq!(input.format(), IpcFormat::Stream);
     assert!(matches!(
         input.reader().map(|_| ()),
-        Err(Error::Arrow(alkaid::Error::UnexpectedEof))
+        Err(Error::Arrow(e)) if e.kind() == alkaid::ErrorKind::UnexpectedEof
     ));
     let input = read_ipc(Cursor::new(Vec::new())).unwrap();
     assert!(matches!(
         input.reader().map(|_| ()),
-        Err(Error::Arrow(alkaid::Error::UnexpectedEof))
+        Err(Error::Arrow(e)) if e.kind() == alkaid::ErrorKind::UnexpectedEof
     ));
 }
 
@@ -122,7 +122,7 @@ fn read_stream_and_from_bytes() {
     assert!(reader.next_batch().unwrap().is_some());
     assert!(matches!(
         reader.next_batch(),
-        Err(Error::Arrow(alkaid::Error::UnexpectedEof))
+        Err(Error::Arrow(e)) if e.kind() == alkaid::ErrorKind::UnexpectedEof
     ));
     assert!(reader.next_batch().unwrap().is_none());
 }
@@ -159,14 +159,14 @@ fn writer_errors_are_the_cores() {
     let r = alkaid_std::StreamWriter::try_new_with_options(Vec::new(), &schema, bad);
     assert!(matches!(
         r,
-        Err(Error::Arrow(alkaid::Error::InvalidArgument))
+        Err(Error::Arrow(e)) if e.kind() == alkaid::ErrorKind::InvalidArgument
     ));
     let mut w = alkaid_std::FileWriter::try_new(Vec::new(), &schema).unwrap();
     w.write(&batches[0]).unwrap();
     w.finish().unwrap();
     assert!(matches!(
         w.write(&batches[1]),
-        Err(Error::Arrow(alkaid::Error::InvalidBuilderState))
+        Err(Error::Arrow(e)) if e.kind() == alkaid::ErrorKind::InvalidBuilderState
     ));
     let bytes = w.into_inner();
     assert!(bytes.starts_with(b"ARROW1") && bytes.ends_with(b"ARROW1"));
@@ -191,7 +191,7 @@ fn validate_all_checks_again_only_above_the_readers_level() {
     // Default options: the reader itself refuses the batch.
     assert!(matches!(
         input.reader().unwrap().validate_all(full),
-        Err(Error::Arrow(alkaid::Error::InvalidUtf8))
+        Err(Error::Arrow(e)) if e.kind() == alkaid::ErrorKind::InvalidUtf8
     ));
     // SAFETY: the batches are only validated, never read.
     let lowered = unsafe { alkaid::ipc::reader::IpcReadOptions::default().with_validation(cheap) };
@@ -207,6 +207,6 @@ fn validate_all_checks_again_only_above_the_readers_level() {
     // A cheap reader and a full check: the second pass finds it.
     assert!(matches!(
         input.reader_with(lowered).unwrap().validate_all(full),
-        Err(Error::Arrow(alkaid::Error::InvalidUtf8))
+        Err(Error::Arrow(e)) if e.kind() == alkaid::ErrorKind::InvalidUtf8
     ));
 }

@@ -290,18 +290,21 @@ fn validate_reports_valid_and_invalid() {
     let o = run(&["validate", path_str(&bad)], None);
     assert_eq!(
         fails(&o, "invalid"),
-        "invalid: string value is not valid UTF-8"
+        "invalid: string value is not valid UTF-8 (message 1, field 1, buffer 4, byte offset 0)"
     );
     assert_eq!(stdout(&o), "");
     let o = run(&["validate", "-"], Some(&bytes));
     assert_eq!(
         fails(&o, "invalid"),
-        "invalid: string value is not valid UTF-8"
+        "invalid: string value is not valid UTF-8 (message 1, field 1, buffer 4, byte offset 0)"
     );
 
     // Other commands report the same reason as an error.
     let o = run(&["cat", path_str(&bad)], None);
-    assert_eq!(fails(&o, "error"), "error: string value is not valid UTF-8");
+    assert_eq!(
+        fails(&o, "error"),
+        "error: string value is not valid UTF-8 (message 1, field 1, buffer 4, byte offset 0)"
+    );
 
     let o = run(&["validate", path_str(&dir.join("missing.arrow"))], None);
     let line = fails(&o, "error");

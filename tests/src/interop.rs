@@ -75,7 +75,7 @@ impl Format {
 
 /// One of our errors, where it happened, as a row detail.
 pub fn our_error(at: &str, e: Error) -> String {
-    format!("alkaid {at}: Error::{e:?} ({e})")
+    format!("alkaid {at}: Error::{:?} ({e})", e.kind())
 }
 
 /// Reads every batch of `bytes` with our zero-copy reader of `format`

@@ -259,7 +259,7 @@ fn a_shared_dictionary_is_read_once_for_both_fields() {
 fn value_rule_failures_read_at_cheap_validation_and_match_their_json() {
     use alkaid::array::ValidationLevel;
     use alkaid::ipc::reader::{FileReader, IpcReadOptions, SliceStreamReader};
-    use alkaid::{Error, Global};
+    use alkaid::{ErrorKind, Global};
     use alkaid_tests::compare::{compare_batch, compare_schema};
     use alkaid_tests::harness::EXPECTED_FAILURES;
 
@@ -268,8 +268,8 @@ fn value_rule_failures_read_at_cheap_validation_and_match_their_json() {
     let mut files = 0;
     for e in EXPECTED_FAILURES.iter().filter(|e| {
         matches!(
-            e.error,
-            Error::Date64NotWholeDays | Error::DecimalOutOfPrecision
+            e.error.kind(),
+            ErrorKind::Date64NotWholeDays | ErrorKind::DecimalOutOfPrecision
         )
     }) {
         let case = all

@@ -16,7 +16,7 @@ use alkaid::datatypes::{DataType, Field, Schema};
 use alkaid::ipc::reader::{IpcReadOptions, SliceStreamReader};
 use alkaid::ipc::writer::{IpcWriteOptions, StreamWriter};
 use alkaid::native::i256;
-use alkaid::{Error, Global};
+use alkaid::{Error, ErrorKind, Global};
 use alkaid_tests::interop::{require_pyarrow, run_python, scratch_dir};
 
 /// For each stream path in argv[1:], prints `ok` or `invalid: <message>`
@@ -289,8 +289,8 @@ fn value_rules_agree_with_pyarrows_full_validation() {
             "{name}: ours {want:?}, pyarrow {py}"
         );
         if let Err(e) = want {
-            let words = match e {
-                Error::Date64NotWholeDays => "whole number of days",
+            let words = match e.kind() {
+                ErrorKind::Date64NotWholeDays => "whole number of days",
                 _ => "does not fit in precision",
             };
             assert!(py.contains(words), "{name}: pyarrow {py}");

@@ -399,8 +399,9 @@ impl<'a, T: ByteViewType, A: Allocator> Array<'a, A> for GenericByteViewArray<'a
         }
         validate_nulls(self.nulls.as_ref(), self.len(), level)?;
         if level == ValidationLevel::Full {
-            for v in self.views() {
-                v.check(&self.buffers, T::IS_UTF8)?;
+            for (i, v) in self.views().iter().enumerate() {
+                v.check(&self.buffers, T::IS_UTF8)
+                    .map_err(|e| e.with_row(i))?;
             }
         }
         Ok(())

@@ -187,8 +187,9 @@ pub type LargeStringBuilder<
 /// every offset lying between the first and the last.
 ///
 /// # Errors
-/// [`Error::InvalidUtf8`]; [`Error::OffsetOutOfBounds`] for offsets that
-/// were not checked.
+/// [`Error::InvalidUtf8`] (with the byte offset in `values` of the first
+/// invalid byte or of the offset that splits a character);
+/// [`Error::OffsetOutOfBounds`] for offsets that were not checked.
 pub(crate) fn check_utf8_offsets<O: OffsetSize>(values: &[u8], offsets: &[O]) -> Result<()> {
     let (Some(first), Some(last)) = (offsets.first(), offsets.last()) else {
         return Ok(());
@@ -199,14 +200,15 @@ pub(crate) fn check_utf8_offsets<O: OffsetSize>(values: &[u8], offsets: &[O]) ->
     if bytes.is_ascii() {
         return Ok(());
     }
-    let s = core::str::from_utf8(bytes).map_err(|_| Error::InvalidUtf8)?;
+    let s = core::str::from_utf8(bytes)
+        .map_err(|e| Error::InvalidUtf8.with_offset(start.saturating_add(e.valid_up_to())))?;
     for o in offsets {
         let at = o
             .to_usize()
             .and_then(|o| o.checked_sub(start))
             .ok_or(Error::OffsetOutOfBounds)?;
         if !s.is_char_boundary(at) {
-            return Err(Error::InvalidUtf8);
+            return Err(Error::InvalidUtf8.with_offset(start.saturating_add(at)));
         }
     }
     Ok(())

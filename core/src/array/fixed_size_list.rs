@@ -222,7 +222,7 @@ impl<'a, A: Allocator> Array<'a, A> for FixedSizeListArray<'a, A> {
             return Err(Error::FixedSizeListChildTooShort);
         }
         if level == ValidationLevel::Full {
-            self.values.validate(level)?;
+            self.values.validate(level).map_err(|e| e.in_child(0))?;
         }
         Ok(())
     }

@@ -317,7 +317,7 @@ impl<'a, O: ListOffsetSize, A: Allocator> Array<'a, A> for GenericListArray<'a, 
         let full = level == ValidationLevel::Full;
         check_offsets(&self.offsets, len, self.values.len(), full)?;
         if full {
-            self.values.validate(level)?;
+            self.values.validate(level).map_err(|e| e.in_child(0))?;
         }
         Ok(())
     }

@@ -268,7 +268,7 @@ impl<'a, O: ListOffsetSize, A: Allocator> Array<'a, A> for GenericListViewArray<
                     _ => return Err(Error::ListViewOutOfBounds),
                 }
             }
-            self.values.validate(level)?;
+            self.values.validate(level).map_err(|e| e.in_child(0))?;
         }
         Ok(())
     }

@@ -244,7 +244,7 @@ impl<'a, A: Allocator> Array<'a, A> for MapArray<'a, A> {
         let full = level == ValidationLevel::Full;
         check_offsets(&self.offsets, len, self.entries.len(), full)?;
         if full {
-            self.entries.validate(level)?;
+            self.entries.validate(level).map_err(|e| e.in_child(0))?;
             self.check_keys()?;
         }
         Ok(())

@@ -76,7 +76,9 @@ impl<'a, A: Allocator> RecordBatch<'a, A> {
     ///
     /// # Errors
     /// [`Error::SchemaMismatch`], [`Error::LengthMismatch`],
-    /// [`Error::NullInNonNullableField`].
+    /// [`Error::NullInNonNullableField`], each with the index of the column
+    /// in its location (for a count mismatch, the first index that one side
+    /// lacks).
     pub fn try_new(
         schema: Schema<'a, A>,
         columns: impl Into<SharedSlice<'a, ArrayRef<'a, A>, A>>,
@@ -96,18 +98,19 @@ impl<'a, A: Allocator> RecordBatch<'a, A> {
         num_rows: usize,
     ) -> Result<Self> {
         let columns = columns.into();
-        if schema.fields().len() != columns.len() {
-            return Err(Error::SchemaMismatch);
+        let (n, m) = (schema.fields().len(), columns.len());
+        if n != m {
+            return Err(Error::SchemaMismatch.with_field(n.min(m)));
         }
-        for (f, c) in schema.fields().iter().zip(columns.iter()) {
+        for (i, (f, c)) in schema.fields().iter().zip(columns.iter()).enumerate() {
             if f.data_type() != c.data_type() {
-                return Err(Error::SchemaMismatch);
+                return Err(Error::SchemaMismatch.with_field(i));
             }
             if c.len() != num_rows {
-                return Err(Error::LengthMismatch);
+                return Err(Error::LengthMismatch.with_field(i));
             }
             if !f.is_nullable() && c.null_count() > 0 {
-                return Err(Error::NullInNonNullableField);
+                return Err(Error::NullInNonNullableField.with_field(i));
             }
         }
         Ok(RecordBatch {
@@ -150,10 +153,10 @@ impl<'a, A: Allocator> RecordBatch<'a, A> {
     /// Validates every column at `level`.
     ///
     /// # Errors
-    /// The first column's validation error.
+    /// The first column's validation error, with the column's index.
     pub fn validate(&self, level: ValidationLevel) -> Result<()> {
-        for c in self.columns.iter() {
-            c.validate(level)?;
+        for (i, c) in self.columns.iter().enumerate() {
+            c.validate(level).map_err(|e| e.with_field(i))?;
         }
         Ok(())
     }

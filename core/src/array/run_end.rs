@@ -78,13 +78,13 @@ impl<'a, A: Allocator> RunEnds<'a, A> {
     fn check_increasing(&self) -> Result<()> {
         fn check<T: Copy + Into<i64>>(ends: &[T]) -> Result<()> {
             let mut prev = 0i64;
-            for &e in ends {
+            for (i, &e) in ends.iter().enumerate() {
                 let e: i64 = e.into();
                 if e <= 0 {
-                    return Err(Error::RunEndNotPositive);
+                    return Err(Error::RunEndNotPositive.with_row(i));
                 }
                 if e <= prev {
-                    return Err(Error::RunEndsNotIncreasing);
+                    return Err(Error::RunEndsNotIncreasing.with_row(i));
                 }
                 prev = e;
             }
@@ -428,8 +428,8 @@ impl<'a, A: Allocator> Array<'a, A> for RunArray<'a, A> {
         if end > 0 && self.run_ends.last().is_none_or(|last| last < end) {
             return Err(Error::RunEndsTooShort);
         }
-        self.run_ends.validate(level)?;
-        self.values.validate(level)?;
+        self.run_ends.validate(level).map_err(|e| e.in_child(0))?;
+        self.values.validate(level).map_err(|e| e.in_child(1))?;
         if level == ValidationLevel::Full {
             self.run_ends.check_increasing()?;
         }

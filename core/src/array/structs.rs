@@ -246,18 +246,18 @@ impl<'a, A: Allocator> Array<'a, A> for StructArray<'a, A> {
             .offset
             .checked_add(self.len)
             .ok_or(Error::LengthMismatch)?;
-        for (f, c) in self.fields.iter().zip(self.children.iter()) {
+        for (i, (f, c)) in self.fields.iter().zip(self.children.iter()).enumerate() {
             if f.data_type() != c.data_type() {
-                return Err(Error::TypeMismatch);
+                return Err(Error::TypeMismatch.in_child(i));
             }
             if c.len() < end {
-                return Err(Error::LengthMismatch);
+                return Err(Error::LengthMismatch.in_child(i));
             }
         }
         validate_nulls(self.nulls.as_ref(), self.len, level)?;
         if level == ValidationLevel::Full {
-            for c in self.children.iter() {
-                c.validate(level)?;
+            for (i, c) in self.children.iter().enumerate() {
+                c.validate(level).map_err(|e| e.in_child(i))?;
             }
         }
         Ok(())

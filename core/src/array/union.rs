@@ -371,8 +371,8 @@ impl<'a, A: Allocator> Array<'a, A> for UnionArray<'a, A> {
         if level == ValidationLevel::Full {
             self.validate_type_ids()?;
         }
-        for child in self.children.iter() {
-            child.validate(level)?;
+        for (i, child) in self.children.iter().enumerate() {
+            child.validate(level).map_err(|e| e.in_child(i))?;
         }
         Ok(())
     }

@@ -61,7 +61,8 @@ impl OffsetSize for i64 {
 /// in `0..=values_len` and the sequence non-decreasing (O(len)).
 ///
 /// # Errors
-/// [`Error::OffsetsLength`], [`Error::OffsetOutOfBounds`], [`Error::OffsetsNotMonotonic`].
+/// [`Error::OffsetsLength`], [`Error::OffsetOutOfBounds`], [`Error::OffsetsNotMonotonic`]
+/// (with the first slot whose end offset is below its start as its row).
 pub fn check_offsets<O: OffsetSize>(
     offsets: &[O],
     len: usize,
@@ -94,7 +95,8 @@ pub fn check_offsets<O: OffsetSize>(
                 .zip(block.iter().skip(1))
                 .fold(true, |ok, (a, b)| ok & (a <= b));
             if !ok {
-                return Err(Error::OffsetsNotMonotonic);
+                let at = block.windows(2).position(|w| w[1] < w[0]).unwrap_or(0);
+                return Err(Error::OffsetsNotMonotonic.with_row(from + at));
             }
             from = to;
         }
@@ -242,6 +244,7 @@ impl<O: OffsetSize, A: Allocator> fmt::Debug for OffsetBuffer<'_, O, A> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorKind;
     use allocator_api2::alloc::Global;
 
     #[test]
@@ -279,8 +282,8 @@ mod tests {
             let r = check_offsets(&bad, n, n, true);
             assert!(
                 matches!(
-                    r,
-                    Err(Error::OffsetsNotMonotonic) | Err(Error::OffsetOutOfBounds)
+                    r.map_err(|e| e.kind()),
+                    Err(ErrorKind::OffsetsNotMonotonic) | Err(ErrorKind::OffsetOutOfBounds)
                 ),
                 "decrease at {at}: {r:?}"
             );

@@ -10,7 +10,7 @@ use crate::buffer::{SharedBox, SharedSlice, SharedStr};
 use crate::datatypes::{
     DataType, Field, IndexType, IntervalUnit, TimeUnit, UnionFields, UnionMode,
 };
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 
 /// A field in memory from `alloc` (name borrowed).
 pub(super) fn field<A: Allocator + Clone>(
@@ -287,8 +287,8 @@ fn types_the_interface_cannot_express_are_refused_on_writing() {
 
 #[test]
 fn malformed_format_strings_each_give_their_error() {
-    use Error::*;
-    let cases: &[(&[u8], Error)] = &[
+    use ErrorKind::*;
+    let cases: &[(&[u8], ErrorKind)] = &[
         (b"", FfiFormatInvalid),
         (b"x", FfiFormatInvalid),
         (b"ii", FfiFormatInvalid),
@@ -348,7 +348,7 @@ fn malformed_format_strings_each_give_their_error() {
     for (f, e) in cases {
         assert_eq!(
             Format::parse(f),
-            Err(*e),
+            Err(Error::from(*e)),
             "{:?}",
             std::string::String::from_utf8_lossy(f)
         );

@@ -124,6 +124,21 @@ impl<A: Allocator + Clone + Send + Sync + 'static> Importer<A> {
         bytes: usize,
         align: usize,
     ) -> Result<Buffer<'static, A>> {
+        // SAFETY: the caller's contract.
+        unsafe { self.buffer_at(n, i, bytes, align) }.map_err(|e| e.with_buffer(i))
+    }
+
+    /// [`Self::buffer`] without the buffer index in its errors.
+    ///
+    /// # Safety
+    /// As [`Self::buffer`].
+    unsafe fn buffer_at(
+        &self,
+        n: &FFI_ArrowArray,
+        i: usize,
+        bytes: usize,
+        align: usize,
+    ) -> Result<Buffer<'static, A>> {
         if i >= usize::try_from(n.n_buffers).unwrap_or(0) {
             return Err(Error::FfiBufferCount);
         }
@@ -237,11 +252,11 @@ impl<A: Allocator + Clone + Send + Sync + 'static> Importer<A> {
         depth: usize,
     ) -> Result<ArrayRef<'static, A>> {
         // SAFETY: the caller's contract covers the children.
-        let c = unsafe { self.child(n, j) }?;
+        let c = unsafe { self.child(n, j) }.map_err(|e| e.in_child(j))?;
         // SAFETY: as above.
-        let a = unsafe { self.node(c, field.data_type(), depth + 1) }?;
+        let a = unsafe { self.node(c, field.data_type(), depth + 1) }.map_err(|e| e.in_child(j))?;
         match len {
-            Some(l) if a.len() < l => Err(Error::ChildLengthMismatch),
+            Some(l) if a.len() < l => Err(Error::ChildLengthMismatch.in_child(j)),
             Some(l) if a.len() > l => a.slice(0, l),
             _ => Ok(a),
         }

@@ -150,9 +150,9 @@ impl<A: Allocator + Clone> Importer<A> {
             // promise) and `i < n`.
             let child = unsafe { s.children.add(i).read() };
             // SAFETY: a non-null child pointer points at a valid struct.
-            let child = unsafe { child.as_ref() }.ok_or(Error::FfiChildrenInvalid)?;
+            let child = unsafe { child.as_ref() }.ok_or(Error::FfiChildrenInvalid.in_child(i))?;
             // SAFETY: forwarded contract.
-            unsafe { self.field(child, depth + 1) }
+            unsafe { self.field(child, depth + 1) }.map_err(|e| e.in_child(i))
         })?;
         // SAFETY: a non-null `dictionary` points at a valid struct.
         if let Some(dictionary) = unsafe { s.dictionary.as_ref() } {

@@ -20,7 +20,7 @@ use crate::datatypes::{
     DataType, Field, IndexType, Metadata, Schema, UnionFields, UnionMode, EXTENSION_METADATA_KEY,
     EXTENSION_NAME_KEY,
 };
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::test_support::{check_every_failure, counting};
 
 /// The format string of a node.
@@ -508,7 +508,7 @@ fn import(s: &FFI_ArrowSchema) -> crate::Result<Field<'static, Global>> {
 
 #[test]
 fn malformed_structs_each_give_their_error() {
-    use Error::*;
+    use ErrorKind::*;
     let mut int = node(c"i", &[]);
     let mut utf8 = node(c"u", &[]);
     let ip: *mut FFI_ArrowSchema = &mut int;
@@ -544,7 +544,7 @@ fn malformed_structs_each_give_their_error() {
     // Run ends that are strings.
     let ree_kids = [up, ip];
 
-    let cases: Vec<(FFI_ArrowSchema, Error)> = std::vec![
+    let cases: Vec<(FFI_ArrowSchema, ErrorKind)> = std::vec![
         (null_format, FfiNullFormat),
         (released, FfiReleased),
         (node(c"tsx:", &[]), FfiFormatInvalid),
@@ -569,7 +569,12 @@ fn malformed_structs_each_give_their_error() {
         (bad_metadata, FfiMetadataNegativeLength),
     ];
     for (i, (s, e)) in cases.iter().enumerate() {
-        assert_eq!(import(s).err(), Some(*e), "case {i}: {:?}", s.format);
+        assert_eq!(
+            import(s).err(),
+            Some(Error::from(*e)),
+            "case {i}: {:?}",
+            s.format
+        );
     }
     // The well-formed hand-made nodes do import.
     assert_eq!(
@@ -592,13 +597,13 @@ fn malformed_structs_each_give_their_error() {
     assert_eq!(
         // SAFETY: as in `import`.
         unsafe { import_schema_in(&node(c"i", &[]), Global) },
-        Err(FfiSchemaNotStruct)
+        Err(Error::FfiSchemaNotStruct)
     );
     let mut dict_struct = node(c"+s", &[]);
     dict_struct.dictionary = ip;
     // SAFETY: as in `import`.
     let not_schema = unsafe { import_schema_in(&dict_struct, Global) };
-    assert_eq!(not_schema, Err(FfiSchemaNotStruct));
+    assert_eq!(not_schema, Err(Error::FfiSchemaNotStruct));
 }
 
 #[test]

@@ -18,7 +18,7 @@ use super::{FFI_ArrowArray, FFI_ArrowSchema};
 use crate::array::{ArrayRef, RecordBatch};
 use crate::buffer::Misaligned;
 use crate::datatypes::{Field, Schema};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 /// `errno` value for an invalid stream or data (`EINVAL`).
 pub const EINVAL: c_int = 22;
@@ -29,9 +29,9 @@ pub const EIO: c_int = 5;
 
 /// The `errno`-compatible code the stream callbacks return for `e`.
 pub fn error_code(e: Error) -> c_int {
-    match e {
-        Error::AllocationFailed | Error::CapacityOverflow => ENOMEM,
-        Error::Io | Error::UnexpectedEof | Error::WriteZero => EIO,
+    match e.kind() {
+        ErrorKind::AllocationFailed | ErrorKind::CapacityOverflow => ENOMEM,
+        ErrorKind::Io | ErrorKind::UnexpectedEof | ErrorKind::WriteZero => EIO,
         _ => EINVAL,
     }
 }

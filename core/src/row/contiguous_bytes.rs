@@ -31,7 +31,7 @@ use crate::buffer::{
     Appender, BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer, SharedSlice,
 };
 use crate::datatypes::DataType;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 /// Decodes every row of `rows` as the value of the one column `node` (a
 /// variable-length leaf: see [`super::variable_decode::single_variable`]);
@@ -196,7 +196,7 @@ fn fill<O: OffsetSize>(
         let mut row = data.get(prev..e).ok_or(Error::InvalidRow)?;
         prev = e;
         match decode_unordered_at(&mut row, out, pos) {
-            Err(Error::OutOfBounds) => return Ok(None),
+            Err(e) if e.kind() == ErrorKind::OutOfBounds => return Ok(None),
             Ok(Some(p)) => {
                 pos = p;
                 if let Some(b) = bits.get_mut(i / 8) {
@@ -236,7 +236,7 @@ fn fill_appended<O: OffsetSize, const FLIP: u8>(
         let mut row = data.get(prev..e).ok_or(Error::InvalidRow)?;
         prev = e;
         match decode_ordered_with(&mut row, null, FLIP, w) {
-            Err(Error::OutOfBounds) => return Ok(None),
+            Err(e) if e.kind() == ErrorKind::OutOfBounds => return Ok(None),
             Ok(true) => {
                 if let Some(b) = bits.get_mut(i / 8) {
                     *b |= 1 << (i % 8);
@@ -377,7 +377,8 @@ mod tests {
                 let rows = rows_of(&rows);
                 for dt in types() {
                     let e = check(&converter(dt, opts, enc), &rows);
-                    *seen.entry(std::format!("{e:?}")).or_insert(0) += 1;
+                    let kind = e.map(|e| e.kind());
+                    *seen.entry(std::format!("{kind:?}")).or_insert(0) += 1;
                 }
             }
         }

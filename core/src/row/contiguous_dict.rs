@@ -147,6 +147,7 @@ mod tests {
     use crate::buffer::SharedBox;
     use crate::datatypes::DataType::*;
     use crate::datatypes::{DataType, IndexType};
+    use crate::error::ErrorKind;
 
     type G = Global;
     type Dt = DataType<'static, G>;
@@ -283,9 +284,9 @@ mod tests {
                                 row.push(t);
                             }
                         }
-                        match check(&c, &rows_of(&mutated), false) {
-                            Some(Error::UnknownDictionaryKey) => unknown += 1,
-                            Some(Error::InvalidRow) => invalid += 1,
+                        match check(&c, &rows_of(&mutated), false).map(|e| e.kind()) {
+                            Some(ErrorKind::UnknownDictionaryKey) => unknown += 1,
+                            Some(ErrorKind::InvalidRow) => invalid += 1,
                             _ => {}
                         }
                     }

@@ -712,6 +712,9 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
     /// [`Error::InvalidRow`] for bytes that are not a row of this converter's
     /// fields (including trailing bytes); [`Error::InvalidUtf8`] for a string
     /// column with bytes that are not UTF-8; [`Error::AllocationFailed`].
+    /// When rows of several variable-width columns are decoded column by
+    /// column, the error's location names the column (as its field) or,
+    /// for trailing bytes, the row.
     pub fn convert_rows<'r, I>(&self, rows: I) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>>
     where
         I: IntoIterator<Item = Row<'r>>,
@@ -728,10 +731,10 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
             Slots::try_from_iter_in(rows.into_iter().map(|r| r.data()), alloc.clone())?;
         let columns = SharedSlice::try_from_fn_in(self.nodes.len(), alloc.clone(), |i| {
             let node = self.nodes.get(i).ok_or(Error::OutOfBounds)?;
-            decode::decode_column(node, &mut cursors, &alloc)
+            decode::decode_column(node, &mut cursors, &alloc).map_err(|e| e.with_field(i))
         })?;
-        if cursors.iter().any(|c| !c.is_empty()) {
-            return Err(Error::InvalidRow);
+        if let Some(row) = cursors.iter().position(|c| !c.is_empty()) {
+            return Err(Error::InvalidRow.with_row(row));
         }
         Ok(columns)
     }

@@ -154,7 +154,7 @@ fn same(
 ) -> bool {
     match (x, y) {
         (Ok(a), Ok(b)) => a.as_slice() == b.as_slice(),
-        (Err(a), Err(b)) => core::mem::discriminant(a) == core::mem::discriminant(b),
+        (Err(a), Err(b)) => a.kind() == b.kind(),
         _ => false,
     }
 }

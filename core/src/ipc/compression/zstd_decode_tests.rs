@@ -13,6 +13,7 @@ use super::*;
 use crate::array::{Array, PrimitiveArray, RecordBatch, StringArray};
 use crate::buffer::{Buffer, MutableBuffer, SharedSlice};
 use crate::datatypes::{DataType, Field, Schema};
+use crate::error::ErrorKind;
 use crate::ipc::reader::{FileReader, IpcReadOptions, SliceStreamReader, StreamReader};
 use crate::ipc::writer::{FileWriter, IpcWriteOptions, StreamWriter};
 use crate::test_support::{counting, TestAlloc};
@@ -247,8 +248,8 @@ fn oversized_declared_lengths_are_refused_before_allocating() {
     assert_eq!(alloc.requests(), 0);
     let (got, alloc) = decode(&framed(i64::MAX, &z), usize::MAX);
     assert!(matches!(
-        got,
-        Err(Error::LimitExceeded | Error::DecompressedSizeMismatch)
+        got.map_err(|e| e.kind()),
+        Err(ErrorKind::LimitExceeded | ErrorKind::DecompressedSizeMismatch)
     ));
     assert_eq!(alloc.requests(), 0);
     // Under the limit, but more than the frame's blocks can produce.

@@ -40,7 +40,7 @@ use crate::datatypes::IndexType;
 #[cfg(feature = "union")]
 use crate::datatypes::UnionMode;
 use crate::datatypes::{DataType, Field, IntervalUnit};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::ipc::message::{MetadataVersion, RecordBatchView};
 use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano, NativeType};
 
@@ -105,7 +105,13 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
         Ok((len, nulls))
     }
 
+    /// The next body buffer; an error names its index in the body.
     fn next_buffer(&mut self) -> Result<Buffer<'b, A>> {
+        let index = self.buffer;
+        self.next_buffer_at().map_err(|e| e.with_buffer(index))
+    }
+
+    fn next_buffer_at(&mut self) -> Result<Buffer<'b, A>> {
         if self.buffer >= self.header.num_buffers() {
             return Err(Error::BufferCountMismatch);
         }
@@ -249,8 +255,28 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
         ))
     }
 
-    /// Decodes the array of `field` (and its children).
+    /// Decodes the array of `field` (and its children). An error of a rule
+    /// about one buffer of the node (validity, offsets, values, views,
+    /// UTF-8 data) names that buffer's index in the body, and an error of a
+    /// child names the child's position in the field path.
     pub(crate) fn array(&mut self, field: &Field<'b, A>) -> Result<ArrayRef<'b, A>> {
+        let first = self.buffer;
+        self.node_array(field).map_err(|e| {
+            let utf8_data = !matches!(field.data_type(), DataType::Utf8View | DataType::BinaryView);
+            match buffer_of(e.kind(), utf8_data) {
+                Some(k) => e.with_buffer(first.saturating_add(k)),
+                None => e,
+            }
+        })
+    }
+
+    /// The array of child `index` of a nested field.
+    #[cfg(any(feature = "nested", feature = "union", feature = "run-end"))]
+    fn child(&mut self, field: &Field<'b, A>, index: usize) -> Result<ArrayRef<'b, A>> {
+        self.array(field).map_err(|e| e.in_child(index))
+    }
+
+    fn node_array(&mut self, field: &Field<'b, A>) -> Result<ArrayRef<'b, A>> {
         let dt = field.data_type();
         let (len, nc) = self.next_node()?;
         use DataType::*;
@@ -358,7 +384,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
             List(f) => {
                 let nulls = self.validity(len, nc)?;
                 let offsets = self.offset_buffer::<i32>(len)?;
-                let child = self.array(f)?;
+                let child = self.child(f, 0)?;
                 let values = self.boxed(child)?;
                 make!(
                     self,
@@ -371,7 +397,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
             LargeList(f) => {
                 let nulls = self.validity(len, nc)?;
                 let offsets = self.offset_buffer::<i64>(len)?;
-                let child = self.array(f)?;
+                let child = self.child(f, 0)?;
                 let values = self.boxed(child)?;
                 make!(
                     self,
@@ -387,7 +413,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 let offsets = self.scalar::<i32>(b, len)?;
                 let b = self.next_buffer()?;
                 let sizes = self.scalar::<i32>(b, len)?;
-                let child = self.array(f)?;
+                let child = self.child(f, 0)?;
                 let values = self.boxed(child)?;
                 make!(
                     self,
@@ -403,7 +429,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 let offsets = self.scalar::<i64>(b, len)?;
                 let b = self.next_buffer()?;
                 let sizes = self.scalar::<i64>(b, len)?;
-                let child = self.array(f)?;
+                let child = self.child(f, 0)?;
                 let values = self.boxed(child)?;
                 make!(
                     self,
@@ -415,7 +441,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
             #[cfg(feature = "nested")]
             FixedSizeList(f, size) => {
                 let nulls = self.validity(len, nc)?;
-                let child = self.array(f)?;
+                let child = self.child(f, 0)?;
                 let values = self.boxed(child)?;
                 make!(
                     self,
@@ -430,7 +456,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 let alloc = self.alloc.clone();
                 let children =
                     SharedSlice::try_from_fn_in(fields.len(), alloc, |i| match fields.get(i) {
-                        Some(f) => self.array(f),
+                        Some(f) => self.child(f, i),
                         None => Err(Error::InvalidChildCount),
                     })?;
                 make!(
@@ -444,7 +470,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
             Map(f, sorted) => {
                 let nulls = self.validity(len, nc)?;
                 let offsets = self.offset_buffer::<i32>(len)?;
-                let ArrayRef::Struct(entries) = self.array(f)? else {
+                let ArrayRef::Struct(entries) = self.child(f, 0)? else {
                     return Err(Error::MapEntriesInvalid);
                 };
                 make!(
@@ -472,7 +498,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 let alloc = self.alloc.clone();
                 let fs = fields.fields();
                 let children = SharedSlice::try_from_fn_in(fs.len(), alloc, |i| match fs.get(i) {
-                    Some(f) => self.array(f),
+                    Some(f) => self.child(f, i),
                     None => Err(Error::InvalidChildCount),
                 })?;
                 make!(
@@ -509,8 +535,8 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
                 if nc != 0 {
                     return Err(Error::InvalidFieldNode);
                 }
-                let run_ends = RunEnds::try_from(self.array(rf)?)?;
-                let values = self.array(vf)?;
+                let run_ends = RunEnds::try_from(self.child(rf, 0)?).map_err(|e| e.in_child(0))?;
+                let values = self.child(vf, 1)?;
                 let values = self.boxed(values)?;
                 make!(
                     self,
@@ -591,5 +617,30 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
             return Err(Error::BufferCountMismatch);
         }
         Ok(())
+    }
+}
+
+/// The position, among a node's buffers, of the buffer whose rule an error
+/// of `kind` reports (validity first, then offsets, views, keys or values,
+/// then the data of a byte layout), when the kind tells; `utf8_data` is
+/// false for the view layouts, whose data buffers are variadic.
+fn buffer_of(kind: ErrorKind, utf8_data: bool) -> Option<usize> {
+    use ErrorKind::*;
+    match kind {
+        ValidityTooSmall | NullCountMismatch => Some(0),
+        OffsetsLength
+        | OffsetsNotMonotonic
+        | OffsetOutOfBounds
+        | ViewLengthNegative
+        | ViewInlinePaddingNotZero
+        | ViewPrefixMismatch
+        | ViewBufferIndexOutOfBounds
+        | ViewOffsetOutOfBounds
+        | DecimalOutOfPrecision
+        | Date64NotWholeDays
+        | TimeOutOfRange
+        | DictionaryKeyOutOfBounds => Some(1),
+        InvalidUtf8 if utf8_data => Some(2),
+        _ => None,
     }
 }

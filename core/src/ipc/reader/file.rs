@@ -141,14 +141,17 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
             Decoder::new(alloc.clone(), options.limits.schema).schema(&footer.schema)?;
         let mut core = ReaderCore::new(schema, endianness, options, codecs, alloc)?;
         for i in 0..footer.num_dictionaries() {
-            let (msg, body) = message_at(input, start, &footer.dictionary(i)?, &options)?;
-            if !matches!(
-                msg.header,
-                crate::ipc::message::MessageHeader::DictionaryBatch { .. }
-            ) {
-                return Err(Error::UnexpectedMessage);
-            }
-            core.process(&msg, body_buffer(&buffer, body)?)?;
+            let mut dictionary = || {
+                let (msg, body) = message_at(input, start, &footer.dictionary(i)?, &options)?;
+                if !matches!(
+                    msg.header,
+                    crate::ipc::message::MessageHeader::DictionaryBatch { .. }
+                ) {
+                    return Err(Error::UnexpectedMessage);
+                }
+                core.process(&msg, body_buffer(&buffer, body)?)
+            };
+            dictionary().map_err(|e| e.with_message(i))?;
         }
         let num_batches = footer.num_record_batches();
         Ok(FileReader {
@@ -187,6 +190,10 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
 
     /// Record batch `i` (zero-copy where possible).
     ///
+    /// An error names the message as the footer block it was read from:
+    /// the file's dictionary blocks count first, so record batch `i` is
+    /// message `num_dictionaries + i`.
+    ///
     /// # Errors
     /// [`Error::OutOfBounds`] for `i >= num_batches()`; for a footer block
     /// that is inconsistent with the file or its message,
@@ -201,12 +208,20 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
         let footer = input
             .get(self.data_end..self.footer_end)
             .ok_or(Error::InvalidFooter)?;
-        let block = FooterView::decode(footer)?.record_batch(i)?;
-        let (msg, body) = message_at(input, self.data_end, &block, &self.core.options)?;
-        let body = body_buffer(&self.input, body)?;
-        self.core
-            .process(&msg, body)?
-            .ok_or(Error::UnexpectedMessage)
+        let footer = FooterView::decode(footer)?;
+        let message = footer.num_dictionaries().saturating_add(i);
+        let block = footer
+            .record_batch(i)
+            .map_err(|e| e.with_message(message))?;
+        let data_end = self.data_end;
+        let mut read = || {
+            let (msg, body) = message_at(input, data_end, &block, &self.core.options)?;
+            let body = body_buffer(&self.input, body)?;
+            self.core
+                .process(&msg, body)?
+                .ok_or(Error::UnexpectedMessage)
+        };
+        read().map_err(|e| e.with_message(message))
     }
 }
 
@@ -383,8 +398,10 @@ impl<'a, R: Read + Seek, A: Allocator + Clone + 'a, S: CodecSet> FileSeekReader<
         let n = FooterView::decode(r.footer.as_slice())?.num_dictionaries();
         for i in 0..n {
             let block = FooterView::decode(r.footer.as_slice())?.dictionary(i)?;
-            if r.read_block(&block)?.is_some() {
-                return Err(Error::UnexpectedMessage);
+            match r.read_block(&block) {
+                Ok(None) => {}
+                Ok(Some(_)) => return Err(Error::UnexpectedMessage.with_message(i)),
+                Err(e) => return Err(e.with_message(i)),
             }
         }
         Ok(r)
@@ -419,14 +436,20 @@ impl<'a, R: Read + Seek, A: Allocator + Clone + 'a, S: CodecSet> FileSeekReader<
     /// the bytes the source holds before the footer.
     ///
     /// # Errors
-    /// As [`FileReader::batch`]; I/O errors.
+    /// As [`FileReader::batch`]; I/O errors. An error names the message as
+    /// [`FileReader::batch`] does.
     pub fn batch(&mut self, i: usize) -> Result<RecordBatch<'a, A>> {
         let footer = FooterView::decode(self.footer.as_slice())?;
         if i >= footer.num_record_batches() {
             return Err(Error::OutOfBounds);
         }
-        let block = footer.record_batch(i)?;
-        self.read_block(&block)?.ok_or(Error::UnexpectedMessage)
+        let message = footer.num_dictionaries().saturating_add(i);
+        let block = footer
+            .record_batch(i)
+            .map_err(|e| e.with_message(message))?;
+        self.read_block(&block)
+            .and_then(|b| b.ok_or(Error::UnexpectedMessage))
+            .map_err(|e| e.with_message(message))
     }
 
     /// Reads the message of `block`, checked by [`block_message`]: the body

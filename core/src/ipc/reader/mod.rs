@@ -296,7 +296,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> ReaderCore<'b, A, S> {
                     let fields = schema.fields().clone();
                     let c = SharedSlice::try_from_fn_in(fields.len(), alloc, |i| {
                         match fields.get(i) {
-                            Some(f) => d.array(f),
+                            Some(f) => d.array(f).map_err(|e| e.with_field(i)),
                             None => Err(Error::InvalidChildCount),
                         }
                     })?;

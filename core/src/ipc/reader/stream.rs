@@ -60,6 +60,8 @@ pub struct StreamReader<
     core: ReaderCore<'a, A, S>,
     metadata: MutableBuffer<A>,
     done: bool,
+    /// Index of the message last read (the schema is message 0).
+    message: usize,
 }
 
 impl<'a, R: Read, A: Allocator + Clone + 'a> StreamReader<'a, R, A> {
@@ -102,6 +104,7 @@ impl<'a, R: Read, A: Allocator + Clone + 'a, S: CodecSet> StreamReader<'a, R, A,
             core,
             metadata,
             done: false,
+            message: 0,
         })
     }
 
@@ -136,16 +139,18 @@ impl<'a, R: Read, A: Allocator + Clone + 'a, S: CodecSet> StreamReader<'a, R, A,
     /// end-of-stream marker or the end of the input at a message boundary).
     ///
     /// # Errors
-    /// Any malformed message or body; the reader is finished after an error.
+    /// Any malformed message or body, with the index of its message (the
+    /// schema is message 0); the reader is finished after an error.
     pub fn next_batch(&mut self) -> Result<Option<RecordBatch<'a, A>>> {
         while !self.done {
+            self.message = self.message.saturating_add(1);
             let r = self.step();
             match r {
                 Ok(Some(b)) => return Ok(Some(b)),
                 Ok(None) => {}
                 Err(e) => {
                     self.done = true;
-                    return Err(e);
+                    return Err(e.with_message(self.message));
                 }
             }
         }
@@ -259,6 +264,8 @@ pub struct SliceStreamReader<
     pos: usize,
     core: ReaderCore<'b, A, S>,
     done: bool,
+    /// Index of the message last split (the schema is message 0).
+    message: usize,
 }
 
 /// Splits the message at `input[pos..]`: (metadata, body, next position), or
@@ -365,6 +372,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> SliceStreamReader<'b, A, S> {
             pos,
             core,
             done: false,
+            message: 0,
         })
     }
 
@@ -391,10 +399,12 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> SliceStreamReader<'b, A, S> {
     /// The next record batch, or `None` at the end.
     ///
     /// # Errors
-    /// Any malformed message or body; the reader is finished after an error.
+    /// Any malformed message or body, with the index of its message (the
+    /// schema is message 0); the reader is finished after an error.
     pub fn next_batch(&mut self) -> Result<Option<RecordBatch<'b, A>>> {
         while !self.done {
             let input = self.input.as_slice();
+            self.message = self.message.saturating_add(1);
             let r = match split_message(input, self.pos, &self.core.options) {
                 Ok(Some((msg, body, next))) => {
                     self.pos = next;
@@ -416,7 +426,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> SliceStreamReader<'b, A, S> {
                 Ok(None) => {}
                 Err(e) => {
                     self.done = true;
-                    return Err(e);
+                    return Err(e.with_message(self.message));
                 }
             }
         }

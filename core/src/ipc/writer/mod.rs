@@ -40,7 +40,7 @@ use super::Endianness;
 use crate::array::{ArrayRef, RecordBatch};
 use crate::buffer::{MutableBuffer, TryVec};
 use crate::datatypes::{Metadata, Schema};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 /// File magic of the standard spelling ("ARROW1"; 2 bytes of padding follow
 /// it at the start of a file).
@@ -155,7 +155,7 @@ where
     }
     loop {
         match encode(scratch.as_slice_mut()) {
-            Err(Error::ScratchTooSmall) => {
+            Err(e) if e.kind() == ErrorKind::ScratchTooSmall => {
                 let n = scratch.len();
                 if n >= options.max_metadata_size {
                     return Err(Error::LimitExceeded);

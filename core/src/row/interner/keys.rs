@@ -23,7 +23,7 @@
 use allocator_api2::alloc::Allocator;
 
 use crate::buffer::MutableBuffer;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 /// Entry positions of the one- and two-byte keys.
 pub(super) struct KeyIndex<A: Allocator> {
@@ -130,7 +130,7 @@ impl<A: Allocator> KeyIndex<A> {
                 .and_then(|()| self.dense.try_extend_zeros(65536))
             {
                 Ok(()) => true,
-                Err(Error::AllocationFailed) => {
+                Err(e) if e.kind() == ErrorKind::AllocationFailed => {
                     self.bases.clear();
                     self.dense.clear();
                     false
