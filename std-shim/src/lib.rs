@@ -79,7 +79,7 @@
 //! [`alkaid`], its [`array`](mod@array) and [`datatypes`] modules, and [`RecordBatch`],
 //! [`Schema`], [`Field`], [`DataType`], [`IpcWriteOptions`],
 //! [`IpcReadOptions`] and [`CompressionCodec`]. Memory comes from
-//! [`Global`].
+//! `Global` (the global heap).
 //!
 //! # Features
 //!
