@@ -332,10 +332,7 @@ impl<'a, T: ByteViewType, A: Allocator> Array<'a, A> for GenericByteViewArray<'a
             data_type: self.data_type.clone(),
             views: self.views.slice(start, bytes)?,
             buffers: self.buffers.clone(),
-            nulls: match &self.nulls {
-                Some(n) => Some(n.slice(offset, len)?),
-                None => None,
-            },
+            nulls: crate::buffer::slice_nulls(self.nulls.as_ref(), offset, len)?,
             _t: PhantomData,
         })
     }

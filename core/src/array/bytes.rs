@@ -391,10 +391,7 @@ impl<'a, T: ByteArrayType, A: Allocator> Array<'a, A> for GenericByteArray<'a, T
                 .offsets
                 .slice(offset, len.checked_add(1).ok_or(Error::OutOfBounds)?)?,
             values: self.values.clone(),
-            nulls: match &self.nulls {
-                Some(n) => Some(n.slice(offset, len)?),
-                None => None,
-            },
+            nulls: crate::buffer::slice_nulls(self.nulls.as_ref(), offset, len)?,
             _t: PhantomData,
         })
     }

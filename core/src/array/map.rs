@@ -188,10 +188,7 @@ impl<'a, A: Allocator> Array<'a, A> for MapArray<'a, A> {
             keys_sorted: self.keys_sorted,
             offsets: self.offsets.slice(offset, len)?,
             entries: self.entries.clone(),
-            nulls: match &self.nulls {
-                Some(n) => Some(n.slice(offset, len)?),
-                None => None,
-            },
+            nulls: crate::buffer::slice_nulls(self.nulls.as_ref(), offset, len)?,
         })
     }
 

@@ -22,6 +22,7 @@ mod scalar;
 mod shared;
 mod vec;
 
+pub(crate) use bitmap::slice_nulls;
 pub use bitmap::{BooleanBuffer, BooleanBufferBuilder, NullBuffer, NullBufferBuilder};
 #[cfg(all(
     feature = "dictionary",
