@@ -4,7 +4,6 @@
 //! `offsets[i]..offsets[i + 1]`. Keys are never null.
 
 use core::fmt;
-use core::mem::size_of;
 
 use allocator_api2::alloc::Allocator;
 use derive_where::derive_where;
@@ -12,8 +11,7 @@ use derive_where::derive_where;
 use super::builder::ArrayBuilder;
 use super::{check_slice, validate_nulls, Array, ArrayRef, StructArray, ValidationLevel};
 use crate::buffer::{
-    check_offsets, MutableBuffer, NullBuffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer,
-    SharedBox, SharedSlice,
+    check_offsets, NullBuffer, OffsetBuffer, OffsetsBuilder, SharedBox, SharedSlice,
 };
 use crate::datatypes::{DataType, Field, FieldRef};
 use crate::error::{Error, Result};
@@ -236,12 +234,10 @@ impl<A: Allocator> fmt::Debug for MapArray<'_, A> {
 pub struct MapBuilder<'a, K, V, A: Allocator + Clone> {
     keys: K,
     values: V,
-    offsets: MutableBuffer<A>,
-    nulls: NullBufferBuilder<A>,
+    /// Offsets (in entries, from 0) and validity.
+    offsets: OffsetsBuilder<i32, A>,
     keys_sorted: bool,
     field: Option<FieldRef<'a, A>>,
-    /// Entries at the last closed map (the last offset).
-    last: usize,
     alloc: A,
 }
 
@@ -254,11 +250,9 @@ impl<'a, K: ArrayBuilder<'a, A>, V: ArrayBuilder<'a, A>, A: Allocator + Clone>
         MapBuilder {
             keys,
             values,
-            offsets: MutableBuffer::new_in(alloc.clone()),
-            nulls: NullBufferBuilder::new_in(alloc.clone()),
+            offsets: OffsetsBuilder::new_in(0, alloc.clone()),
             keys_sorted: false,
             field: None,
-            last: 0,
             alloc,
         }
     }
@@ -288,12 +282,12 @@ impl<'a, K: ArrayBuilder<'a, A>, V: ArrayBuilder<'a, A>, A: Allocator + Clone>
 
     /// Number of maps closed.
     pub fn len(&self) -> usize {
-        self.nulls.len()
+        self.offsets.len()
     }
 
     /// `true` when no map was closed.
     pub fn is_empty(&self) -> bool {
-        self.nulls.is_empty()
+        self.offsets.is_empty()
     }
 
     /// Closes the current map: the entries appended since the previous one
@@ -306,20 +300,10 @@ impl<'a, K: ArrayBuilder<'a, A>, V: ArrayBuilder<'a, A>, A: Allocator + Clone>
     /// [`Error::AllocationFailed`]. The builder is unchanged on error.
     pub fn try_append(&mut self, valid: bool) -> Result<()> {
         let end = self.keys.len();
-        if end != self.values.len() || end < self.last {
+        if end != self.values.len() {
             return Err(Error::InvalidBuilderState);
         }
-        let end_o = i32::try_from(end).map_err(|_| Error::CapacityOverflow)?;
-        let first = self.offsets.is_empty();
-        self.offsets
-            .try_reserve(size_of::<i32>() * if first { 2 } else { 1 })?;
-        self.nulls.try_append(valid)?;
-        if first {
-            self.offsets.try_push(0i32)?;
-        }
-        self.offsets.try_push(end_o)?;
-        self.last = end;
-        Ok(())
+        self.offsets.try_append(end, valid)
     }
 
     /// Closes the current map as a null slot (normally with no entries).
@@ -341,8 +325,7 @@ impl<'a, K: ArrayBuilder<'a, A>, V: ArrayBuilder<'a, A>, A: Allocator + Clone>
         let MapBuilder {
             keys,
             values,
-            mut offsets,
-            nulls,
+            offsets,
             keys_sorted,
             field,
             alloc,
@@ -352,10 +335,7 @@ impl<'a, K: ArrayBuilder<'a, A>, V: ArrayBuilder<'a, A>, A: Allocator + Clone>
         if n != values.len() {
             return Err(Error::InvalidBuilderState);
         }
-        if offsets.is_empty() {
-            offsets.try_push(0i32)?;
-        }
-        let offsets = OffsetBuffer::try_new(ScalarBuffer::try_from_buffer(offsets.into_buffer())?)?;
+        let (offsets, nulls) = offsets.finish()?;
         let keys = keys.try_finish_array_ref()?;
         let values = values.try_finish_array_ref()?;
         let fields = match &field {
@@ -386,7 +366,7 @@ impl<'a, K: ArrayBuilder<'a, A>, V: ArrayBuilder<'a, A>, A: Allocator + Clone>
             keys_sorted,
             offsets,
             entries,
-            nulls: nulls.finish(),
+            nulls,
         };
         a.validate(ValidationLevel::Cheap)?;
         a.check_keys()?;
@@ -413,7 +393,7 @@ impl<'a, K: ArrayBuilder<'a, A>, V: ArrayBuilder<'a, A>, A: Allocator + Clone> A
 impl<K, V, A: Allocator + Clone> fmt::Debug for MapBuilder<'_, K, V, A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("MapBuilder")
-            .field("len", &self.nulls.len())
+            .field("len", &self.offsets.len())
             .field("keys_sorted", &self.keys_sorted)
             .finish_non_exhaustive()
     }
@@ -424,7 +404,7 @@ mod tests {
     use super::*;
     use crate::array::builder::test_alloc::{check_every_failure, FailAfter};
     use crate::array::{PrimitiveArray, PrimitiveBuilder};
-    use crate::buffer::{BooleanBuffer, Buffer};
+    use crate::buffer::{BooleanBuffer, Buffer, ScalarBuffer};
     use allocator_api2::alloc::Global;
     use std::vec::Vec;
 
