@@ -5,6 +5,7 @@ use core::marker::PhantomData;
 use allocator_api2::alloc::Allocator;
 
 use super::{ByteArrayType, GenericByteArray};
+use crate::array::ByteArrayNativeType;
 use crate::buffer::{MutableBuffer, OffsetBuffer, OffsetSize, OffsetsBuilder};
 use crate::error::{Error, Result};
 
@@ -79,7 +80,7 @@ impl<T: ByteArrayType, A: Allocator + Clone> GenericByteBuilder<T, A> {
     /// value bytes would exceed what the offset type addresses (`i32::MAX`
     /// bytes for Binary / Utf8).
     pub fn try_append_value(&mut self, value: &T::Native) -> Result<()> {
-        self.try_push_slot(value.as_ref(), true)
+        self.try_push_slot(value.as_bytes(), true)
     }
 
     /// Appends a null (an empty slot).
