@@ -86,6 +86,6 @@ mod tests {
         assert_eq!(unsafe { str::from_bytes_unchecked(b"ab") }, "ab");
         assert_eq!(ByteArrayNativeType::as_bytes("ab"), b"ab");
         assert_eq!(ByteArrayNativeType::as_bytes(&b"\x00"[..]), b"\x00");
-        assert!(str::IS_UTF8 && !<[u8]>::IS_UTF8);
+        const { assert!(str::IS_UTF8 && !<[u8]>::IS_UTF8) };
     }
 }

@@ -106,6 +106,7 @@ impl<O: OffsetSize, A: Allocator + Clone> OffsetsBuilder<O, A> {
     /// # Errors
     /// None in practice: the offsets are whole `O`s in a 64-byte aligned
     /// buffer; [`Error::Misaligned`] would say otherwise.
+    #[allow(clippy::type_complexity)]
     pub(crate) fn finish<'a>(self) -> Result<(OffsetBuffer<'a, O, A>, Option<NullBuffer<'a, A>>)> {
         let offsets = if self.offsets.is_empty() {
             OffsetBuffer::new_empty()
