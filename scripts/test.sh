@@ -140,6 +140,15 @@ stage_test() {
     local log="$WORK/cargo-test.log"
     cargo test --workspace 2>&1 | tee "$log"
     count_cargo_tests "$log"
+    # Issue #15: the public crates carry runnable examples (at least 60 doc
+    # tests across alkaid, alkaid-alloc and alkaid-std, all run above).
+    local docs
+    docs=$(awk '/^ *Doc-tests /{crate=$2} /^test result: /{if (crate ~ /^alkaid(_alloc|_std)?$/) n += $4; crate=""} END {print n+0}' "$log")
+    echo "-- doc examples run (alkaid, alkaid-alloc, alkaid-std): $docs"
+    if [ "$docs" -lt 60 ]; then
+        echo "fewer than 60 doc examples ran" >&2
+        return 1
+    fi
     # The core without its optional layout families and compression (what
     # the size-report firmwares use): disabled families are refused cleanly.
     cargo test -p alkaid --no-default-features --features alloc \

@@ -18,12 +18,63 @@
 //! does not use so that its code is not linked (a reader or writer then
 //! refuses schemas of a disabled family with [`Error::UnsupportedType`]).
 //!
+//! # Example
+//!
+//! Build a batch, write it as an IPC stream, read it back and sort it with
+//! the row format. With the `alloc` feature every type defaults to the
+//! global heap; each constructor has an `*_in` twin taking an allocator.
+//!
+//! ```
+//! use alkaid::array::{Array, Float64Array, RecordBatch, StringArray};
+//! use alkaid::ipc::reader::SliceStreamReader;
+//! use alkaid::ipc::writer::StreamWriter;
+//! use alkaid::row::{RowConverter, SortField, SortOptions};
+//!
+//! let batch = RecordBatch::try_from_iter([
+//!     ("station", StringArray::from(vec!["b", "a", "b", "a"]).into_array_ref()),
+//!     ("temp", Float64Array::from(vec![21.5, 19.0, 20.25, 18.5]).into_array_ref()),
+//! ])?;
+//!
+//! // Write an IPC stream into any `embedded_io::Write` (here a `Vec<u8>`).
+//! let mut writer = StreamWriter::try_new(Vec::new(), batch.schema())?;
+//! writer.write(&batch)?;
+//! writer.finish()?;
+//! let bytes = writer.into_inner();
+//!
+//! // Read it back; aligned buffers point into `bytes` (zero copy).
+//! let read: Vec<RecordBatch> = SliceStreamReader::try_new(&bytes)?.collect::<Result<_, _>>()?;
+//! assert_eq!(read, [batch.clone()]);
+//!
+//! // Sort by station, then by temperature descending: rows compare as bytes.
+//! let fields = [
+//!     SortField::new(batch.schema().fields()[0].data_type().clone()),
+//!     SortField::new_with_options(
+//!         batch.schema().fields()[1].data_type().clone(),
+//!         SortOptions::new(true, false),
+//!     ),
+//! ];
+//! let mut converter = RowConverter::try_new(&fields)?;
+//! let rows = converter.convert_columns(batch.columns())?;
+//! let mut order: Vec<usize> = (0..rows.len()).collect();
+//! order.sort_by_key(|&i| rows.row(i));
+//! assert_eq!(order, [1, 3, 0, 2]); // a 19.0, a 18.5, b 21.5, b 20.25
+//! # Ok::<(), alkaid::Error>(())
+//! ```
+//!
+//! Files, memory maps, `std::io` adapters, ZSTD and the `alkaid` command line
+//! tool are in the companion crate [`alkaid-std`](../alkaid_std/index.html);
+//! fixed-capacity allocators for firmware (a static arena, a pool, a bump
+//! allocator) and the `Counting` and `FailAt` wrappers are in
+//! [`alkaid-alloc`](../alkaid_alloc/index.html).
+//!
 //! [Apache Arrow]: https://arrow.apache.org/docs/format/Columnar.html
 
 #![no_std]
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(test)]
 extern crate std;
 
@@ -46,6 +97,11 @@ pub mod native;
     feature = "views"
 ))]
 pub mod row;
+
+/// The README's code blocks, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
 
 pub use allocator_api2;
 pub use error::{Error, Result};

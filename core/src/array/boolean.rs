@@ -13,7 +13,11 @@ use crate::error::{Error, Result};
 
 /// An array of booleans: slot `i` is bit `i` of [`BooleanArray::values`].
 #[derive_where(Clone)]
-pub struct BooleanArray<'a, A: Allocator> {
+pub struct BooleanArray<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     data_type: DataType<'a, A>,
     values: BooleanBuffer<'a, A>,
     nulls: Option<NullBuffer<'a, A>>,
@@ -128,7 +132,10 @@ impl<A: Allocator> fmt::Debug for BooleanArray<'_, A> {
 
 /// Builds a [`BooleanArray`] in memory from `A`.
 #[derive(Debug)]
-pub struct BooleanBuilder<A: Allocator + Clone> {
+pub struct BooleanBuilder<
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+> {
     values: BooleanBufferBuilder<A>,
     nulls: NullBufferBuilder<A>,
 }

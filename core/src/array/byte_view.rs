@@ -101,13 +101,27 @@ byte_view_type!(
 );
 
 /// BinaryView array.
-pub type BinaryViewArray<'a, A> = GenericByteViewArray<'a, BinaryViewType, A>;
+pub type BinaryViewArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteViewArray<'a, BinaryViewType, A>;
 /// Utf8View array.
-pub type StringViewArray<'a, A> = GenericByteViewArray<'a, StringViewType, A>;
+pub type StringViewArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteViewArray<'a, StringViewType, A>;
 /// Builder of [`BinaryViewArray`].
-pub type BinaryViewBuilder<A> = GenericByteViewBuilder<BinaryViewType, A>;
+pub type BinaryViewBuilder<
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteViewBuilder<BinaryViewType, A>;
 /// Builder of [`StringViewArray`].
-pub type StringViewBuilder<A> = GenericByteViewBuilder<StringViewType, A>;
+pub type StringViewBuilder<
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteViewBuilder<StringViewType, A>;
 
 /// An array of byte strings (BinaryView) or UTF-8 strings (Utf8View) as
 /// views: "Variable-size Binary View Layout".
@@ -117,7 +131,12 @@ pub type StringViewBuilder<A> = GenericByteViewBuilder<StringViewType, A>;
 /// optional validity bitmap. Once validated, every view (null slots
 /// included) is valid: in bounds, correct prefix, UTF-8 for Utf8View.
 #[derive_where(Clone)]
-pub struct GenericByteViewArray<'a, T: ByteViewType, A: Allocator> {
+pub struct GenericByteViewArray<
+    'a,
+    T: ByteViewType,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     data_type: DataType<'a, A>,
     views: Buffer<'a, A>,
     buffers: SharedSlice<'a, Buffer<'a, A>, A>,

@@ -111,21 +111,49 @@ byte_array_type!(
 );
 
 /// Binary array (`i32` offsets).
-pub type BinaryArray<'a, A> = GenericByteArray<'a, BinaryType, A>;
+pub type BinaryArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteArray<'a, BinaryType, A>;
 /// LargeBinary array (`i64` offsets).
-pub type LargeBinaryArray<'a, A> = GenericByteArray<'a, LargeBinaryType, A>;
+pub type LargeBinaryArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteArray<'a, LargeBinaryType, A>;
 /// Utf8 array (`i32` offsets).
-pub type StringArray<'a, A> = GenericByteArray<'a, Utf8Type, A>;
+pub type StringArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteArray<'a, Utf8Type, A>;
 /// LargeUtf8 array (`i64` offsets).
-pub type LargeStringArray<'a, A> = GenericByteArray<'a, LargeUtf8Type, A>;
+pub type LargeStringArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteArray<'a, LargeUtf8Type, A>;
 /// Builder of [`BinaryArray`].
-pub type BinaryBuilder<A> = GenericByteBuilder<BinaryType, A>;
+pub type BinaryBuilder<
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteBuilder<BinaryType, A>;
 /// Builder of [`LargeBinaryArray`].
-pub type LargeBinaryBuilder<A> = GenericByteBuilder<LargeBinaryType, A>;
+pub type LargeBinaryBuilder<
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteBuilder<LargeBinaryType, A>;
 /// Builder of [`StringArray`].
-pub type StringBuilder<A> = GenericByteBuilder<Utf8Type, A>;
+pub type StringBuilder<
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteBuilder<Utf8Type, A>;
 /// Builder of [`LargeStringArray`].
-pub type LargeStringBuilder<A> = GenericByteBuilder<LargeUtf8Type, A>;
+pub type LargeStringBuilder<
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericByteBuilder<LargeUtf8Type, A>;
 
 /// Checks that `values[offsets[0]..offsets[last]]` is UTF-8 and that every
 /// offset lands on a character boundary, so that every slot is UTF-8.
@@ -169,7 +197,12 @@ pub(crate) fn check_utf8_offsets<O: OffsetSize>(values: &[u8], offsets: &[O]) ->
 /// optional validity bitmap. For the UTF-8 types every slot, null ones
 /// included, is valid UTF-8 (checked by [`Self::try_new`]).
 #[derive_where(Clone)]
-pub struct GenericByteArray<'a, T: ByteArrayType, A: Allocator> {
+pub struct GenericByteArray<
+    'a,
+    T: ByteArrayType,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     data_type: DataType<'a, A>,
     offsets: ScalarBuffer<'a, T::Offset, A>,
     values: Buffer<'a, A>,

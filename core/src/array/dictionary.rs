@@ -22,7 +22,11 @@ pub use builder::{DictionaryBuilder, PrimitiveDictionaryBuilder};
 /// The keys of a [`DictionaryArray`]: a primitive array of one of the eight
 /// integer index types.
 #[derive_where(Clone, Debug)]
-pub enum DictionaryKeys<'a, A: Allocator> {
+pub enum DictionaryKeys<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     /// `i8` keys.
     Int8(PrimitiveArray<'a, i8, A>),
     /// `i16` keys.
@@ -207,7 +211,11 @@ impl<'a, A: Allocator> Array<'a, A> for DictionaryKeys<'a, A> {
 /// A dictionary-encoded array ([`DataType::Dictionary`]): keys of the index
 /// type and a shared dictionary of the value type.
 #[derive_where(Clone, Debug)]
-pub struct DictionaryArray<'a, A: Allocator> {
+pub struct DictionaryArray<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     data_type: DataType<'a, A>,
     keys: DictionaryKeys<'a, A>,
     values: SharedBox<'a, ArrayRef<'a, A>, A>,

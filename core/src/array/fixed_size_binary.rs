@@ -30,7 +30,11 @@ fn width_of<A: Allocator>(dt: &DataType<'_, A>) -> Result<usize> {
 /// `len` slots of [`Self::value_length`] bytes each. The values buffer holds
 /// at least `len * width` bytes, slot 0 at byte 0 (slicing slices the buffer).
 #[derive_where(Clone)]
-pub struct FixedSizeBinaryArray<'a, A: Allocator> {
+pub struct FixedSizeBinaryArray<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     data_type: DataType<'a, A>,
     /// Width in bytes (from the data type; 0 if the type is malformed).
     width: usize,
@@ -238,7 +242,10 @@ impl<A: Allocator> fmt::Debug for FixedSizeBinaryArray<'_, A> {
 /// Allocates nothing until the first append; the validity bitmap only once a
 /// null is appended. A failed append leaves the builder as it was.
 #[derive(Debug)]
-pub struct FixedSizeBinaryBuilder<A: Allocator + Clone> {
+pub struct FixedSizeBinaryBuilder<
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+> {
     width: i32,
     values: MutableBuffer<A>,
     nulls: NullBufferBuilder<A>,

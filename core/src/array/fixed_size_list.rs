@@ -25,7 +25,11 @@ fn size_usize(size: i32) -> Result<usize> {
 /// was sliced: slicing never touches the child. A null slot still occupies
 /// its `size` child elements, whose content is then meaningless.
 #[derive_where(Clone)]
-pub struct FixedSizeListArray<'a, A: Allocator> {
+pub struct FixedSizeListArray<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     data_type: DataType<'a, A>,
     field: FieldRef<'a, A>,
     size: i32,
@@ -224,7 +228,12 @@ impl<A: Allocator> fmt::Debug for FixedSizeListArray<'_, A> {
 /// then close the slot with [`Self::try_append`].
 ///
 /// The child field defaults to `item`, nullable, of the child's type.
-pub struct FixedSizeListBuilder<'a, B, A: Allocator + Clone> {
+pub struct FixedSizeListBuilder<
+    'a,
+    B,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+> {
     values: B,
     size: i32,
     nulls: NullBufferBuilder<A>,

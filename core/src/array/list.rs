@@ -85,9 +85,17 @@ list_offset!(i32, List, ListView);
 list_offset!(i64, LargeList, LargeListView);
 
 /// List with 32-bit offsets (`List<T>`).
-pub type ListArray<'a, A> = GenericListArray<'a, i32, A>;
+pub type ListArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericListArray<'a, i32, A>;
 /// List with 64-bit offsets (`LargeList<T>`).
-pub type LargeListArray<'a, A> = GenericListArray<'a, i64, A>;
+pub type LargeListArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericListArray<'a, i64, A>;
 
 /// An array of variable-length lists of the elements of one child array.
 ///
@@ -96,7 +104,12 @@ pub type LargeListArray<'a, A> = GenericListArray<'a, i64, A>;
 /// range, whose content is then meaningless. Slicing shares the offsets (they
 /// are not rebased: the first offset may be non-zero) and the child.
 #[derive_where(Clone)]
-pub struct GenericListArray<'a, O: ListOffsetSize, A: Allocator> {
+pub struct GenericListArray<
+    'a,
+    O: ListOffsetSize,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     data_type: DataType<'a, A>,
     field: FieldRef<'a, A>,
     offsets: OffsetBuffer<'a, O, A>,
@@ -290,9 +303,19 @@ impl<O: ListOffsetSize, A: Allocator> fmt::Debug for GenericListArray<'_, O, A> 
 }
 
 /// Builder of [`ListArray`] (32-bit offsets).
-pub type ListBuilder<'a, B, A> = GenericListBuilder<'a, i32, B, A>;
+pub type ListBuilder<
+    'a,
+    B,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericListBuilder<'a, i32, B, A>;
 /// Builder of [`LargeListArray`] (64-bit offsets).
-pub type LargeListBuilder<'a, B, A> = GenericListBuilder<'a, i64, B, A>;
+pub type LargeListBuilder<
+    'a,
+    B,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericListBuilder<'a, i64, B, A>;
 
 /// Builds a [`GenericListArray`] in memory from `A`: append a list's elements
 /// to [`Self::values`] (the child builder `B`), then close the list with
@@ -300,7 +323,13 @@ pub type LargeListBuilder<'a, B, A> = GenericListBuilder<'a, i64, B, A>;
 ///
 /// The child field defaults to `item`, nullable, of the child's type; set
 /// another with [`Self::with_field`].
-pub struct GenericListBuilder<'a, O: ListOffsetSize, B, A: Allocator + Clone> {
+pub struct GenericListBuilder<
+    'a,
+    O: ListOffsetSize,
+    B,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+> {
     values: B,
     /// Offsets and validity; the first offset is the child length when the
     /// builder was made.

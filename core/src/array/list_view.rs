@@ -19,9 +19,17 @@ use crate::datatypes::{DataType, Field, FieldRef};
 use crate::error::{Error, Result};
 
 /// List view with 32-bit offsets and sizes (`ListView<T>`).
-pub type ListViewArray<'a, A> = GenericListViewArray<'a, i32, A>;
+pub type ListViewArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericListViewArray<'a, i32, A>;
 /// List view with 64-bit offsets and sizes (`LargeListView<T>`).
-pub type LargeListViewArray<'a, A> = GenericListViewArray<'a, i64, A>;
+pub type LargeListViewArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericListViewArray<'a, i64, A>;
 
 /// An array of lists given as (offset, size) pairs into one child array.
 ///
@@ -29,7 +37,12 @@ pub type LargeListViewArray<'a, A> = GenericListViewArray<'a, i64, A>;
 /// and `offsets[i] + sizes[i] <= child length` (in child slots). Slicing
 /// shares the offsets, sizes and child.
 #[derive_where(Clone)]
-pub struct GenericListViewArray<'a, O: ListOffsetSize, A: Allocator> {
+pub struct GenericListViewArray<
+    'a,
+    O: ListOffsetSize,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     data_type: DataType<'a, A>,
     field: FieldRef<'a, A>,
     offsets: ScalarBuffer<'a, O, A>,
@@ -243,16 +256,32 @@ impl<O: ListOffsetSize, A: Allocator> fmt::Debug for GenericListViewArray<'_, O,
 }
 
 /// Builder of [`ListViewArray`] (32-bit offsets and sizes).
-pub type ListViewBuilder<'a, B, A> = GenericListViewBuilder<'a, i32, B, A>;
+pub type ListViewBuilder<
+    'a,
+    B,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericListViewBuilder<'a, i32, B, A>;
 /// Builder of [`LargeListViewArray`] (64-bit offsets and sizes).
-pub type LargeListViewBuilder<'a, B, A> = GenericListViewBuilder<'a, i64, B, A>;
+pub type LargeListViewBuilder<
+    'a,
+    B,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = GenericListViewBuilder<'a, i64, B, A>;
 
 /// Builds a [`GenericListViewArray`] in memory from `A`.
 ///
 /// Either append a list's elements to [`Self::values`] and close it with
 /// [`Self::try_append`] (contiguous, in-order views), or fill the child first
 /// and append arbitrary, possibly shared ranges with [`Self::try_append_view`].
-pub struct GenericListViewBuilder<'a, O: ListOffsetSize, B, A: Allocator + Clone> {
+pub struct GenericListViewBuilder<
+    'a,
+    O: ListOffsetSize,
+    B,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+> {
     values: B,
     offsets: MutableBuffer<A>,
     sizes: MutableBuffer<A>,

@@ -25,7 +25,11 @@ use crate::error::{Error, Result};
 /// non-nullable struct of two fields, the first (the key) non-nullable.
 /// Slicing shares the offsets (not rebased) and the entries.
 #[derive_where(Clone)]
-pub struct MapArray<'a, A: Allocator> {
+pub struct MapArray<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     /// `Map(field, keys_sorted)`.
     data_type: DataType<'a, A>,
     keys_sorted: bool,
@@ -239,7 +243,13 @@ impl<A: Allocator> fmt::Debug for MapArray<'_, A> {
 ///
 /// The type is `Map(entries: Struct<key: K (non-null), value: V>, keys_sorted)`
 /// with `keys_sorted` false unless set by [`Self::with_keys_sorted`].
-pub struct MapBuilder<'a, K, V, A: Allocator + Clone> {
+pub struct MapBuilder<
+    'a,
+    K,
+    V,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+> {
     keys: K,
     values: V,
     /// Offsets (in entries, from 0) and validity.

@@ -10,6 +10,7 @@
 //! ([`ValidationLevel::Full`]), `new_unchecked` is `unsafe` and checks nothing,
 //! builders (`*Builder`) append values through the allocator `A`.
 
+mod as_array;
 mod boolean;
 mod builder;
 mod byte_native;
@@ -22,6 +23,8 @@ mod equal;
 mod fixed_size_binary;
 #[cfg(feature = "nested")]
 mod fixed_size_list;
+#[cfg(feature = "alloc")]
+mod from_std;
 #[cfg(feature = "nested")]
 mod list;
 #[cfg(feature = "nested")]
@@ -75,7 +78,13 @@ pub use list_view::{
 #[cfg(feature = "nested")]
 pub use map::{MapArray, MapBuilder};
 pub use null::NullArray;
-pub use primitive::{PrimitiveArray, PrimitiveBuilder, PrimitiveType};
+pub use primitive::{
+    Decimal128Array, Decimal128Builder, Decimal256Array, Decimal256Builder, Float16Array,
+    Float16Builder, Float32Array, Float32Builder, Float64Array, Float64Builder, Int16Array,
+    Int16Builder, Int32Array, Int32Builder, Int64Array, Int64Builder, Int8Array, Int8Builder,
+    PrimitiveArray, PrimitiveBuilder, PrimitiveType, UInt16Array, UInt16Builder, UInt32Array,
+    UInt32Builder, UInt64Array, UInt64Builder, UInt8Array, UInt8Builder,
+};
 pub use record_batch::RecordBatch;
 #[cfg(feature = "run-end")]
 pub use run_end::{PrimitiveRunBuilder, RunArray, RunEndIndexType, RunEnds};
@@ -199,7 +208,11 @@ pub(crate) fn validate_nulls<A: Allocator>(
 /// any type, without trait objects. Match on it to reach the typed array.
 #[derive_where(Clone, Debug)]
 #[non_exhaustive]
-pub enum ArrayRef<'a, A: Allocator> {
+pub enum ArrayRef<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     /// [`DataType::Null`].
     Null(NullArray<'a, A>),
     /// [`DataType::Boolean`].

@@ -12,7 +12,11 @@ use crate::error::Result;
 
 /// An array of `len` nulls of type [`DataType::Null`]; it owns no memory.
 #[derive_where(Clone, Debug)]
-pub struct NullArray<'a, A: Allocator> {
+pub struct NullArray<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     data_type: DataType<'a, A>,
     len: usize,
     _a: PhantomData<&'a ()>,

@@ -138,10 +138,48 @@ primitive_type!(
 /// Slot `i` is `values[i]`; its bytes are those of the "Fixed-size Primitive
 /// Layout" (native endianness, no gaps).
 #[derive_where(Clone)]
-pub struct PrimitiveArray<'a, T: PrimitiveType, A: Allocator> {
+pub struct PrimitiveArray<
+    'a,
+    T: PrimitiveType,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     data_type: DataType<'a, A>,
     values: ScalarBuffer<'a, T, A>,
     nulls: Option<NullBuffer<'a, A>>,
+}
+
+macro_rules! primitive_aliases {
+    ($($native:ty => $array:ident, $builder:ident, $what:literal;)*) => {$(
+        #[doc = concat!("A [`PrimitiveArray`] of `", stringify!($native), "` values (", $what, ").")]
+        pub type $array<
+            'a,
+            #[cfg(feature = "alloc")] A = crate::Global,
+            #[cfg(not(feature = "alloc"))] A,
+        > = PrimitiveArray<'a, $native, A>;
+        #[doc = concat!("A [`PrimitiveBuilder`] of `", stringify!($native), "` values.")]
+        pub type $builder<
+            'a,
+            #[cfg(feature = "alloc")] A = crate::Global,
+            #[cfg(not(feature = "alloc"))] A,
+        > = PrimitiveBuilder<'a, $native, A>;
+    )*};
+}
+
+primitive_aliases! {
+    i8 => Int8Array, Int8Builder, "Int8";
+    i16 => Int16Array, Int16Builder, "Int16";
+    i32 => Int32Array, Int32Builder, "Int32, and the storage of Date32, Time32, Decimal32 and Interval(YearMonth)";
+    i64 => Int64Array, Int64Builder, "Int64, and the storage of Date64, Time64, Timestamp, Duration and Decimal64";
+    u8 => UInt8Array, UInt8Builder, "UInt8";
+    u16 => UInt16Array, UInt16Builder, "UInt16";
+    u32 => UInt32Array, UInt32Builder, "UInt32";
+    u64 => UInt64Array, UInt64Builder, "UInt64";
+    half::f16 => Float16Array, Float16Builder, "Float16";
+    f32 => Float32Array, Float32Builder, "Float32";
+    f64 => Float64Array, Float64Builder, "Float64";
+    i128 => Decimal128Array, Decimal128Builder, "the storage of Decimal128: give the builder `DataType::Decimal128(precision, scale)` with `with_data_type`";
+    crate::native::i256 => Decimal256Array, Decimal256Builder, "the storage of Decimal256";
 }
 
 impl<'a, T: PrimitiveType, A: Allocator> PrimitiveArray<'a, T, A> {
@@ -320,7 +358,12 @@ impl<T: PrimitiveType, A: Allocator> fmt::Debug for PrimitiveArray<'_, T, A> {
 ///
 /// The validity bitmap is only allocated once a null is appended.
 #[derive(Debug)]
-pub struct PrimitiveBuilder<'a, T: PrimitiveType, A: Allocator + Clone> {
+pub struct PrimitiveBuilder<
+    'a,
+    T: PrimitiveType,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+> {
     data_type: DataType<'a, A>,
     values: MutableBuffer<A>,
     nulls: NullBufferBuilder<A>,

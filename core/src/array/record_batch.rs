@@ -14,14 +14,20 @@ use crate::error::{Error, Result};
 /// The columns are a [`SharedSlice`]: a firmware can borrow them from an array
 /// on its stack; a host shares them from an allocation.
 #[derive_where(Clone, Debug)]
-pub struct RecordBatch<'a, A: Allocator> {
+pub struct RecordBatch<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     schema: Schema<'a, A>,
     columns: SharedSlice<'a, ArrayRef<'a, A>, A>,
     num_rows: usize,
 }
 
 impl<'a, A: Allocator> RecordBatch<'a, A> {
-    /// A batch of `columns` described by `schema`.
+    /// A batch of `columns` described by `schema`. The columns are a
+    /// `Vec<ArrayRef>` (global heap, feature `alloc`), a borrowed
+    /// `&[ArrayRef]` or a [`SharedSlice`].
     ///
     /// Checks that there is one column per field, each of the field's type and
     /// of the same length, and that non-nullable fields hold no nulls. Columns
@@ -33,8 +39,9 @@ impl<'a, A: Allocator> RecordBatch<'a, A> {
     /// [`Error::NullInNonNullableField`].
     pub fn try_new(
         schema: Schema<'a, A>,
-        columns: SharedSlice<'a, ArrayRef<'a, A>, A>,
+        columns: impl Into<SharedSlice<'a, ArrayRef<'a, A>, A>>,
     ) -> Result<Self> {
+        let columns = columns.into();
         let rows = columns.first().map_or(0, |c| c.len());
         Self::try_new_with_rows(schema, columns, rows)
     }
@@ -45,9 +52,10 @@ impl<'a, A: Allocator> RecordBatch<'a, A> {
     /// As [`Self::try_new`].
     pub fn try_new_with_rows(
         schema: Schema<'a, A>,
-        columns: SharedSlice<'a, ArrayRef<'a, A>, A>,
+        columns: impl Into<SharedSlice<'a, ArrayRef<'a, A>, A>>,
         num_rows: usize,
     ) -> Result<Self> {
+        let columns = columns.into();
         if schema.fields().len() != columns.len() {
             return Err(Error::SchemaMismatch);
         }
@@ -108,6 +116,51 @@ impl<'a, A: Allocator> RecordBatch<'a, A> {
             c.validate(level)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<'a> RecordBatch<'a, crate::Global> {
+    /// A batch of named columns on the global heap, its schema made from the
+    /// names and the columns' data types; a field is nullable when its column
+    /// has nulls (arrow-rs: `RecordBatch::try_from_iter`).
+    ///
+    /// ```
+    /// use alkaid::array::{Array, Int32Array, RecordBatch, StringArray};
+    /// let batch = RecordBatch::try_from_iter([
+    ///     ("id", Int32Array::from(vec![1, 2]).into_array_ref()),
+    ///     ("name", StringArray::from(vec![Some("a"), None]).into_array_ref()),
+    /// ])?;
+    /// assert_eq!((batch.num_rows(), batch.num_columns()), (2, 2));
+    /// assert!(batch.schema().field(1).is_some_and(|f| f.is_nullable()));
+    /// # Ok::<(), alkaid::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] when the columns' lengths differ,
+    /// [`Error::AllocationFailed`].
+    pub fn try_from_iter<N: AsRef<str>>(
+        columns: impl IntoIterator<Item = (N, ArrayRef<'a, crate::Global>)>,
+    ) -> Result<Self> {
+        use crate::datatypes::Field;
+        let mut fields = alloc::vec::Vec::new();
+        let mut arrays = alloc::vec::Vec::new();
+        for (name, column) in columns {
+            let nullable = column.null_count() > 0;
+            let field = Field::try_new_in(
+                name.as_ref(),
+                column.data_type().clone(),
+                nullable,
+                crate::Global,
+            )?;
+            fields.try_reserve(1).map_err(|_| Error::AllocationFailed)?;
+            arrays.try_reserve(1).map_err(|_| Error::AllocationFailed)?;
+            fields.push(field);
+            arrays.push(column);
+        }
+        let fields = SharedSlice::try_from_iter_in(fields, crate::Global)?;
+        let arrays = SharedSlice::try_from_iter_in(arrays, crate::Global)?;
+        Self::try_new(Schema::from_fields(fields), arrays)
     }
 }
 

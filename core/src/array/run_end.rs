@@ -26,7 +26,11 @@ pub use builder::PrimitiveRunBuilder;
 /// The `run_ends` child of a [`RunArray`]: a primitive array of one of the
 /// three run-end types.
 #[derive_where(Clone, Debug)]
-pub enum RunEnds<'a, A: Allocator> {
+pub enum RunEnds<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     /// Int16 run ends.
     Int16(PrimitiveArray<'a, i16, A>),
     /// Int32 run ends.
@@ -164,7 +168,11 @@ run_end_type!(i64, Int64);
 /// No validity bitmap: [`Array::nulls`] is `None` and [`Array::null_count`]
 /// is 0; nulls are runs of null values.
 #[derive_where(Clone, Debug)]
-pub struct RunArray<'a, A: Allocator> {
+pub struct RunArray<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     data_type: DataType<'a, A>,
     run_ends: RunEnds<'a, A>,
     values: SharedBox<'a, ArrayRef<'a, A>, A>,

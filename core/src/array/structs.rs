@@ -20,7 +20,11 @@ use crate::error::{Error, Result};
 /// `offset` (in slots) is how far the view was sliced: slicing never touches
 /// the children, and [`Self::column`] returns them sliced to this view.
 #[derive_where(Clone)]
-pub struct StructArray<'a, A: Allocator> {
+pub struct StructArray<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     data_type: DataType<'a, A>,
     fields: Fields<'a, A>,
     children: SharedSlice<'a, ArrayRef<'a, A>, A>,
@@ -257,7 +261,12 @@ impl<A: Allocator> fmt::Debug for StructArray<'_, A> {
 /// (append each child's element through [`Self::children`], then close the
 /// slot with [`Self::try_append`]), or `()` to record only the validity and
 /// hand finished children to [`StructBuilder::try_finish_with_children`].
-pub struct StructBuilder<'a, C, A: Allocator + Clone> {
+pub struct StructBuilder<
+    'a,
+    C,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+> {
     fields: Fields<'a, A>,
     children: C,
     nulls: NullBufferBuilder<A>,

@@ -38,7 +38,11 @@ pub use builder::UnionBuilder;
 /// slot). Logical nulls are the nulls of the selected child values: see
 /// [`UnionArray::is_logically_null`].
 #[derive_where(Clone, Debug)]
-pub struct UnionArray<'a, A: Allocator> {
+pub struct UnionArray<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     data_type: DataType<'a, A>,
     /// A cheap clone of the fields inside `data_type`, for direct access.
     fields: UnionFields<'a, A>,

@@ -15,7 +15,11 @@ use crate::error::{Error, Result};
 
 /// A view of `len` bits starting at bit `offset` of a [`Buffer`] (LSB order).
 #[derive_where::derive_where(Clone)]
-pub struct BooleanBuffer<'a, A: Allocator> {
+pub struct BooleanBuffer<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     buffer: Buffer<'a, A>,
     offset: usize,
     len: usize,
@@ -149,7 +153,11 @@ impl<A: Allocator> fmt::Debug for BooleanBuffer<'_, A> {
 /// A validity bitmap: a [`BooleanBuffer`] where `1` means valid, with its
 /// null count (number of `0` bits) computed once.
 #[derive_where::derive_where(Clone)]
-pub struct NullBuffer<'a, A: Allocator> {
+pub struct NullBuffer<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     bits: BooleanBuffer<'a, A>,
     null_count: usize,
 }
@@ -323,7 +331,10 @@ fn set_bits(bytes: &mut [u8], start: usize, end: usize) {
 
 /// Builds a bit-packed [`BooleanBuffer`] one bit at a time, in memory from `A`.
 #[derive(Debug)]
-pub struct BooleanBufferBuilder<A: Allocator> {
+pub struct BooleanBufferBuilder<
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     buffer: MutableBuffer<A>,
     len: usize,
 }
@@ -446,7 +457,10 @@ impl<A: Allocator> BooleanBufferBuilder<A> {
 /// null is appended, and [`NullBufferBuilder::finish`] returns `None` when
 /// there was none (the Arrow format lets an array without nulls omit its bitmap).
 #[derive(Debug)]
-pub struct NullBufferBuilder<A: Allocator + Clone> {
+pub struct NullBufferBuilder<
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+> {
     bits: Option<BooleanBufferBuilder<A>>,
     len: usize,
     alloc: A,

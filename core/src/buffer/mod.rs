@@ -60,7 +60,11 @@ pub enum Misaligned {
 ///
 /// Cloning and slicing never copy. Bytes are in native endianness.
 #[derive_where::derive_where(Clone, PartialEq, Eq, Hash)]
-pub struct Buffer<'a, A: Allocator>(SharedSlice<'a, u8, A>);
+pub struct Buffer<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+>(SharedSlice<'a, u8, A>);
 
 impl<'a, A: Allocator> Buffer<'a, A> {
     /// The empty buffer (no allocation).

@@ -39,7 +39,10 @@ pub(crate) use append::Appender;
 /// [`MutableBuffer::into_buffer`] freezes it into a shared [`Buffer`] without
 /// copying (room for the reference-count header is reserved in front of the
 /// data from the first allocation).
-pub struct MutableBuffer<A: Allocator> {
+pub struct MutableBuffer<
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     /// Start of the allocation (header space, then data); dangling when `cap == 0`.
     base: NonNull<u8>,
     len: usize,

@@ -107,7 +107,12 @@ pub fn check_offsets<O: OffsetSize>(
 /// An array of `n` slots has `n + 1` offsets; slot `i` spans
 /// `offsets[i]..offsets[i + 1]` of its values (bytes or child elements).
 #[derive_where::derive_where(Clone, PartialEq)]
-pub struct OffsetBuffer<'a, O: OffsetSize, A: Allocator>(ScalarBuffer<'a, O, A>);
+pub struct OffsetBuffer<
+    'a,
+    O: OffsetSize,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+>(ScalarBuffer<'a, O, A>);
 
 impl<'a, O: OffsetSize, A: Allocator> OffsetBuffer<'a, O, A> {
     /// Checks and wraps offsets (O(n)).

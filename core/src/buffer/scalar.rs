@@ -15,7 +15,12 @@ use crate::native::NativeType;
 /// Invariant: the bytes are aligned for `T` and their length is a multiple of
 /// `size_of::<T>()`, so [`ScalarBuffer::as_slice`] cannot fail. Lengths and
 /// offsets of this type are in elements, not bytes.
-pub struct ScalarBuffer<'a, T: NativeType, A: Allocator> {
+pub struct ScalarBuffer<
+    'a,
+    T: NativeType,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     buffer: Buffer<'a, A>,
     _t: PhantomData<T>,
 }

@@ -168,7 +168,10 @@ pub(crate) unsafe fn init_header<A: Allocator, T>(
 /// [`crate::buffer::Buffer::from_owner`]. Either way, cloning counts one
 /// more reference, and dropping the last one drops the contents (so runs
 /// the keeper's `Drop` exactly once) and returns the allocation to `A`.
-pub struct MemoryOwner<A: Allocator> {
+pub struct MemoryOwner<
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     header: NonNull<Header<A>>,
 }
 
@@ -276,7 +279,12 @@ impl<A: Allocator> fmt::Debug for MemoryOwner<A> {
 ///
 /// Cloning and [`SharedSlice::slice`] never allocate or copy: they share the
 /// allocation and bump its reference count. The elements are immutable.
-pub struct SharedSlice<'a, T, A: Allocator> {
+pub struct SharedSlice<
+    'a,
+    T,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     ptr: NonNull<T>,
     len: usize,
     owner: Option<MemoryOwner<A>>,
@@ -290,6 +298,20 @@ pub struct SharedSlice<'a, T, A: Allocator> {
 unsafe impl<T: Send + Sync, A: Allocator + Send + Sync> Send for SharedSlice<'_, T, A> {}
 // SAFETY: see the `Send` impl; `&SharedSlice` only hands out `&T` and clones.
 unsafe impl<T: Send + Sync, A: Allocator + Send + Sync> Sync for SharedSlice<'_, T, A> {}
+
+impl<'a, T, A: Allocator> From<&'a [T]> for SharedSlice<'a, T, A> {
+    /// A view of `slice` ([`SharedSlice::borrowed`]); no allocation.
+    fn from(slice: &'a [T]) -> Self {
+        SharedSlice::borrowed(slice)
+    }
+}
+
+impl<'a, T, A: Allocator, const N: usize> From<&'a [T; N]> for SharedSlice<'a, T, A> {
+    /// A view of `array` ([`SharedSlice::borrowed`]); no allocation.
+    fn from(array: &'a [T; N]) -> Self {
+        SharedSlice::borrowed(array)
+    }
+}
 
 impl<'a, T, A: Allocator> SharedSlice<'a, T, A> {
     /// A view of caller memory; no allocation. Usable in `const` and `static`
@@ -539,7 +561,12 @@ impl<T: core::hash::Hash, A: Allocator> core::hash::Hash for SharedSlice<'_, T, 
 ///
 /// Used for recursive metadata (a list's child field, a dictionary's value
 /// type) and for child arrays, without `alloc::boxed::Box`.
-pub struct SharedBox<'a, T, A: Allocator>(SharedSlice<'a, T, A>);
+pub struct SharedBox<
+    'a,
+    T,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+>(SharedSlice<'a, T, A>);
 
 impl<'a, T, A: Allocator> SharedBox<'a, T, A> {
     /// A view of a value the caller owns; no allocation.
@@ -599,7 +626,11 @@ impl<T: core::hash::Hash, A: Allocator> core::hash::Hash for SharedBox<'_, T, A>
 
 /// An immutable UTF-8 string, borrowed or shared like [`SharedSlice`].
 #[derive_where::derive_where(Clone)]
-pub struct SharedStr<'a, A: Allocator>(SharedSlice<'a, u8, A>);
+pub struct SharedStr<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+>(SharedSlice<'a, u8, A>);
 
 impl<'a, A: Allocator> SharedStr<'a, A> {
     /// A view of a string the caller owns; no allocation; usable in `const`.

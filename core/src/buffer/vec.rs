@@ -12,7 +12,11 @@ use crate::error::{Error, Result};
 /// [`Error::AllocationFailed`] instead of aborting. For bookkeeping (lists of
 /// dictionaries, pending children), not for array data (see
 /// [`super::MutableBuffer`]).
-pub struct TryVec<T, A: Allocator> {
+pub struct TryVec<
+    T,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     ptr: NonNull<T>,
     len: usize,
     cap: usize,

@@ -8,13 +8,22 @@ use crate::buffer::{SharedBox, SharedSlice, SharedStr};
 use crate::error::Result;
 
 /// Custom key-value metadata, in order (the `KeyValue` list of Schema.fbs).
-pub type Metadata<'a, A> = SharedSlice<'a, (SharedStr<'a, A>, SharedStr<'a, A>), A>;
+pub type Metadata<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = SharedSlice<'a, (SharedStr<'a, A>, SharedStr<'a, A>), A>;
 
 /// The children of a struct or union.
-pub type Fields<'a, A> = SharedSlice<'a, Field<'a, A>, A>;
+pub type Fields<'a, #[cfg(feature = "alloc")] A = crate::Global, #[cfg(not(feature = "alloc"))] A> =
+    SharedSlice<'a, Field<'a, A>, A>;
 
 /// A shared child field (of a list, map or run-end encoded type).
-pub type FieldRef<'a, A> = SharedBox<'a, Field<'a, A>, A>;
+pub type FieldRef<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = SharedBox<'a, Field<'a, A>, A>;
 
 /// Key of an extension type's name in field metadata ("Extension Types").
 pub const EXTENSION_NAME_KEY: &str = "ARROW:extension:name";
@@ -25,7 +34,11 @@ pub const EXTENSION_METADATA_KEY: &str = "ARROW:extension:metadata";
 /// and the dictionary id when the type is (or contains at this level) a
 /// dictionary (the `Field` table of Schema.fbs).
 #[derive_where(Clone, Debug, PartialEq)]
-pub struct Field<'a, A: Allocator> {
+pub struct Field<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     name: SharedStr<'a, A>,
     data_type: DataType<'a, A>,
     nullable: bool,

@@ -94,7 +94,11 @@ impl IndexType {
 
 /// The type ids of a union and the field of each, in the same order.
 #[derive_where(Clone, Debug, PartialEq)]
-pub struct UnionFields<'a, A: Allocator> {
+pub struct UnionFields<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     type_ids: SharedSlice<'a, i8, A>,
     fields: Fields<'a, A>,
 }
@@ -153,7 +157,11 @@ impl<'a, A: Allocator> UnionFields<'a, A> {
 /// allocator of owned ones.
 #[derive_where(Clone, Debug, PartialEq)]
 #[non_exhaustive]
-pub enum DataType<'a, A: Allocator> {
+pub enum DataType<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     /// No values: every slot is null; no buffers.
     Null,
     /// Bit-packed booleans.

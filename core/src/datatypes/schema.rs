@@ -9,14 +9,44 @@ use crate::buffer::SharedSlice;
 /// The columns of a record batch ([`Fields`]) and custom metadata (the
 /// `Schema` table of Schema.fbs; endianness and features are IPC concerns).
 #[derive_where(Clone, Debug, PartialEq)]
-pub struct Schema<'a, A: Allocator> {
+pub struct Schema<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     fields: Fields<'a, A>,
     metadata: Metadata<'a, A>,
 }
 
 impl<'a, A: Allocator> Schema<'a, A> {
-    /// A schema of `fields` without metadata; `const` for schemas in flash.
-    pub const fn new(fields: Fields<'a, A>) -> Self {
+    /// A schema of `fields` without metadata: a `Vec<Field>` (global heap,
+    /// feature `alloc`), a borrowed `&[Field]`, or a [`Fields`] slice.
+    ///
+    /// ```
+    /// use alkaid::datatypes::{DataType, Field, Schema};
+    /// let schema = Schema::new(vec![
+    ///     Field::new("id", DataType::Int64, false),
+    ///     Field::new("name", DataType::Utf8, true),
+    /// ]);
+    /// assert_eq!(schema.index_of("name"), Some(1));
+    /// ```
+    pub fn new(fields: impl Into<Fields<'a, A>>) -> Self {
+        Self::from_fields(fields.into())
+    }
+
+    /// A schema of `fields` without metadata, usable in `const` and `static`
+    /// items (a schema in flash, no allocation).
+    ///
+    /// ```
+    /// use alkaid::buffer::SharedSlice;
+    /// use alkaid::datatypes::{DataType, Field, Schema};
+    /// use alkaid::NoAlloc;
+    ///
+    /// static FIELDS: [Field<'static, NoAlloc>; 1] = [Field::new("t", DataType::UInt32, false)];
+    /// static SCHEMA: Schema<'static, NoAlloc> = Schema::from_fields(SharedSlice::borrowed(&FIELDS));
+    /// assert_eq!(SCHEMA.fields().len(), 1);
+    /// ```
+    pub const fn from_fields(fields: Fields<'a, A>) -> Self {
         Schema {
             fields,
             metadata: SharedSlice::empty(),

@@ -26,7 +26,11 @@ pub(crate) const NAME: &str = "arrow.fixed_shape_tensor";
 /// ["C", "H", "W"]}`, `{"shape": [100, 200, 500], "permutation": [2, 0, 1]}`
 /// (logical shape `[500, 100, 200]`). Unknown keys are ignored.
 #[derive_where(Clone, Debug, PartialEq)]
-pub struct FixedShapeTensorType<'a, A: Allocator> {
+pub struct FixedShapeTensorType<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     shape: SharedSlice<'a, usize, A>,
     dim_names: Option<SharedSlice<'a, SharedStr<'a, A>, A>>,
     permutation: Option<SharedSlice<'a, usize, A>>,
@@ -254,7 +258,11 @@ impl<'a, A: Allocator + Clone> ExtensionType<'a, A> for FixedShapeTensorType<'a,
 }
 
 /// An array of fixed-shape tensors: slot `i` is one tensor (or null).
-pub type FixedShapeTensorArray<'a, A> = ExtensionArray<'a, FixedShapeTensorType<'a, A>, A>;
+pub type FixedShapeTensorArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = ExtensionArray<'a, FixedShapeTensorType<'a, A>, A>;
 
 impl<'a, A: Allocator + Clone> ExtensionArray<'a, FixedShapeTensorType<'a, A>, A> {
     /// An array of tensors of type `ty` over the flat row-major `values`

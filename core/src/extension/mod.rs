@@ -241,7 +241,12 @@ fn try_extension_metadata_in<'a, A: Allocator + Clone>(
 /// It is an [`Array`] of the storage's data type: slicing keeps the type,
 /// [`Array::into_array_ref`] gives back the storage (the extension lives in
 /// the field, see [`ExtensionType::try_field_in`]).
-pub struct ExtensionArray<'a, T: ExtensionType<'a, A>, A: Allocator + 'a> {
+pub struct ExtensionArray<
+    'a,
+    T: ExtensionType<'a, A>,
+    #[cfg(feature = "alloc")] A: Allocator + 'a = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + 'a,
+> {
     extension: T,
     storage: T::Storage,
     _marker: Marker<'a, A>,
@@ -385,7 +390,11 @@ impl<'a, T: ExtensionType<'a, A>, A: Allocator + 'a> Array<'a, A> for ExtensionA
 /// `ARROW:extension:name`; any other column stays its storage array.
 #[derive_where::derive_where(Clone, Debug)]
 #[non_exhaustive]
-pub enum CanonicalExtensionArray<'a, A: Allocator + Clone> {
+pub enum CanonicalExtensionArray<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+> {
     /// `arrow.fixed_shape_tensor`.
     #[cfg(feature = "nested")]
     FixedShapeTensor(FixedShapeTensorArray<'a, A>),

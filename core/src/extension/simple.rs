@@ -65,7 +65,11 @@ impl<'a, A: Allocator + 'a> ExtensionType<'a, A> for UuidType {
 }
 
 /// An array of UUIDs.
-pub type UuidArray<'a, A> = ExtensionArray<'a, UuidType, A>;
+pub type UuidArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = ExtensionArray<'a, UuidType, A>;
 
 impl<'a, A: Allocator + 'a> ExtensionArray<'a, UuidType, A> {
     /// Copies `values` (`None` = null) into memory from `alloc`.
@@ -141,7 +145,11 @@ impl<'a, A: Allocator + 'a> ExtensionType<'a, A> for JsonType {
 }
 
 /// An array of JSON texts.
-pub type JsonArray<'a, A> = ExtensionArray<'a, JsonType, A>;
+pub type JsonArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = ExtensionArray<'a, JsonType, A>;
 
 impl<'a, A: Allocator + 'a> ExtensionArray<'a, JsonType, A> {
     /// The text of slot `i` whatever its validity; `None` when `i >= len`.
@@ -204,7 +212,11 @@ impl<'a, A: Allocator + 'a> ExtensionType<'a, A> for Bool8Type {
 }
 
 /// An array of 8-bit booleans.
-pub type Bool8Array<'a, A> = ExtensionArray<'a, Bool8Type, A>;
+pub type Bool8Array<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = ExtensionArray<'a, Bool8Type, A>;
 
 impl<'a, A: Allocator + 'a> ExtensionArray<'a, Bool8Type, A> {
     /// Stores `values` (`None` = null) as 1 and 0 in memory from `alloc`.
@@ -245,7 +257,11 @@ impl<'a, A: Allocator + 'a> ExtensionArray<'a, Bool8Type, A> {
 /// names that system. Metadata: `{"type_name": "geometry", "vendor_name":
 /// "postgis"}` (both keys required; other keys ignored).
 #[derive_where(Clone, Debug, PartialEq)]
-pub struct OpaqueType<'a, A: Allocator> {
+pub struct OpaqueType<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     type_name: SharedStr<'a, A>,
     vendor_name: SharedStr<'a, A>,
 }
@@ -323,4 +339,8 @@ impl<'a, A: Allocator + Clone + 'a> ExtensionType<'a, A> for OpaqueType<'a, A> {
 }
 
 /// An array of an opaque type: its storage, as is.
-pub type OpaqueArray<'a, A> = ExtensionArray<'a, OpaqueType<'a, A>, A>;
+pub type OpaqueArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = ExtensionArray<'a, OpaqueType<'a, A>, A>;

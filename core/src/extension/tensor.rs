@@ -179,7 +179,12 @@ fn offset_of(index: &[usize], sizes: &[usize], strides: &[usize]) -> Option<usiz
 /// zero-copy slice of the storage's child, `product(shape)` elements in
 /// row-major order).
 #[derive(Clone)]
-pub struct Tensor<'t, 'a, A: Allocator> {
+pub struct Tensor<
+    't,
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     shape: Dims,
     strides: Dims,
     permutation: Option<&'t [usize]>,

@@ -37,7 +37,11 @@ const SHAPE: &str = "shape";
 /// ["H", "W", "C"], "uniform_shape": [400, null, 3]}`, `{"permutation": [2,
 /// 0, 1]}`. Unknown keys are ignored.
 #[derive_where(Clone, Debug, PartialEq)]
-pub struct VariableShapeTensorType<'a, A: Allocator> {
+pub struct VariableShapeTensorType<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     dim_names: Option<SharedSlice<'a, SharedStr<'a, A>, A>>,
     permutation: Option<SharedSlice<'a, usize, A>>,
     uniform_shape: Option<SharedSlice<'a, Option<usize>, A>>,
@@ -341,7 +345,11 @@ fn row_shape<A: Allocator>(shapes: &FixedSizeListArray<'_, A>, i: usize) -> Opti
 }
 
 /// An array of variable-shape tensors: slot `i` is one tensor (or null).
-pub type VariableShapeTensorArray<'a, A> = ExtensionArray<'a, VariableShapeTensorType<'a, A>, A>;
+pub type VariableShapeTensorArray<
+    'a,
+    #[cfg(feature = "alloc")] A = crate::Global,
+    #[cfg(not(feature = "alloc"))] A,
+> = ExtensionArray<'a, VariableShapeTensorType<'a, A>, A>;
 
 impl<'a, A: Allocator + Clone> ExtensionArray<'a, VariableShapeTensorType<'a, A>, A> {
     /// An array over the `data` lists and `shape` lists (same length), with
@@ -406,7 +414,12 @@ impl<'a, A: Allocator + Clone> ExtensionArray<'a, VariableShapeTensorType<'a, A>
 
 /// Builds a [`VariableShapeTensorArray`] of primitive elements `T`, one
 /// tensor (shape and row-major values) at a time, in memory from `A`.
-pub struct VariableShapeTensorBuilder<'a, T: PrimitiveType, A: Allocator + Clone> {
+pub struct VariableShapeTensorBuilder<
+    'a,
+    T: PrimitiveType,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+> {
     ty: VariableShapeTensorType<'a, A>,
     ndim: usize,
     data: ListBuilder<'a, PrimitiveBuilder<'a, T, A>, A>,

@@ -19,7 +19,10 @@ use crate::error::{Error, Result};
 /// ([`crate::array::ValidationLevel::Full`]). An error from the producer is
 /// [`Error::Io`] (its message is in [`Self::last_error`]); after an error or
 /// the end, the iterator returns `None`.
-pub struct ArrowArrayStreamReader<A: Allocator + Clone + Send + Sync + 'static> {
+pub struct ArrowArrayStreamReader<
+    #[cfg(feature = "alloc")] A: Allocator + Clone + Send + Sync + 'static = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone + Send + Sync + 'static,
+> {
     stream: FFI_ArrowArrayStream,
     schema: Schema<'static, A>,
     /// The struct type of a batch (the schema's fields).

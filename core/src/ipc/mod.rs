@@ -3,6 +3,8 @@
 
 pub mod compression;
 pub mod flatbuf;
+#[cfg(feature = "alloc")]
+mod global;
 pub mod io;
 pub mod message;
 pub mod reader;

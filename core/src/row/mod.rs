@@ -169,7 +169,11 @@ impl SortOptions {
 
 /// A column of a [`RowConverter`]: its data type and [`SortOptions`].
 #[derive_where(Clone, Debug, PartialEq)]
-pub struct SortField<'a, A: Allocator> {
+pub struct SortField<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     data_type: DataType<'a, A>,
     options: SortOptions,
 }
@@ -383,7 +387,11 @@ fn decoded_type<'a, A: Allocator + Clone>(
 /// from `A`. Encoding a batch makes one allocation for the row bytes and one
 /// for the offsets (sizes are computed first), plus a few per nested or
 /// dictionary column; nothing per row.
-pub struct RowConverter<'a, A: Allocator + Clone> {
+pub struct RowConverter<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+> {
     nodes: Slots<Node<'a, A>, A>,
     encoding: RowEncoding,
 }

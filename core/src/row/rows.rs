@@ -17,7 +17,10 @@ const USIZE: usize = core::mem::size_of::<usize>();
 /// [`super::RowConverter::append`]. Rows compare with `memcmp`: sorting
 /// [`Row`]s sorts the original columns as the converter's
 /// [`super::SortOptions`] say.
-pub struct Rows<A: Allocator> {
+pub struct Rows<
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     buffer: MutableBuffer<A>,
     /// `len + 1` offsets once a row was added; empty before (zero rows).
     offsets: MutableBuffer<A>,
@@ -238,7 +241,11 @@ impl<'r, A: Allocator> IntoIterator for &'r Rows<A> {
 
 /// Iterator over the rows of a [`Rows`] (exact size, double-ended).
 #[derive(Debug)]
-pub struct RowsIter<'r, A: Allocator> {
+pub struct RowsIter<
+    'r,
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
     /// The offsets of the rows still to come, as pairs (taken once, not per row).
     windows: core::slice::Windows<'r, usize>,
     data: &'r [u8],

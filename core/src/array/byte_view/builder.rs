@@ -18,7 +18,11 @@ use crate::error::{Error, Result};
 /// inline value). Allocates nothing until the first append; a failed append
 /// leaves the builder as it was.
 #[derive(Debug)]
-pub struct GenericByteViewBuilder<T: ByteViewType, A: Allocator + Clone> {
+pub struct GenericByteViewBuilder<
+    T: ByteViewType,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+> {
     views: MutableBuffer<A>,
     data: MutableBuffer<A>,
     nulls: NullBufferBuilder<A>,

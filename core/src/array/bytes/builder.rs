@@ -14,7 +14,11 @@ use crate::error::{Error, Result};
 /// Allocates nothing until the first append; the validity bitmap only once a
 /// null is appended. A failed append leaves the builder as it was.
 #[derive(Debug)]
-pub struct GenericByteBuilder<T: ByteArrayType, A: Allocator + Clone> {
+pub struct GenericByteBuilder<
+    T: ByteArrayType,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+> {
     /// Offsets (in value bytes, from 0) and validity.
     offsets: OffsetsBuilder<T::Offset, A>,
     values: MutableBuffer<A>,

@@ -13,7 +13,12 @@ use crate::error::{Error, Result};
 /// Builds a [`DictionaryArray`] with keys of type `K` over a dictionary
 /// given at construction: the caller appends keys (indices into it) or nulls.
 #[derive(Debug)]
-pub struct DictionaryBuilder<'a, K: DictionaryKeyType, A: Allocator + Clone> {
+pub struct DictionaryBuilder<
+    'a,
+    K: DictionaryKeyType,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+> {
     data_type: DataType<'a, A>,
     keys: PrimitiveBuilder<'a, K, A>,
     values: SharedBox<'a, ArrayRef<'a, A>, A>,
@@ -104,7 +109,8 @@ pub struct PrimitiveDictionaryBuilder<
     'a,
     K: DictionaryKeyType,
     V: PrimitiveType,
-    A: Allocator + Clone,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
 > {
     keys: PrimitiveBuilder<'a, K, A>,
     values: MutableBuffer<A>,

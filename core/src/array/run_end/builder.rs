@@ -13,7 +13,13 @@ use crate::error::{Error, Result};
 /// `R`, merging equal consecutive values (bitwise equal, or both null) into
 /// one run.
 #[derive(Debug)]
-pub struct PrimitiveRunBuilder<'a, R: RunEndIndexType, V: PrimitiveType, A: Allocator + Clone> {
+pub struct PrimitiveRunBuilder<
+    'a,
+    R: RunEndIndexType,
+    V: PrimitiveType,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+> {
     run_ends: MutableBuffer<A>,
     values: PrimitiveBuilder<'a, V, A>,
     /// The value of the open (last) run, if any.

@@ -26,7 +26,11 @@ use crate::error::{Error, Result};
 /// `finish` validates the result at [`ValidationLevel::Full`](crate::array::ValidationLevel::Full), so a mismatch
 /// between the type ids and the children is reported, never assumed.
 #[derive(Debug)]
-pub struct UnionBuilder<'a, A: Allocator + Clone> {
+pub struct UnionBuilder<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+> {
     fields: UnionFields<'a, A>,
     mode: UnionMode,
     type_ids: MutableBuffer<A>,

@@ -26,7 +26,12 @@ fn start_magic(head: &[u8]) -> Option<&'static [u8]> {
 /// Reads the IPC file format from a byte slice (a whole file in memory, flash
 /// or an mmap) with random access to its batches, without copying: buffers
 /// point into the input when aligned, uncompressed and native-endian.
-pub struct FileReader<'b, A: Allocator + Clone + 'b, S: CodecSet = BuiltinCodecs> {
+pub struct FileReader<
+    'b,
+    #[cfg(feature = "alloc")] A: Allocator + Clone + 'b = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone + 'b,
+    S: CodecSet = BuiltinCodecs,
+> {
     input: Buffer<'b, A>,
     /// Where the footer starts: every message lies before it.
     data_end: usize,
@@ -233,7 +238,8 @@ fn message_at<'b>(
 pub struct FileSeekReader<
     'a,
     R: Read + Seek,
-    A: Allocator + Clone + 'a,
+    #[cfg(feature = "alloc")] A: Allocator + Clone + 'a = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone + 'a,
     S: CodecSet = BuiltinCodecs,
 > {
     src: R,

@@ -22,7 +22,13 @@ const BODY_CHUNK: usize = 1 << 20;
 /// Bodies are read into 64-byte aligned memory from `A`; the batches own
 /// their buffers (`'static`). Iterate with [`StreamReader::next_batch`] or as
 /// an [`Iterator`].
-pub struct StreamReader<'a, R: Read, A: Allocator + Clone + 'a, S: CodecSet = BuiltinCodecs> {
+pub struct StreamReader<
+    'a,
+    R: Read,
+    #[cfg(feature = "alloc")] A: Allocator + Clone + 'a = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone + 'a,
+    S: CodecSet = BuiltinCodecs,
+> {
     src: R,
     core: ReaderCore<'a, A, S>,
     metadata: MutableBuffer<A>,
@@ -186,7 +192,12 @@ impl<'a, R: Read, A: Allocator + Clone + 'a, S: CodecSet> core::fmt::Debug
 /// batches' buffers point into `input` when it is aligned (8 bytes suffice
 /// for every type but views' 16-byte structs, which are read bytewise),
 /// uncompressed and in native byte order.
-pub struct SliceStreamReader<'b, A: Allocator + Clone + 'b, S: CodecSet = BuiltinCodecs> {
+pub struct SliceStreamReader<
+    'b,
+    #[cfg(feature = "alloc")] A: Allocator + Clone + 'b = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone + 'b,
+    S: CodecSet = BuiltinCodecs,
+> {
     input: Buffer<'b, A>,
     pos: usize,
     core: ReaderCore<'b, A, S>,

@@ -30,9 +30,11 @@ use super::compression::{BuiltinCodecs, CodecSet};
 use super::io::PositionWriter;
 #[cfg(feature = "compression")]
 use super::message::BufferSpec;
+/// The body compression codecs [`IpcWriteOptions::compression`] names.
+pub use super::message::CompressionCodec;
 use super::message::{
     encode_dictionary_batch_message, encode_footer, encode_record_batch_message,
-    encode_schema_message, Block, CompressionCodec, RecordBatchHeader,
+    encode_schema_message, Block, RecordBatchHeader,
 };
 use super::Endianness;
 use crate::array::{ArrayRef, RecordBatch};
@@ -367,7 +369,13 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
 
 /// Writes the IPC stream format: the schema, then dictionary and record
 /// batches as they come, then the end-of-stream marker on [`Self::finish`].
-pub struct StreamWriter<'a, W: Write, A: Allocator + Clone, S: CodecSet = BuiltinCodecs> {
+pub struct StreamWriter<
+    'a,
+    W: Write,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+    S: CodecSet = BuiltinCodecs,
+> {
     out: PositionWriter<W>,
     schema: Schema<'a, A>,
     enc: Encoder<'a, A, S>,
@@ -493,7 +501,13 @@ impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug for StreamWri
 /// Writes the IPC file format: magic, the stream format's messages, then a
 /// footer indexing every dictionary and record batch (no `Seek` needed: the
 /// writer counts its position).
-pub struct FileWriter<'a, W: Write, A: Allocator + Clone, S: CodecSet = BuiltinCodecs> {
+pub struct FileWriter<
+    'a,
+    W: Write,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+    S: CodecSet = BuiltinCodecs,
+> {
     out: PositionWriter<W>,
     schema: Schema<'a, A>,
     enc: Encoder<'a, A, S>,

@@ -33,7 +33,7 @@ static FIELDS: [Field<'static, A>; 2] = [
     Field::new("t_ms", DataType::UInt32, false),
     Field::new("celsius", DataType::Float32, true),
 ];
-static SCHEMA: Schema<'static, A> = Schema::new(SharedSlice::borrowed(&FIELDS));
+static SCHEMA: Schema<'static, A> = Schema::from_fields(SharedSlice::borrowed(&FIELDS));
 
 const ROWS: usize = 64;
 

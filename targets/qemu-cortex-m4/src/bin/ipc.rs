@@ -26,7 +26,7 @@ static FIELDS: [Field<'static, A>; 3] = [
     Field::new("value", DataType::Float32, true),
     Field::new("label", DataType::Utf8, true),
 ];
-static SCHEMA: Schema<'static, A> = Schema::new(SharedSlice::borrowed(&FIELDS));
+static SCHEMA: Schema<'static, A> = Schema::from_fields(SharedSlice::borrowed(&FIELDS));
 
 static TIMES: [u32; 6] = [10, 20, 30, 40, 50, 60];
 

@@ -29,7 +29,7 @@ static FIELDS: [Field<'static, A>; 3] = [
     Field::new("temperature", DataType::Int16, true),
     Field::new("door_open", DataType::Boolean, false),
 ];
-static SCHEMA: Schema<'static, A> = Schema::new(SharedSlice::borrowed(&FIELDS));
+static SCHEMA: Schema<'static, A> = Schema::from_fields(SharedSlice::borrowed(&FIELDS));
 
 /// Timestamps in flash, used as a column without copying.
 static TIMES: [i64; 4] = [1_000, 2_000, 3_000, 4_000];

@@ -67,7 +67,7 @@ static FIELDS: [Field<'static, A>; 6] = [
     )
     .with_dict_id(0),
 ];
-static SCHEMA: Schema<'static, A> = Schema::new(SharedSlice::borrowed(&FIELDS));
+static SCHEMA: Schema<'static, A> = Schema::from_fields(SharedSlice::borrowed(&FIELDS));
 
 /// The status dictionary in flash: "ok", "warm", "vibration", "fault".
 static STATUS_BYTES: &[u8] = b"okwarmvibrationfault";

@@ -27,7 +27,7 @@ static FIELDS: [Field<'static, A>; 3] = [
     Field::new("value", DataType::Float32, false),
     Field::new("label", DataType::Utf8, false),
 ];
-static SCHEMA: Schema<'static, A> = Schema::new(SharedSlice::borrowed(&FIELDS));
+static SCHEMA: Schema<'static, A> = Schema::from_fields(SharedSlice::borrowed(&FIELDS));
 
 static TIMESTAMPS: [u32; ROWS] = {
     let mut a = [0; ROWS];
