@@ -10,8 +10,9 @@
 #             the .venv with pyarrow)
 #   fmt       cargo fmt --check (workspace, fuzz and firmware projects)
 #   clippy    cargo clippy -D warnings (workspace all targets, firmware)
-#   test      cargo test --workspace; the core's disabled_families test
-#             without default features
+#   test      cargo test --workspace (doc tests included); the core's
+#             disabled_families test without default features; alkaid-std
+#             without default features must not depend on clap
 #   fuzz      the cargo-fuzz targets of tests/fuzz (libFuzzer, nightly
 #             toolchain; see tests/fuzz/Cargo.toml and src/lib.rs for the
 #             targets and their oracles): installs cargo-fuzz
@@ -121,6 +122,13 @@ stage_clippy() {
     # documented for maintainers) must resolve.
     RUSTDOCFLAGS="-D warnings" cargo doc -p alkaid --all-features \
         --document-private-items --no-deps
+    # alkaid-std's pages link to the core's (just built): every link
+    # resolves, and none is left as literal `[...]` text.
+    RUSTDOCFLAGS="-D warnings" cargo doc -p alkaid-std --no-deps
+    if grep -rl '\[<code>[^<]*</code>\]' "${CARGO_TARGET_DIR:-target}/doc/alkaid_std"; then
+        echo "alkaid-std docs: links rendered as literal text (files above)" >&2
+        return 1
+    fi
     local d
     for d in "${FIRMWARE_DIRS[@]}"; do
         local lib=()
@@ -154,6 +162,16 @@ stage_test() {
     cargo test -p alkaid --no-default-features --features alloc \
         --test disabled_families 2>&1 | tee "$log"
     count_cargo_tests "$log"
+    # The std shim as a library (without its `cli` feature) does not
+    # depend on clap.
+    local tree
+    tree=$(cargo tree -p alkaid-std --no-default-features -e normal)
+    if grep -q clap <<<"$tree"; then
+        echo "alkaid-std without default features depends on clap:" >&2
+        grep clap <<<"$tree" >&2
+        return 1
+    fi
+    echo "-- alkaid-std --no-default-features: no clap"
 }
 
 # Fuzzing (see the header). The fuzz workspace builds into its own

@@ -74,6 +74,22 @@ impl NativeType for f16 {
 /// Stored as 32 bytes in native endianness (the low 128 bits first on
 /// little-endian machines, the high 128 bits first on big-endian ones), so a
 /// buffer of `i256` has the byte layout the Arrow format specifies.
+///
+/// ```
+/// use alkaid::array::{Array, Decimal256Array};
+/// use alkaid::datatypes::DataType;
+/// use alkaid::native::i256;
+///
+/// let big = i256::from_parts(0, 1); // 2^128
+/// assert_eq!(big.to_i128(), None); // does not fit
+/// assert_eq!(i256::from_i128(-7).to_i128(), Some(-7));
+/// assert_eq!(i256::from_le_bytes(big.to_le_bytes()), big);
+///
+/// let a = Decimal256Array::from(vec![big, i256::from_i128(-7)])
+///     .with_data_type(DataType::Decimal256(76, 0))?;
+/// assert_eq!((a.value(0), a.data_type().primitive_width()), (Some(big), Some(32)));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Pod, Zeroable)]
 #[repr(C)]
@@ -210,6 +226,18 @@ impl NativeType for IntervalDayTime {
 
 /// An `Interval(MONTH_DAY_NANO)` value: months and days (32-bit), nanoseconds
 /// (64-bit), 16 bytes in that order ("Interval" in Schema.fbs).
+///
+/// ```
+/// use alkaid::array::{Array, PrimitiveArray};
+/// use alkaid::datatypes::{DataType, IntervalUnit};
+/// use alkaid::native::IntervalMonthDayNano;
+///
+/// let one_month_and_a_second = IntervalMonthDayNano::new(1, 0, 1_000_000_000);
+/// let a = PrimitiveArray::from(vec![one_month_and_a_second]);
+/// assert_eq!(a.data_type(), &DataType::Interval(IntervalUnit::MonthDayNano));
+/// assert_eq!(a.data_type().primitive_width(), Some(16)); // bytes
+/// assert_eq!(a.get(0).map(|v| v.months), Some(1));
+/// ```
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug, Pod, Zeroable)]
 #[repr(C)]
 pub struct IntervalMonthDayNano {

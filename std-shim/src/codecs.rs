@@ -29,6 +29,28 @@ pub type StdCodecs = WithCodec<ZstdCodec, BuiltinCodecs>;
 /// use and reused. Before a reader allocates a buffer, its declared length
 /// is checked against the frame and block headers
 /// ([`zstd_frame::check_declared_len`]).
+///
+/// ```
+/// # use alkaid_std::array::{Array, Int64Array, RecordBatch};
+/// # let batch = RecordBatch::try_from_iter([("v", Int64Array::from_iter_values(0..1000).into_array_ref())])?;
+/// use alkaid::ipc::compression::{BuiltinCodecs, WithCodec};
+/// use alkaid_std::{CompressionCodec, IpcWriteOptions, StreamWriter, ZstdCodec};
+///
+/// let options = IpcWriteOptions { compression: Some(CompressionCodec::Zstd), ..Default::default() };
+/// let mut sizes = Vec::new();
+/// for level in [1, 19] {
+///     let codecs = WithCodec::new(ZstdCodec::with_level(level), BuiltinCodecs::new());
+///     let mut w = StreamWriter::try_new_with_codecs(Vec::new(), batch.schema(), options, codecs)?;
+///     w.write(&batch)?;
+///     w.finish()?;
+///     let bytes = w.into_inner();
+///     let back: Vec<_> = alkaid_std::read_stream(&bytes[..])?.collect::<alkaid_std::Result<_>>()?;
+///     assert_eq!(back, [batch.clone()]);
+///     sizes.push(bytes.len());
+/// }
+/// assert!(sizes.iter().all(|&n| n < 8000)); // 8,000 bytes of values
+/// # Ok::<(), alkaid_std::Error>(())
+/// ```
 pub struct ZstdCodec {
     level: i32,
     checksum: bool,

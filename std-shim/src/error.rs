@@ -11,14 +11,34 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 ///
 /// `Display` is the inner error's message (one line, no trailing period), so
 /// that a command-line tool can print it as is.
+///
+/// ```
+/// use std::error::Error as _;
+///
+/// // An I/O error keeps the operating system's error, as its source too.
+/// let err = alkaid_std::open_ipc("/nonexistent/data.arrow").unwrap_err();
+/// let io = err.as_io().expect("an I/O error");
+/// assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
+/// assert!(err.source().is_some_and(|s| s.is::<std::io::Error>()));
+///
+/// // A format error is the core's, with its static message.
+/// let err = alkaid_std::IpcInput::from_bytes(b"ARROW1\0\0 not a file")?.reader().unwrap_err();
+/// assert_eq!(err.as_arrow(), Some(alkaid::Error::InvalidMagic));
+///
+/// // Both convert into `std::io::Error` (for `?` in io-returning code).
+/// let io: std::io::Error = err.into();
+/// assert_eq!(io.kind(), std::io::ErrorKind::InvalidData);
+/// # Ok::<(), alkaid_std::Error>(())
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// An error of the core (malformed input, validation, limits, memory).
     #[error(transparent)]
     Arrow(#[from] alkaid::Error),
-    /// An I/O error of the operating system.
-    #[error(transparent)]
+    /// An I/O error of the operating system, which is also this error's
+    /// [`source`](std::error::Error::source).
+    #[error("{0}")]
     Io(#[from] io::Error),
 }
 
@@ -120,6 +140,14 @@ mod tests {
             Error::from(alkaid::Error::InvalidMagic).as_arrow(),
             Some(alkaid::Error::InvalidMagic)
         );
+    }
+
+    #[test]
+    fn the_io_error_is_the_source() {
+        use std::error::Error as _;
+        let e = Error::from(io::Error::new(io::ErrorKind::NotFound, "gone"));
+        let source = e.source().and_then(|s| s.downcast_ref::<io::Error>());
+        assert_eq!(source.map(io::Error::kind), Some(io::ErrorKind::NotFound));
     }
 
     #[test]

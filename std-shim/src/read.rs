@@ -16,7 +16,7 @@ use alkaid::ipc::writer::{ALKAID_MAGIC, ARROW_MAGIC};
 use alkaid::Global;
 use memmap2::Mmap;
 
-use crate::bridge::{ErrorSlot, Tracked};
+use crate::bridge::Tracked;
 use crate::codecs::StdCodecs;
 use crate::error::{Error, Result};
 
@@ -36,6 +36,13 @@ impl IpcFormat {
     /// starts with the magic `ARROW1` or `ALKAID1` (a stream never does: its
     /// first bytes are the `0xFFFFFFFF` continuation or a little-endian
     /// length), [`IpcFormat::Stream`] otherwise. Needs at most 7 bytes.
+    ///
+    /// ```
+    /// use alkaid_std::IpcFormat;
+    /// assert_eq!(IpcFormat::detect(b"ARROW1\0\0"), IpcFormat::File);
+    /// assert_eq!(IpcFormat::detect(&[0xFF, 0xFF, 0xFF, 0xFF]), IpcFormat::Stream);
+    /// assert_eq!(IpcFormat::File.to_string(), "file");
+    /// ```
     pub fn detect(head: &[u8]) -> IpcFormat {
         if head.starts_with(ARROW_MAGIC) || head.starts_with(ALKAID_MAGIC) {
             IpcFormat::File
@@ -93,6 +100,26 @@ pub struct IpcInput {
 /// is mapped: the operating system would then end the process with `SIGBUS`
 /// on access, or the batches would change under the reader.
 ///
+///
+/// ```
+/// # use alkaid_std::array::{Array, Int64Array, RecordBatch};
+/// # let batch = RecordBatch::try_from_iter([("v", Int64Array::from(vec![7, 8]).into_array_ref())])?;
+/// let path = std::env::temp_dir().join(format!("open-ipc-doc-{}.arrow", std::process::id()));
+/// let mut w = alkaid_std::create_file(&path, batch.schema(), Default::default())?;
+/// w.write(&batch)?;
+/// w.finish()?;
+/// drop(w);
+///
+/// let input = alkaid_std::open_ipc(&path)?;
+/// assert_eq!(input.format(), alkaid_std::IpcFormat::File);
+/// let mut reader = input.reader()?;
+/// assert_eq!(reader.num_batches(), Some(1));
+/// assert_eq!(reader.next_batch()?, Some(batch));
+/// assert_eq!(reader.next_batch()?, None);
+/// # std::fs::remove_file(&path)?;
+/// # Ok::<(), alkaid_std::Error>(())
+/// ```
+///
 /// # Errors
 /// [`Error::Io`] when the file cannot be opened or mapped.
 pub fn open_ipc(path: impl AsRef<Path>) -> Result<IpcInput> {
@@ -122,6 +149,23 @@ pub fn open_ipc(path: impl AsRef<Path>) -> Result<IpcInput> {
 /// (the footer is at the end); a stream-format input is read lazily, batch
 /// by batch, as the [`IpcReader`] is consumed (so `producer | alkaid cat
 /// --limit 1 -` stops early).
+///
+///
+/// ```
+/// # use alkaid_std::array::{Array, Int64Array, RecordBatch};
+/// # let batch = RecordBatch::try_from_iter([("v", Int64Array::from(vec![7, 8]).into_array_ref())])?;
+/// let mut w = alkaid_std::StreamWriter::try_new(Vec::new(), batch.schema())?;
+/// w.write(&batch)?;
+/// w.finish()?;
+/// // Any `std::io::Read + 'static`: a pipe, a socket, stdin, a cursor.
+/// let src = std::io::Cursor::new(w.into_inner());
+/// let input = alkaid_std::read_ipc(src)?;
+/// assert_eq!(input.format(), alkaid_std::IpcFormat::Stream);
+/// assert_eq!(input.bytes(), None); // read as the batches are consumed
+/// let batches: Vec<_> = input.reader()?.collect::<alkaid_std::Result<_>>()?;
+/// assert_eq!(batches, [batch]);
+/// # Ok::<(), alkaid_std::Error>(())
+/// ```
 ///
 /// # Errors
 /// [`Error::Io`] on a read error; [`Error::Arrow`] with
@@ -177,6 +221,20 @@ fn read_all_aligned(prefix: &[u8], src: &mut impl Read) -> Result<Buffer<'static
 
 impl IpcInput {
     /// Copies `bytes` into 64-byte aligned memory and detects their format.
+    ///
+    /// ```
+    /// # use alkaid_std::array::{Array, Int64Array, RecordBatch};
+    /// # let batch = RecordBatch::try_from_iter([("v", Int64Array::from(vec![7, 8]).into_array_ref())])?;
+    /// let mut w = alkaid_std::FileWriter::try_new(Vec::new(), batch.schema())?;
+    /// w.write(&batch)?;
+    /// w.finish()?;
+    /// let input = alkaid_std::IpcInput::from_bytes(&w.into_inner())?;
+    /// // The batches keep the copy alive: they outlive `input`.
+    /// let batches: Vec<_> = input.reader()?.collect::<alkaid_std::Result<_>>()?;
+    /// drop(input);
+    /// assert_eq!(batches, [batch]);
+    /// # Ok::<(), alkaid_std::Error>(())
+    /// ```
     ///
     /// # Errors
     /// [`alkaid::Error::AllocationFailed`].
@@ -257,7 +315,6 @@ impl IpcInput {
         };
         Ok(IpcReader {
             inner,
-            slot: ErrorSlot::default(),
             validated: options.validation(),
         })
     }
@@ -279,9 +336,31 @@ impl fmt::Debug for IpcInput {
 }
 
 /// Reads the IPC stream format from a `std::io` source (through
-/// [`embedded_io_adapters::std::FromStd`]), batch by batch; the batches own
+/// embedded-io-adapters' [`FromStd`](https://docs.rs/embedded-io-adapters/0.7/embedded_io_adapters/std/struct.FromStd.html)), batch by batch; the batches own
 /// their buffers. Wrap a slow source in a [`std::io::BufReader`]: the reader
 /// makes small reads for message prefixes.
+///
+///
+/// ```
+/// # use alkaid_std::array::{Array, Int64Array, RecordBatch};
+/// # let batch = RecordBatch::try_from_iter([("v", Int64Array::from(vec![7, 8]).into_array_ref())])?;
+/// let mut w = alkaid_std::StreamWriter::try_new(Vec::new(), batch.schema())?;
+/// w.write(&batch)?;
+/// w.finish()?;
+/// let bytes = w.into_inner();
+///
+/// let mut reader = alkaid_std::read_stream(std::io::BufReader::new(&bytes[..]))?;
+/// assert_eq!(reader.schema(), batch.schema());
+/// assert_eq!(reader.num_batches(), None); // unknown until the end of a stream
+/// assert_eq!(reader.next().transpose()?, Some(batch));
+/// assert!(reader.next().is_none());
+///
+/// // A truncated stream: the core's error, after which the reader stops.
+/// let mut reader = alkaid_std::read_stream(&bytes[..bytes.len() - 20])?;
+/// let err = reader.next_batch().unwrap_err();
+/// assert_eq!(err.as_arrow(), Some(alkaid::Error::UnexpectedEof));
+/// # Ok::<(), alkaid_std::Error>(())
+/// ```
 ///
 /// # Errors
 /// As [`IpcInput::reader_with`].
@@ -291,18 +370,34 @@ pub fn read_stream<'r>(src: impl Read + 'r) -> Result<IpcReader<'r>> {
 
 /// [`read_stream`] with explicit options.
 ///
+/// ```
+/// # use alkaid_std::array::{Array, Int64Array, RecordBatch};
+/// # let batch = RecordBatch::try_from_iter([("v", Int64Array::from(vec![7, 8]).into_array_ref())])?;
+/// use alkaid_std::{IpcReadOptions, ValidationLevel};
+///
+/// let mut w = alkaid_std::StreamWriter::try_new(Vec::new(), batch.schema())?;
+/// w.write(&batch)?;
+/// w.finish()?;
+/// let bytes = w.into_inner();
+/// let options = IpcReadOptions::default();
+/// assert_eq!(options.validation(), ValidationLevel::Full);
+/// let (batches, rows) = alkaid_std::read_stream_with(&bytes[..], options)?
+///     .validate_all(ValidationLevel::Full)?;
+/// assert_eq!((batches, rows), (1, 2));
+/// # Ok::<(), alkaid_std::Error>(())
+/// ```
+///
 /// # Errors
 /// As [`IpcInput::reader_with`].
 pub fn read_stream_with<'r>(src: impl Read + 'r, options: IpcReadOptions) -> Result<IpcReader<'r>> {
-    let slot = ErrorSlot::default();
     let boxed: Box<dyn Read + 'r> = Box::new(src);
-    let tracked = Tracked::new(boxed, slot.clone());
+    // The shim reads the schema message itself (the core's constructor
+    // drops its source, and any error kept there, when it fails).
+    let tracked = Tracked::prefetch_message(boxed, options.limits.max_metadata_size)?;
     let reader =
-        StreamReader::try_new_with_codecs_in(tracked, options, StdCodecs::default(), Global)
-            .map_err(|e| slot.lift(e))?;
+        StreamReader::try_new_with_codecs_in(tracked, options, StdCodecs::default(), Global)?;
     Ok(IpcReader {
         inner: Inner::Read(reader),
-        slot,
         validated: options.validation(),
     })
 }
@@ -324,7 +419,6 @@ enum Inner<'b> {
 /// Compressed bodies (LZ4 frame, ZSTD) are decompressed with [`StdCodecs`].
 pub struct IpcReader<'b> {
     inner: Inner<'b>,
-    slot: ErrorSlot,
     /// The level the core reader validates every batch at as it decodes it.
     validated: ValidationLevel,
 }
@@ -362,9 +456,9 @@ impl<'b> IpcReader<'b> {
     /// error, limit); [`Error::Io`] on a read error. Reading stops after an
     /// error.
     pub fn next_batch(&mut self) -> Result<Option<RecordBatch<'b, Global>>> {
-        let r = match &mut self.inner {
-            Inner::Slice(r) => r.next_batch(),
-            Inner::Read(r) => r.next_batch(),
+        match &mut self.inner {
+            Inner::Slice(r) => Ok(r.next_batch()?),
+            Inner::Read(r) => r.next_batch().map_err(|e| r.get_mut().lift(e)),
             Inner::File { reader, next } => {
                 if *next >= reader.num_batches() {
                     return Ok(None);
@@ -375,10 +469,9 @@ impl<'b> IpcReader<'b> {
                 } else {
                     reader.num_batches()
                 };
-                b.map(Some)
+                Ok(Some(b?))
             }
-        };
-        r.map_err(|e| self.slot.lift(e))
+        }
     }
 
     /// Reads every remaining batch, checked at `level` at least: the core

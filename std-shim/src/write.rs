@@ -1,8 +1,9 @@
 //! Writing IPC data to paths and `std::io` sinks: [`StreamWriter`],
-//! [`FileWriter`], [`IpcWriter`], [`create_stream`], [`create_file`].
+//! [`FileWriter`] (one implementation, [`FormatWriter`]), [`IpcWriter`],
+//! [`create_stream`], [`create_file`].
 //!
 //! These wrap the core writers of [`alkaid::ipc::writer`] over
-//! [`embedded_io_adapters::std::FromStd`] and return the shim's [`Error`],
+//! embedded-io-adapters' [`FromStd`](https://docs.rs/embedded-io-adapters/0.7/embedded_io_adapters/std/struct.FromStd.html) and return the shim's [`Error`],
 //! with the operating system's error when a write fails. Bodies are
 //! compressed as [`IpcWriteOptions::compression`] asks, with [`StdCodecs`]
 //! (LZ4 frame or ZSTD).
@@ -13,177 +14,342 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use alkaid::array::RecordBatch;
-use alkaid::datatypes::Schema;
+use alkaid::datatypes::{Metadata, Schema};
 use alkaid::ipc::writer::{self as core_writer, IpcWriteOptions};
 use alkaid::Global;
 
-use crate::bridge::{ErrorSlot, Tracked};
+use crate::bridge::Tracked;
 use crate::codecs::StdCodecs;
 use crate::error::Result;
 use crate::read::IpcFormat;
 
 /// Writes the IPC stream format to a `std::io::Write` sink: the schema at
 /// once, then dictionary and record batches, then the end-of-stream marker
-/// on [`Self::finish`]. A writer dropped without `finish` leaves the stream
-/// without its end marker (readers accept that) and, for a `BufWriter`,
-/// possibly unflushed.
-pub struct StreamWriter<'a, W: Write> {
-    inner: core_writer::StreamWriter<'a, Tracked<W>, Global, StdCodecs>,
-    slot: ErrorSlot,
+/// on [`FormatWriter::finish`]. A writer dropped without `finish` leaves the
+/// stream without its end marker (readers accept that) and, for a
+/// `BufWriter`, possibly unflushed.
+///
+/// ```
+/// # use alkaid_std::array::{Array, Int64Array, RecordBatch};
+/// # let batch = RecordBatch::try_from_iter([("v", Int64Array::from(vec![7, 8]).into_array_ref())])?;
+/// use alkaid_std::{IpcFormat, StreamWriter};
+///
+/// let mut w = StreamWriter::try_new(Vec::new(), batch.schema())?;
+/// w.write(&batch)?;
+/// w.finish()?;
+/// assert_eq!(w.format(), IpcFormat::Stream);
+/// let bytes = w.into_inner();
+/// assert_eq!(bytes.get(..4), Some(&[0xFF; 4][..])); // each message opens with a continuation marker
+/// assert!(bytes.ends_with(&[0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0])); // the end-of-stream marker
+///
+/// let back = alkaid_std::read_stream(&bytes[..])?.collect::<alkaid_std::Result<Vec<_>>>()?;
+/// assert_eq!(back, [batch]);
+/// # Ok::<(), alkaid_std::Error>(())
+/// ```
+pub type StreamWriter<'a, W> = FormatWriter<'a, W, StreamFormat>;
+
+/// Writes the IPC file format to a `std::io::Write` sink (no `Seek` needed):
+/// magic and schema at once, the batches, then the footer on
+/// [`FormatWriter::finish`]. A file is unreadable without its footer: always
+/// finish.
+///
+/// ```
+/// # use alkaid_std::array::{Array, Int64Array, RecordBatch};
+/// # let batch = RecordBatch::try_from_iter([("v", Int64Array::from(vec![7, 8]).into_array_ref())])?;
+/// use alkaid_std::{FileWriter, IpcFormat, IpcInput};
+///
+/// let mut w = FileWriter::try_new(Vec::new(), batch.schema())?;
+/// w.write(&batch)?;
+/// w.write(&batch)?;
+/// w.finish()?;
+/// let bytes = w.into_inner();
+/// assert!(bytes.starts_with(b"ARROW1") && bytes.ends_with(b"ARROW1"));
+///
+/// let input = IpcInput::from_bytes(&bytes)?;
+/// assert_eq!(input.format(), IpcFormat::File);
+/// assert_eq!(input.reader()?.num_batches(), Some(2));
+/// # Ok::<(), alkaid_std::Error>(())
+/// ```
+pub type FileWriter<'a, W> = FormatWriter<'a, W, FileFormat>;
+
+/// The IPC stream format, as a type: [`StreamWriter`] is
+/// `FormatWriter<'a, W, StreamFormat>`.
+#[derive(Debug, Clone, Copy)]
+pub enum StreamFormat {}
+
+/// The IPC file format, as a type: [`FileWriter`] is
+/// `FormatWriter<'a, W, FileFormat>`.
+#[derive(Debug, Clone, Copy)]
+pub enum FileFormat {}
+
+/// The format a [`FormatWriter`] writes: [`StreamFormat`] or [`FileFormat`]
+/// (sealed: the core's stream and file writers behind them).
+pub trait WriterFormat: sealed::CoreWriter {}
+
+impl WriterFormat for StreamFormat {}
+impl WriterFormat for FileFormat {}
+
+mod sealed {
+    use super::*;
+
+    /// The core writer of a format, and the calls the shim makes on it.
+    pub trait CoreWriter {
+        /// The core's writer over the shim's adapter.
+        type Core<'a, W: Write>: fmt::Debug;
+        /// The runtime spelling of the format.
+        const FORMAT: IpcFormat;
+        fn try_new<'a, W: Write>(
+            sink: Tracked<W>,
+            schema: &Schema<'a, Global>,
+            options: IpcWriteOptions,
+            codecs: StdCodecs,
+        ) -> alkaid::Result<Self::Core<'a, W>>;
+        fn write<'a, W: Write>(
+            w: &mut Self::Core<'a, W>,
+            batch: &RecordBatch<'a, Global>,
+            metadata: Option<&Metadata<'_, Global>>,
+        ) -> alkaid::Result<()>;
+        fn finish<W: Write>(w: &mut Self::Core<'_, W>) -> alkaid::Result<()>;
+        fn position<W: Write>(w: &Self::Core<'_, W>) -> u64;
+        fn sink<'w, W: Write>(w: &'w Self::Core<'_, W>) -> &'w Tracked<W>;
+        fn sink_mut<'w, W: Write>(w: &'w mut Self::Core<'_, W>) -> &'w mut Tracked<W>;
+        fn into_sink<W: Write>(w: Self::Core<'_, W>) -> Tracked<W>;
+    }
+
+    impl CoreWriter for StreamFormat {
+        type Core<'a, W: Write> = core_writer::StreamWriter<'a, Tracked<W>, Global, StdCodecs>;
+        const FORMAT: IpcFormat = IpcFormat::Stream;
+        fn try_new<'a, W: Write>(
+            sink: Tracked<W>,
+            schema: &Schema<'a, Global>,
+            options: IpcWriteOptions,
+            codecs: StdCodecs,
+        ) -> alkaid::Result<Self::Core<'a, W>> {
+            Self::Core::try_new_with_codecs_in(sink, schema, options, codecs, Global)
+        }
+        fn write<'a, W: Write>(
+            w: &mut Self::Core<'a, W>,
+            batch: &RecordBatch<'a, Global>,
+            metadata: Option<&Metadata<'_, Global>>,
+        ) -> alkaid::Result<()> {
+            w.write_with_metadata(batch, metadata)
+        }
+        fn finish<W: Write>(w: &mut Self::Core<'_, W>) -> alkaid::Result<()> {
+            w.finish()
+        }
+        fn position<W: Write>(w: &Self::Core<'_, W>) -> u64 {
+            w.position()
+        }
+        fn sink<'w, W: Write>(w: &'w Self::Core<'_, W>) -> &'w Tracked<W> {
+            w.get_ref()
+        }
+        fn sink_mut<'w, W: Write>(w: &'w mut Self::Core<'_, W>) -> &'w mut Tracked<W> {
+            w.get_mut()
+        }
+        fn into_sink<W: Write>(w: Self::Core<'_, W>) -> Tracked<W> {
+            w.into_inner()
+        }
+    }
+
+    impl CoreWriter for FileFormat {
+        type Core<'a, W: Write> = core_writer::FileWriter<'a, Tracked<W>, Global, StdCodecs>;
+        const FORMAT: IpcFormat = IpcFormat::File;
+        fn try_new<'a, W: Write>(
+            sink: Tracked<W>,
+            schema: &Schema<'a, Global>,
+            options: IpcWriteOptions,
+            codecs: StdCodecs,
+        ) -> alkaid::Result<Self::Core<'a, W>> {
+            Self::Core::try_new_with_codecs_in(sink, schema, options, codecs, Global)
+        }
+        fn write<'a, W: Write>(
+            w: &mut Self::Core<'a, W>,
+            batch: &RecordBatch<'a, Global>,
+            metadata: Option<&Metadata<'_, Global>>,
+        ) -> alkaid::Result<()> {
+            w.write_with_metadata(batch, metadata)
+        }
+        fn finish<W: Write>(w: &mut Self::Core<'_, W>) -> alkaid::Result<()> {
+            w.finish()
+        }
+        fn position<W: Write>(w: &Self::Core<'_, W>) -> u64 {
+            w.position()
+        }
+        fn sink<'w, W: Write>(w: &'w Self::Core<'_, W>) -> &'w Tracked<W> {
+            w.get_ref()
+        }
+        fn sink_mut<'w, W: Write>(w: &'w mut Self::Core<'_, W>) -> &'w mut Tracked<W> {
+            w.get_mut()
+        }
+        fn into_sink<W: Write>(w: Self::Core<'_, W>) -> Tracked<W> {
+            w.into_inner()
+        }
+    }
 }
 
-impl<'a, W: Write> StreamWriter<'a, W> {
-    /// Starts a stream of batches of `schema` on `sink`, writing the schema
-    /// message.
+/// The one implementation of [`StreamWriter`] and [`FileWriter`]: the
+/// core's writer of format `F` over a `std::io::Write` sink, returning the
+/// shim's [`Error`](crate::Error) with the operating system's error when
+/// the sink fails.
+pub struct FormatWriter<'a, W: Write, F: WriterFormat> {
+    inner: F::Core<'a, W>,
+}
+
+impl<'a, W: Write, F: WriterFormat> FormatWriter<'a, W, F> {
+    /// Starts a stream or file of batches of `schema` on `sink` with the
+    /// default options (uncompressed, 8-byte alignment, the `ARROW`
+    /// spelling), writing the schema message (after the magic, for the
+    /// file format).
     ///
     /// # Errors
-    /// [`alkaid::Error::InvalidArgument`] for a bad alignment in `options`;
-    /// [`alkaid::Error::UnsupportedType`] for a compression the codecs cannot
-    /// write; [`crate::Error::Io`] when the sink fails.
-    pub fn try_new(sink: W, schema: &Schema<'a, Global>, options: IpcWriteOptions) -> Result<Self> {
+    /// [`Error::Io`](crate::Error::Io) when the sink fails;
+    /// [`alkaid::Error::AllocationFailed`].
+    pub fn try_new(sink: W, schema: &Schema<'a, Global>) -> Result<Self> {
+        Self::try_new_with_options(sink, schema, IpcWriteOptions::default())
+    }
+
+    /// As [`Self::try_new`] with `options` (compression, alignment,
+    /// spelling); compressed bodies use [`StdCodecs`] (LZ4 frame, ZSTD at
+    /// level 3).
+    ///
+    /// ```
+    /// # use alkaid_std::array::{Array, Int64Array, RecordBatch};
+    /// # let batch = RecordBatch::try_from_iter([("n", Int64Array::from(vec![1i64; 1000]).into_array_ref())])?;
+    /// use alkaid_std::{CompressionCodec, IpcWriteOptions, StreamWriter};
+    ///
+    /// let options = IpcWriteOptions {
+    ///     compression: Some(CompressionCodec::Zstd),
+    ///     ..Default::default()
+    /// };
+    /// let mut w = StreamWriter::try_new_with_options(Vec::new(), batch.schema(), options)?;
+    /// w.write(&batch)?;
+    /// w.finish()?;
+    /// assert!(w.position() < 1000); // 8,000 bytes of values, compressed
+    /// let bytes = w.into_inner();
+    /// let back: Vec<_> = alkaid_std::read_stream(&bytes[..])?.collect::<Result<_, _>>()?;
+    /// assert_eq!(back, [batch]);
+    /// # Ok::<(), alkaid_std::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Self::try_new`]; [`alkaid::Error::InvalidArgument`] for a bad
+    /// alignment in `options`.
+    pub fn try_new_with_options(
+        sink: W,
+        schema: &Schema<'a, Global>,
+        options: IpcWriteOptions,
+    ) -> Result<Self> {
         Self::try_new_with_codecs(sink, schema, options, StdCodecs::default())
     }
 
-    /// As [`Self::try_new`] with the codecs `codecs` (e.g. ZSTD at another
-    /// level: `WithCodec::new(ZstdCodec::with_level(9), BuiltinCodecs::new())`).
+    /// As [`Self::try_new_with_options`] with the codecs `codecs` (e.g. ZSTD
+    /// at another level:
+    /// `WithCodec::new(ZstdCodec::with_level(9), BuiltinCodecs::new())`).
     ///
     /// # Errors
-    /// As [`StreamWriter::try_new`].
+    /// As [`Self::try_new_with_options`];
+    /// [`alkaid::Error::UnsupportedType`] for a compression the codecs
+    /// cannot write.
     pub fn try_new_with_codecs(
         sink: W,
         schema: &Schema<'a, Global>,
         options: IpcWriteOptions,
         codecs: StdCodecs,
     ) -> Result<Self> {
-        let slot = ErrorSlot::default();
-        let inner = core_writer::StreamWriter::try_new_with_codecs_in(
-            Tracked::new(sink, slot.clone()),
-            schema,
-            options,
-            codecs,
-            Global,
-        )
-        .map_err(|e| slot.lift(e))?;
-        Ok(StreamWriter { inner, slot })
+        // The core writes the opening bytes into memory (it drops the sink
+        // if it fails); the shim then writes them itself, so that a failing
+        // sink's error is returned with its cause.
+        let mut inner = F::try_new(Tracked::staging(sink), schema, options, codecs)?;
+        F::sink_mut(&mut inner).unstage()?;
+        Ok(FormatWriter { inner })
+    }
+
+    /// The format written.
+    pub fn format(&self) -> IpcFormat {
+        F::FORMAT
     }
 
     /// Writes a record batch (after the dictionary batches it needs).
     ///
     /// # Errors
     /// [`alkaid::Error::SchemaMismatch`] when the batch's fields differ from
-    /// the stream's; [`crate::Error::Io`] when the sink fails.
+    /// the schema's; [`alkaid::Error::InvalidBuilderState`] after
+    /// [`Self::finish`]; for the file format,
+    /// [`alkaid::Error::DictionaryReplacementInFile`] when a dictionary
+    /// changes other than by appending; [`Error::Io`](crate::Error::Io)
+    /// when the sink fails.
     pub fn write(&mut self, batch: &RecordBatch<'a, Global>) -> Result<()> {
-        self.inner.write(batch).map_err(|e| self.slot.lift(e))
+        self.write_with_metadata(batch, None)
     }
 
-    /// Writes the end-of-stream marker and flushes the sink.
+    /// As [`Self::write`], with custom metadata on the record batch's
+    /// message (`Message.custom_metadata`).
     ///
     /// # Errors
-    /// [`crate::Error::Io`] when the sink fails.
+    /// As [`Self::write`].
+    pub fn write_with_metadata(
+        &mut self,
+        batch: &RecordBatch<'a, Global>,
+        metadata: Option<&Metadata<'_, Global>>,
+    ) -> Result<()> {
+        F::write(&mut self.inner, batch, metadata).map_err(|e| self.lift(e))
+    }
+
+    /// Writes the end-of-stream marker (and, for the file format, the
+    /// footer and the closing magic) and flushes the sink. Calling it again
+    /// does nothing.
+    ///
+    /// # Errors
+    /// [`Error::Io`](crate::Error::Io) when the sink fails;
+    /// [`alkaid::Error::AllocationFailed`] (the file footer).
     pub fn finish(&mut self) -> Result<()> {
-        self.inner.finish().map_err(|e| self.slot.lift(e))
+        F::finish(&mut self.inner).map_err(|e| self.lift(e))
     }
 
     /// Bytes written so far.
     pub fn position(&self) -> u64 {
-        self.inner.position()
+        F::position(&self.inner)
     }
 
     /// The sink.
     pub fn get_ref(&self) -> &W {
-        self.inner.get_ref().get_ref()
+        F::sink(&self.inner).get_ref()
     }
 
-    /// Unwraps the sink (without finishing the stream).
+    /// Unwraps the sink (without finishing).
     pub fn into_inner(self) -> W {
-        self.inner.into_inner().into_inner()
+        F::into_sink(self.inner).into_inner()
+    }
+
+    fn lift(&mut self, e: alkaid::Error) -> crate::Error {
+        F::sink_mut(&mut self.inner).lift(e)
     }
 }
 
-impl<W: Write> fmt::Debug for StreamWriter<'_, W> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.fmt(f)
-    }
-}
-
-/// Writes the IPC file format to a `std::io::Write` sink (no `Seek` needed):
-/// magic and schema at once, the batches, then the footer on
-/// [`Self::finish`]. A file is unreadable without its footer: always finish.
-pub struct FileWriter<'a, W: Write> {
-    inner: core_writer::FileWriter<'a, Tracked<W>, Global, StdCodecs>,
-    slot: ErrorSlot,
-}
-
-impl<'a, W: Write> FileWriter<'a, W> {
-    /// Starts a file of batches of `schema` on `sink`, writing the magic and
-    /// the schema message.
-    ///
-    /// # Errors
-    /// As [`StreamWriter::try_new`].
-    pub fn try_new(sink: W, schema: &Schema<'a, Global>, options: IpcWriteOptions) -> Result<Self> {
-        Self::try_new_with_codecs(sink, schema, options, StdCodecs::default())
-    }
-
-    /// As [`Self::try_new`] with the codecs `codecs` (e.g. ZSTD at another
-    /// level: `WithCodec::new(ZstdCodec::with_level(9), BuiltinCodecs::new())`).
-    ///
-    /// # Errors
-    /// As [`StreamWriter::try_new`].
-    pub fn try_new_with_codecs(
-        sink: W,
-        schema: &Schema<'a, Global>,
-        options: IpcWriteOptions,
-        codecs: StdCodecs,
-    ) -> Result<Self> {
-        let slot = ErrorSlot::default();
-        let inner = core_writer::FileWriter::try_new_with_codecs_in(
-            Tracked::new(sink, slot.clone()),
-            schema,
-            options,
-            codecs,
-            Global,
-        )
-        .map_err(|e| slot.lift(e))?;
-        Ok(FileWriter { inner, slot })
-    }
-
-    /// Writes a record batch (after the dictionary batches it needs).
-    ///
-    /// # Errors
-    /// As [`StreamWriter::write`], and
-    /// [`alkaid::Error::DictionaryReplacementInFile`] when a dictionary
-    /// changes other than by appending.
-    pub fn write(&mut self, batch: &RecordBatch<'a, Global>) -> Result<()> {
-        self.inner.write(batch).map_err(|e| self.slot.lift(e))
-    }
-
-    /// Writes the end-of-stream marker, the footer and the closing magic,
-    /// and flushes the sink.
-    ///
-    /// # Errors
-    /// [`crate::Error::Io`] when the sink fails.
-    pub fn finish(&mut self) -> Result<()> {
-        self.inner.finish().map_err(|e| self.slot.lift(e))
-    }
-
-    /// Bytes written so far.
-    pub fn position(&self) -> u64 {
-        self.inner.position()
-    }
-
-    /// Unwraps the sink (without finishing the file).
-    pub fn into_inner(self) -> W {
-        self.inner.into_inner().into_inner()
-    }
-}
-
-impl<W: Write> fmt::Debug for FileWriter<'_, W> {
+impl<W: Write, F: WriterFormat> fmt::Debug for FormatWriter<'_, W, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.inner.fmt(f)
     }
 }
 
 /// A [`StreamWriter`] or a [`FileWriter`], for a format chosen at run time.
+///
+/// ```
+/// # use alkaid_std::array::{Array, Int64Array, RecordBatch};
+/// # let batch = RecordBatch::try_from_iter([("v", Int64Array::from(vec![7, 8]).into_array_ref())])?;
+/// use alkaid_std::{IpcFormat, IpcInput, IpcWriter};
+///
+/// for format in [IpcFormat::Stream, IpcFormat::File] {
+///     let mut w = IpcWriter::try_new(Vec::new(), format, batch.schema(), Default::default())?;
+///     w.write(&batch)?;
+///     w.finish()?;
+///     assert_eq!(w.format(), format);
+///     let input = IpcInput::from_bytes(&w.into_inner())?;
+///     assert_eq!(input.format(), format);
+///     assert_eq!(input.reader()?.next_batch()?, Some(batch.clone()));
+/// }
+/// # Ok::<(), alkaid_std::Error>(())
+/// ```
 #[derive(Debug)]
 pub enum IpcWriter<'a, W: Write> {
     /// The stream format.
@@ -204,8 +370,12 @@ impl<'a, W: Write> IpcWriter<'a, W> {
         options: IpcWriteOptions,
     ) -> Result<Self> {
         Ok(match format {
-            IpcFormat::Stream => IpcWriter::Stream(StreamWriter::try_new(sink, schema, options)?),
-            IpcFormat::File => IpcWriter::File(FileWriter::try_new(sink, schema, options)?),
+            IpcFormat::Stream => {
+                IpcWriter::Stream(StreamWriter::try_new_with_options(sink, schema, options)?)
+            }
+            IpcFormat::File => {
+                IpcWriter::File(FileWriter::try_new_with_options(sink, schema, options)?)
+            }
         })
     }
 
@@ -252,6 +422,29 @@ impl<'a, W: Write> IpcWriter<'a, W> {
 /// batches of `schema` in it, through a [`BufWriter`]. Call
 /// [`StreamWriter::finish`] to write the end marker and flush.
 ///
+///
+/// ```
+/// # use alkaid_std::array::{Array, Int64Array, RecordBatch};
+/// # let batch = RecordBatch::try_from_iter([("v", Int64Array::from(vec![7, 8]).into_array_ref())])?;
+/// use alkaid_std::{CompressionCodec, IpcWriteOptions};
+///
+/// let path = std::env::temp_dir().join(format!("create-stream-doc-{}.arrows", std::process::id()));
+/// let options = IpcWriteOptions { compression: Some(CompressionCodec::Lz4Frame), ..Default::default() };
+/// let mut w = alkaid_std::create_stream(&path, batch.schema(), options)?;
+/// w.write(&batch)?;
+/// w.finish()?;
+/// drop(w); // closes the file
+/// let got: Vec<_> = alkaid_std::open_ipc(&path)?.reader()?.collect::<alkaid_std::Result<_>>()?;
+/// assert_eq!(got, [batch]);
+///
+/// // A directory that does not exist: the operating system's error.
+/// let err = alkaid_std::create_stream("/nonexistent/x.arrows", got[0].schema(), Default::default())
+///     .unwrap_err();
+/// assert_eq!(err.as_io().map(|e| e.kind()), Some(std::io::ErrorKind::NotFound));
+/// # std::fs::remove_file(&path)?;
+/// # Ok::<(), alkaid_std::Error>(())
+/// ```
+///
 /// # Errors
 /// [`crate::Error::Io`] when the file cannot be created or written; as
 /// [`StreamWriter::try_new`].
@@ -261,12 +454,28 @@ pub fn create_stream<'a>(
     options: IpcWriteOptions,
 ) -> Result<StreamWriter<'a, BufWriter<File>>> {
     let file = File::create(path.as_ref())?;
-    StreamWriter::try_new(BufWriter::new(file), schema, options)
+    StreamWriter::try_new_with_options(BufWriter::new(file), schema, options)
 }
 
 /// Creates (or truncates) the file at `path` and starts an IPC file of
 /// batches of `schema` in it, through a [`BufWriter`]. Call
 /// [`FileWriter::finish`] to write the footer and flush.
+///
+///
+/// ```
+/// # use alkaid_std::array::{Array, Int64Array, RecordBatch};
+/// # let batch = RecordBatch::try_from_iter([("v", Int64Array::from(vec![7, 8]).into_array_ref())])?;
+/// let path = std::env::temp_dir().join(format!("create-file-doc-{}.arrow", std::process::id()));
+/// let mut w = alkaid_std::create_file(&path, batch.schema(), Default::default())?;
+/// w.write(&batch)?;
+/// w.finish()?;
+/// assert_eq!(w.position(), std::fs::metadata(&path)?.len());
+/// drop(w);
+/// let mut r = alkaid_std::FileSeekReader::open(&path)?;
+/// assert_eq!(r.batch(0)?, batch);
+/// # std::fs::remove_file(&path)?;
+/// # Ok::<(), alkaid_std::Error>(())
+/// ```
 ///
 /// # Errors
 /// As [`create_stream`].
@@ -276,5 +485,5 @@ pub fn create_file<'a>(
     options: IpcWriteOptions,
 ) -> Result<FileWriter<'a, BufWriter<File>>> {
     let file = File::create(path.as_ref())?;
-    FileWriter::try_new(BufWriter::new(file), schema, options)
+    FileWriter::try_new_with_options(BufWriter::new(file), schema, options)
 }

@@ -156,13 +156,12 @@ fn writer_errors_are_the_cores() {
         alignment: 3,
         ..Default::default()
     };
-    let r = alkaid_std::StreamWriter::try_new(Vec::new(), &schema, bad);
+    let r = alkaid_std::StreamWriter::try_new_with_options(Vec::new(), &schema, bad);
     assert!(matches!(
         r,
         Err(Error::Arrow(alkaid::Error::InvalidArgument))
     ));
-    let mut w =
-        alkaid_std::FileWriter::try_new(Vec::new(), &schema, IpcWriteOptions::default()).unwrap();
+    let mut w = alkaid_std::FileWriter::try_new(Vec::new(), &schema).unwrap();
     w.write(&batches[0]).unwrap();
     w.finish().unwrap();
     assert!(matches!(

@@ -12,6 +12,23 @@ use crate::datatypes::DataType;
 use crate::error::{Error, Result};
 
 /// An array of booleans: slot `i` is bit `i` of [`BooleanArray::values`].
+///
+/// The values are bit-packed, least significant bit first; the validity
+/// bitmap (if any) has one bit per slot, 1 = valid.
+///
+/// ```
+/// use alkaid::array::{Array, BooleanArray};
+///
+/// let a = BooleanArray::from(vec![Some(true), None, Some(false), Some(true)]);
+/// assert_eq!((a.len(), a.null_count(), a.true_count()), (4, 1, 2));
+/// assert_eq!(a.get(1), None); // a null slot
+/// assert_eq!(a.iter().collect::<Vec<_>>(), [Some(true), None, Some(false), Some(true)]);
+/// // Bits 0 and 3 set: one byte of value bits, 64-byte padded.
+/// assert_eq!(a.values().inner().as_slice()[0] & 0b1001, 0b1001);
+/// let tail = a.slice(2, 2)?;
+/// assert_eq!(tail.iter().collect::<Vec<_>>(), [Some(false), Some(true)]);
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone)]
 pub struct BooleanArray<
     'a,

@@ -130,6 +130,28 @@ pub type StringViewBuilder<
 /// bytes), the variadic data buffers the views refer to by index, and an
 /// optional validity bitmap. Once validated, every view (null slots
 /// included) is valid: in bounds, correct prefix, UTF-8 for Utf8View.
+///
+/// A value of at most 12 bytes is stored inline in its view; a longer one
+/// is referenced by (buffer index, offset) with its first 4 bytes as a
+/// prefix in the view.
+///
+/// ```
+/// use alkaid::array::{Array, StringViewArray};
+///
+/// let a = StringViewArray::from(vec![Some("inline"), None, Some("longer than twelve bytes")]);
+/// assert_eq!((a.len(), a.null_count()), (3, 1));
+/// assert_eq!(a.get(2), Some("longer than twelve bytes"));
+///
+/// let short = a.view(0).expect("slot 0");
+/// assert!(short.is_inline() && short.length() == 6);
+/// let long = a.view(2).expect("slot 2");
+/// assert!(!long.is_inline());
+/// assert_eq!(&long.prefix(), b"long");
+/// assert_eq!((long.buffer_index(), long.offset()), (0, 0));
+/// assert_eq!(a.data_buffers().len(), 1); // one variadic data buffer
+/// assert_eq!(a.views_buffer().len(), 3 * 16); // 16 bytes per view
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone)]
 pub struct GenericByteViewArray<
     'a,

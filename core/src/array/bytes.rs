@@ -196,6 +196,51 @@ pub(crate) fn check_utf8_offsets<O: OffsetSize>(values: &[u8], offsets: &[O]) ->
 /// `len` slots, `len + 1` offsets (in bytes into [`Self::values`]), an
 /// optional validity bitmap. For the UTF-8 types every slot, null ones
 /// included, is valid UTF-8 (checked by [`Self::try_new`]).
+///
+/// The aliases are [`StringArray`] (Utf8, `i32` offsets),
+/// [`LargeStringArray`] (LargeUtf8, `i64`), [`BinaryArray`] and
+/// [`LargeBinaryArray`].
+///
+/// ```
+/// use alkaid::array::{Array, StringArray};
+///
+/// let a = StringArray::from(vec![Some("héllo"), None, Some(""), Some("wörld")]);
+/// assert_eq!((a.len(), a.null_count()), (4, 1));
+/// assert_eq!(a.get(0), Some("héllo"));
+/// assert_eq!(a.get(1), None);
+/// assert_eq!(a.value(2), Some("")); // valid and empty, unlike slot 1
+/// // Offsets are in bytes: "héllo" is 6 bytes of UTF-8.
+/// assert_eq!(a.value_offsets(), &[0, 6, 6, 6, 12]);
+/// assert_eq!(a.value_length(3), Some(6));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
+///
+/// From buffers (zero copy over caller memory), checked by `try_new`:
+///
+/// ```
+/// use alkaid::array::{Array, BinaryArray, StringArray};
+/// use alkaid::buffer::{Buffer, ScalarBuffer};
+/// use alkaid::Global;
+///
+/// let offsets: [i32; 3] = [0, 2, 5];
+/// // (a type annotation picks the default allocator: defaults do not
+/// // drive inference in expressions)
+/// let b: BinaryArray = BinaryArray::try_new(
+///     ScalarBuffer::from_slice_ref(&offsets),
+///     Buffer::from_slice_ref(b"\x00\x01abc"),
+///     None,
+/// )?;
+/// assert_eq!(b.value(1), Some(&b"abc"[..]));
+///
+/// // The same bytes with an invalid UTF-8 slot are refused as Utf8.
+/// let bad = StringArray::<Global>::try_new(
+///     ScalarBuffer::from_slice_ref(&offsets),
+///     Buffer::from_slice_ref(b"\xff\x01abc"),
+///     None,
+/// );
+/// assert!(bad.is_err()); // Error::InvalidUtf8
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone)]
 pub struct GenericByteArray<
     'a,

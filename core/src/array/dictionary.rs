@@ -210,6 +210,30 @@ impl<'a, A: Allocator> Array<'a, A> for DictionaryKeys<'a, A> {
 
 /// A dictionary-encoded array ([`DataType::Dictionary`]): keys of the index
 /// type and a shared dictionary of the value type.
+///
+/// Slot `i` is `values[keys[i]]`; a null key is a null slot.
+///
+/// ```
+/// use alkaid::array::{Array, DictionaryArray, DictionaryKeys, Int8Array, StringArray};
+/// use alkaid::datatypes::{DataType, IndexType};
+/// use alkaid::Global;
+///
+/// // ["low", "high", null, "low"] over the dictionary ["low", "high"].
+/// let keys = DictionaryKeys::Int8(Int8Array::from(vec![Some(0), Some(1), None, Some(0)]));
+/// let values = StringArray::from(vec!["low", "high"]).into_array_ref();
+/// let d = DictionaryArray::try_new_in(keys, values, false, Global)?;
+/// assert!(matches!(d.data_type(), DataType::Dictionary(IndexType::Int8, v, false) if **v == DataType::Utf8));
+/// assert_eq!((d.len(), d.null_count()), (4, 1));
+/// assert_eq!(d.keys_iter().collect::<Vec<_>>(), [Some(0), Some(1), None, Some(0)]);
+/// let dict = d.values().as_string().expect("Utf8 values");
+/// assert_eq!(d.key(3).and_then(|k| dict.value(k)), Some("low"));
+///
+/// // Keys are checked against the dictionary.
+/// let bad = DictionaryKeys::Int8(Int8Array::from(vec![2]));
+/// let values = StringArray::from(vec!["low", "high"]).into_array_ref();
+/// assert!(DictionaryArray::try_new_in(bad, values, false, Global).is_err()); // Error::DictionaryKeyOutOfBounds
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone, Debug)]
 pub struct DictionaryArray<
     'a,

@@ -59,6 +59,23 @@ enum Mode {
 /// never equals a `Utf8` array, nor a `Dictionary(Int16, Utf8)` one; an
 /// `Int64` array never equals a `Timestamp` one. See [`values_equal`] for that.
 ///
+/// ```
+/// use alkaid::array::{logical_eq, values_equal, Array, LargeStringArray, StringArray};
+///
+/// let a = StringArray::from(vec![Some("x"), None, Some("y")]).into_array_ref();
+/// let b = StringArray::from(vec!["w", "x", "q", "y"]).into_array_ref();
+/// let b = b.slice(1, 3)?; // ["x", "q", "y"]: slot 1 is not null
+/// assert!(!logical_eq(&a, &b));
+/// let c = StringArray::from(vec![Some("x"), None, Some("y")]).into_array_ref();
+/// assert!(logical_eq(&a, &c) && a == c);
+///
+/// // Same values in another layout: only `values_equal` looks through it.
+/// let large = LargeStringArray::from_iter([Some("x"), None, Some("y")]).into_array_ref();
+/// assert!(!logical_eq(&a, &large));
+/// assert!(values_equal(&a, &large));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
+///
 /// O(len) for flat layouts, O(len · log runs) with run-end encoding,
 /// O(total elements) for nested layouts.
 ///

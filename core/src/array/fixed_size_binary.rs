@@ -29,6 +29,21 @@ fn width_of<A: Allocator>(dt: &DataType<'_, A>) -> Result<usize> {
 ///
 /// `len` slots of [`Self::value_length`] bytes each. The values buffer holds
 /// at least `len * width` bytes, slot 0 at byte 0 (slicing slices the buffer).
+///
+/// ```
+/// use alkaid::array::{Array, FixedSizeBinaryArray};
+/// use alkaid::datatypes::DataType;
+///
+/// // Three MAC-address-like 2-byte ids over caller bytes (zero copy).
+/// let bytes = [0xa0, 0x01, 0xa0, 0x02, 0xb0, 0x03];
+/// let a = FixedSizeBinaryArray::<alkaid::NoAlloc>::try_from_slice(2, &bytes)?;
+/// assert_eq!(a.data_type(), &DataType::FixedSizeBinary(2));
+/// assert_eq!((a.len(), a.value_length()), (3, 2));
+/// assert_eq!(a.value(2), Some(&[0xb0, 0x03][..]));
+/// let s = a.slice(1, 2)?;
+/// assert_eq!(s.value(0), Some(&[0xa0, 0x02][..]));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone)]
 pub struct FixedSizeBinaryArray<
     'a,
@@ -241,6 +256,19 @@ impl<A: Allocator> fmt::Debug for FixedSizeBinaryArray<'_, A> {
 ///
 /// Allocates nothing until the first append; the validity bitmap only once a
 /// null is appended. A failed append leaves the builder as it was.
+///
+/// ```
+/// use alkaid::array::{Array, FixedSizeBinaryBuilder};
+///
+/// let mut b = FixedSizeBinaryBuilder::try_new(4)?;
+/// b.try_append_value(&[192, 168, 0, 1])?;
+/// b.try_append_null()?;
+/// assert!(b.try_append_value(&[1, 2, 3]).is_err()); // not 4 bytes: Error::LengthMismatch
+/// let a = b.finish();
+/// assert_eq!((a.len(), a.null_count()), (2, 1));
+/// assert_eq!(a.get(0), Some(&[192, 168, 0, 1][..]));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct FixedSizeBinaryBuilder<
     #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,

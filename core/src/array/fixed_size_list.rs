@@ -24,6 +24,24 @@ fn size_usize(size: i32) -> Result<usize> {
 /// (offset + i + 1) * size`, where `offset` (in slots) is how far this view
 /// was sliced: slicing never touches the child. A null slot still occupies
 /// its `size` child elements, whose content is then meaningless.
+///
+/// ```
+/// use alkaid::array::{Array, FixedSizeListArray, Float32Array};
+/// use alkaid::buffer::SharedBox;
+/// use alkaid::datatypes::{DataType, Field};
+/// use alkaid::Global;
+///
+/// // Three 2-D points as FixedSizeList<Float32, 2>.
+/// let field = SharedBox::try_new_in(Field::new("item", DataType::Float32, false), Global)?;
+/// let coords = Float32Array::from(vec![0.0, 1.0, 2.5, 3.5, -1.0, 4.0]).into_array_ref();
+/// let points = FixedSizeListArray::try_new(field, 2, 3, SharedBox::try_new_in(coords, Global)?, None)?;
+/// assert_eq!((points.len(), points.value_length()), (3, 2));
+/// assert_eq!(points.value_offset(2), Some(4)); // in child elements
+/// assert_eq!(points.get(1), Some(Float32Array::from(vec![2.5, 3.5]).into_array_ref()));
+/// let tail = points.slice(1, 2)?; // the child is not touched
+/// assert_eq!((tail.offset(), tail.values().len()), (1, 6));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone)]
 pub struct FixedSizeListArray<
     'a,
@@ -228,6 +246,24 @@ impl<A: Allocator> fmt::Debug for FixedSizeListArray<'_, A> {
 /// then close the slot with [`Self::try_append`].
 ///
 /// The child field defaults to `item`, nullable, of the child's type.
+///
+/// ```
+/// use alkaid::array::{Array, FixedSizeListBuilder, UInt8Array, UInt8Builder};
+///
+/// // RGB triples; a null slot still takes 3 child elements.
+/// let mut b = FixedSizeListBuilder::new(UInt8Builder::new(), 3);
+/// b.values().try_append_slice(&[255, 0, 0])?;
+/// b.try_append(true)?;
+/// b.try_append_null()?; // appends 3 null children
+/// b.values().try_append_slice(&[0, 0])?;
+/// assert!(b.try_append(true).is_err()); // only 2 of 3: Error::InvalidBuilderState
+/// b.values().try_append_value(255)?;
+/// b.try_append(true)?;
+/// let rgb = b.try_finish()?;
+/// assert_eq!((rgb.len(), rgb.null_count(), rgb.values().len()), (3, 1, 9));
+/// assert_eq!(rgb.get(2), Some(UInt8Array::from(vec![0, 0, 255]).into_array_ref()));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct FixedSizeListBuilder<
     'a,
     B,

@@ -31,10 +31,11 @@ use crate::{Error, Global, Result};
 pub(crate) fn infallible<T>(r: Result<T>) -> T {
     match r {
         Ok(v) => v,
-        Err(e) if e == Error::AllocationFailed => {
+        // A comparison, not a pattern: `Error` may carry a location.
+        Err(e) if e != Error::AllocationFailed => panic!("{}", e.message()),
+        Err(_) => {
             alloc::alloc::handle_alloc_error(Layout::new::<crate::buffer::Buffer<'static, Global>>())
         }
-        Err(e) => panic!("{}", e.message()),
     }
 }
 
@@ -364,5 +365,149 @@ mod views {
         fn default() -> Self {
             Self::new()
         }
+    }
+}
+
+#[cfg(feature = "nested")]
+mod nested {
+    use crate::array::{
+        ArrayBuilder, FixedSizeListBuilder, GenericListBuilder, GenericListViewBuilder,
+        ListOffsetSize, MapBuilder, StructBuilder, StructChildren,
+    };
+    use crate::datatypes::Fields;
+    use crate::Global;
+
+    impl<'a, O: ListOffsetSize, B: ArrayBuilder<'a, Global>> GenericListBuilder<'a, O, B, Global> {
+        /// A builder of lists whose elements are appended to `values`, on the
+        /// global heap.
+        ///
+        /// ```
+        /// use alkaid::array::{Array, Int32Builder, ListBuilder};
+        /// let mut b = ListBuilder::new(Int32Builder::new());
+        /// b.values().try_append_slice(&[1, 2])?;
+        /// b.try_append(true)?; // [1, 2]
+        /// b.try_append_null()?; // null
+        /// let lists = b.try_finish()?;
+        /// assert_eq!((lists.len(), lists.null_count()), (2, 1));
+        /// # Ok::<(), alkaid::Error>(())
+        /// ```
+        pub fn new(values: B) -> Self {
+            Self::new_in(values, Global)
+        }
+    }
+
+    impl<'a, O: ListOffsetSize, B: ArrayBuilder<'a, Global>> GenericListViewBuilder<'a, O, B, Global> {
+        /// A builder of list views whose elements are appended to `values`,
+        /// on the global heap.
+        pub fn new(values: B) -> Self {
+            Self::new_in(values, Global)
+        }
+    }
+
+    impl<'a, B: ArrayBuilder<'a, Global>> FixedSizeListBuilder<'a, B, Global> {
+        /// A builder of lists of `size` elements each, appended to `values`,
+        /// on the global heap.
+        pub fn new(values: B, size: i32) -> Self {
+            Self::new_in(values, size, Global)
+        }
+    }
+
+    impl<'a, C: StructChildren<'a, Global>> StructBuilder<'a, C, Global> {
+        /// A builder of structs of `fields` whose children are the builders
+        /// `children`, on the global heap.
+        pub fn new(fields: impl Into<Fields<'a, Global>>, children: C) -> Self {
+            Self::new_in(fields.into(), children, Global)
+        }
+    }
+
+    impl<'a, K: ArrayBuilder<'a, Global>, V: ArrayBuilder<'a, Global>> MapBuilder<'a, K, V, Global> {
+        /// A builder of maps whose keys and values are appended to `keys`
+        /// and `values`, on the global heap.
+        pub fn new(keys: K, values: V) -> Self {
+            Self::new_in(keys, values, Global)
+        }
+    }
+}
+
+#[cfg(feature = "dictionary")]
+mod dictionary {
+    use crate::array::{
+        ArrayRef, DictionaryBuilder, DictionaryKeyType, PrimitiveDictionaryBuilder, PrimitiveType,
+    };
+    use crate::error::Result;
+    use crate::Global;
+
+    impl<'a, K: DictionaryKeyType> DictionaryBuilder<'a, K, Global> {
+        /// A builder of keys into the dictionary `values`, on the global
+        /// heap.
+        ///
+        /// # Errors
+        /// As [`DictionaryBuilder::try_new_in`].
+        pub fn try_new(values: ArrayRef<'a, Global>) -> Result<Self> {
+            Self::try_new_in(values, Global)
+        }
+    }
+
+    impl<K: DictionaryKeyType, V: PrimitiveType> PrimitiveDictionaryBuilder<'static, K, V, Global> {
+        /// An empty builder on the global heap.
+        pub fn new() -> Self {
+            Self::new_in(Global)
+        }
+    }
+
+    impl<K: DictionaryKeyType, V: PrimitiveType> Default
+        for PrimitiveDictionaryBuilder<'static, K, V, Global>
+    {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+}
+
+#[cfg(feature = "run-end")]
+mod run_end {
+    use crate::array::{PrimitiveRunBuilder, PrimitiveType, RunEndIndexType};
+    use crate::Global;
+
+    impl<R: RunEndIndexType, V: PrimitiveType> PrimitiveRunBuilder<'static, R, V, Global> {
+        /// An empty builder on the global heap.
+        pub fn new() -> Self {
+            Self::new_in(Global)
+        }
+    }
+
+    impl<R: RunEndIndexType, V: PrimitiveType> Default for PrimitiveRunBuilder<'static, R, V, Global> {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+}
+
+#[cfg(feature = "union")]
+mod union {
+    use crate::array::UnionBuilder;
+    use crate::datatypes::UnionFields;
+    use crate::Global;
+
+    impl<'a> UnionBuilder<'a, Global> {
+        /// A builder of a sparse union of `fields`, on the global heap.
+        pub fn new_sparse(fields: UnionFields<'a, Global>) -> Self {
+            Self::new_sparse_in(fields, Global)
+        }
+
+        /// A builder of a dense union of `fields`, on the global heap.
+        pub fn new_dense(fields: UnionFields<'a, Global>) -> Self {
+            Self::new_dense_in(fields, Global)
+        }
+    }
+}
+
+impl crate::array::FixedSizeBinaryBuilder<Global> {
+    /// A builder of values of `width` bytes each, on the global heap.
+    ///
+    /// # Errors
+    /// As [`crate::array::FixedSizeBinaryBuilder::try_new_in`].
+    pub fn try_new(width: i32) -> Result<Self> {
+        Self::try_new_in(width, Global)
     }
 }

@@ -103,6 +103,32 @@ pub type LargeListArray<
 /// child slots, `i32` or `i64` per `O`). A null slot may cover a non-empty
 /// range, whose content is then meaningless. Slicing shares the offsets (they
 /// are not rebased: the first offset may be non-zero) and the child.
+///
+/// From its parts, `[[1, 2], [], null, [3, 4, 5]]`:
+///
+/// ```
+/// use alkaid::array::{Array, Int32Array, ListArray};
+/// use alkaid::buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer, SharedBox};
+/// use alkaid::datatypes::{DataType, Field};
+/// use alkaid::Global;
+///
+/// let field = SharedBox::try_new_in(Field::new("item", DataType::Int32, true), Global)?;
+/// let offsets: [i32; 5] = [0, 2, 2, 2, 5];
+/// let offsets = OffsetBuffer::try_new(ScalarBuffer::from_slice_ref(&offsets))?;
+/// let values = Int32Array::from(vec![1, 2, 3, 4, 5]).into_array_ref();
+/// // Validity bitmap, LSB first: slots 0, 1 and 3 valid.
+/// let bits = BooleanBuffer::try_new(Buffer::from_slice_ref(&[0b1011]), 0, 4)?;
+/// let validity = Some(NullBuffer::new(bits));
+/// let list = ListArray::try_new_in(field, offsets, values, validity, Global)?;
+///
+/// assert_eq!((list.len(), list.null_count()), (4, 1));
+/// assert_eq!(list.value_length(3), Some(3));
+/// let last = list.get(3).expect("a valid slot");
+/// assert_eq!(last, Int32Array::from(vec![3, 4, 5]).into_array_ref());
+/// assert!(list.get(1).is_some_and(|l| l.is_empty())); // empty, not null
+/// assert!(list.get(2).is_none()); // null
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone)]
 pub struct GenericListArray<
     'a,
@@ -323,6 +349,38 @@ pub type LargeListBuilder<
 ///
 /// The child field defaults to `item`, nullable, of the child's type; set
 /// another with [`Self::with_field`].
+///
+/// ```
+/// use alkaid::array::{Array, ArrayRef, Int64Builder, ListArray, ListBuilder, StringArray, StringBuilder};
+///
+/// // [["a", "b"], null, ["c"]]
+/// let mut b = ListBuilder::new(StringBuilder::new());
+/// b.values().try_append_value("a")?;
+/// b.values().try_append_value("b")?;
+/// b.try_append(true)?;
+/// b.try_append_null()?;
+/// b.values().try_append_value("c")?;
+/// b.try_append(true)?;
+/// let list = b.try_finish()?;
+/// assert_eq!((list.len(), list.null_count()), (3, 1));
+/// assert_eq!(list.value_offsets(), &[0, 2, 2, 3]);
+/// assert_eq!(list.get(0), Some(StringArray::from(vec!["a", "b"]).into_array_ref()));
+///
+/// // Builders nest: List<List<Int64>>, [[[1], [2, 3]]].
+/// let mut outer = ListBuilder::new(ListBuilder::new(Int64Builder::new()));
+/// let inner = outer.values();
+/// inner.values().try_append_value(1)?;
+/// inner.try_append(true)?;
+/// inner.values().try_append_slice(&[2, 3])?;
+/// inner.try_append(true)?;
+/// outer.try_append(true)?;
+/// let nested = outer.try_finish()?;
+/// let first = nested.get(0).expect("one valid slot");
+/// let first = ListArray::downcast_ref(&first).expect("a List");
+/// assert_eq!(first.value_offsets(), &[0, 1, 3]);
+/// assert!(matches!(nested.values(), ArrayRef::List(_)));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct GenericListBuilder<
     'a,
     O: ListOffsetSize,

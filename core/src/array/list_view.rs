@@ -36,6 +36,33 @@ pub type LargeListViewArray<
 /// Every slot, null or not, must satisfy `0 <= offsets[i]`, `0 <= sizes[i]`
 /// and `offsets[i] + sizes[i] <= child length` (in child slots). Slicing
 /// shares the offsets, sizes and child.
+///
+/// Unlike a [`GenericListArray`](crate::array::GenericListArray), views may
+/// be out of order and overlap:
+///
+/// ```
+/// use alkaid::array::{Array, Int8Array, ListViewArray};
+/// use alkaid::buffer::{ScalarBuffer, SharedBox};
+/// use alkaid::datatypes::{DataType, Field};
+/// use alkaid::Global;
+///
+/// let field = SharedBox::try_new_in(Field::new("item", DataType::Int8, true), Global)?;
+/// let child = Int8Array::from(vec![1, 2, 3, 4]).into_array_ref();
+/// // [[3, 4], [1, 2, 3], [2]]: slots share child elements.
+/// let (offsets, sizes): ([i32; 3], [i32; 3]) = ([2, 0, 1], [2, 3, 1]);
+/// let lv: ListViewArray = ListViewArray::try_new(
+///     field,
+///     ScalarBuffer::from_slice_ref(&offsets),
+///     ScalarBuffer::from_slice_ref(&sizes),
+///     SharedBox::try_new_in(child, Global)?,
+///     None,
+/// )?;
+/// assert_eq!(lv.len(), 3);
+/// assert_eq!(lv.get(0), Some(Int8Array::from(vec![3, 4]).into_array_ref()));
+/// assert_eq!(lv.get(1), Some(Int8Array::from(vec![1, 2, 3]).into_array_ref()));
+/// assert_eq!(lv.value_sizes(), &[2, 3, 1]);
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone)]
 pub struct GenericListViewArray<
     'a,
@@ -275,6 +302,23 @@ pub type LargeListViewBuilder<
 /// Either append a list's elements to [`Self::values`] and close it with
 /// [`Self::try_append`] (contiguous, in-order views), or fill the child first
 /// and append arbitrary, possibly shared ranges with [`Self::try_append_view`].
+///
+/// ```
+/// use alkaid::array::{Array, ListViewBuilder, StringArray, StringBuilder};
+///
+/// let mut b = ListViewBuilder::new(StringBuilder::new());
+/// b.values().try_append_value("x")?;
+/// b.values().try_append_value("y")?;
+/// b.try_append(true)?; // ["x", "y"], contiguous
+/// b.try_append_view(1, 1, true)?; // ["y"], shared with slot 0
+/// b.try_append_null()?;
+/// assert!(b.try_append_view(1, 5, true).is_err()); // beyond the child: Error::ListViewOutOfBounds
+/// let a = b.try_finish()?;
+/// assert_eq!((a.len(), a.null_count()), (3, 1));
+/// assert_eq!(a.value_offsets(), &[0, 1, 2]);
+/// assert_eq!(a.get(1), Some(StringArray::from(vec!["y"]).into_array_ref()));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct GenericListViewBuilder<
     'a,
     O: ListOffsetSize,

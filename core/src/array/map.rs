@@ -24,6 +24,34 @@ use crate::error::{Error, Result};
 /// The type is `Map(entries_field, keys_sorted)`; the entries field is a
 /// non-nullable struct of two fields, the first (the key) non-nullable.
 /// Slicing shares the offsets (not rebased) and the entries.
+///
+/// Usually built with a [`MapBuilder`]; read back per slot as the struct of
+/// its entries:
+///
+/// ```
+/// use alkaid::array::{Array, Int32Array, Int32Builder, MapBuilder, StringArray, StringBuilder};
+///
+/// // [{"a": 1, "b": 2}, null, {}]
+/// let mut b = MapBuilder::new(StringBuilder::new(), Int32Builder::new());
+/// b.keys().try_append_value("a")?;
+/// b.values().try_append_value(1)?;
+/// b.keys().try_append_value("b")?;
+/// b.values().try_append_value(2)?;
+/// b.try_append(true)?;
+/// b.try_append_null()?;
+/// b.try_append(true)?;
+/// let map = b.try_finish()?;
+///
+/// assert_eq!((map.len(), map.null_count()), (3, 1));
+/// assert_eq!(map.value_offsets(), &[0, 2, 2, 2]);
+/// let first = map.get(0).expect("a valid map");
+/// assert_eq!(first.column(0), Some(StringArray::from(vec!["a", "b"]).into_array_ref()));
+/// assert_eq!(first.column(1), Some(Int32Array::from(vec![1, 2]).into_array_ref()));
+/// assert!(map.get(1).is_none());
+/// assert_eq!(map.get(2).map(|m| m.len()), Some(0));
+/// assert_eq!(map.keys().map(|k| k.len()), Some(2)); // all entries
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone)]
 pub struct MapArray<
     'a,
@@ -243,6 +271,23 @@ impl<A: Allocator> fmt::Debug for MapArray<'_, A> {
 ///
 /// The type is `Map(entries: Struct<key: K (non-null), value: V>, keys_sorted)`
 /// with `keys_sorted` false unless set by [`Self::with_keys_sorted`].
+///
+/// ```
+/// use alkaid::array::{Array, MapBuilder, UInt8Builder, StringBuilder};
+/// use alkaid::datatypes::DataType;
+///
+/// let mut b = MapBuilder::new(UInt8Builder::new(), StringBuilder::new())
+///     .with_keys_sorted(true);
+/// b.keys().try_append_slice(&[1, 2])?;
+/// b.values().try_append_value("one")?;
+/// b.values().try_append_null()?; // values may be null, keys may not
+/// b.try_append(true)?;
+/// let map = b.try_finish()?;
+/// assert!(map.keys_sorted());
+/// assert!(matches!(map.data_type(), DataType::Map(_, true)));
+/// assert_eq!(map.values().map(|v| v.null_count()), Some(1));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct MapBuilder<
     'a,
     K,

@@ -104,6 +104,22 @@ use crate::error::{Error, Result};
 use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
 
 /// How much of an array's invariants to check.
+///
+/// ```
+/// use alkaid::array::{Array, StringArray, ValidationLevel};
+/// use alkaid::buffer::{Buffer, ScalarBuffer};
+/// use alkaid::Global;
+///
+/// let offsets: [i32; 2] = [0, 2];
+/// // SAFETY: deliberately invalid (not UTF-8) to show what each level sees;
+/// // its values are never read as `&str`.
+/// let bad: StringArray<'_, Global> = unsafe {
+///     StringArray::new_unchecked(ScalarBuffer::from_slice_ref(&offsets), Buffer::from_slice_ref(&[0xc3, 0x28]), None)
+/// };
+/// assert!(bad.validate(ValidationLevel::Cheap).is_ok()); // sizes and end offsets only
+/// assert!(bad.validate(ValidationLevel::Full).is_err()); // Error::InvalidUtf8
+/// assert_eq!(ValidationLevel::default(), ValidationLevel::Full);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub enum ValidationLevel {
     /// Check nothing (callers vouch for the data; reached only through `unsafe`).
@@ -205,7 +221,31 @@ pub(crate) fn validate_nulls<A: Allocator>(
 /// per native type; the logical type is in [`ArrayRef::data_type`]).
 ///
 /// This is how children, record batch columns and IPC readers hold arrays of
-/// any type, without trait objects. Match on it to reach the typed array.
+/// any type, without trait objects. Match on it to reach the typed array, or
+/// use the `as_*` accessors (`as_primitive::<T>()`, `as_string()`,
+/// `as_date32()`, …).
+///
+/// ```
+/// use alkaid::array::{Array, ArrayRef, Int64Array, StringArray};
+///
+/// let columns = [
+///     Int64Array::from(vec![1, 2, 3]).into_array_ref(),
+///     StringArray::from(vec!["a", "b", "c"]).into_array_ref(),
+/// ];
+/// let mut total = 0;
+/// for c in &columns {
+///     match c {
+///         ArrayRef::Int64(a) => total += a.values().iter().sum::<i64>(),
+///         ArrayRef::Utf8(s) => total += s.iter().flatten().count() as i64,
+///         _ => {}
+///     }
+/// }
+/// assert_eq!(total, 9);
+/// // Equality is logical: a slice equals an array of the same values.
+/// assert_eq!(columns[0].slice(1, 2)?, Int64Array::from(vec![2, 3]).into_array_ref());
+/// assert_eq!(columns[1].as_string().and_then(|s| s.value(2)), Some("c"));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone, Debug)]
 #[non_exhaustive]
 pub enum ArrayRef<

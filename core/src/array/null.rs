@@ -11,6 +11,21 @@ use crate::datatypes::DataType;
 use crate::error::Result;
 
 /// An array of `len` nulls of type [`DataType::Null`]; it owns no memory.
+///
+/// The "Null Layout" has no buffers: every slot is null, so its null count
+/// is its length.
+///
+/// ```
+/// use alkaid::array::{Array, NullArray};
+/// use alkaid::datatypes::DataType;
+///
+/// let a: NullArray = NullArray::new(3);
+/// assert_eq!(a.data_type(), &DataType::Null);
+/// assert_eq!((a.len(), a.null_count()), (3, 3));
+/// assert!(a.is_null(0) && a.nulls().is_none());
+/// assert_eq!(a.slice(1, 2)?.len(), 2);
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone, Debug)]
 pub struct NullArray<
     'a,

@@ -137,6 +137,43 @@ primitive_type!(
 ///
 /// Slot `i` is `values[i]`; its bytes are those of the "Fixed-size Primitive
 /// Layout" (native endianness, no gaps).
+///
+/// The aliases name the storage type: [`Int32Array`], [`Float64Array`], …
+/// A logical type other than the storage's default (Date32, Timestamp,
+/// Decimal128, …) is set with [`Self::with_data_type`].
+///
+/// ```
+/// use alkaid::array::{Array, Int32Array, Int64Array};
+/// use alkaid::datatypes::{DataType, TimeUnit};
+///
+/// let a = Int32Array::from(vec![Some(1), None, Some(3)]);
+/// assert_eq!((a.len(), a.null_count()), (3, 1));
+/// assert_eq!(a.iter().collect::<Vec<_>>(), [Some(1), None, Some(3)]);
+/// assert_eq!(a.get(2), Some(3));
+/// assert_eq!(a.get(9), None); // out of range: no panic
+///
+/// // Slicing shares the values buffer (no copy) and keeps the nulls.
+/// let s = a.slice(1, 2)?;
+/// assert_eq!((s.len(), s.null_count(), s.get(1)), (2, 1, Some(3)));
+///
+/// // Same storage, another logical type: milliseconds since the epoch.
+/// let ts = Int64Array::from(vec![1_700_000_000_000])
+///     .with_data_type(DataType::Timestamp(TimeUnit::Millisecond, None))?;
+/// assert_eq!(ts.data_type(), &DataType::Timestamp(TimeUnit::Millisecond, None));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
+///
+/// A firmware builds a column over its own sample array without copying it:
+///
+/// ```
+/// use alkaid::array::{Array, PrimitiveArray};
+/// use alkaid::NoAlloc;
+///
+/// let samples: [u16; 4] = [512, 513, 515, 514];
+/// let column: PrimitiveArray<'_, u16, NoAlloc> = PrimitiveArray::from_slice(&samples);
+/// assert_eq!(column.values(), &samples);
+/// assert_eq!(column.values().as_ptr(), samples.as_ptr()); // zero copy
+/// ```
 #[derive_where(Clone)]
 pub struct PrimitiveArray<
     'a,
@@ -357,6 +394,42 @@ impl<T: PrimitiveType, A: Allocator> fmt::Debug for PrimitiveArray<'_, T, A> {
 /// Builds a [`PrimitiveArray`] in memory from `A`, one slot at a time.
 ///
 /// The validity bitmap is only allocated once a null is appended.
+///
+/// ```
+/// use alkaid::array::{Array, Decimal128Builder};
+/// use alkaid::datatypes::DataType;
+///
+/// // 12.34 and 5.00 as Decimal128(precision 5, scale 2).
+/// let mut b = Decimal128Builder::new().with_data_type(DataType::Decimal128(5, 2))?;
+/// b.try_append_slice(&[1234, 500])?;
+/// b.try_append_null()?;
+/// let a = b.finish();
+/// assert_eq!(a.data_type(), &DataType::Decimal128(5, 2));
+/// assert_eq!(a.iter().collect::<Vec<_>>(), [Some(1234), Some(500), None]);
+/// # Ok::<(), alkaid::Error>(())
+/// ```
+///
+/// With an explicit allocator (`*_in`), here a fixed arena from
+/// `alkaid-alloc` as a firmware would use: every buffer comes from the
+/// arena, and running out of it is an error, not an abort.
+///
+/// ```
+/// use alkaid::array::{Array, PrimitiveBuilder};
+/// use alkaid_alloc::StaticArena;
+///
+/// static ARENA: StaticArena<1024> = StaticArena::new();
+///
+/// let mut b = PrimitiveBuilder::<f32, _>::new_in(&ARENA);
+/// b.try_append_slice(&[20.5, 21.0, 21.25])?;
+/// let a = b.finish();
+/// assert_eq!(a.values(), &[20.5, 21.0, 21.25]);
+/// assert!(ARENA.used() >= 64); // one 64-byte aligned, padded values buffer
+///
+/// // 1024 bytes hold at most 256 `f32`: a larger column fails cleanly.
+/// let mut big = PrimitiveBuilder::<f32, _>::new_in(&ARENA);
+/// assert!(big.try_reserve(1000).is_err()); // Error::AllocationFailed
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct PrimitiveBuilder<
     'a,

@@ -13,6 +13,46 @@ use crate::error::{Error, Result};
 ///
 /// The columns are a [`SharedSlice`]: a firmware can borrow them from an array
 /// on its stack; a host shares them from an allocation.
+///
+/// ```
+/// use alkaid::array::{Array, Int32Array, RecordBatch, StringArray};
+/// use alkaid::datatypes::{DataType, Field, Schema};
+///
+/// let schema = Schema::new(vec![
+///     Field::new("id", DataType::Int32, false),
+///     Field::new("name", DataType::Utf8, true),
+/// ]);
+/// let batch = RecordBatch::try_new(schema.clone(), vec![
+///     Int32Array::from(vec![1, 2, 3]).into_array_ref(),
+///     StringArray::from(vec![Some("a"), None, Some("c")]).into_array_ref(),
+/// ])?;
+/// assert_eq!((batch.num_rows(), batch.num_columns()), (3, 2));
+/// assert_eq!(batch.column_by_name("name").map(|c| c.null_count()), Some(1));
+///
+/// // The schema is checked: a null in the non-nullable "id" is refused.
+/// let bad = RecordBatch::try_new(schema, vec![
+///     Int32Array::from(vec![Some(1), None, Some(3)]).into_array_ref(),
+///     StringArray::from(vec!["a", "b", "c"]).into_array_ref(),
+/// ]);
+/// assert!(bad.is_err()); // Error::NullInNonNullableField
+/// # Ok::<(), alkaid::Error>(())
+/// ```
+///
+/// Without a heap: schema and columns borrowed from the stack.
+///
+/// ```
+/// use alkaid::array::{Array, ArrayRef, PrimitiveArray, RecordBatch};
+/// use alkaid::buffer::SharedSlice;
+/// use alkaid::datatypes::{DataType, Field, Schema};
+/// use alkaid::NoAlloc;
+///
+/// let fields = [Field::new("mv", DataType::Int16, false)];
+/// let samples: [i16; 3] = [1200, 1210, 1195];
+/// let columns: [ArrayRef<'_, NoAlloc>; 1] = [PrimitiveArray::from_slice(&samples).into_array_ref()];
+/// let batch = RecordBatch::try_new(Schema::from_fields(SharedSlice::borrowed(&fields)), &columns[..])?;
+/// assert_eq!(batch.num_rows(), 3);
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone, Debug)]
 pub struct RecordBatch<
     'a,
@@ -123,7 +163,29 @@ impl<'a, A: Allocator> RecordBatch<'a, A> {
 impl<'a> RecordBatch<'a, crate::Global> {
     /// A batch of named columns on the global heap, its schema made from the
     /// names and the columns' data types; a field is nullable when its column
-    /// has nulls (arrow-rs: `RecordBatch::try_from_iter`).
+    /// has nulls (arrow-rs: `RecordBatch::try_from_iter`). Dictionary
+    /// columns get the dictionary ids 0, 1, … in column order (the IPC
+    /// writers need one per dictionary field; a dictionary nested in another
+    /// type keeps the id its field was given with
+    /// [`crate::datatypes::Field::with_dict_id`]).
+    ///
+    /// ```
+    /// use alkaid::array::{Array, DictionaryBuilder, RecordBatch, StringArray};
+    /// use alkaid::ipc::{reader::SliceStreamReader, writer::StreamWriter};
+    ///
+    /// let mut levels = DictionaryBuilder::<i8>::try_new(StringArray::from(vec!["ok", "warn"]).into_array_ref())?;
+    /// levels.try_append_key(1)?;
+    /// levels.try_append_key(0)?;
+    /// let batch = RecordBatch::try_from_iter([("level", levels.finish().into_array_ref())])?;
+    /// assert_eq!(batch.schema().field(0).and_then(|f| f.dict_id()), Some(0));
+    /// let mut w = StreamWriter::try_new(Vec::new(), batch.schema())?;
+    /// w.write(&batch)?;
+    /// w.finish()?;
+    /// let bytes = w.into_inner();
+    /// let back: Vec<_> = SliceStreamReader::try_new(&bytes)?.collect::<Result<_, _>>()?;
+    /// assert_eq!(back, [batch]);
+    /// # Ok::<(), alkaid::Error>(())
+    /// ```
     ///
     /// ```
     /// use alkaid::array::{Array, Int32Array, RecordBatch, StringArray};
@@ -145,14 +207,23 @@ impl<'a> RecordBatch<'a, crate::Global> {
         use crate::datatypes::Field;
         let mut fields = alloc::vec::Vec::new();
         let mut arrays = alloc::vec::Vec::new();
+        let mut next_dict_id = 0i64;
         for (name, column) in columns {
             let nullable = column.null_count() > 0;
-            let field = Field::try_new_in(
+            let mut field = Field::try_new_in(
                 name.as_ref(),
                 column.data_type().clone(),
                 nullable,
                 crate::Global,
             )?;
+            if matches!(
+                column.data_type(),
+                crate::datatypes::DataType::Dictionary(..)
+            ) {
+                // IPC needs an id per dictionary field: number them in order.
+                field = field.with_dict_id(next_dict_id);
+                next_dict_id += 1;
+            }
             fields.try_reserve(1).map_err(|_| Error::AllocationFailed)?;
             arrays.try_reserve(1).map_err(|_| Error::AllocationFailed)?;
             fields.push(field);

@@ -161,6 +161,33 @@ run_end_type!(i64, Int64);
 
 /// A run-end encoded array ([`DataType::RunEndEncoded`]).
 ///
+/// `[1.5, 1.5, 1.5, null, 2.0, 2.0]` as three runs ending at logical slots
+/// 3, 4 and 6:
+///
+/// ```
+/// use alkaid::array::{Array, Float64Array, Int32Array, RunArray, RunEnds};
+/// use alkaid::Global;
+///
+/// let run_ends = RunEnds::Int32(Int32Array::from(vec![3, 4, 6]));
+/// let values = Float64Array::from(vec![Some(1.5), None, Some(2.0)]).into_array_ref();
+/// let r = RunArray::try_new_in(run_ends, values, Global)?;
+/// assert_eq!(r.len(), 6); // logical slots
+/// assert_eq!(r.physical_index(4), Some(2));
+/// assert!(r.is_logically_null(3));
+/// assert_eq!(r.null_count(), 0); // no validity bitmap of its own
+///
+/// // Slicing keeps the runs and moves a logical offset.
+/// let s = r.slice(2, 3)?;
+/// assert_eq!((s.offset(), s.len()), (2, 3));
+/// assert_eq!(s.get_physical_range(), 0..3);
+///
+/// // Run ends must increase.
+/// let bad = RunEnds::Int32(Int32Array::from(vec![3, 3]));
+/// let values = Float64Array::from(vec![1.0, 2.0]).into_array_ref();
+/// assert!(RunArray::try_new_in(bad, values, Global).is_err()); // Error::RunEndsNotIncreasing
+/// # Ok::<(), alkaid::Error>(())
+/// ```
+///
 /// Logical slot `i` of this view is logical slot `offset + i` of the
 /// children; its value is `values[j]` for the first run `j` whose end is
 /// greater than `offset + i` ([`RunArray::physical_index`]).

@@ -19,6 +19,27 @@ use crate::error::{Error, Result};
 /// Slot `i` of this view is element `offset + i` of every child, where
 /// `offset` (in slots) is how far the view was sliced: slicing never touches
 /// the children, and [`Self::column`] returns them sliced to this view.
+///
+/// ```
+/// use alkaid::array::{Array, BooleanArray, Int32Array, StructArray};
+/// use alkaid::buffer::SharedSlice;
+/// use alkaid::datatypes::{DataType, Field};
+///
+/// let fields = vec![
+///     Field::new("id", DataType::Int32, false),
+///     Field::new("ok", DataType::Boolean, true),
+/// ];
+/// let children = SharedSlice::from(vec![
+///     Int32Array::from(vec![1, 2, 3]).into_array_ref(),
+///     BooleanArray::from(vec![Some(true), None, Some(false)]).into_array_ref(),
+/// ]);
+/// let s = StructArray::try_new(fields.into(), children, None)?;
+/// assert_eq!((s.len(), s.num_columns()), (3, 2));
+/// let tail = s.slice(1, 2)?;
+/// assert_eq!(tail.column_by_name("id"), Some(Int32Array::from(vec![2, 3]).into_array_ref()));
+/// assert_eq!(tail.column(1).map(|c| c.null_count()), Some(1));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone)]
 pub struct StructArray<
     'a,
@@ -261,6 +282,30 @@ impl<A: Allocator> fmt::Debug for StructArray<'_, A> {
 /// (append each child's element through [`Self::children`], then close the
 /// slot with [`Self::try_append`]), or `()` to record only the validity and
 /// hand finished children to [`StructBuilder::try_finish_with_children`].
+///
+/// ```
+/// use alkaid::array::{Array, Float64Builder, StringArray, StringBuilder, StructBuilder};
+/// use alkaid::datatypes::{DataType, Field};
+///
+/// let fields = vec![
+///     Field::new("sensor", DataType::Utf8, false),
+///     Field::new("value", DataType::Float64, true),
+/// ];
+/// let mut b = StructBuilder::new(fields, (StringBuilder::new(), Float64Builder::new()));
+/// let (sensor, value) = b.children();
+/// sensor.try_append_value("t1")?;
+/// value.try_append_value(21.5)?;
+/// b.try_append(true)?;
+/// b.try_append_null()?; // a null struct: a null in every child
+/// let s = b.try_finish()?;
+/// assert_eq!((s.len(), s.null_count()), (2, 1));
+/// assert_eq!(s.column(0).map(|c| c.null_count()), Some(1));
+/// assert_eq!(
+///     s.slice(0, 1)?.column_by_name("sensor"),
+///     Some(StringArray::from(vec!["t1"]).into_array_ref())
+/// );
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct StructBuilder<
     'a,
     C,

@@ -37,6 +37,40 @@ pub use builder::UnionBuilder;
 /// [`Array::null_count`] is 0, [`Array::is_valid`] is `true` for every
 /// slot). Logical nulls are the nulls of the selected child values: see
 /// [`UnionArray::is_logically_null`].
+///
+/// The "Dense Union" example of the spec, `[{f=1.2}, null, {f=3.4}, {i=5}]`,
+/// from its buffers:
+///
+/// ```
+/// use alkaid::array::{Array, Float32Array, Int32Array, UnionArray};
+/// use alkaid::buffer::{ScalarBuffer, SharedSlice};
+/// use alkaid::datatypes::{DataType, Field, UnionFields, UnionMode};
+///
+/// let fields = UnionFields::try_new(
+///     SharedSlice::from(vec![0, 1]),
+///     vec![Field::new("f", DataType::Float32, true), Field::new("i", DataType::Int32, true)].into(),
+/// )?;
+/// let type_ids: [i8; 4] = [0, 0, 0, 1];
+/// let offsets: [i32; 4] = [0, 1, 2, 0];
+/// let children = SharedSlice::from(vec![
+///     Float32Array::from(vec![Some(1.2), None, Some(3.4)]).into_array_ref(),
+///     Int32Array::from(vec![5]).into_array_ref(),
+/// ]);
+/// let u: UnionArray = UnionArray::try_new(
+///     fields,
+///     UnionMode::Dense,
+///     ScalarBuffer::from_slice_ref(&type_ids),
+///     Some(ScalarBuffer::from_slice_ref(&offsets)),
+///     children,
+/// )?;
+/// assert_eq!((u.len(), u.null_count()), (4, 0)); // no validity bitmap
+/// assert_eq!(u.logical_null_count(), 1);
+/// assert!(u.is_logically_null(1));
+/// // Slot 3: type id 1, child 1, child slot 0.
+/// assert_eq!(u.value(3), Some((1, 1, 0)));
+/// assert_eq!(u.child(1).and_then(|c| c.as_primitive::<i32>()).and_then(|c| c.get(0)), Some(5));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone, Debug)]
 pub struct UnionArray<
     'a,

@@ -14,6 +14,19 @@ use super::{Buffer, MutableBuffer};
 use crate::error::{Error, Result};
 
 /// A view of `len` bits starting at bit `offset` of a [`Buffer`] (LSB order).
+///
+/// ```
+/// use alkaid::buffer::{BooleanBuffer, Buffer};
+///
+/// // 0b0000_0110: bits 1 and 2 set, least significant bit first.
+/// let bits: BooleanBuffer = BooleanBuffer::try_new(Buffer::from_slice_ref(&[0b0000_0110]), 0, 4)?;
+/// assert_eq!(bits.iter().collect::<Vec<_>>(), [false, true, true, false]);
+/// assert_eq!(bits.count_set_bits(), 2);
+/// let s = bits.slice(1, 3)?; // a bit offset, no copy
+/// assert_eq!((s.offset(), s.get(0), s.get(3)), (1, Some(true), None));
+/// assert!(BooleanBuffer::<alkaid::Global>::try_new(Buffer::from_slice_ref(&[0]), 0, 9).is_err()); // 9 bits > 1 byte
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where::derive_where(Clone)]
 pub struct BooleanBuffer<
     'a,
@@ -152,6 +165,18 @@ impl<A: Allocator> fmt::Debug for BooleanBuffer<'_, A> {
 
 /// A validity bitmap: a [`BooleanBuffer`] where `1` means valid, with its
 /// null count (number of `0` bits) computed once.
+///
+/// ```
+/// use alkaid::buffer::{BooleanBuffer, Buffer, NullBuffer};
+///
+/// // Slots 0, 2 and 3 valid, slot 1 null.
+/// let bits: BooleanBuffer = BooleanBuffer::try_new(Buffer::from_slice_ref(&[0b1101]), 0, 4)?;
+/// let validity = NullBuffer::new(bits);
+/// assert_eq!((validity.len(), validity.null_count()), (4, 1));
+/// assert!(validity.is_null(1) && validity.is_valid(2));
+/// assert_eq!(validity.slice(2, 2)?.null_count(), 0);
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where::derive_where(Clone)]
 pub struct NullBuffer<
     'a,
@@ -330,6 +355,19 @@ fn set_bits(bytes: &mut [u8], start: usize, end: usize) {
 }
 
 /// Builds a bit-packed [`BooleanBuffer`] one bit at a time, in memory from `A`.
+///
+/// ```
+/// use alkaid::buffer::BooleanBufferBuilder;
+/// use alkaid::Global;
+///
+/// let mut b = BooleanBufferBuilder::new_in(Global);
+/// b.try_append_slice(&[true, false, true])?;
+/// b.try_append_n(6, true)?;
+/// let bits = b.finish();
+/// assert_eq!((bits.len(), bits.count_set_bits()), (9, 8));
+/// assert_eq!(&bits.inner().as_slice()[..2], &[0b1111_1101, 0b1]); // LSB first
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct BooleanBufferBuilder<
     #[cfg(feature = "alloc")] A: Allocator = crate::Global,
@@ -456,6 +494,22 @@ impl<A: Allocator> BooleanBufferBuilder<A> {
 /// Builds an optional validity bitmap: no memory is allocated until the first
 /// null is appended, and [`NullBufferBuilder::finish`] returns `None` when
 /// there was none (the Arrow format lets an array without nulls omit its bitmap).
+///
+/// ```
+/// use alkaid::buffer::NullBufferBuilder;
+/// use alkaid::Global;
+///
+/// let mut all_valid = NullBufferBuilder::new_in(Global);
+/// all_valid.try_append_n_non_nulls(100)?;
+/// assert!(all_valid.finish().is_none()); // no bitmap needed
+///
+/// let mut some_null = NullBufferBuilder::new_in(Global);
+/// some_null.try_append_n_non_nulls(3)?;
+/// some_null.try_append_null()?;
+/// let validity = some_null.finish().expect("one null");
+/// assert_eq!((validity.len(), validity.null_count()), (4, 1));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct NullBufferBuilder<
     #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,

@@ -59,6 +59,26 @@ pub enum Misaligned {
 /// allocation from `A` (64-byte aligned, zero padded to 64 bytes).
 ///
 /// Cloning and slicing never copy. Bytes are in native endianness.
+///
+/// ```
+/// use alkaid::buffer::Buffer;
+/// use alkaid::Global;
+///
+/// let owned = Buffer::try_copy_in(&[1, 0, 0, 0, 2, 0, 0, 0], Global)?;
+/// assert_eq!(owned.as_ptr() as usize % 64, 0); // 64-byte aligned
+/// assert!(owned.is_owned());
+/// let tail = owned.slice(4, 4)?; // shares the allocation
+/// assert_eq!(tail.as_slice(), &[2, 0, 0, 0]);
+/// assert_eq!(tail.as_ptr(), owned.as_ptr().wrapping_add(4));
+/// assert_eq!(owned.typed::<u32>()?, &[u32::from_ne_bytes([1, 0, 0, 0]), u32::from_ne_bytes([2, 0, 0, 0])]);
+/// assert!(owned.slice(6, 4).is_err()); // Error::OutOfBounds
+///
+/// // Or a view of caller memory, no allocation.
+/// static FLASH: [u8; 3] = [7, 8, 9];
+/// let borrowed: Buffer<'static> = Buffer::from_slice_ref(&FLASH);
+/// assert!(!borrowed.is_owned());
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where::derive_where(Clone, PartialEq, Eq, Hash)]
 pub struct Buffer<
     'a,

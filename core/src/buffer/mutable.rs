@@ -39,6 +39,23 @@ pub(crate) use append::Appender;
 /// [`MutableBuffer::into_buffer`] freezes it into a shared [`Buffer`] without
 /// copying (room for the reference-count header is reserved in front of the
 /// data from the first allocation).
+///
+/// ```
+/// use alkaid::buffer::MutableBuffer;
+/// use alkaid::Global;
+///
+/// let mut m = MutableBuffer::new_in(Global);
+/// m.try_push(1u16)?;
+/// m.try_extend_from_typed(&[2u16, 3])?;
+/// assert_eq!(m.len(), 6); // bytes
+/// assert_eq!(m.capacity() % 64, 0);
+/// assert_eq!(m.typed::<u16>()?, &[1, 2, 3]);
+/// let data = m.as_slice().as_ptr();
+/// let frozen = m.into_buffer(); // no copy
+/// assert_eq!(frozen.as_ptr(), data);
+/// assert_eq!(frozen.typed::<u16>()?, &[1, 2, 3]);
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct MutableBuffer<
     #[cfg(feature = "alloc")] A: Allocator = crate::Global,
     #[cfg(not(feature = "alloc"))] A: Allocator,

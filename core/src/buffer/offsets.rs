@@ -106,6 +106,18 @@ pub fn check_offsets<O: OffsetSize>(
 ///
 /// An array of `n` slots has `n + 1` offsets; slot `i` spans
 /// `offsets[i]..offsets[i + 1]` of its values (bytes or child elements).
+///
+/// ```
+/// use alkaid::buffer::{OffsetBuffer, ScalarBuffer};
+///
+/// let ok: [i32; 4] = [0, 3, 3, 7];
+/// let offsets: OffsetBuffer<'_, i32> = OffsetBuffer::try_new(ScalarBuffer::from_slice_ref(&ok))?;
+/// assert_eq!(offsets.len_slots(), 3);
+/// assert_eq!(offsets.range(2), Some(3..7));
+/// let bad: [i32; 3] = [0, 5, 4];
+/// assert!(OffsetBuffer::<i32>::try_new(ScalarBuffer::from_slice_ref(&bad)).is_err()); // Error::OffsetsNotMonotonic
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where::derive_where(Clone, PartialEq)]
 pub struct OffsetBuffer<
     'a,

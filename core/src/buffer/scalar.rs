@@ -15,6 +15,21 @@ use crate::native::NativeType;
 /// Invariant: the bytes are aligned for `T` and their length is a multiple of
 /// `size_of::<T>()`, so [`ScalarBuffer::as_slice`] cannot fail. Lengths and
 /// offsets of this type are in elements, not bytes.
+///
+/// ```
+/// use alkaid::buffer::{Buffer, ScalarBuffer};
+/// use alkaid::Global;
+///
+/// let s = ScalarBuffer::try_copy_in(&[10i64, 20, 30], Global)?;
+/// assert_eq!((s.len(), s.inner().len()), (3, 24)); // elements vs bytes
+/// assert_eq!(s.slice(1, 2)?.as_slice(), &[20, 30]);
+///
+/// // From bytes: the length must be a whole number of elements.
+/// let bytes = Buffer::try_copy_in(&[0u8; 12], Global)?;
+/// assert!(ScalarBuffer::<i64>::try_from_buffer(bytes.clone()).is_err()); // Error::BufferLengthNotMultiple
+/// assert_eq!(ScalarBuffer::<i32>::try_from_buffer(bytes)?.as_slice(), &[0, 0, 0]);
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct ScalarBuffer<
     'a,
     T: NativeType,

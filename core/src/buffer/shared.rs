@@ -279,6 +279,22 @@ impl<A: Allocator> fmt::Debug for MemoryOwner<A> {
 ///
 /// Cloning and [`SharedSlice::slice`] never allocate or copy: they share the
 /// allocation and bump its reference count. The elements are immutable.
+///
+/// ```
+/// use alkaid::buffer::SharedSlice;
+/// use alkaid::Global;
+///
+/// let owned = SharedSlice::try_from_slice_in(&["a", "b", "c"], Global)?;
+/// let tail = owned.slice(1, 2)?;
+/// assert_eq!(&tail[..], &["b", "c"]);
+/// assert_eq!(owned.strong_count(), Some(2)); // one allocation, two views
+///
+/// static NAMES: [&str; 2] = ["x", "y"];
+/// let borrowed: SharedSlice<'static, &str> = SharedSlice::borrowed(&NAMES);
+/// assert!(!borrowed.is_owned());
+/// assert_eq!(borrowed.strong_count(), None);
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct SharedSlice<
     'a,
     T,

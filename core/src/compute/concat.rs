@@ -59,17 +59,20 @@ use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
 /// One input gives a compacted copy of it.
 ///
 /// ```
-/// use alkaid::array::{Array, ArrayRef, StringArray};
+/// use alkaid::array::{Array, Int32Array, StringArray};
 /// use alkaid::compute::concat;
 /// use alkaid::Global;
 ///
-/// let a = StringArray::<Global>::try_from_options_in(&[Some("x"), None], Global)?;
-/// let b = StringArray::<Global>::try_from_options_in(&[Some("yy"), Some("zzz")], Global)?;
-/// let (a, b) = (a.into_array_ref(), b.into_array_ref().slice(1, 1)?);
+/// let a = StringArray::from(vec![Some("x"), None]).into_array_ref();
+/// let b = StringArray::from(vec!["yy", "zzz"]).into_array_ref().slice(1, 1)?;
 /// let c = concat(&[&a, &b], Global)?;
-/// let ArrayRef::Utf8(s) = &c else { unreachable!() };
+/// let s = c.as_string().expect("Utf8");
 /// assert_eq!(s.iter().collect::<Vec<_>>(), [Some("x"), None, Some("zzz")]);
-/// assert_eq!(s.value_offsets(), &[0, 1, 1, 4]);
+/// assert_eq!(s.value_offsets(), &[0, 1, 1, 4]); // rebased from the slice
+///
+/// // Inputs must share one data type.
+/// let n = Int32Array::from(vec![1]).into_array_ref();
+/// assert!(concat(&[&a, &n], Global).is_err()); // Error::TypeMismatch
 /// # Ok::<(), alkaid::Error>(())
 /// ```
 ///

@@ -47,6 +47,22 @@ use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
 /// per field, dictionaries no keys over an empty dictionary of the value type,
 /// run-end encoded arrays empty run ends and values.
 ///
+/// ```
+/// use alkaid::array::{Array, ValidationLevel};
+/// use alkaid::buffer::SharedBox;
+/// use alkaid::compute::new_empty;
+/// use alkaid::datatypes::{DataType, Field};
+/// use alkaid::Global;
+///
+/// let item = SharedBox::try_new_in(Field::new("item", DataType::Utf8, true), Global)?;
+/// let list_type = DataType::List(item);
+/// let empty = new_empty(&list_type, Global)?;
+/// assert_eq!(empty.len(), 0);
+/// assert_eq!(empty.data_type(), &list_type);
+/// assert!(empty.validate(ValidationLevel::Full).is_ok());
+/// # Ok::<(), alkaid::Error>(())
+/// ```
+///
 /// # Errors
 /// [`Error::InvalidDataType`] (or [`Error::MapEntriesInvalid`],
 /// [`Error::MapKeyNull`]) when `data_type` is malformed;
@@ -74,6 +90,21 @@ pub fn new_empty<'a, A: Allocator + Clone>(
 /// value; Null is a [`NullArray`]. Unions and run-end encoded arrays have no
 /// validity bitmap: their slots are logically null. `len == 0` gives
 /// [`new_empty`].
+///
+/// ```
+/// use alkaid::array::Array;
+/// use alkaid::compute::new_null;
+/// use alkaid::datatypes::DataType;
+/// use alkaid_alloc::Counting;
+///
+/// let counting = Counting::new(alkaid::Global);
+/// let nulls = new_null(&DataType::Float64, 1000, &counting)?;
+/// assert_eq!((nulls.len(), nulls.null_count()), (1000, 1000));
+/// let values = nulls.as_primitive::<f64>().expect("Float64").values();
+/// assert!(values.iter().all(|v| *v == 0.0)); // zeroed
+/// assert_eq!(counting.total_allocations(), 1); // bitmap and values share it
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 ///
 /// # Errors
 /// As [`new_empty`]; [`Error::CapacityOverflow`] when a size overflows or

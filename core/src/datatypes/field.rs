@@ -33,6 +33,21 @@ pub const EXTENSION_METADATA_KEY: &str = "ARROW:extension:metadata";
 /// A named column or child: name, [`DataType`], nullability, custom metadata,
 /// and the dictionary id when the type is (or contains at this level) a
 /// dictionary (the `Field` table of Schema.fbs).
+///
+/// ```
+/// use alkaid::buffer::{SharedSlice, SharedStr};
+/// use alkaid::datatypes::{DataType, Field};
+///
+/// let f: Field = Field::new("station", DataType::Utf8, true);
+/// assert_eq!((f.name(), f.data_type(), f.is_nullable()), ("station", &DataType::Utf8, true));
+/// let f = f.with_nullable(false).with_metadata(SharedSlice::from(vec![(
+///     SharedStr::borrowed("unit"),
+///     SharedStr::borrowed("degC"),
+/// )]));
+/// assert_eq!(f.metadata_value("unit"), Some("degC"));
+/// assert!(!f.is_nullable());
+/// assert_eq!(f.extension_name(), None); // no ARROW:extension:name key
+/// ```
 #[derive_where(Clone, Debug, PartialEq)]
 pub struct Field<
     'a,

@@ -93,6 +93,18 @@ impl IndexType {
 }
 
 /// The type ids of a union and the field of each, in the same order.
+///
+/// ```
+/// use alkaid::buffer::SharedSlice;
+/// use alkaid::datatypes::{DataType, Field, UnionFields};
+///
+/// let fields = vec![Field::new("i", DataType::Int32, true), Field::new("s", DataType::Utf8, true)];
+/// let u: UnionFields = UnionFields::try_new(SharedSlice::from(vec![3, 7]), fields.clone().into())?;
+/// assert_eq!((u.len(), u.child_index(7), u.child_index(0)), (2, Some(1), None));
+/// // Type ids are 0..=127 and distinct.
+/// assert!(UnionFields::try_new(SharedSlice::from(vec![3, 3]), fields.into()).is_err()); // Error::InvalidDataType
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone, Debug, PartialEq)]
 pub struct UnionFields<
     'a,
@@ -155,6 +167,26 @@ impl<'a, A: Allocator> UnionFields<'a, A> {
 /// Nested types refer to child [`Field`]s (name, type, nullability, metadata)
 /// as Arrow does. `'a` is the lifetime of borrowed names/metadata, `A` the
 /// allocator of owned ones.
+///
+/// ```
+/// use alkaid::buffer::{SharedBox, SharedStr};
+/// use alkaid::datatypes::{DataType, Field, TimeUnit};
+/// use alkaid::Global;
+///
+/// let ts: DataType = DataType::Timestamp(TimeUnit::Microsecond, Some(SharedStr::borrowed("UTC")));
+/// assert_eq!(ts.primitive_width(), Some(8)); // bytes per value
+/// assert_eq!(DataType::<Global>::Boolean.primitive_width(), None); // bit-packed
+///
+/// // Nested types name their child fields: List<Float32>.
+/// let item = SharedBox::try_new_in(Field::new("item", DataType::Float32, true), Global)?;
+/// let list = DataType::List(item);
+/// assert!(list.is_nested());
+///
+/// // Parameters are checked by `validate`: Decimal128 holds at most 38 digits.
+/// assert!(DataType::<Global>::Decimal128(38, 2).validate().is_ok());
+/// assert!(DataType::<Global>::Decimal128(39, 2).validate().is_err()); // Error::InvalidDataType
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum DataType<

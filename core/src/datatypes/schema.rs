@@ -8,6 +8,29 @@ use crate::buffer::SharedSlice;
 
 /// The columns of a record batch ([`Fields`]) and custom metadata (the
 /// `Schema` table of Schema.fbs; endianness and features are IPC concerns).
+///
+/// Custom metadata travels with the schema through IPC:
+///
+/// ```
+/// use alkaid::array::{Array, Float32Array, RecordBatch};
+/// use alkaid::buffer::{SharedSlice, SharedStr};
+/// use alkaid::datatypes::{DataType, Field, Schema};
+/// use alkaid::ipc::reader::SliceStreamReader;
+/// use alkaid::ipc::writer::StreamWriter;
+///
+/// let schema = Schema::new(vec![Field::new("temp", DataType::Float32, false)])
+///     .with_metadata(SharedSlice::from(vec![(SharedStr::borrowed("site"), SharedStr::borrowed("roof"))]));
+/// let batch = RecordBatch::try_new(schema.clone(), vec![Float32Array::from(vec![20.5]).into_array_ref()])?;
+/// let mut w = StreamWriter::try_new(Vec::new(), &schema)?;
+/// w.write(&batch)?;
+/// w.finish()?;
+/// let bytes = w.into_inner();
+///
+/// let reader = SliceStreamReader::try_new(&bytes)?;
+/// assert_eq!(reader.schema(), &schema);
+/// assert_eq!(reader.schema().metadata()[0].1.as_str(), "roof");
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone, Debug, PartialEq)]
 pub struct Schema<
     'a,

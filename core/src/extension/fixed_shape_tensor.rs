@@ -25,6 +25,25 @@ pub(crate) const NAME: &str = "arrow.fixed_shape_tensor";
 /// Metadata: `{"shape": [2, 5]}`, `{"shape": [100, 200, 500], "dim_names":
 /// ["C", "H", "W"]}`, `{"shape": [100, 200, 500], "permutation": [2, 0, 1]}`
 /// (logical shape `[500, 100, 200]`). Unknown keys are ignored.
+///
+/// ```
+/// use alkaid::array::{Array, Float32Array};
+/// use alkaid::extension::{FixedShapeTensorArray, FixedShapeTensorType};
+/// use alkaid::Global;
+///
+/// // Two 2×3 matrices, row-major, in one FixedSizeList<Float32>[6].
+/// let ty = FixedShapeTensorType::try_new_in(&[2, 3], Some(&["row", "col"]), None, Global)?;
+/// assert_eq!((ty.ndim(), ty.list_size()), (2, 6));
+/// let values = Float32Array::from_iter_values((0..12).map(|v| v as f32)).into_array_ref();
+/// let m = FixedShapeTensorArray::try_from_values_in(ty, values, None, Global)?;
+/// assert_eq!(m.len(), 2);
+/// let second = m.get(1).expect("a valid tensor");
+/// assert_eq!(second.shape().as_slice(), &[2, 3]);
+/// assert_eq!(second.strides().as_slice(), &[3, 1]); // in elements
+/// assert_eq!(second.value::<f32>(&[1, 2]), Some(11.0));
+/// assert_eq!(second.dim_name(1), Some("col"));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone, Debug, PartialEq)]
 pub struct FixedShapeTensorType<
     'a,

@@ -334,6 +334,23 @@ impl<A: Allocator> MetadataSink for MutableBuffer<A> {
 
 /// A [`MetadataSink`] over a caller buffer (e.g. on the stack of a firmware
 /// that borrows the metadata string into a `static`-free field).
+///
+/// ```
+/// use alkaid::buffer::SharedSlice;
+/// use alkaid::extension::{ExtensionType, FixedShapeTensorType, SliceSink};
+/// use alkaid::NoAlloc;
+///
+/// static SHAPE: [usize; 2] = [3, 4];
+/// let ty = FixedShapeTensorType::<NoAlloc>::try_new(SharedSlice::borrowed(&SHAPE), None, None)?;
+/// let mut buf = [0u8; 64];
+/// let mut sink = SliceSink::new(&mut buf);
+/// ty.write_metadata(&mut sink)?; // no allocation
+/// assert_eq!(sink.as_str(), Some(r#"{"shape":[3,4]}"#));
+///
+/// let mut tiny = [0u8; 4];
+/// assert!(ty.write_metadata(&mut SliceSink::new(&mut tiny)).is_err()); // Error::ScratchTooSmall
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct SliceSink<'b> {
     buf: &'b mut [u8],

@@ -241,6 +241,33 @@ fn try_extension_metadata_in<'a, A: Allocator + Clone>(
 /// It is an [`Array`] of the storage's data type: slicing keeps the type,
 /// [`Array::into_array_ref`] gives back the storage (the extension lives in
 /// the field, see [`ExtensionType::try_field_in`]).
+///
+/// A column read back from an IPC stream, recognised by its field:
+///
+/// ```
+/// use alkaid::array::{Array, RecordBatch};
+/// use alkaid::datatypes::Schema;
+/// use alkaid::extension::Bool8Array;
+/// use alkaid::ipc::reader::SliceStreamReader;
+/// use alkaid::ipc::writer::StreamWriter;
+/// use alkaid::Global;
+///
+/// let flags = Bool8Array::try_from_options_in(&[Some(true), Some(false)], Global)?;
+/// let field = flags.try_field_in("flag", false, Global)?;
+/// let batch = RecordBatch::try_new(Schema::new(vec![field]), vec![flags.into_array_ref()])?;
+/// let mut w = StreamWriter::try_new(Vec::new(), batch.schema())?;
+/// w.write(&batch)?;
+/// w.finish()?;
+/// let bytes = w.into_inner();
+///
+/// let read = SliceStreamReader::try_new(&bytes)?.next().expect("a batch")?;
+/// let (field, column) = (&read.schema().fields()[0], read.columns()[0].clone());
+/// let flags = Bool8Array::try_from_field(field, column, Global)?;
+/// assert_eq!(flags.iter().collect::<Vec<_>>(), [Some(true), Some(false)]);
+/// let s: Bool8Array = flags.slice(1, 1)?; // an ExtensionArray still
+/// assert_eq!(s.get(0), Some(false));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct ExtensionArray<
     'a,
     T: ExtensionType<'a, A>,
@@ -388,6 +415,30 @@ impl<'a, T: ExtensionType<'a, A>, A: Allocator + 'a> Array<'a, A> for ExtensionA
 
 /// A column as its canonical extension array, chosen by the field's
 /// `ARROW:extension:name`; any other column stays its storage array.
+///
+/// ```
+/// use alkaid::array::{Array, Int32Array, RecordBatch, StringArray};
+/// use alkaid::datatypes::{DataType, Field, Schema};
+/// use alkaid::extension::{CanonicalExtensionArray, ExtensionType, JsonType};
+/// use alkaid::Global;
+///
+/// let json = JsonType.try_field_in("doc", DataType::Utf8, false, Global)?;
+/// let batch = RecordBatch::try_new(
+///     Schema::new(vec![json, Field::new("n", DataType::Int32, false)]),
+///     vec![
+///         StringArray::from(vec![r#"{"k": true}"#]).into_array_ref(),
+///         Int32Array::from(vec![7]).into_array_ref(),
+///     ],
+/// )?;
+/// match CanonicalExtensionArray::try_from_column(&batch, 0, Global)? {
+///     CanonicalExtensionArray::Json(docs) => assert_eq!(docs.get(0), Some(r#"{"k": true}"#)),
+///     other => panic!("not JSON: {other:?}"),
+/// }
+/// let plain = CanonicalExtensionArray::try_from_column(&batch, 1, Global)?;
+/// assert_eq!(plain.extension_name(), None);
+/// assert!(matches!(plain, CanonicalExtensionArray::Other(_)));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where::derive_where(Clone, Debug)]
 #[non_exhaustive]
 pub enum CanonicalExtensionArray<

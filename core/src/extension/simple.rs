@@ -33,6 +33,25 @@ fn no_metadata(metadata: Option<&str>) -> Result<()> {
 
 /// `arrow.uuid`: RFC 9562 UUIDs as `FixedSizeBinary(16)` (bytes in network
 /// order); no parameter, empty metadata.
+///
+/// ```
+/// use alkaid::array::{Array, RecordBatch};
+/// use alkaid::datatypes::DataType;
+/// use alkaid::extension::{UuidArray, UuidType};
+/// use alkaid::Global;
+///
+/// let id = [0x12, 0x3e, 0x45, 0x67, 0xe8, 0x9b, 0x12, 0xd3, 0xa4, 0x56, 0x42, 0x66, 0x14, 0x17, 0x40, 0x00];
+/// let ids = UuidArray::try_from_options_in(&[Some(id), None], Global)?;
+/// assert_eq!(ids.extension(), &UuidType);
+/// assert_eq!(ids.data_type(), &DataType::FixedSizeBinary(16));
+/// assert_eq!((ids.get(0), ids.get(1)), (Some(id), None));
+///
+/// // The extension lives in the field's metadata.
+/// let field = ids.try_field_in("id", true, Global)?;
+/// assert_eq!(field.extension_name(), Some("arrow.uuid"));
+/// assert_eq!(field.extension_metadata(), Some(""));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct UuidType;
 
@@ -106,6 +125,20 @@ impl<'a, A: Allocator + 'a> ExtensionArray<'a, UuidType, A> {
 /// `arrow.json`: UTF-8 JSON text (RFC 8259) in a `Utf8`, `LargeUtf8` or
 /// `Utf8View` storage. Metadata is empty or a JSON object reserved for
 /// future keys (ignored). The text of the values is not checked to be JSON.
+///
+/// ```
+/// use alkaid::array::{Array, StringArray};
+/// use alkaid::extension::{ExtensionType, JsonArray, JsonType};
+/// use alkaid::Global;
+///
+/// let text = StringArray::from(vec![Some(r#"{"a": 1}"#), None, Some("[]")]).into_array_ref();
+/// let docs = JsonArray::try_new(JsonType, text)?;
+/// assert_eq!(docs.get(0), Some(r#"{"a": 1}"#));
+/// assert_eq!(docs.null_count(), 1);
+/// // The storage must be a string type.
+/// assert!(JsonType.check_storage_type(&alkaid::datatypes::DataType::<Global>::Int32).is_err());
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct JsonType;
 
@@ -180,6 +213,21 @@ impl<'a, A: Allocator + 'a> ExtensionArray<'a, JsonType, A> {
 
 /// `arrow.bool8`: booleans as one `Int8` byte each (0 is false, any other
 /// value true); no parameter, empty metadata.
+///
+/// ```
+/// use alkaid::array::{Array, Int8Array};
+/// use alkaid::extension::{Bool8Array, Bool8Type};
+/// use alkaid::Global;
+///
+/// let flags = Bool8Array::try_from_options_in(&[Some(true), None, Some(false)], Global)?;
+/// assert_eq!(flags.iter().collect::<Vec<_>>(), [Some(true), None, Some(false)]);
+/// assert_eq!(flags.storage().values(), &[1, 0, 0]); // one byte per value
+///
+/// // Any non-zero byte is true.
+/// let raw = Bool8Array::try_new(Bool8Type, Int8Array::from(vec![0, -3, 7]))?;
+/// assert_eq!(raw.iter().collect::<Vec<_>>(), [Some(false), Some(true), Some(true)]);
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Bool8Type;
 
@@ -256,6 +304,23 @@ impl<'a, A: Allocator + 'a> ExtensionArray<'a, Bool8Type, A> {
 /// any storage: `type_name` is the type in the external system, `vendor_name`
 /// names that system. Metadata: `{"type_name": "geometry", "vendor_name":
 /// "postgis"}` (both keys required; other keys ignored).
+///
+/// ```
+/// use alkaid::array::{Array, BinaryArray};
+/// use alkaid::extension::{ExtensionType, OpaqueArray, OpaqueType};
+/// use alkaid::Global;
+///
+/// let ty = OpaqueType::try_new_in("geometry", "postgis", Global)?;
+/// assert_eq!(ty.try_metadata_in(Global)?.as_str(), r#"{"type_name":"geometry","vendor_name":"postgis"}"#);
+/// let wkb = BinaryArray::from(vec![&[1u8, 1, 0, 0, 0][..]]).into_array_ref();
+/// let shapes = OpaqueArray::try_new(ty, wkb)?;
+/// assert_eq!(shapes.extension().vendor_name(), "postgis");
+/// assert_eq!(shapes.len(), 1);
+///
+/// // Parsed from a field's metadata: both keys are required.
+/// assert!(OpaqueType::<Global>::try_from_metadata(r#"{"type_name":"geometry"}"#, Global).is_err());
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone, Debug, PartialEq)]
 pub struct OpaqueType<
     'a,

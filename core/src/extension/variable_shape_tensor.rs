@@ -36,6 +36,25 @@ const SHAPE: &str = "shape";
 /// Metadata: empty, or `{"dim_names": ["C", "H", "W"]}`, `{"dim_names":
 /// ["H", "W", "C"], "uniform_shape": [400, null, 3]}`, `{"permutation": [2,
 /// 0, 1]}`. Unknown keys are ignored.
+///
+/// ```
+/// use alkaid::extension::{ExtensionType, VariableShapeTensorType};
+/// use alkaid::Global;
+///
+/// let ty = VariableShapeTensorType::try_from_metadata(
+///     r#"{"dim_names": ["H", "W", "C"], "uniform_shape": [400, null, 3]}"#,
+///     Global,
+/// )?;
+/// assert_eq!(ty.ndim(), Some(3));
+/// assert_eq!(ty.uniform_shape(), Some(&[Some(400), None, Some(3)][..]));
+/// // Parameters must agree on the number of dimensions.
+/// let bad = VariableShapeTensorType::<Global>::try_from_metadata(
+///     r#"{"dim_names": ["H", "W"], "uniform_shape": [400, null, 3]}"#,
+///     Global,
+/// );
+/// assert!(bad.is_err()); // Error::DimensionCountMismatch
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone, Debug, PartialEq)]
 pub struct VariableShapeTensorType<
     'a,
@@ -414,6 +433,27 @@ impl<'a, A: Allocator + Clone> ExtensionArray<'a, VariableShapeTensorType<'a, A>
 
 /// Builds a [`VariableShapeTensorArray`] of primitive elements `T`, one
 /// tensor (shape and row-major values) at a time, in memory from `A`.
+///
+/// ```
+/// use alkaid::array::Array;
+/// use alkaid::extension::{VariableShapeTensorBuilder, VariableShapeTensorType};
+/// use alkaid::Global;
+///
+/// // Images of 3 channels and any height and width.
+/// let ty = VariableShapeTensorType::try_new_in(None, None, Some(&[None, None, Some(3)]), Global)?;
+/// let mut b = VariableShapeTensorBuilder::<u8>::try_new_in(ty, 3, Global)?;
+/// b.try_append(&[1, 2, 3], &[1, 2, 3, 4, 5, 6])?;
+/// b.try_append_null()?;
+/// b.try_append(&[2, 1, 3], &[9; 6])?;
+/// assert!(b.try_append(&[1, 1, 4], &[0; 4]).is_err()); // Error::UniformShapeViolated
+/// assert!(b.try_append(&[1, 1, 3], &[0; 2]).is_err()); // Error::TensorSizeMismatch
+/// let images = b.try_finish()?;
+/// assert_eq!((images.len(), images.null_count(), images.ndim()), (3, 1, 3));
+/// let first = images.get(0).expect("a valid tensor");
+/// assert_eq!(first.shape().as_slice(), &[1, 2, 3]);
+/// assert_eq!(first.value::<u8>(&[0, 1, 2]), Some(6));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct VariableShapeTensorBuilder<
     'a,
     T: PrimitiveType,

@@ -10,6 +10,32 @@ use core::ffi::c_void;
 /// (validity bitmap first), each pointing at the start of the buffer (the
 /// `offset` applies to every buffer alike, as in the format's slicing).
 /// `release` is null once the struct is released.
+///
+/// A record batch travels as a struct array with one child per column:
+///
+/// ```
+/// use alkaid::array::{Array, Int32Array, RecordBatch, StringArray};
+/// use alkaid::ffi::FFI_ArrowArray;
+/// use alkaid::Global;
+///
+/// let batch = RecordBatch::try_from_iter([
+///     ("a", Int32Array::from(vec![1, 2, 3]).into_array_ref()),
+///     ("b", StringArray::from(vec![Some("x"), None, Some("z")]).into_array_ref()),
+/// ])?;
+/// let mut c = FFI_ArrowArray::try_from_record_batch_in(&batch, Global)?;
+/// assert_eq!((c.length, c.null_count, c.n_children), (3, 0, 2));
+/// // SAFETY: the export made two valid child pointers.
+/// let b = unsafe { &**c.children.add(1) };
+/// assert_eq!((b.length, b.null_count, b.n_buffers), (3, 1, 3)); // validity, offsets, data
+///
+/// // A consumer releases what it received, exactly once.
+/// if let Some(release) = c.release {
+///     // SAFETY: a live struct exported by alkaid, released once.
+///     unsafe { release(&mut c) };
+/// }
+/// assert!(c.is_released());
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[repr(C)]
 #[derive(Debug)]
 #[allow(non_camel_case_types)]

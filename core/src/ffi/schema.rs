@@ -26,6 +26,28 @@ use crate::error::{Error, Result};
 /// custom metadata (binary encoded), flags ([`super::ARROW_FLAG_NULLABLE`],
 /// …), children (nested types) and dictionary (the value type of a
 /// dictionary-encoded field). `release` is null once the struct is released.
+///
+/// ```
+/// use core::ffi::CStr;
+/// use alkaid::buffer::SharedStr;
+/// use alkaid::datatypes::{DataType, Field, TimeUnit};
+/// use alkaid::ffi::{import_field, FFI_ArrowSchema, ARROW_FLAG_NULLABLE};
+///
+/// let utc = Some(SharedStr::borrowed("UTC"));
+/// let field = Field::new("ts", DataType::Timestamp(TimeUnit::Microsecond, utc), true);
+/// let c = FFI_ArrowSchema::try_from_field(&field)?;
+/// // SAFETY: `format` and `name` of an exported struct are NUL-terminated.
+/// let (format, name) = unsafe { (CStr::from_ptr(c.format), CStr::from_ptr(c.name)) };
+/// assert_eq!(format.to_bytes(), b"tsu:UTC"); // the interface's format string
+/// assert_eq!(name.to_bytes(), b"ts");
+/// assert_eq!(c.flags & ARROW_FLAG_NULLABLE, ARROW_FLAG_NULLABLE);
+///
+/// // SAFETY: a struct of the C Data Interface, exported just above.
+/// let back = unsafe { import_field(&c) }?;
+/// assert_eq!(back, field);
+/// drop(c); // calls `release`, freeing the strings
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[repr(C)]
 #[derive(Debug)]
 #[allow(non_camel_case_types)]

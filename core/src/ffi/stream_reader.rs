@@ -19,6 +19,38 @@ use crate::error::{Error, Result};
 /// ([`crate::array::ValidationLevel::Full`]). An error from the producer is
 /// [`Error::Io`] (its message is in [`Self::last_error`]); after an error or
 /// the end, the iterator returns `None`.
+///
+/// Here an IPC reader is exported as a C stream (as a library would hand it
+/// to DuckDB or pyarrow) and read back; its input is cut short, so the
+/// producer's error crosses the interface:
+///
+/// ```
+/// use alkaid::array::{Array, RecordBatch, UInt8Array};
+/// use alkaid::ffi::{ArrowArrayStreamReader, FFI_ArrowArrayStream};
+/// use alkaid::ipc::reader::SliceStreamReader;
+/// use alkaid::ipc::writer::StreamWriter;
+/// use alkaid::Global;
+///
+/// let batch = RecordBatch::try_from_iter([("v", UInt8Array::from(vec![1, 2, 3]).into_array_ref())])?;
+/// let mut w = StreamWriter::try_new(Vec::new(), batch.schema())?;
+/// w.write(&batch)?;
+/// w.write(&batch)?;
+/// w.finish()?;
+/// let mut bytes = w.into_inner();
+/// bytes.truncate(bytes.len() - 20); // the second batch is cut
+/// let bytes: &'static [u8] = Vec::leak(bytes); // exported data must be 'static
+///
+/// let reader = SliceStreamReader::try_new(bytes)?;
+/// let stream = FFI_ArrowArrayStream::try_from_batches_in(reader.schema().clone(), reader, Global)?;
+/// // SAFETY: a stream alkaid just made.
+/// let mut imported = unsafe { ArrowArrayStreamReader::try_new_in(stream, Global) }?;
+/// assert_eq!(imported.schema(), batch.schema());
+/// assert_eq!(imported.next().transpose()?, Some(batch));
+/// assert!(imported.next().is_some_and(|b| b.is_err())); // Error::Io
+/// assert!(imported.last_error().is_some_and(|m| !m.is_empty())); // the producer's message
+/// assert!(imported.next().is_none());
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct ArrowArrayStreamReader<
     #[cfg(feature = "alloc")] A: Allocator + Clone + Send + Sync + 'static = crate::Global,
     #[cfg(not(feature = "alloc"))] A: Allocator + Clone + Send + Sync + 'static,

@@ -14,7 +14,7 @@ use crate::Global;
 
 impl<'a, W: Write> StreamWriter<'a, W, Global> {
     /// Starts a stream of batches of `schema` on `sink` with default options
-    /// (8-byte alignment, no compression), writing the schema message at once
+    /// (64-byte alignment, no compression), writing the schema message at once
     /// (arrow-rs: `StreamWriter::try_new`).
     ///
     /// ```

@@ -232,8 +232,11 @@ mod tests {
     #[test]
     fn same_dictionary_hits_other_contents_miss() {
         for opts in [SortOptions::new(false, true), SortOptions::new(true, false)] {
-            let mut c =
-                RowConverter::try_new(&[SortField::new_with_options(dict_type(), opts)]).unwrap();
+            let mut c = RowConverter::try_new_with_encoding(
+                &[SortField::new_with_options(dict_type(), opts)],
+                crate::row::RowEncoding::Seed,
+            )
+            .unwrap();
             let a = dict(&[Some("pear"), Some("fig")], &[0, 1, 1, 0]);
             let first = bytes(&mut c, &a);
             assert!(cached(&c));

@@ -201,7 +201,11 @@ mod tests {
 
     fn converter(vt: &Dt, opts: SortOptions) -> RowConverter<'static, G> {
         let dt = dict_type(vt);
-        RowConverter::try_new(&[SortField::new_with_options(dt, opts)]).unwrap()
+        RowConverter::try_new_with_encoding(
+            &[SortField::new_with_options(dt, opts)],
+            crate::row::RowEncoding::Seed,
+        )
+        .unwrap()
     }
 
     /// `convert_all_rows` gives what `convert_rows(rows.iter())` gives; the

@@ -93,6 +93,8 @@ pub(crate) fn decode_column<'a, A: Allocator + Clone>(
         Kind::List(_) => list::decode(node, node.child()?, rows, alloc),
         Kind::Dictionary(..) => dictionary::decode_dictionary(node, rows, alloc),
         Kind::RunEnd(_) => dictionary::decode_run(node, rows, alloc),
+        #[cfg(feature = "union")]
+        Kind::Union(children) => super::union::decode(node, children, rows, alloc),
     }
 }
 
@@ -165,6 +167,11 @@ pub(crate) fn null_len<A: Allocator>(node: &Node<'_, A>) -> Result<usize> {
         Kind::Struct(_) | Kind::FixedSizeList(..) | Kind::Dictionary(Some(_), _) => Ok(1),
         Kind::List(_) => Ok(if node.unordered { 4 } else { 1 }),
         Kind::Dictionary(None, _) | Kind::RunEnd(_) => null_len(node.child()?),
+        // The first field's type id and a null of its type.
+        #[cfg(feature = "union")]
+        Kind::Union(c) => null_len(c.first().ok_or(Error::UnsupportedType)?)?
+            .checked_add(1)
+            .ok_or(Error::CapacityOverflow),
     }
 }
 
@@ -179,6 +186,17 @@ pub(crate) fn write_null<A: Allocator>(node: &Node<'_, A>, out: &mut [u8]) -> Re
     match &node.kind {
         Kind::Dictionary(None, _) | Kind::RunEnd(_) => {
             write_null(node.child()?, out)?;
+        }
+        #[cfg(feature = "union")]
+        Kind::Union(c) => {
+            let DataType::Union(u, _) = &node.data_type else {
+                return Err(Error::TypeMismatch);
+            };
+            let id = u8::try_from(*u.type_ids().first().ok_or(Error::UnsupportedType)?)
+                .map_err(|_| Error::InvalidDataType)?;
+            let (head, tail) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
+            *head = if node.options.descending { !id } else { id };
+            write_null(c.first().ok_or(Error::UnsupportedType)?, tail)?;
         }
         Kind::List(_) if node.unordered => out.fill(0xFF),
         Kind::Leaf if node.unordered && is_variable(&node.data_type) => out.fill(0xFF),
@@ -228,8 +246,10 @@ pub(crate) fn skip_one<A: Allocator>(node: &Node<'_, A>, row: &[u8]) -> Result<u
         Kind::List(_) => {
             if node.unordered {
                 variable::skip_unordered(row)?
-            } else {
+            } else if node.canonical_lists {
                 variable::skip_ordered(row, node.options)?
+            } else {
+                super::list_elements::skip_list(row, node.options)?
             }
         }
         Kind::Struct(children) => match row.first() {
@@ -268,6 +288,8 @@ pub(crate) fn skip_one<A: Allocator>(node: &Node<'_, A>, row: &[u8]) -> Result<u
             _ => return Err(Error::InvalidRow),
         },
         Kind::Dictionary(None, _) | Kind::RunEnd(_) => skip_one(node.child()?, row)?,
+        #[cfg(feature = "union")]
+        Kind::Union(c) => super::union::skip_union(node, c, row)?,
     };
     if n > row.len() {
         return Err(Error::InvalidRow);

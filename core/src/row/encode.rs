@@ -42,6 +42,12 @@ pub(crate) enum Encoder<'c, 'b, A: Allocator> {
         table: Rows<A>,
         index: TableIndex<'c, 'b, A>,
     },
+    /// Unions: the type id byte, then the selected child's row.
+    #[cfg(feature = "union")]
+    Union {
+        union: &'c crate::array::UnionArray<'b, A>,
+        rows: super::slots::Slots<Rows<A>, A>,
+    },
 }
 
 /// Encodes `columns` (one per node) into new rows.
@@ -371,6 +377,10 @@ fn prepare<'c, 'b, A: Allocator + Clone>(
         (Kind::RunEnd(values), ArrayRef::RunEndEncoded(r)) => {
             dictionary::prepare_run(values, r, alloc)
         }
+        #[cfg(feature = "union")]
+        (Kind::Union(children), ArrayRef::Union(u)) => {
+            super::union::prepare_union(children, u, alloc)
+        }
         _ => Err(Error::TypeMismatch),
     }
 }
@@ -464,8 +474,10 @@ pub(crate) fn add_lengths<A: Allocator>(
             nulls,
             index,
             child,
-        } => list::add_lengths(*nulls, index, child, unordered, lengths),
+        } => list::add_lengths(*nulls, index, child, node, lengths),
         Encoder::Table { table, index } => dictionary::add_lengths(node, table, index, lengths),
+        #[cfg(feature = "union")]
+        Encoder::Union { union, rows } => super::union::add_lengths(union, rows, lengths),
     }
 }
 
@@ -522,8 +534,10 @@ pub(crate) fn encode<A: Allocator>(
             nulls,
             index,
             child,
-        } => list::encode(*nulls, index, child, opts, unordered, data, cursors),
+        } => list::encode(*nulls, index, child, node, data, cursors),
         Encoder::Table { table, index } => dictionary::encode(node, table, index, data, cursors),
+        #[cfg(feature = "union")]
+        Encoder::Union { union, rows } => super::union::encode(union, rows, opts, data, cursors),
     }
 }
 

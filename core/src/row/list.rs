@@ -1,7 +1,9 @@
 //! Lists: List, LargeList, ListView, LargeListView and Map (a list of
 //! key-value entries).
 //!
-//! As the spec says: the elements of a list are encoded to rows; a
+//! The default ordered encoding writes each list element by element
+//! ([`super::list_elements`]). [`super::RowEncoding::Seed`] writes the seed's
+//! layout, implemented here: the elements of a list are encoded to rows; a
 //! "canonical byte array" is made of the elements' rows back to back, then
 //! the length of each element row and the number of elements, as big-endian
 //! `u32`s; that byte array is then encoded as variable-length bytes
@@ -14,14 +16,14 @@
 //! The unordered encoding writes the canonical byte array with a 4-byte
 //! little-endian length prefix instead (`u32::MAX` for a null list).
 //!
-//! **Ordering caveat (inherited from the spec).** Lists compare element by
+//! **Ordering defect of the seed's layout.** Lists compare element by
 //! element, and a list that is a prefix of another sorts first — except when
 //! the longer list's next element encodes starting with `0x00`, i.e. a null
 //! element with nulls first in ascending order (or nulls last in descending
 //! order): the shorter list's row-length bytes (`00 00 00 …`) then compete
 //! with that null's bytes, and `[1, null]` sorts before `[1]`. The spec's own
-//! example `[1_u8, null]` is in this case. Every other comparison follows
-//! the element order.
+//! example `[1_u8, null]` is in this case. The element-by-element encoding
+//! has no such case.
 
 use core::ops::Range;
 
@@ -31,7 +33,7 @@ use super::decode::decode_column;
 use super::encode::{encode_to_rows, Encoder};
 use super::slots::Slots;
 use super::variable::{self, BlockWriter, BLOCK_SIZE, EMPTY, UNORDERED_NULL};
-use super::{typed, Node, Rows, SortOptions};
+use super::{list_elements, typed, Node, Rows};
 use crate::array::{
     Array, ArrayRef, GenericListArray, GenericListViewArray, ListOffsetSize, MapArray,
 };
@@ -175,9 +177,21 @@ pub(crate) fn add_lengths<A: Allocator>(
     nulls: Option<&NullBuffer<'_, A>>,
     index: &ListIndex<'_>,
     child: &Rows<A>,
-    unordered: bool,
+    node: &Node<'_, A>,
     lengths: &mut [usize],
 ) -> Result<()> {
+    let unordered = node.unordered;
+    if !unordered && !node.canonical_lists {
+        for (i, l) in lengths.iter_mut().enumerate() {
+            let n = if is_valid(nulls, i) {
+                list_elements::list_len(child, index.range(i)?)?
+            } else {
+                1
+            };
+            *l = l.checked_add(n).ok_or(Error::CapacityOverflow)?;
+        }
+        return Ok(());
+    }
     for (i, l) in lengths.iter_mut().enumerate() {
         let canonical = if is_valid(nulls, i) {
             let r = index.range(i)?;
@@ -212,11 +226,12 @@ pub(crate) fn encode<A: Allocator>(
     nulls: Option<&NullBuffer<'_, A>>,
     index: &ListIndex<'_>,
     child: &Rows<A>,
-    opts: SortOptions,
-    unordered: bool,
+    node: &Node<'_, A>,
     data: &mut [u8],
     cursors: &mut [usize],
 ) -> Result<()> {
+    let (opts, unordered) = (node.options, node.unordered);
+    let elementwise = !unordered && !node.canonical_lists;
     for (i, c) in cursors.iter_mut().enumerate() {
         let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
         let range = if is_valid(nulls, i) {
@@ -233,6 +248,7 @@ pub(crate) fn encode<A: Allocator>(
                 write_at(out, 0, &UNORDERED_NULL.to_le_bytes())?;
                 4
             }
+            (Some(r), false) if elementwise => list_elements::encode_list(child, r, opts, out)?,
             (Some(r), false) if r.is_empty() => {
                 let flip = if opts.descending { 0xFF } else { 0 };
                 *out.first_mut().ok_or(Error::OutOfBounds)? = EMPTY ^ flip;
@@ -373,6 +389,9 @@ fn decode_lists<'a, A: Allocator + Clone>(
     rows: &mut [&[u8]],
     alloc: &A,
 ) -> Result<Decoded<'a, A>> {
+    if !node.unordered && !node.canonical_lists {
+        return decode_element_lists(node, child, rows, alloc);
+    }
     let mut scratch = MutableBuffer::new_in(alloc.clone());
     let mut ends = MutableBuffer::new_in(alloc.clone());
     let mut counts = MutableBuffer::new_in(alloc.clone());
@@ -401,6 +420,46 @@ fn decode_lists<'a, A: Allocator + Clone>(
         k: 0,
     };
     let mut cursors = Slots::try_from_fn_in(total, alloc.clone(), |_| it.next())?;
+    let values = decode_column(child, &mut cursors, alloc)?;
+    if cursors.iter().any(|c| !c.is_empty()) {
+        return Err(Error::InvalidRow);
+    }
+    Ok(Decoded {
+        counts,
+        nulls: nulls.finish(),
+        values,
+    })
+}
+
+/// [`decode_lists`] for the element-by-element encoding ([`list_elements`]).
+fn decode_element_lists<'a, A: Allocator + Clone>(
+    node: &Node<'a, A>,
+    child: &Node<'a, A>,
+    rows: &mut [&[u8]],
+    alloc: &A,
+) -> Result<Decoded<'a, A>> {
+    let mut scratch = MutableBuffer::new_in(alloc.clone());
+    let mut ends = MutableBuffer::new_in(alloc.clone());
+    let mut counts = MutableBuffer::new_in(alloc.clone());
+    let mut nulls = NullBufferBuilder::new_in(alloc.clone());
+    let mut total = 0usize;
+    for row in rows.iter_mut() {
+        let count = list_elements::decode_list(row, node.options, &mut scratch, &mut ends)?;
+        nulls.try_append(count.is_some())?;
+        let count = count.unwrap_or(0);
+        total = total.checked_add(count).ok_or(Error::InvalidRow)?;
+        counts.try_extend_from_slice(&count.to_ne_bytes())?;
+    }
+    let ends: &[usize] = typed(ends.as_slice())?;
+    let bytes = scratch.as_slice();
+    let mut cursors = Slots::try_from_fn_in(total, alloc.clone(), |k| {
+        let start = match k.checked_sub(1) {
+            Some(p) => *ends.get(p).ok_or(Error::InvalidRow)?,
+            None => 0,
+        };
+        let end = *ends.get(k).ok_or(Error::InvalidRow)?;
+        bytes.get(start..end).ok_or(Error::InvalidRow)
+    })?;
     let values = decode_column(child, &mut cursors, alloc)?;
     if cursors.iter().any(|c| !c.is_empty()) {
         return Err(Error::InvalidRow);

@@ -39,19 +39,28 @@
 //! - **Structs**: the sentinel alone for a null, else `0x01` then each
 //!   child's encoding (children sort with the struct's options).
 //!   **Fixed-size lists** likewise: `0x01` then each element's encoding.
-//! - **Lists** (List, LargeList, ListView, LargeListView, Map): the elements'
-//!   encodings back to back, then each element's encoded length and the
-//!   element count as big-endian `u32`s (the "canonical byte array"),
-//!   encoded as variable-length bytes; `[]` is the empty byte array. The
-//!   elements are encoded ascending and the whole inverted when descending.
-//!   As in the spec, a list that is a prefix of another does not always sort
-//!   first when the next element is a null sorting first (`[1, null] <
-//!   [1]`); see the list module.
-//! - **Dictionaries**: `0x01`, then a key from an order-preserving mapping
-//!   of the values that grows with every batch, then a `0x00` terminator (key
-//!   and terminator inverted when descending): batches with different,
-//!   unsorted dictionaries encode consistently. Unordered: the value's own
-//!   encoding. **Run-end encoded** columns are encoded by value.
+//! - **Lists** (List, LargeList, ListView, LargeListView, Map), element by
+//!   element as arrow-row 52 and later: each element's row as a non-empty
+//!   byte string (`0x02`, four 8-byte mini-blocks, then 32-byte blocks), then
+//!   the terminator `0x01`; `[]` is the terminator alone, a null list the
+//!   null sentinel. The elements are encoded ascending and the whole
+//!   inverted when descending, so lists compare element by element and a
+//!   prefix sorts first. [`RowEncoding::Seed`] writes the seed's
+//!   "canonical byte array" layout instead (with its ordering defect).
+//! - **Dictionaries** are encoded by value, as arrow-row 47 and later: each
+//!   key's row is its value's own encoding (each distinct value encoded
+//!   once, its bytes copied per key), and rows decode to the value type.
+//!   Batches with different, unsorted dictionaries encode consistently and a
+//!   fresh converter has nothing to build. [`RowEncoding::Seed`] uses the
+//!   seed's order-preserving interner instead: `0x01`, then a key from a
+//!   mapping of the values that grows with every batch, then a `0x00`
+//!   terminator (key and terminator inverted when descending); its rows are
+//!   shorter when values are long and repeated, at the cost of building and
+//!   keeping the mapping. **Run-end encoded** columns are encoded by value.
+//! - **Unions** (sparse and dense): the type id as one byte (inverted when
+//!   descending), then the selected child's row with the union's options,
+//!   as arrow-row 57.2 and later (which, descending, leaves the child's row
+//!   ascending; ours sorts descending inside a type too).
 //! - **Null** columns take no bytes.
 //! - **Descending** columns invert every byte of a valid value's encoding
 //!   after its validity byte (for variable-length values and lists: every
@@ -102,10 +111,15 @@ mod fixed_decode;
 mod gather;
 mod interner;
 mod list;
+mod list_elements;
 mod native_order;
 mod nested;
 mod rows;
 mod slots;
+#[cfg(feature = "union")]
+mod union;
+#[cfg(all(test, feature = "union"))]
+mod union_tests;
 mod variable;
 mod variable_decode;
 
@@ -168,6 +182,24 @@ impl SortOptions {
 }
 
 /// A column of a [`RowConverter`]: its data type and [`SortOptions`].
+///
+/// ```
+/// use alkaid::array::{Array, Float64Array};
+/// use alkaid::datatypes::DataType;
+/// use alkaid::row::{RowConverter, SortField, SortOptions};
+///
+/// // Floats: -inf < negatives < -0.0 = 0.0 < positives < inf < NaN.
+/// let values = Float64Array::from(vec![Some(f64::NAN), Some(-0.0), None, Some(f64::NEG_INFINITY), Some(0.0), Some(2.5)]);
+/// let field = SortField::new_with_options(DataType::Float64, SortOptions::new(false, false));
+/// assert_eq!(field.options(), SortOptions { descending: false, nulls_first: false });
+/// let mut converter = RowConverter::try_new(&[field])?;
+/// let rows = converter.convert_columns(&[values.into_array_ref()])?;
+/// let mut order: Vec<usize> = (0..rows.len()).collect();
+/// order.sort_by_key(|&i| rows.row(i)); // stable: -0.0 (1) before 0.0 (4)
+/// assert_eq!(order, [3, 1, 4, 5, 0, 2]); // nulls last
+/// assert_eq!(rows.row(1), rows.row(4)); // -0.0 and 0.0 are one value
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive_where(Clone, Debug, PartialEq)]
 pub struct SortField<
     'a,
@@ -203,9 +235,61 @@ impl<'a, A: Allocator> SortField<'a, A> {
 /// Which row encoding a [`RowConverter`] writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum RowEncoding {
-    /// Rows compare (`memcmp`) in the order of the values.
+    /// Rows compare (`memcmp`) in the order of the values. Lists are
+    /// encoded element by element as arrow-row 52 and later do, so that a
+    /// list sorts before every longer list it is a prefix of.
     #[default]
     Ordered,
+    /// The ordered encoding as the seed text (spec 004) defines it: a list is
+    /// its "canonical byte array" (the elements' rows back to back, each
+    /// element's row length and the element count as big-endian `u32`s)
+    /// encoded as variable-length bytes, and a dictionary value is a key from
+    /// an order-preserving interner that grows with every batch. The
+    /// interner pays off for long, repeated values (a key of a few bytes
+    /// stands for the whole value) and costs a hash, a sort and memory for
+    /// every new value.
+    ///
+    /// **Ordering defect**: when the next element of the longer list is a
+    /// null that sorts first (nulls first ascending, or nulls last
+    /// descending), the shorter list's length bytes compete with that null's
+    /// bytes, and `[1, null]` sorts *before* `[1]`. Use it only to read or
+    /// write rows of the seed's layout; [`RowEncoding::Ordered`] has no such
+    /// case. Every other type is encoded as with [`RowEncoding::Ordered`].
+    ///
+    /// The seed's worked example, `[1_u8, null]` ascending with nulls first:
+    ///
+    /// ```
+    /// use alkaid::array::{Array, ListBuilder, UInt8Builder};
+    /// use alkaid::row::{RowConverter, RowEncoding, SortField};
+    /// use alkaid::Global;
+    ///
+    /// let mut b = ListBuilder::new_in(UInt8Builder::new(), Global);
+    /// b.values().try_append_value(1)?;
+    /// b.values().try_append_null()?;
+    /// b.try_append(true)?;
+    /// b.values().try_append_value(1)?;
+    /// b.try_append(true)?;
+    /// let lists = b.try_finish()?.into_array_ref();
+    ///
+    /// let field = SortField::new(lists.data_type().clone());
+    /// let mut seed = RowConverter::try_new_with_encoding(&[field.clone()], RowEncoding::Seed)?;
+    /// let rows = seed.convert_columns(&[lists.clone()])?;
+    /// let bytes = rows.row(0).map(|r| r.data().to_vec()).unwrap_or_default();
+    /// // 0x02, the canonical byte array in one 32-byte block, its length 16:
+    /// // elements [01 01] [00 00], their lengths 2 and 2, the count 2.
+    /// let mut want = vec![0x02, 1, 1, 0, 0, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 2];
+    /// want.extend([0; 16]);
+    /// want.push(16);
+    /// assert_eq!(bytes, want);
+    /// // The defect: [1, null] < [1].
+    /// assert!(rows.row(0) < rows.row(1));
+    ///
+    /// let mut ordered = RowConverter::try_new(&[field])?;
+    /// let rows = ordered.convert_columns(&[lists])?;
+    /// assert!(rows.row(1) < rows.row(0)); // [1] < [1, null]
+    /// # Ok::<(), alkaid::Error>(())
+    /// ```
+    Seed,
     /// Rows are only equal when the values are (for hashing and grouping):
     /// variable-length values are written as a length and the raw bytes,
     /// dictionaries by value. Cheaper to encode; the order of rows means nothing.
@@ -221,6 +305,9 @@ pub(crate) struct Node<'a, A: Allocator> {
     pub(crate) decoded: DataType<'a, A>,
     pub(crate) options: SortOptions,
     pub(crate) unordered: bool,
+    /// Lists as the seed's canonical byte arrays ([`RowEncoding::Seed`])
+    /// rather than element by element.
+    pub(crate) canonical_lists: bool,
     pub(crate) kind: Kind<'a, A>,
 }
 
@@ -243,27 +330,31 @@ pub(crate) enum Kind<'a, A: Allocator> {
     Dictionary(Option<Interner<A>>, Slots<Node<'a, A>, A>),
     /// RunEndEncoded: one node for the values.
     RunEnd(Slots<Node<'a, A>, A>),
+    /// Sparse or dense union: one node per field, in the fields' order.
+    #[cfg(feature = "union")]
+    Union(Slots<Node<'a, A>, A>),
 }
 
 impl<'a, A: Allocator + Clone> Node<'a, A> {
     fn try_new(
         data_type: &DataType<'a, A>,
         options: SortOptions,
-        unordered: bool,
+        encoding: RowEncoding,
         alloc: &A,
     ) -> Result<Self> {
         use DataType::*;
+        let unordered = encoding == RowEncoding::Unordered;
         data_type.validate()?;
         let one = |dt: &DataType<'a, A>, opts: SortOptions| {
             Slots::try_from_fn_in(1, alloc.clone(), |_| {
-                Node::try_new(dt, opts, unordered, alloc)
+                Node::try_new(dt, opts, encoding, alloc)
             })
         };
         let kind = match data_type {
             Struct(fields) => {
                 Kind::Struct(Slots::try_from_fn_in(fields.len(), alloc.clone(), |i| {
                     let f = fields.get(i).ok_or(Error::OutOfBounds)?;
-                    Node::try_new(f.data_type(), options, unordered, alloc)
+                    Node::try_new(f.data_type(), options, encoding, alloc)
                 })?)
             }
             List(f) | LargeList(f) | ListView(f) | LargeListView(f) | Map(f, _) => {
@@ -282,7 +373,8 @@ impl<'a, A: Allocator + Clone> Node<'a, A> {
                 usize::try_from(*n).map_err(|_| Error::InvalidDataType)?,
             ),
             Dictionary(_, value, _) => {
-                if unordered {
+                if encoding != RowEncoding::Seed {
+                    // By value: each key's row is its value's own encoding.
                     Kind::Dictionary(None, one(value, options)?)
                 } else {
                     // Keys are inverted as a whole when descending (like
@@ -298,6 +390,14 @@ impl<'a, A: Allocator + Clone> Node<'a, A> {
                 }
             }
             RunEndEncoded(_, values) => Kind::RunEnd(one(values.data_type(), options)?),
+            #[cfg(feature = "union")]
+            Union(u, _) => {
+                let fields = u.fields();
+                Kind::Union(Slots::try_from_fn_in(fields.len(), alloc.clone(), |i| {
+                    let f = fields.get(i).ok_or(Error::OutOfBounds)?;
+                    Node::try_new(f.data_type(), options, encoding, alloc)
+                })?)
+            }
             dt if RowConverter::<A>::supports_leaf(dt) => Kind::Leaf,
             _ => return Err(Error::UnsupportedType),
         };
@@ -306,6 +406,7 @@ impl<'a, A: Allocator + Clone> Node<'a, A> {
             decoded: decoded_type(data_type, alloc)?,
             options,
             unordered,
+            canonical_lists: encoding == RowEncoding::Seed,
             kind,
         })
     }
@@ -320,6 +421,8 @@ impl<'a, A: Allocator> Node<'a, A> {
             | Kind::Dictionary(_, c)
             | Kind::RunEnd(c) => c.first().ok_or(Error::UnsupportedType),
             Kind::Leaf | Kind::Struct(_) => Err(Error::UnsupportedType),
+            #[cfg(feature = "union")]
+            Kind::Union(_) => Err(Error::UnsupportedType),
         }
     }
 }
@@ -337,6 +440,7 @@ fn has_dictionary<A: Allocator>(dt: &DataType<'_, A>) -> bool {
         | Map(f, _)
         | FixedSizeList(f, _) => has_dictionary(f.data_type()),
         RunEndEncoded(_, v) => has_dictionary(v.data_type()),
+        Union(u, _) => u.fields().iter().any(|f| has_dictionary(f.data_type())),
         _ => false,
     }
 }
@@ -377,6 +481,19 @@ fn decoded_type<'a, A: Allocator + Clone>(
         FixedSizeList(f, n) => FixedSizeList(boxed(f)?, *n),
         Map(f, sorted) => Map(boxed(f)?, *sorted),
         RunEndEncoded(r, v) => RunEndEncoded(r.clone(), boxed(v)?),
+        Union(u, mode) => {
+            let fields = u.fields();
+            let fields = SharedSlice::try_from_fn_in(fields.len(), alloc.clone(), |i| {
+                field(fields.get(i).ok_or(Error::OutOfBounds)?)
+            })?;
+            Union(
+                crate::datatypes::UnionFields::try_new(
+                    SharedSlice::try_from_slice_in(u.type_ids(), alloc.clone())?,
+                    fields,
+                )?,
+                *mode,
+            )
+        }
         other => other.clone(),
     })
 }
@@ -387,6 +504,50 @@ fn decoded_type<'a, A: Allocator + Clone>(
 /// from `A`. Encoding a batch makes one allocation for the row bytes and one
 /// for the offsets (sizes are computed first), plus a few per nested or
 /// dictionary column; nothing per row.
+///
+/// Rows of several batches compare with each other (here, a merge of two
+/// sorted batches), and decode back to columns:
+///
+/// ```
+/// use alkaid::array::{Array, Int32Array, StringArray};
+/// use alkaid::datatypes::DataType;
+/// use alkaid::row::{RowConverter, SortField};
+///
+/// let mut converter = RowConverter::try_new(&[SortField::new(DataType::Utf8), SortField::new(DataType::Int32)])?;
+/// let mut rows = converter.convert_columns(&[
+///     StringArray::from(vec!["a", "c"]).into_array_ref(),
+///     Int32Array::from(vec![1, 1]).into_array_ref(),
+/// ])?;
+/// converter.append(&mut rows, &[
+///     StringArray::from(vec!["b", "c"]).into_array_ref(),
+///     Int32Array::from(vec![9, 0]).into_array_ref(),
+/// ])?;
+/// assert_eq!(rows.len(), 4);
+/// let mut merged: Vec<_> = rows.iter().collect();
+/// merged.sort();
+/// let columns = converter.convert_rows(merged)?;
+/// assert_eq!(columns[0], StringArray::from(vec!["a", "b", "c", "c"]).into_array_ref());
+/// assert_eq!(columns[1], Int32Array::from(vec![1, 9, 0, 1]).into_array_ref());
+/// # Ok::<(), alkaid::Error>(())
+/// ```
+///
+/// For grouping and hashing only, the unordered encoding is cheaper; equal
+/// rows still mean equal values:
+///
+/// ```
+/// use alkaid::array::{Array, StringArray};
+/// use alkaid::datatypes::DataType;
+/// use alkaid::row::{RowConverter, RowEncoding, SortField};
+///
+/// let mut converter = RowConverter::try_new_unordered(&[SortField::new(DataType::Utf8)])?;
+/// assert_eq!(converter.encoding(), RowEncoding::Unordered);
+/// let rows = converter.convert_columns(&[StringArray::from(vec!["x", "y", "x"]).into_array_ref()])?;
+/// assert_eq!(rows.row(0), rows.row(2));
+/// assert_ne!(rows.row(0), rows.row(1));
+/// // A 4-byte little-endian length, then the bytes.
+/// assert_eq!(rows.row(1).map(|r| r.data()), Some(&[1, 0, 0, 0, b'y'][..]));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct RowConverter<
     'a,
     #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
@@ -425,10 +586,9 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         encoding: RowEncoding,
         alloc: A,
     ) -> Result<Self> {
-        let unordered = encoding == RowEncoding::Unordered;
         let nodes = Slots::try_from_fn_in(fields.len(), alloc.clone(), |i| {
             let f = fields.get(i).ok_or(Error::OutOfBounds)?;
-            Node::try_new(&f.data_type, f.options, unordered, &alloc)
+            Node::try_new(&f.data_type, f.options, encoding, &alloc)
         })?;
         Ok(RowConverter { nodes, encoding })
     }
@@ -437,7 +597,8 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
     /// every integer, float, decimal, temporal and interval type,
     /// FixedSizeBinary, Binary, LargeBinary, Utf8, LargeUtf8, BinaryView,
     /// Utf8View, and Struct, List, LargeList, ListView, LargeListView,
-    /// FixedSizeList, Map, Dictionary and RunEndEncoded of supported types.
+    /// FixedSizeList, Map, Dictionary, RunEndEncoded and (feature `union`)
+    /// sparse and dense Union of supported types.
     /// Unions are not supported.
     pub fn supports_data_type(data_type: &DataType<'_, A>) -> bool {
         use DataType::*;
@@ -451,6 +612,11 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
             FixedSizeList(f, _) => Self::supports_data_type(f.data_type()),
             Dictionary(_, v, _) => Self::supports_data_type(v),
             RunEndEncoded(_, v) => Self::supports_data_type(v.data_type()),
+            #[cfg(feature = "union")]
+            Union(u, _) => u
+                .fields()
+                .iter()
+                .all(|f| Self::supports_data_type(f.data_type())),
             dt => Self::supports_leaf(dt),
         }
     }
@@ -632,6 +798,17 @@ impl<'a> RowConverter<'a, crate::Global> {
     /// As [`Self::try_new_in`].
     pub fn try_new_unordered(fields: &[SortField<'a, crate::Global>]) -> Result<Self> {
         Self::try_new_unordered_in(fields, crate::Global)
+    }
+
+    /// [`Self::try_new_with_encoding_in`] with the global allocator.
+    ///
+    /// # Errors
+    /// As [`Self::try_new_in`].
+    pub fn try_new_with_encoding(
+        fields: &[SortField<'a, crate::Global>],
+        encoding: RowEncoding,
+    ) -> Result<Self> {
+        Self::try_new_with_encoding_in(fields, encoding, crate::Global)
     }
 }
 

@@ -17,6 +17,20 @@ const USIZE: usize = core::mem::size_of::<usize>();
 /// [`super::RowConverter::append`]. Rows compare with `memcmp`: sorting
 /// [`Row`]s sorts the original columns as the converter's
 /// [`super::SortOptions`] say.
+///
+/// ```
+/// use alkaid::array::{Array, UInt32Array};
+/// use alkaid::datatypes::DataType;
+/// use alkaid::row::{RowConverter, SortField};
+///
+/// let mut converter = RowConverter::try_new(&[SortField::new(DataType::UInt32)])?;
+/// let rows = converter.convert_columns(&[UInt32Array::from(vec![Some(258), None]).into_array_ref()])?;
+/// // A valid u32: 0x01, then big-endian bytes. A null: 0x00 and zeros.
+/// assert_eq!(rows.data(), &[1, 0, 0, 1, 2, 0, 0, 0, 0, 0]);
+/// assert_eq!(rows.offsets(), &[0, 5, 10]);
+/// assert!(rows.row(1) < rows.row(0)); // nulls first
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct Rows<
     #[cfg(feature = "alloc")] A: Allocator = crate::Global,
     #[cfg(not(feature = "alloc"))] A: Allocator,
@@ -294,6 +308,20 @@ impl<A: Allocator> DoubleEndedIterator for RowsIter<'_, A> {
 /// A `Row` may also wrap bytes from elsewhere (stored, sent over a network):
 /// [`super::RowConverter::convert_rows`] validates them and returns
 /// [`Error::InvalidRow`] rather than panicking on malformed input.
+///
+/// ```
+/// use alkaid::array::{Array, Int32Array};
+/// use alkaid::datatypes::DataType;
+/// use alkaid::row::{Row, RowConverter, SortField};
+///
+/// let converter = RowConverter::try_new(&[SortField::new(DataType::Int32)])?;
+/// // i32 -5: 0x01, then the sign bit flipped and big-endian bytes.
+/// let stored: &[u8] = &[0x01, 0x7f, 0xff, 0xff, 0xfb];
+/// let columns = converter.convert_rows([Row::new(stored)])?;
+/// assert_eq!(columns[0], Int32Array::from(vec![-5]).into_array_ref());
+/// assert!(converter.convert_rows([Row::new(&stored[..3])]).is_err()); // Error::InvalidRow
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Row<'r> {
     data: &'r [u8],

@@ -529,16 +529,6 @@ pub(crate) fn reference_cmp(dt: &Dt, opts: SortOptions, a: &V, b: &V) -> Option<
                     o => return Some(dir(o)),
                 }
             }
-            let (short, long) = if x.len() <= y.len() { (x, y) } else { (y, x) };
-            // The spec's caveat: a non-empty prefix followed by a null that
-            // encodes with a leading 0x00.
-            if !short.is_empty()
-                && long.len() > short.len()
-                && long[short.len()] == V::Null
-                && eo.nulls_first
-            {
-                return None;
-            }
             Some(dir(x.len().cmp(&y.len())))
         }
         Dictionary(_, v, _) => reference_cmp(v, opts, a, b),

@@ -15,7 +15,17 @@ fn rows_bytes(rows: &Rows<G>) -> Vec<Vec<u8>> {
 }
 
 fn convert(dt: DataType<'static, G>, opts: SortOptions, col: ArrayRef<'static, G>) -> Vec<Vec<u8>> {
-    let mut c = RowConverter::try_new(&[SortField::new_with_options(dt, opts)]).unwrap();
+    convert_with(RowEncoding::Ordered, dt, opts, col)
+}
+
+fn convert_with(
+    encoding: RowEncoding,
+    dt: DataType<'static, G>,
+    opts: SortOptions,
+    col: ArrayRef<'static, G>,
+) -> Vec<Vec<u8>> {
+    let field = SortField::new_with_options(dt, opts);
+    let mut c = RowConverter::try_new_with_encoding(&[field], encoding).unwrap();
     let rows = c.convert_columns(&[col]).unwrap();
     rows_bytes(&rows)
 }
@@ -121,7 +131,8 @@ fn list_u8() -> DataType<'static, G> {
     DataType::List(field("item", DataType::UInt8, true))
 }
 
-/// "List Encoding": `[1, 2, 3]`, `[1, null]`, `[]`, `null` of UInt8.
+/// The seed's "List Encoding" ([`RowEncoding::Seed`]): `[1, 2, 3]`,
+/// `[1, null]`, `[]`, `null` of UInt8.
 #[test]
 fn spec_list_example() {
     let vals = [
@@ -130,7 +141,12 @@ fn spec_list_example() {
         V::L(std::vec![]),
         V::Null,
     ];
-    let got = convert(list_u8(), SortOptions::default(), build(&list_u8(), &vals));
+    let got = convert_with(
+        RowEncoding::Seed,
+        list_u8(),
+        SortOptions::default(),
+        build(&list_u8(), &vals),
+    );
     // The canonical byte arrays of the spec's table...
     let c0: [u8; 22] = [
         0x01, 0x01, 0x01, 0x02, 0x01, 0x03, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 3,
@@ -149,7 +165,8 @@ fn spec_list_example() {
         [block(&c0), block(&c1), std::vec![0x01], std::vec![0x00]]
     );
     // And they decode back.
-    let mut c = RowConverter::try_new(&[SortField::new(list_u8())]).unwrap();
+    let field = SortField::new(list_u8());
+    let mut c = RowConverter::try_new_with_encoding(&[field], RowEncoding::Seed).unwrap();
     let rows = c.convert_columns(&[build(&list_u8(), &vals)]).unwrap();
     let back = c.convert_rows(rows.iter()).unwrap();
     for (i, v) in vals.iter().enumerate() {
@@ -157,20 +174,96 @@ fn spec_list_example() {
     }
 }
 
-/// The spec's list encoding puts `[1, null]` before `[1]` when nulls sort
-/// first (the length bytes `00 00 00 02` meet the null's `00 00`); with
-/// nulls last the order is the element order. Documented in `list.rs`.
+/// The default ordered encoding of the same lists, element by element:
+/// each element's row (`01 vv` valid, `00 00` null) as `0x02`, one 8-byte
+/// mini-block and its length, then the terminator `0x01`.
 #[test]
-fn spec_list_encoding_prefix_caveat() {
-    let vals = [V::L(std::vec![V::U(1)]), V::L(std::vec![V::U(1), V::Null])];
-    let first = convert(list_u8(), SortOptions::default(), build(&list_u8(), &vals));
-    assert!(first[1] < first[0], "spec encoding: [1, null] < [1]");
-    let last = convert(
+fn list_element_encoding_bytes() {
+    let vals = [
+        V::L(std::vec![V::U(1), V::U(2), V::U(3)]),
+        V::L(std::vec![V::U(1), V::Null]),
+        V::L(std::vec![V::U(7)]),
+        V::L(std::vec![]),
+        V::Null,
+    ];
+    let element = |row: [u8; 2]| {
+        let mut e = std::vec![0x02, row[0], row[1], 0, 0, 0, 0, 0, 0, 0x02];
+        e.truncate(10);
+        e
+    };
+    let list = |rows: &[[u8; 2]]| {
+        let mut l: Vec<u8> = rows.iter().flat_map(|&r| element(r)).collect();
+        l.push(0x01);
+        l
+    };
+    let asc = convert(list_u8(), SortOptions::default(), build(&list_u8(), &vals));
+    assert_eq!(
+        asc,
+        [
+            list(&[[1, 1], [1, 2], [1, 3]]),
+            list(&[[1, 1], [0, 0]]),
+            list(&[[1, 7]]),
+            std::vec![0x01],
+            std::vec![0x00],
+        ]
+    );
+    // Descending, nulls last: elements ascending with nulls first, then every
+    // byte of a valid list inverted; a null list is 0xFF.
+    let desc = convert(
         list_u8(),
-        SortOptions::new(false, false),
+        SortOptions::new(true, false),
         build(&list_u8(), &vals),
     );
+    let inv = |v: Vec<u8>| v.into_iter().map(|b| !b).collect::<Vec<u8>>();
+    assert_eq!(desc[0], inv(list(&[[1, 1], [1, 2], [1, 3]])));
+    assert_eq!(desc[3], std::vec![0xFE]);
+    assert_eq!(desc[4], std::vec![0xFF]);
+}
+
+/// The seed's list encoding puts `[1, null]` before `[1]` when nulls sort
+/// first (the length bytes `00 00 00 02` meet the null's `00 00`); with
+/// nulls last the order is the element order. The default encoding orders
+/// them by elements under every option.
+#[test]
+fn seed_list_encoding_prefix_caveat() {
+    let vals = [V::L(std::vec![V::U(1)]), V::L(std::vec![V::U(1), V::Null])];
+    let seed = |o| convert_with(RowEncoding::Seed, list_u8(), o, build(&list_u8(), &vals));
+    let first = seed(SortOptions::default());
+    assert!(first[1] < first[0], "seed encoding: [1, null] < [1]");
+    let last = seed(SortOptions::new(false, false));
     assert!(last[0] < last[1], "nulls last: [1] < [1, null]");
+    for (descending, nulls_first) in [(false, true), (false, false), (true, true), (true, false)] {
+        let o = SortOptions::new(descending, nulls_first);
+        let r = convert(list_u8(), o, build(&list_u8(), &vals));
+        assert_eq!(r[0] < r[1], !descending, "{o:?}");
+    }
+}
+
+/// Lists of Null elements (whose rows are empty) keep their lengths.
+#[test]
+fn list_of_null_elements_round_trips() {
+    let dt = DataType::List(field("item", DataType::Null, true));
+    let vals = [
+        V::L(std::vec![V::Null, V::Null]),
+        V::L(std::vec![]),
+        V::L(std::vec![V::Null]),
+        V::Null,
+    ];
+    for o in [SortOptions::default(), SortOptions::new(true, false)] {
+        let mut c = RowConverter::try_new(&[SortField::new_with_options(dt.clone(), o)]).unwrap();
+        let rows = c.convert_columns(&[build(&dt, &vals)]).unwrap();
+        let back = c.convert_rows(rows.iter()).unwrap();
+        for (i, v) in vals.iter().enumerate() {
+            assert_eq!(
+                &super::test_model::value_at(&back[0], i),
+                v,
+                "{o:?} row {i}"
+            );
+        }
+        let r = rows_bytes(&rows);
+        assert_eq!(r[1] < r[2], !o.descending);
+        assert_eq!(r[2] < r[0], !o.descending);
+    }
 }
 
 /// "Struct Encoding": `Int32 │ Struct[Int32, Float32] │ Int32` flattens to
@@ -240,8 +333,11 @@ fn strs(v: &[Option<&str>]) -> std::vec::Vec<V> {
 #[test]
 fn dictionaries_with_different_dictionaries_compare_consistently() {
     for opts in [SortOptions::new(false, true), SortOptions::new(true, false)] {
-        let mut c =
-            RowConverter::try_new(&[SortField::new_with_options(dict_utf8(), opts)]).unwrap();
+        let mut c = RowConverter::try_new_with_encoding(
+            &[SortField::new_with_options(dict_utf8(), opts)],
+            RowEncoding::Seed,
+        )
+        .unwrap();
         let b1 = strs(&[Some("Soup"), Some("Bar"), None, Some("ZZ")]);
         let b2 = strs(&[Some("Fabulous"), Some("Bar"), Some("Apple"), Some("Zebra")]);
         let mut rows = c.convert_columns(&[build(&dict_utf8(), &b1)]).unwrap();
@@ -344,14 +440,16 @@ fn column_errors() {
         crate::datatypes::UnionFields::try_new(SharedSlice::empty(), SharedSlice::empty()).unwrap(),
         crate::datatypes::UnionMode::Sparse,
     );
-    assert_eq!(
-        RowConverter::try_new(&[SortField::new(union)]).unwrap_err(),
-        Error::UnsupportedType
-    );
+    // Every type has a row encoding now, unions (even of no fields) too.
+    assert!(RowConverter::try_new(&[SortField::new(union)]).is_ok());
 }
 
 fn decode_err(dt: DataType<'static, G>, bytes: &[u8]) -> Error {
-    let c = RowConverter::try_new(&[SortField::new(dt)]).unwrap();
+    decode_err_with(RowEncoding::Ordered, dt, bytes)
+}
+
+fn decode_err_with(encoding: RowEncoding, dt: DataType<'static, G>, bytes: &[u8]) -> Error {
+    let c = RowConverter::try_new_with_encoding(&[SortField::new(dt)], encoding).unwrap();
     c.convert_rows([Row::new(bytes)]).unwrap_err()
 }
 
@@ -372,13 +470,39 @@ fn malformed_rows_are_errors() {
     let mut list = std::vec![0x02, 0x01, 0x05, 0, 0, 0, 3, 0, 0, 0, 1];
     list.resize(33, 0);
     list.push(10);
-    assert_eq!(decode_err(list_u8(), &list), Error::InvalidRow);
-    // A key this converter never issued.
     assert_eq!(
-        decode_err(dict_utf8(), &[0x01, 0x42, 0x00]),
+        decode_err_with(RowEncoding::Seed, list_u8(), &list),
+        Error::InvalidRow
+    );
+    // Element-wise lists: no terminator, a bad length byte, non-zero
+    // padding, a zero length after a first block, an unknown marker.
+    let element = [0x02, 0x01, 0x05, 0, 0, 0, 0, 0, 0, 0x02];
+    assert_eq!(decode_err(list_u8(), &element), Error::InvalidRow);
+    let mut bad = element.to_vec();
+    bad[9] = 9;
+    bad.push(0x01);
+    assert_eq!(decode_err(list_u8(), &bad), Error::InvalidRow);
+    let mut bad = element.to_vec();
+    bad[8] = 7;
+    bad.push(0x01);
+    assert_eq!(decode_err(list_u8(), &bad), Error::InvalidRow);
+    let mut bad = element.to_vec();
+    bad[9] = 0xFF;
+    bad.extend([0; 9]);
+    bad.push(0x01);
+    assert_eq!(decode_err(list_u8(), &bad), Error::InvalidRow);
+    assert_eq!(decode_err(list_u8(), &[0x03, 0x01]), Error::InvalidRow);
+    // A key this converter never issued (the seed's interned dictionaries).
+    assert_eq!(
+        decode_err_with(RowEncoding::Seed, dict_utf8(), &[0x01, 0x42, 0x00]),
         Error::UnknownDictionaryKey
     );
-    assert_eq!(decode_err(dict_utf8(), &[0x01, 0x42]), Error::InvalidRow);
+    assert_eq!(
+        decode_err_with(RowEncoding::Seed, dict_utf8(), &[0x01, 0x42]),
+        Error::InvalidRow
+    );
+    // By value (the default), a dictionary row is its value's row.
+    assert_eq!(decode_err(dict_utf8(), &[0x07]), Error::InvalidRow);
 }
 
 #[test]

@@ -4,6 +4,22 @@
 //!
 //! Everything implements [`core::fmt::Display`], is stable (tests compare
 //! exact output) and never panics, whatever the arrays hold.
+//!
+//! ```
+//! use alkaid_std::array::{Array, Float64Array, RecordBatch, StringArray};
+//! use alkaid_std::format;
+//!
+//! let batch = RecordBatch::try_from_iter([
+//!     ("station", StringArray::from(vec![Some("a"), None]).into_array_ref()),
+//!     ("temp", Float64Array::from(vec![19.0, 21.5]).into_array_ref()),
+//! ])?;
+//! let fields = batch.schema().fields();
+//! assert_eq!(format::data_type(fields[0].data_type()).to_string(), "string");
+//! assert_eq!(format::field(&fields[1]).to_string(), "temp: double not null");
+//! assert_eq!(format::value(batch.column(1).unwrap(), 1).to_string(), "21.5");
+//! print!("{}", format::table(&batch, 0..2));
+//! # Ok::<(), alkaid::Error>(())
+//! ```
 
 mod table;
 mod temporal;

@@ -102,6 +102,8 @@ fn converter<'a>(
         .collect();
     let encoding = if unordered {
         RowEncoding::Unordered
+    } else if opts & 8 != 0 {
+        RowEncoding::Seed
     } else {
         RowEncoding::Ordered
     };

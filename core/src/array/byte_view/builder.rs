@@ -17,6 +17,20 @@ use crate::error::{Error, Result};
 /// to offsets that fit an `i32`). Null slots get an all-zero view (an empty
 /// inline value). Allocates nothing until the first append; a failed append
 /// leaves the builder as it was.
+///
+/// ```
+/// use alkaid::array::{Array, BinaryViewBuilder};
+///
+/// let mut b = BinaryViewBuilder::new();
+/// b.try_append_value(b"\x01\x02")?;
+/// b.try_append_null()?;
+/// b.try_append_value(&[7u8; 40])?; // out of line
+/// let a = b.finish()?;
+/// assert_eq!((a.len(), a.null_count()), (3, 1));
+/// assert_eq!(a.value(2), Some(&[7u8; 40][..]));
+/// assert_eq!(a.data_buffers()[0].len(), 40); // only the long value's bytes
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct GenericByteViewBuilder<
     T: ByteViewType,

@@ -12,6 +12,23 @@ use crate::error::{Error, Result};
 
 /// Builds a [`DictionaryArray`] with keys of type `K` over a dictionary
 /// given at construction: the caller appends keys (indices into it) or nulls.
+///
+/// ```
+/// use alkaid::array::{Array, DictionaryBuilder, StringArray};
+/// use alkaid::datatypes::IndexType;
+///
+/// let states = StringArray::from(vec!["idle", "run", "fault"]).into_array_ref();
+/// let mut b = DictionaryBuilder::<u8>::try_new(states)?;
+/// b.try_append_key(0)?;
+/// b.try_append_key(1)?;
+/// b.try_append_null()?;
+/// assert!(b.try_append_key(3).is_err()); // Error::DictionaryKeyOutOfBounds
+/// let d = b.finish();
+/// assert_eq!(d.index_type(), IndexType::UInt8);
+/// assert_eq!(d.keys_iter().collect::<Vec<_>>(), [Some(0), Some(1), None]);
+/// assert_eq!(d.values().len(), 3);
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct DictionaryBuilder<
     'a,
@@ -104,6 +121,21 @@ impl<'a, K: DictionaryKeyType, A: Allocator + Clone> DictionaryBuilder<'a, K, A>
 ///
 /// Lookups are a linear scan of the dictionary (no hashing, no `std`): meant
 /// for small dictionaries (sensor states, enum-like codes).
+///
+/// ```
+/// use alkaid::array::{Array, PrimitiveDictionaryBuilder};
+///
+/// let mut b = PrimitiveDictionaryBuilder::<i16, u32>::new();
+/// for code in [404, 200, 404, 404, 500] {
+///     b.try_append_value(code)?;
+/// }
+/// b.try_append_null()?;
+/// assert_eq!(b.dictionary(), &[404, 200, 500]); // each distinct value once
+/// let d = b.finish()?;
+/// assert_eq!(d.keys_iter().collect::<Vec<_>>(), [Some(0), Some(1), Some(0), Some(0), Some(2), None]);
+/// assert_eq!(d.values().as_primitive::<u32>().map(|v| v.values()), Some(&[404, 200, 500][..]));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct PrimitiveDictionaryBuilder<
     'a,

@@ -12,6 +12,25 @@ use crate::error::{Error, Result};
 /// Builds a run-end encoded array of primitive values with run ends of type
 /// `R`, merging equal consecutive values (bitwise equal, or both null) into
 /// one run.
+///
+/// ```
+/// use alkaid::array::{Array, PrimitiveRunBuilder, RunEnds};
+/// use alkaid::datatypes::{DataType, TimeUnit};
+///
+/// let mut b = PrimitiveRunBuilder::<i16, i64>::new()
+///     .with_data_type(DataType::Duration(TimeUnit::Second))?;
+/// b.try_append_run(Some(60), 1000)?;
+/// b.try_append_value(60)?; // extends the first run
+/// b.try_append_null()?;
+/// b.try_append_option(Some(30))?;
+/// assert_eq!((b.len(), b.num_runs()), (1003, 3));
+/// let r = b.finish()?;
+/// assert!(matches!(r.run_ends(), RunEnds::Int16(_)));
+/// let ends: Vec<_> = (0..3).filter_map(|j| r.run_ends().get(j)).collect();
+/// assert_eq!(ends, [1001, 1002, 1003]); // widened to i64
+/// assert_eq!(r.values().data_type(), &DataType::Duration(TimeUnit::Second));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct PrimitiveRunBuilder<
     'a,

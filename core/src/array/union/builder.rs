@@ -25,6 +25,41 @@ use crate::error::{Error, Result};
 /// A logically null slot is a null appended to the selected child.
 /// `finish` validates the result at [`ValidationLevel::Full`](crate::array::ValidationLevel::Full), so a mismatch
 /// between the type ids and the children is reported, never assumed.
+///
+/// A sparse union of `Int64` and `Utf8`, `[7, "x", null]`:
+///
+/// ```
+/// use alkaid::array::{Array, Int64Builder, StringBuilder, UnionBuilder};
+/// use alkaid::buffer::SharedSlice;
+/// use alkaid::datatypes::{DataType, Field, UnionFields, UnionMode};
+///
+/// let fields = UnionFields::try_new(
+///     SharedSlice::from(vec![5, 9]),
+///     vec![Field::new("n", DataType::Int64, true), Field::new("s", DataType::Utf8, true)].into(),
+/// )?;
+/// let mut b = UnionBuilder::new_sparse(fields);
+/// let (mut n, mut s) = (Int64Builder::new(), StringBuilder::new());
+/// // Sparse: every child gets a slot per union slot.
+/// assert_eq!(b.try_append(5)?, 0);
+/// n.try_append_value(7)?;
+/// s.try_append_null()?;
+/// assert_eq!(b.try_append(9)?, 1);
+/// n.try_append_null()?;
+/// s.try_append_value("x")?;
+/// b.try_append(9)?; // a logical null: a null in the selected child
+/// n.try_append_null()?;
+/// s.try_append_null()?;
+/// assert!(b.try_append(3).is_err()); // Error::UnionTypeIdUndeclared
+///
+/// let u = b.finish(SharedSlice::from(vec![
+///     n.finish().into_array_ref(),
+///     s.finish().into_array_ref(),
+/// ]))?;
+/// assert_eq!(u.mode(), UnionMode::Sparse);
+/// assert_eq!(u.type_ids(), &[5, 9, 9]);
+/// assert_eq!(u.logical_null_count(), 1);
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct UnionBuilder<
     'a,

@@ -563,6 +563,30 @@ fn put(out: &mut [u8], pos: &mut usize, bytes: &[u8]) -> Result<()> {
 /// It keeps the block compressor's hash table (16 KiB for 64 KiB blocks, made
 /// on the first compression), so place the codec where that memory should
 /// live (a `static` on a firmware) rather than on a small stack.
+///
+/// One IPC body buffer, framed (8-byte uncompressed length, then an LZ4
+/// frame) and read back:
+///
+/// ```
+/// use alkaid::buffer::MutableBuffer;
+/// use alkaid::ipc::compression::lz4_frame::Lz4FrameCodec;
+/// use alkaid::ipc::compression::{compress_buffer, decompress_buffer};
+/// use alkaid::Global;
+///
+/// let mut codec = Lz4FrameCodec::new();
+/// let input = [42u8; 4096];
+/// let mut body = MutableBuffer::new_in(Global);
+/// let n = compress_buffer(&mut codec, &input, &mut body)?;
+/// assert!(n < 100); // 4096 equal bytes compress well
+/// assert_eq!(&body.as_slice()[..8], &4096i64.to_le_bytes()); // the length prefix
+///
+/// let framed = body.into_buffer();
+/// let back = decompress_buffer(&mut codec, &framed, 1 << 20, Global)?;
+/// assert_eq!(back.as_slice(), &input[..]);
+/// // A declared length above the caller's limit is refused before allocating.
+/// assert!(decompress_buffer(&mut codec, &framed, 1024, Global).is_err()); // Error::LimitExceeded
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct Lz4FrameCodec {
     options: FrameOptions,
     table: Option<CompressTable>,

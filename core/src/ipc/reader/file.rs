@@ -26,6 +26,30 @@ fn start_magic(head: &[u8]) -> Option<&'static [u8]> {
 /// Reads the IPC file format from a byte slice (a whole file in memory, flash
 /// or an mmap) with random access to its batches, without copying: buffers
 /// point into the input when aligned, uncompressed and native-endian.
+///
+/// ```
+/// use alkaid::array::{Array, RecordBatch, StringArray};
+/// use alkaid::ipc::reader::FileReader;
+/// use alkaid::ipc::writer::FileWriter;
+///
+/// let names = ["a", "b", "c"];
+/// let batch = |s: &str| RecordBatch::try_from_iter([("s", StringArray::from(vec![s]).into_array_ref())]);
+/// let mut w = FileWriter::try_new(Vec::new(), batch("a")?.schema())?;
+/// for s in names {
+///     w.write(&batch(s)?)?;
+/// }
+/// w.finish()?;
+/// let bytes = w.into_inner();
+///
+/// let mut r = FileReader::try_new(&bytes)?;
+/// assert_eq!(r.num_batches(), 3);
+/// assert_eq!(r.batch(2)?, batch("c")?); // any order, through the footer
+/// assert!(r.batch(3).is_err()); // Error::OutOfBounds
+/// assert_eq!(r.batches().count(), 3);
+/// // Not a file: the magic is checked.
+/// assert!(FileReader::try_new(&bytes[1..]).is_err());
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct FileReader<
     'b,
     #[cfg(feature = "alloc")] A: Allocator + Clone + 'b = crate::Global,
@@ -235,6 +259,52 @@ fn message_at<'b>(
 ///
 /// The footer is kept in memory from `A`; each batch's body is read into
 /// aligned memory from `A` (batches own their buffers).
+///
+/// Any `embedded_io::Read + Seek` source works (on a host,
+/// `embedded_io_adapters::std::FromStd` adapts a `std::fs::File`); here a
+/// minimal one over bytes, as a firmware would read external flash:
+///
+/// ```
+/// use alkaid::array::{Array, RecordBatch, UInt32Array};
+/// use alkaid::ipc::reader::FileSeekReader;
+/// use alkaid::ipc::writer::FileWriter;
+/// use embedded_io::{ErrorType, Read, Seek, SeekFrom};
+///
+/// struct Flash<'a> { bytes: &'a [u8], pos: usize }
+/// impl ErrorType for Flash<'_> { type Error = core::convert::Infallible; }
+/// impl Read for Flash<'_> {
+///     fn read(&mut self, buf: &mut [u8]) -> Result<usize, Self::Error> {
+///         let n = buf.len().min(self.bytes.len().saturating_sub(self.pos));
+///         buf[..n].copy_from_slice(&self.bytes[self.pos..self.pos + n]);
+///         self.pos += n;
+///         Ok(n)
+///     }
+/// }
+/// impl Seek for Flash<'_> {
+///     fn seek(&mut self, to: SeekFrom) -> Result<u64, Self::Error> {
+///         let len = self.bytes.len() as i64;
+///         self.pos = match to {
+///             SeekFrom::Start(n) => n as i64,
+///             SeekFrom::End(d) => len + d,
+///             SeekFrom::Current(d) => self.pos as i64 + d,
+///         }
+///         .clamp(0, len) as usize;
+///         Ok(self.pos as u64)
+///     }
+/// }
+///
+/// let batch = RecordBatch::try_from_iter([("n", UInt32Array::from(vec![1, 2, 3]).into_array_ref())])?;
+/// let mut w = FileWriter::try_new(Vec::new(), batch.schema())?;
+/// w.write(&batch)?;
+/// w.write(&batch)?;
+/// w.finish()?;
+/// let bytes = w.into_inner();
+///
+/// let mut r = FileSeekReader::try_new(Flash { bytes: &bytes, pos: 0 })?;
+/// assert_eq!(r.num_batches(), 2);
+/// assert_eq!(r.batch(1)?, batch);
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct FileSeekReader<
     'a,
     R: Read + Seek,
@@ -333,6 +403,11 @@ impl<'a, R: Read + Seek, A: Allocator + Clone + 'a, S: CodecSet> FileSeekReader<
     /// The file's schema.
     pub fn schema(&self) -> &Schema<'a, A> {
         &self.core.schema
+    }
+
+    /// The source, mutably (e.g. to take an error the source kept).
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.src
     }
 
     /// Number of record batches.

@@ -73,6 +73,37 @@ impl Default for ReadLimits {
 }
 
 /// Options of the IPC readers.
+///
+/// By default readers validate every decoded array fully
+/// ([`ValidationLevel::Full`]) and bound what input may make them allocate
+/// with [`ReadLimits`]. Lower limits refuse larger input before allocating;
+/// lowering validation is `unsafe` (for input the program wrote itself).
+///
+/// ```
+/// use alkaid::array::{Array, Int64Array, RecordBatch, ValidationLevel};
+/// use alkaid::ipc::reader::{IpcReadOptions, ReadLimits, SliceStreamReader};
+/// use alkaid::ipc::writer::StreamWriter;
+/// use alkaid::Global;
+///
+/// let batch = RecordBatch::try_from_iter([("t", Int64Array::from_iter_values(0..1000).into_array_ref())])?;
+/// let mut w = StreamWriter::try_new(Vec::new(), batch.schema())?;
+/// w.write(&batch)?;
+/// w.finish()?;
+/// let bytes = w.into_inner();
+///
+/// // A body of 8000 bytes exceeds a 4 KiB limit: refused, nothing allocated.
+/// let small = IpcReadOptions::with_limits(ReadLimits { max_body_size: 4096, ..Default::default() });
+/// let mut r = SliceStreamReader::try_new_in(&bytes, small, Global)?;
+/// assert!(r.next().is_some_and(|b| b.is_err())); // Error::LimitExceeded
+///
+/// // Our own bytes: O(1) checks per array instead of O(n).
+/// // SAFETY: `bytes` was written by this program's `StreamWriter`.
+/// let trusted = unsafe { IpcReadOptions::default().with_validation(ValidationLevel::Cheap) };
+/// assert_eq!(trusted.validation(), ValidationLevel::Cheap);
+/// let mut r = SliceStreamReader::try_new_in(&bytes, trusted, Global)?;
+/// assert_eq!(r.next().transpose()?, Some(batch));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct IpcReadOptions {
     /// Allocation bounds.

@@ -22,6 +22,33 @@ const BODY_CHUNK: usize = 1 << 20;
 /// Bodies are read into 64-byte aligned memory from `A`; the batches own
 /// their buffers (`'static`). Iterate with [`StreamReader::next_batch`] or as
 /// an [`Iterator`].
+///
+/// ```
+/// use alkaid::array::{Array, BooleanArray, RecordBatch};
+/// use alkaid::ipc::reader::StreamReader;
+/// use alkaid::ipc::writer::StreamWriter;
+///
+/// let batch = RecordBatch::try_from_iter([("on", BooleanArray::from(vec![true, false]).into_array_ref())])?;
+/// let mut w = StreamWriter::try_new(Vec::new(), batch.schema())?;
+/// for _ in 0..3 {
+///     w.write(&batch)?;
+/// }
+/// w.finish()?;
+/// let bytes = w.into_inner();
+///
+/// // `&[u8]` is an `embedded_io::Read`; so are UARTs and sockets.
+/// let mut reader = StreamReader::try_new(&bytes[..])?;
+/// let mut rows = 0;
+/// while let Some(b) = reader.next_batch()? {
+///     rows += b.num_rows();
+/// }
+/// assert_eq!(rows, 6);
+///
+/// // A truncated stream is an error, never a panic.
+/// let cut = &bytes[..bytes.len() / 2];
+/// assert!(StreamReader::try_new(cut)?.any(|b| b.is_err()));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct StreamReader<
     'a,
     R: Read,
@@ -91,6 +118,12 @@ impl<'a, R: Read, A: Allocator + Clone + 'a, S: CodecSet> StreamReader<'a, R, A,
     /// The stream's schema.
     pub fn schema(&self) -> &Schema<'a, A> {
         &self.core.schema
+    }
+
+    /// The source, mutably (e.g. to take an error the source kept; reading
+    /// from it directly desynchronizes the reader).
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.src
     }
 
     /// The byte order the stream was written in (batches are returned in the
@@ -192,6 +225,30 @@ impl<'a, R: Read, A: Allocator + Clone + 'a, S: CodecSet> core::fmt::Debug
 /// batches' buffers point into `input` when it is aligned (8 bytes suffice
 /// for every type but views' 16-byte structs, which are read bytewise),
 /// uncompressed and in native byte order.
+///
+/// ```
+/// use alkaid::array::{Array, Int64Array, RecordBatch};
+/// use alkaid::ipc::reader::SliceStreamReader;
+/// use alkaid::ipc::writer::StreamWriter;
+///
+/// let batch = RecordBatch::try_from_iter([("t", Int64Array::from(vec![10, 20, 30]).into_array_ref())])?;
+/// let mut w = StreamWriter::try_new(Vec::new(), batch.schema())?;
+/// w.write(&batch)?;
+/// w.finish()?;
+/// let bytes = w.into_inner();
+///
+/// let mut reader = SliceStreamReader::try_new(&bytes)?;
+/// assert_eq!(reader.schema().field(0).map(|f| f.name()), Some("t"));
+/// let read = reader.next_batch()?.expect("one batch");
+/// let t = read.column(0).and_then(|c| c.as_primitive::<i64>()).expect("an Int64 column");
+/// assert_eq!(t.values(), &[10, 20, 30]);
+/// if bytes.as_ptr() as usize % 8 == 0 {
+///     // Zero copy: the values are read in place, inside `bytes`.
+///     assert!(bytes.as_ptr_range().contains(&t.values().as_ptr().cast()));
+/// }
+/// assert!(reader.next_batch()?.is_none());
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct SliceStreamReader<
     'b,
     #[cfg(feature = "alloc")] A: Allocator + Clone + 'b = crate::Global,

@@ -70,6 +70,37 @@ fn check_batch<A: Allocator + Clone>(
 }
 
 /// Options of the IPC writers.
+///
+/// Body compression with LZ4 frames (built into the core with feature
+/// `lz4`; a ZSTD encoder is in the std shim), and the Alkaid spelling of the
+/// file magic:
+///
+/// ```
+/// use alkaid::array::{Array, Int32Array, RecordBatch};
+/// use alkaid::ipc::reader::FileReader;
+/// use alkaid::ipc::writer::{CompressionCodec, FileWriter, IpcWriteOptions, ALKAID_MAGIC};
+///
+/// let batch = RecordBatch::try_from_iter([
+///     ("phase", Int32Array::from_iter_values((0..4096).map(|i| i % 16)).into_array_ref()),
+/// ])?;
+/// let options = IpcWriteOptions {
+///     compression: Some(CompressionCodec::Lz4Frame),
+///     alkaid: true,
+///     ..Default::default()
+/// };
+/// assert_eq!(options.alignment, 64); // the default
+/// let mut w = FileWriter::try_new_with_options(Vec::new(), batch.schema(), options)?;
+/// w.write(&batch)?;
+/// w.finish()?;
+/// let bytes = w.into_inner();
+/// assert!(bytes.starts_with(ALKAID_MAGIC));
+/// assert!(bytes.len() < 4096 * 4 / 4); // 16 KiB of values, compressed
+///
+/// // Readers accept both spellings and decompress transparently.
+/// let mut r = FileReader::try_new(&bytes)?;
+/// assert_eq!(r.batch(0)?, batch);
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IpcWriteOptions {
     /// Alignment of messages and body buffers in bytes: 8, 16, 32 or 64
@@ -369,6 +400,47 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
 
 /// Writes the IPC stream format: the schema, then dictionary and record
 /// batches as they come, then the end-of-stream marker on [`Self::finish`].
+///
+/// ```
+/// use alkaid::array::{Array, DictionaryBuilder, RecordBatch, StringArray, UInt16Array};
+/// use alkaid::datatypes::{DataType, Field, Schema};
+/// use alkaid::ipc::reader::StreamReader;
+/// use alkaid::ipc::writer::StreamWriter;
+///
+/// // A dictionary-encoded column: its dictionary batch is written before
+/// // the first record batch that uses it. Its field names the dictionary
+/// // id the IPC messages refer to.
+/// let levels = StringArray::from(vec!["ok", "warn"]).into_array_ref();
+/// let mut level = DictionaryBuilder::<i8>::try_new(levels)?;
+/// for k in [0, 0, 1] {
+///     level.try_append_key(k)?;
+/// }
+/// let level = level.finish();
+/// let schema = Schema::new(vec![
+///     Field::new("code", DataType::UInt16, false),
+///     Field::new("level", level.data_type().clone(), false).with_dict_id(0),
+/// ]);
+/// let batch = RecordBatch::try_new(schema, vec![
+///     UInt16Array::from(vec![200, 200, 503]).into_array_ref(),
+///     level.into_array_ref(),
+/// ])?;
+///
+/// let mut w = StreamWriter::try_new(Vec::new(), batch.schema())?;
+/// let start = w.position(); // bytes written: the schema message
+/// w.write(&batch)?; // a dictionary batch, then the record batch
+/// let first = w.position() - start;
+/// w.write(&batch)?; // same dictionary: only the record batch
+/// assert!(w.position() - start - first < first);
+/// w.finish()?;
+/// assert!(w.write(&batch).is_err()); // finished: Error::InvalidBuilderState
+/// let bytes = w.into_inner();
+/// // The end-of-stream marker: continuation token and a zero length.
+/// assert!(bytes.ends_with(&[0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]));
+///
+/// let read: Vec<_> = StreamReader::try_new(&bytes[..])?.collect::<Result<_, _>>()?;
+/// assert_eq!(read, [batch.clone(), batch]);
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct StreamWriter<
     'a,
     W: Write,
@@ -386,6 +458,40 @@ impl<'a, W: Write, A: Allocator + Clone> StreamWriter<'a, W, A> {
     /// Starts a stream of batches of `schema` on `sink`, writing the schema
     /// message at once. Scratch memory comes from `alloc`; compression (if
     /// the options ask for it) uses the core's [`BuiltinCodecs`].
+    ///
+    /// The firmware case: a schema in flash, a column over the sample array,
+    /// the writer's scratch in a static arena, the stream into a fixed
+    /// buffer (any `embedded_io::Write`: a UART, a radio):
+    ///
+    /// ```
+    /// use alkaid::array::{Array, ArrayRef, PrimitiveArray, RecordBatch};
+    /// use alkaid::buffer::SharedSlice;
+    /// use alkaid::datatypes::{DataType, Field, Schema};
+    /// use alkaid::ipc::reader::SliceStreamReader;
+    /// use alkaid::ipc::writer::{IpcWriteOptions, StreamWriter};
+    /// use alkaid_alloc::StaticArena;
+    ///
+    /// type A = &'static StaticArena<8192>;
+    /// static ARENA: StaticArena<8192> = StaticArena::new();
+    /// static FIELDS: [Field<'static, A>; 1] = [Field::new("mv", DataType::Int16, false)];
+    /// static SCHEMA: Schema<'static, A> = Schema::from_fields(SharedSlice::borrowed(&FIELDS));
+    ///
+    /// let samples: [i16; 4] = [1200, 1210, 1195, 1201];
+    /// let columns: [ArrayRef<'_, A>; 1] = [PrimitiveArray::from_slice(&samples).into_array_ref()];
+    /// let mut out = [0u8; 1024];
+    /// let mut w = StreamWriter::try_new_in(&mut out[..], &SCHEMA, IpcWriteOptions::default(), &ARENA)?;
+    /// w.write(&RecordBatch::try_new(SCHEMA.clone(), &columns[..])?)?;
+    /// w.finish()?;
+    /// let written = usize::try_from(w.position()).expect("fits");
+    /// drop(w);
+    /// assert!(ARENA.used() > 0); // the scratch, never the global heap
+    ///
+    /// // On the host: read the bytes back.
+    /// let batch = SliceStreamReader::try_new(&out[..written])?.next().expect("a batch")?;
+    /// let mv = batch.column(0).and_then(|c| c.as_primitive::<i16>()).expect("Int16");
+    /// assert_eq!(mv.values(), &samples);
+    /// # Ok::<(), alkaid::Error>(())
+    /// ```
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for a bad alignment; [`Error::UnsupportedType`]
@@ -483,6 +589,12 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> StreamWriter<'a, W, A, S> 
         self.out.get_ref()
     }
 
+    /// The sink, mutably (e.g. to take an error the sink kept; writing to
+    /// it directly corrupts the stream).
+    pub fn get_mut(&mut self) -> &mut W {
+        self.out.get_mut()
+    }
+
     /// Unwraps the sink (without finishing the stream).
     pub fn into_inner(self) -> W {
         self.out.into_inner()
@@ -501,6 +613,30 @@ impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug for StreamWri
 /// Writes the IPC file format: magic, the stream format's messages, then a
 /// footer indexing every dictionary and record batch (no `Seek` needed: the
 /// writer counts its position).
+///
+/// ```
+/// use alkaid::array::{Array, Float64Array, RecordBatch};
+/// use alkaid::ipc::reader::FileReader;
+/// use alkaid::ipc::writer::{FileWriter, ARROW_MAGIC};
+///
+/// let batches = [
+///     RecordBatch::try_from_iter([("x", Float64Array::from(vec![1.0, 2.0]).into_array_ref())])?,
+///     RecordBatch::try_from_iter([("x", Float64Array::from(vec![3.0]).into_array_ref())])?,
+/// ];
+/// let mut w = FileWriter::try_new(Vec::new(), batches[0].schema())?;
+/// for b in &batches {
+///     w.write(b)?;
+/// }
+/// w.finish()?; // writes the footer and the closing magic
+/// let bytes = w.into_inner();
+/// assert!(bytes.starts_with(ARROW_MAGIC) && bytes.ends_with(ARROW_MAGIC));
+///
+/// // Random access through the footer.
+/// let mut r = FileReader::try_new(&bytes)?;
+/// assert_eq!(r.num_batches(), 2);
+/// assert_eq!(r.batch(1)?, batches[1]);
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 pub struct FileWriter<
     'a,
     W: Write,
@@ -635,6 +771,17 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> FileWriter<'a, W, A, S> {
     /// Bytes written so far.
     pub fn position(&self) -> u64 {
         self.out.position()
+    }
+
+    /// The sink.
+    pub fn get_ref(&self) -> &W {
+        self.out.get_ref()
+    }
+
+    /// The sink, mutably (e.g. to take an error the sink kept; writing to
+    /// it directly corrupts the file).
+    pub fn get_mut(&mut self) -> &mut W {
+        self.out.get_mut()
     }
 
     /// Unwraps the sink (without finishing the file).
