@@ -121,10 +121,7 @@ impl<'a, A: Allocator> Array<'a, A> for BooleanArray<'a, A> {
         Ok(BooleanArray {
             data_type: DataType::Boolean,
             values: self.values.slice(offset, len)?,
-            nulls: match &self.nulls {
-                Some(n) => Some(n.slice(offset, len)?),
-                None => None,
-            },
+            nulls: crate::buffer::slice_nulls(self.nulls.as_ref(), offset, len)?,
         })
     }
 

@@ -18,7 +18,7 @@ use core::marker::PhantomData;
 use allocator_api2::alloc::Allocator;
 use derive_where::derive_where;
 
-use super::{check_slice, validate_nulls, Array, ArrayRef, ValidationLevel};
+use super::{check_slice, validate_nulls, Array, ArrayRef, ByteArrayNativeType, ValidationLevel};
 use crate::buffer::{Buffer, NullBuffer, SharedSlice};
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
@@ -36,10 +36,9 @@ mod sealed {
 /// The two logical types of the view layout, as marker types
 /// ([`BinaryViewType`], [`StringViewType`]). Sealed.
 pub trait ByteViewType: sealed::Sealed + 'static + Send + Sync {
-    /// What one slot holds: `[u8]` for BinaryView, `str` for Utf8View.
-    type Native: ?Sized + AsRef<[u8]> + fmt::Debug;
-    /// `true` for Utf8View: every view's value must be valid UTF-8.
-    const IS_UTF8: bool;
+    /// What one slot holds: `[u8]` for BinaryView, `str` for Utf8View (whose
+    /// every view's value must be valid UTF-8).
+    type Native: ?Sized + ByteArrayNativeType;
     /// Name of the array type, for `Debug`.
     const NAME: &'static str;
 
@@ -57,22 +56,16 @@ pub trait ByteViewType: sealed::Sealed + 'static + Send + Sync {
     ) -> Option<&'b GenericByteViewArray<'a, Self, A>>
     where
         Self: Sized;
-    /// The bytes of one value as a [`Self::Native`] without checking them.
-    ///
-    /// # Safety
-    /// When [`Self::IS_UTF8`], `bytes` must be valid UTF-8.
-    unsafe fn from_bytes_unchecked(bytes: &[u8]) -> &Self::Native;
 }
 
 macro_rules! byte_view_type {
-    ($(#[$doc:meta])* $name:ident, $native:ty, $utf8:tt, $variant:ident, $array:literal) => {
+    ($(#[$doc:meta])* $name:ident, $native:ty, $variant:ident, $array:literal) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
         pub struct $name;
         impl sealed::Sealed for $name {}
         impl ByteViewType for $name {
             type Native = $native;
-            const IS_UTF8: bool = $utf8;
             const NAME: &'static str = $array;
             #[inline]
             fn fits<A: Allocator>(dt: &DataType<'_, A>) -> bool {
@@ -94,24 +87,17 @@ macro_rules! byte_view_type {
                     _ => None,
                 }
             }
-            #[inline]
-            unsafe fn from_bytes_unchecked(bytes: &[u8]) -> &$native {
-                byte_view_type!(@unchecked $utf8, bytes)
-            }
         }
     };
-    (@unchecked false, $b:ident) => { $b };
-    // SAFETY: the caller guarantees UTF-8 (contract of `from_bytes_unchecked`).
-    (@unchecked true, $b:ident) => { unsafe { core::str::from_utf8_unchecked($b) } };
 }
 
 byte_view_type!(
     /// BinaryView: byte strings as views.
-    BinaryViewType, [u8], false, BinaryView, "BinaryViewArray"
+    BinaryViewType, [u8], BinaryView, "BinaryViewArray"
 );
 byte_view_type!(
     /// Utf8View: UTF-8 strings as views.
-    StringViewType, str, true, Utf8View, "StringViewArray"
+    StringViewType, str, Utf8View, "StringViewArray"
 );
 
 /// BinaryView array.
@@ -318,7 +304,7 @@ impl<'a, T: ByteViewType, A: Allocator> GenericByteViewArray<'a, T, A> {
         // `slice` of such an array) have every view, null slots included,
         // validated at Full level, which for Utf8View checked the UTF-8 of
         // each view's value; `new_unchecked` makes its caller promise the same.
-        Some(unsafe { T::from_bytes_unchecked(bytes) })
+        Some(unsafe { T::Native::from_bytes_unchecked(bytes) })
     }
 
     /// `Some(value)` for a valid slot, `None` for a null or missing one.
@@ -373,10 +359,7 @@ impl<'a, T: ByteViewType, A: Allocator> Array<'a, A> for GenericByteViewArray<'a
             data_type: self.data_type.clone(),
             views: self.views.slice(start, bytes)?,
             buffers: self.buffers.clone(),
-            nulls: match &self.nulls {
-                Some(n) => Some(n.slice(offset, len)?),
-                None => None,
-            },
+            nulls: crate::buffer::slice_nulls(self.nulls.as_ref(), offset, len)?,
             _t: PhantomData,
         })
     }
@@ -400,7 +383,7 @@ impl<'a, T: ByteViewType, A: Allocator> Array<'a, A> for GenericByteViewArray<'a
         validate_nulls(self.nulls.as_ref(), self.len(), level)?;
         if level == ValidationLevel::Full {
             for (i, v) in self.views().iter().enumerate() {
-                v.check(&self.buffers, T::IS_UTF8)
+                v.check(&self.buffers, T::Native::IS_UTF8)
                     .map_err(|e| e.with_row(i))?;
             }
         }

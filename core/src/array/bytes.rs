@@ -15,7 +15,7 @@ use core::marker::PhantomData;
 use allocator_api2::alloc::Allocator;
 use derive_where::derive_where;
 
-use super::{check_slice, validate_nulls, Array, ArrayRef, ValidationLevel};
+use super::{check_slice, validate_nulls, Array, ArrayRef, ByteArrayNativeType, ValidationLevel};
 use crate::buffer::{check_offsets, Buffer, NullBuffer, OffsetBuffer, OffsetSize, ScalarBuffer};
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
@@ -35,11 +35,9 @@ mod sealed {
 pub trait ByteArrayType: sealed::Sealed + 'static + Send + Sync {
     /// Integer type of the offsets: `i32`, or `i64` for the `Large` types.
     type Offset: OffsetSize;
-    /// What one slot holds: `[u8]` for the binary types, `str` for the UTF-8 ones.
-    type Native: ?Sized + AsRef<[u8]> + fmt::Debug;
-    /// `true` for Utf8 / LargeUtf8: every slot (null ones included) must be
-    /// valid UTF-8.
-    const IS_UTF8: bool;
+    /// What one slot holds: `[u8]` for the binary types, `str` for the UTF-8
+    /// ones (whose every slot, null ones included, must be valid UTF-8).
+    type Native: ?Sized + ByteArrayNativeType;
     /// Name of the array type, for `Debug`.
     const NAME: &'static str;
 
@@ -57,18 +55,10 @@ pub trait ByteArrayType: sealed::Sealed + 'static + Send + Sync {
     ) -> Option<&'b GenericByteArray<'a, Self, A>>
     where
         Self: Sized;
-    /// The bytes of one slot as a [`Self::Native`] without checking them.
-    ///
-    /// # Safety
-    /// When [`Self::IS_UTF8`], `bytes` must be valid UTF-8.
-    unsafe fn from_bytes_unchecked(bytes: &[u8]) -> &Self::Native;
-    /// The bytes of one slot as a [`Self::Native`], or `None` when
-    /// [`Self::IS_UTF8`] and they are not valid UTF-8.
-    fn from_bytes(bytes: &[u8]) -> Option<&Self::Native>;
 }
 
 macro_rules! byte_array_type {
-    ($(#[$doc:meta])* $name:ident, $offset:ty, $native:ty, $utf8:tt, $variant:ident, $array:literal) => {
+    ($(#[$doc:meta])* $name:ident, $offset:ty, $native:ty, $variant:ident, $array:literal) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
         pub struct $name;
@@ -76,7 +66,6 @@ macro_rules! byte_array_type {
         impl ByteArrayType for $name {
             type Offset = $offset;
             type Native = $native;
-            const IS_UTF8: bool = $utf8;
             const NAME: &'static str = $array;
             #[inline]
             fn fits<A: Allocator>(dt: &DataType<'_, A>) -> bool {
@@ -98,38 +87,25 @@ macro_rules! byte_array_type {
                     _ => None,
                 }
             }
-            #[inline]
-            unsafe fn from_bytes_unchecked(bytes: &[u8]) -> &$native {
-                byte_array_type!(@unchecked $utf8, bytes)
-            }
-            #[inline]
-            fn from_bytes(bytes: &[u8]) -> Option<&$native> {
-                byte_array_type!(@checked $utf8, bytes)
-            }
         }
     };
-    (@unchecked false, $b:ident) => { $b };
-    // SAFETY: the caller guarantees UTF-8 (contract of `from_bytes_unchecked`).
-    (@unchecked true, $b:ident) => { unsafe { core::str::from_utf8_unchecked($b) } };
-    (@checked false, $b:ident) => { Some($b) };
-    (@checked true, $b:ident) => { core::str::from_utf8($b).ok() };
 }
 
 byte_array_type!(
     /// Binary: byte strings with `i32` offsets.
-    BinaryType, i32, [u8], false, Binary, "BinaryArray"
+    BinaryType, i32, [u8], Binary, "BinaryArray"
 );
 byte_array_type!(
     /// LargeBinary: byte strings with `i64` offsets.
-    LargeBinaryType, i64, [u8], false, LargeBinary, "LargeBinaryArray"
+    LargeBinaryType, i64, [u8], LargeBinary, "LargeBinaryArray"
 );
 byte_array_type!(
     /// Utf8: UTF-8 strings with `i32` offsets.
-    Utf8Type, i32, str, true, Utf8, "StringArray"
+    Utf8Type, i32, str, Utf8, "StringArray"
 );
 byte_array_type!(
     /// LargeUtf8: UTF-8 strings with `i64` offsets.
-    LargeUtf8Type, i64, str, true, LargeUtf8, "LargeStringArray"
+    LargeUtf8Type, i64, str, LargeUtf8, "LargeStringArray"
 );
 
 /// Binary array (`i32` offsets).
@@ -399,7 +375,7 @@ impl<'a, T: ByteArrayType, A: Allocator> GenericByteArray<'a, T, A> {
         // Full level, which for UTF-8 types checked that every offset lies on
         // a character boundary of UTF-8 data, so every slot is UTF-8;
         // `new_unchecked` makes its caller promise the same.
-        Some(unsafe { T::from_bytes_unchecked(bytes) })
+        Some(unsafe { T::Native::from_bytes_unchecked(bytes) })
     }
 
     /// `Some(value)` for a valid slot, `None` for a null or missing one.
@@ -469,10 +445,7 @@ impl<'a, T: ByteArrayType, A: Allocator> Array<'a, A> for GenericByteArray<'a, T
                 .offsets
                 .slice(offset, len.checked_add(1).ok_or(Error::OutOfBounds)?)?,
             values: self.values.clone(),
-            nulls: match &self.nulls {
-                Some(n) => Some(n.slice(offset, len)?),
-                None => None,
-            },
+            nulls: crate::buffer::slice_nulls(self.nulls.as_ref(), offset, len)?,
             _t: PhantomData,
         })
     }
@@ -492,7 +465,7 @@ impl<'a, T: ByteArrayType, A: Allocator> Array<'a, A> for GenericByteArray<'a, T
         let len = self.len();
         check_offsets(&self.offsets, len, self.values.len(), full)?;
         validate_nulls(self.nulls.as_ref(), len, level)?;
-        if full && T::IS_UTF8 {
+        if full && T::Native::IS_UTF8 {
             check_utf8_offsets(&self.values, &self.offsets)?;
         }
         Ok(())

@@ -219,10 +219,7 @@ impl<'a, A: Allocator> Array<'a, A> for FixedSizeBinaryArray<'a, A> {
             width: self.width,
             len,
             values: self.values.slice(start, bytes)?,
-            nulls: match &self.nulls {
-                Some(n) => Some(n.slice(offset, len)?),
-                None => None,
-            },
+            nulls: crate::buffer::slice_nulls(self.nulls.as_ref(), offset, len)?,
         })
     }
 

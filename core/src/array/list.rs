@@ -3,8 +3,6 @@
 //! child array; slot `i` is the child's elements `offsets[i]..offsets[i + 1]`.
 
 use core::fmt;
-use core::marker::PhantomData;
-use core::mem::size_of;
 
 use allocator_api2::alloc::Allocator;
 use derive_where::derive_where;
@@ -13,8 +11,7 @@ use super::builder::ArrayBuilder;
 use super::list_view::GenericListViewArray;
 use super::{check_slice, validate_nulls, Array, ArrayRef, ValidationLevel};
 use crate::buffer::{
-    check_offsets, MutableBuffer, NullBuffer, NullBufferBuilder, OffsetBuffer, OffsetSize,
-    ScalarBuffer, SharedBox,
+    check_offsets, NullBuffer, OffsetBuffer, OffsetSize, OffsetsBuilder, SharedBox,
 };
 use crate::datatypes::{DataType, Field, FieldRef};
 use crate::error::{Error, Result};
@@ -297,10 +294,7 @@ impl<'a, O: ListOffsetSize, A: Allocator> Array<'a, A> for GenericListArray<'a, 
             field: self.field.clone(),
             offsets: self.offsets.slice(offset, len)?,
             values: self.values.clone(),
-            nulls: match &self.nulls {
-                Some(n) => Some(n.slice(offset, len)?),
-                None => None,
-            },
+            nulls: crate::buffer::slice_nulls(self.nulls.as_ref(), offset, len)?,
         })
     }
 
@@ -395,15 +389,11 @@ pub struct GenericListBuilder<
     #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
 > {
     values: B,
-    offsets: MutableBuffer<A>,
-    nulls: NullBufferBuilder<A>,
+    /// Offsets and validity; the first offset is the child length when the
+    /// builder was made.
+    offsets: OffsetsBuilder<O, A>,
     field: Option<FieldRef<'a, A>>,
-    /// Child length when the builder was made (the first offset).
-    base: usize,
-    /// Child length at the last closed list (the last offset).
-    last: usize,
     alloc: A,
-    _o: PhantomData<O>,
 }
 
 impl<'a, O: ListOffsetSize, B: ArrayBuilder<'a, A>, A: Allocator + Clone>
@@ -412,16 +402,11 @@ impl<'a, O: ListOffsetSize, B: ArrayBuilder<'a, A>, A: Allocator + Clone>
     /// An empty list builder over the child builder `values`; allocates
     /// nothing yet. Elements already in `values` are before the first list.
     pub fn new_in(values: B, alloc: A) -> Self {
-        let base = values.len();
         GenericListBuilder {
+            offsets: OffsetsBuilder::new_in(values.len(), alloc.clone()),
             values,
-            offsets: MutableBuffer::new_in(alloc.clone()),
-            nulls: NullBufferBuilder::new_in(alloc.clone()),
             field: None,
-            base,
-            last: base,
             alloc,
-            _o: PhantomData,
         }
     }
 
@@ -439,12 +424,12 @@ impl<'a, O: ListOffsetSize, B: ArrayBuilder<'a, A>, A: Allocator + Clone>
 
     /// Number of lists closed.
     pub fn len(&self) -> usize {
-        self.nulls.len()
+        self.offsets.len()
     }
 
     /// `true` when no list was closed.
     pub fn is_empty(&self) -> bool {
-        self.nulls.is_empty()
+        self.offsets.is_empty()
     }
 
     /// Closes the current list: the child elements appended since the
@@ -455,22 +440,7 @@ impl<'a, O: ListOffsetSize, B: ArrayBuilder<'a, A>, A: Allocator + Clone>
     /// length does not fit in `O`; [`Error::InvalidBuilderState`] when the
     /// child shrank. The builder is unchanged on error.
     pub fn try_append(&mut self, valid: bool) -> Result<()> {
-        let end = self.values.len();
-        if end < self.last {
-            return Err(Error::InvalidBuilderState);
-        }
-        let end_o = O::from_usize(end).ok_or(Error::CapacityOverflow)?;
-        let first = self.offsets.is_empty();
-        self.offsets
-            .try_reserve(size_of::<O>() * if first { 2 } else { 1 })?;
-        self.nulls.try_append(valid)?;
-        if first {
-            let base = O::from_usize(self.base).ok_or(Error::CapacityOverflow)?;
-            self.offsets.try_push(base)?;
-        }
-        self.offsets.try_push(end_o)?;
-        self.last = end;
-        Ok(())
+        self.offsets.try_append(self.values.len(), valid)
     }
 
     /// Closes the current list as a null slot (normally with no elements).
@@ -492,17 +462,11 @@ impl<'a, O: ListOffsetSize, B: ArrayBuilder<'a, A>, A: Allocator + Clone>
     pub fn try_finish(self) -> Result<GenericListArray<'a, O, A>> {
         let GenericListBuilder {
             values,
-            mut offsets,
-            nulls,
+            offsets,
             field,
-            base,
             alloc,
-            ..
         } = self;
-        if offsets.is_empty() {
-            offsets.try_push(O::from_usize(base).ok_or(Error::CapacityOverflow)?)?;
-        }
-        let offsets = OffsetBuffer::try_new(ScalarBuffer::try_from_buffer(offsets.into_buffer())?)?;
+        let (offsets, nulls) = offsets.finish()?;
         let child = values.try_finish_array_ref()?;
         let field = match field {
             Some(f) => f,
@@ -516,7 +480,7 @@ impl<'a, O: ListOffsetSize, B: ArrayBuilder<'a, A>, A: Allocator + Clone>
             field,
             offsets,
             values: SharedBox::try_new_in(child, alloc)?,
-            nulls: nulls.finish(),
+            nulls,
         };
         a.validate(ValidationLevel::Cheap)?;
         Ok(a)
@@ -542,7 +506,7 @@ impl<'a, O: ListOffsetSize, B: ArrayBuilder<'a, A>, A: Allocator + Clone> ArrayB
 impl<O: ListOffsetSize, B, A: Allocator + Clone> fmt::Debug for GenericListBuilder<'_, O, B, A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("GenericListBuilder")
-            .field("len", &self.nulls.len())
+            .field("len", &self.offsets.len())
             .field("large", &O::IS_LARGE)
             .finish_non_exhaustive()
     }
@@ -552,7 +516,7 @@ impl<O: ListOffsetSize, B, A: Allocator + Clone> fmt::Debug for GenericListBuild
 mod tests {
     use super::*;
     use crate::array::{PrimitiveArray, PrimitiveBuilder};
-    use crate::buffer::{BooleanBuffer, Buffer};
+    use crate::buffer::{BooleanBuffer, Buffer, ScalarBuffer};
     use crate::test_support::check_every_failure;
     use allocator_api2::alloc::Global;
     use std::vec::Vec;

@@ -237,10 +237,7 @@ impl<'a, O: ListOffsetSize, A: Allocator> Array<'a, A> for GenericListViewArray<
             offsets: self.offsets.slice(offset, len)?,
             sizes: self.sizes.slice(offset, len)?,
             values: self.values.clone(),
-            nulls: match &self.nulls {
-                Some(n) => Some(n.slice(offset, len)?),
-                None => None,
-            },
+            nulls: crate::buffer::slice_nulls(self.nulls.as_ref(), offset, len)?,
         })
     }
 

@@ -2,19 +2,19 @@
 //! structs): a validity bitmap, `len + 1` `i32` offsets and one child, the
 //! non-null `entries: Struct<key, value>` array; slot `i` is the entries
 //! `offsets[i]..offsets[i + 1]`. Keys are never null.
+//!
+//! A [`MapArray`] is a [`ListArray`] of its entries plus the map rules and
+//! the `keys_sorted` flag: value access, slicing and the list checks are the
+//! list's.
 
 use core::fmt;
-use core::mem::size_of;
 
 use allocator_api2::alloc::Allocator;
 use derive_where::derive_where;
 
 use super::builder::ArrayBuilder;
-use super::{check_slice, validate_nulls, Array, ArrayRef, StructArray, ValidationLevel};
-use crate::buffer::{
-    check_offsets, MutableBuffer, NullBuffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer,
-    SharedBox, SharedSlice,
-};
+use super::{Array, ArrayRef, ListArray, StructArray, ValidationLevel};
+use crate::buffer::{NullBuffer, OffsetBuffer, OffsetsBuilder, SharedBox, SharedSlice};
 use crate::datatypes::{DataType, Field, FieldRef};
 use crate::error::{Error, Result};
 
@@ -58,44 +58,53 @@ pub struct MapArray<
     #[cfg(feature = "alloc")] A: Allocator = crate::Global,
     #[cfg(not(feature = "alloc"))] A: Allocator,
 > {
+    /// `Map(field, keys_sorted)`.
     data_type: DataType<'a, A>,
-    field: FieldRef<'a, A>,
     keys_sorted: bool,
-    offsets: OffsetBuffer<'a, i32, A>,
-    entries: StructArray<'a, A>,
-    nulls: Option<NullBuffer<'a, A>>,
+    /// The offsets, validity and entries, as `List(field)`.
+    list: ListArray<'a, A>,
 }
 
 impl<'a, A: Allocator> MapArray<'a, A> {
     /// A map array of type `Map(field, keys_sorted)` over `offsets` (one more
-    /// than the number of slots) into the `entries` struct, with an optional
-    /// validity bitmap. Checks everything ([`ValidationLevel::Full`]).
+    /// than the number of slots) into the `entries` struct array, with an
+    /// optional validity bitmap. Checks everything ([`ValidationLevel::Full`]).
     ///
     /// # Errors
     /// [`Error::MapEntriesInvalid`] when the entries field is not a
-    /// non-nullable struct of two fields or the entries array has nulls;
-    /// [`Error::MapKeyNull`] when the key field is nullable or a key in the
-    /// entries referenced by the offsets is null; [`Error::TypeMismatch`] when
-    /// the entries' type is not the field's; [`Error::ValidityTooSmall`];
-    /// [`Error::OffsetsLength`], [`Error::OffsetOutOfBounds`],
-    /// [`Error::OffsetsNotMonotonic`]; the entries' validation errors.
+    /// non-nullable struct of two fields or the entries array is not a struct
+    /// or has nulls; [`Error::MapKeyNull`] when the key field is nullable or
+    /// a key in the entries referenced by the offsets is null;
+    /// [`Error::TypeMismatch`] when the entries' type is not the field's; as
+    /// [`ListArray::try_new`] for the validity bitmap, the offsets and the
+    /// entries' own validation.
     pub fn try_new(
+        field: FieldRef<'a, A>,
+        offsets: OffsetBuffer<'a, i32, A>,
+        entries: SharedBox<'a, ArrayRef<'a, A>, A>,
+        nulls: Option<NullBuffer<'a, A>>,
+        keys_sorted: bool,
+    ) -> Result<Self> {
+        // SAFETY: validated at Full before the array is returned.
+        let a = unsafe { Self::new_unchecked(field, offsets, entries, nulls, keys_sorted) };
+        a.validate(ValidationLevel::Full)?;
+        Ok(a)
+    }
+
+    /// As [`Self::try_new`], moving the `entries` into an allocation from `alloc`.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`]; as [`Self::try_new`].
+    pub fn try_new_in(
         field: FieldRef<'a, A>,
         offsets: OffsetBuffer<'a, i32, A>,
         entries: StructArray<'a, A>,
         nulls: Option<NullBuffer<'a, A>>,
         keys_sorted: bool,
+        alloc: A,
     ) -> Result<Self> {
-        let a = MapArray {
-            data_type: DataType::Map(field.clone(), keys_sorted),
-            field,
-            keys_sorted,
-            offsets,
-            entries,
-            nulls,
-        };
-        a.validate(ValidationLevel::Full)?;
-        Ok(a)
+        let entries = SharedBox::try_new_in(ArrayRef::Struct(entries), alloc)?;
+        Self::try_new(field, offsets, entries, nulls, keys_sorted)
     }
 
     /// As [`Self::try_new`] without any check.
@@ -106,17 +115,15 @@ impl<'a, A: Allocator> MapArray<'a, A> {
     pub unsafe fn new_unchecked(
         field: FieldRef<'a, A>,
         offsets: OffsetBuffer<'a, i32, A>,
-        entries: StructArray<'a, A>,
+        entries: SharedBox<'a, ArrayRef<'a, A>, A>,
         nulls: Option<NullBuffer<'a, A>>,
         keys_sorted: bool,
     ) -> Self {
         MapArray {
             data_type: DataType::Map(field.clone(), keys_sorted),
-            field,
             keys_sorted,
-            offsets,
-            entries,
-            nulls,
+            // SAFETY: the caller vouches for the list invariants too.
+            list: unsafe { ListArray::new_unchecked(field, offsets, entries, nulls) },
         }
     }
 
@@ -130,7 +137,7 @@ impl<'a, A: Allocator> MapArray<'a, A> {
 
     /// The entries field (`entries: Struct<key, value>`).
     pub fn field(&self) -> &FieldRef<'a, A> {
-        &self.field
+        self.list.field()
     }
 
     /// Whether the keys of each map are declared sorted.
@@ -138,36 +145,45 @@ impl<'a, A: Allocator> MapArray<'a, A> {
         self.keys_sorted
     }
 
+    /// The map as the list of entries it is: type `List(entries_field)`, the
+    /// same offsets, validity and entries.
+    pub fn list(&self) -> &ListArray<'a, A> {
+        &self.list
+    }
+
     /// The offsets buffer (`len + 1` offsets in entries).
     pub fn offsets(&self) -> &OffsetBuffer<'a, i32, A> {
-        &self.offsets
+        self.list.offsets()
     }
 
     /// The offsets, `len + 1` of them, in entries.
     pub fn value_offsets(&self) -> &[i32] {
-        self.offsets.as_slice()
+        self.list.value_offsets()
     }
 
-    /// The whole entries struct array.
-    pub fn entries(&self) -> &StructArray<'a, A> {
-        &self.entries
+    /// The whole entries struct array; `None` only for unchecked arrays whose
+    /// entries are not a struct.
+    pub fn entries(&self) -> Option<&StructArray<'a, A>> {
+        StructArray::downcast_ref(self.list.values())
     }
 
     /// All keys (child 0 of the entries); `None` only for unchecked arrays.
     pub fn keys(&self) -> Option<ArrayRef<'a, A>> {
-        self.entries.column(0)
+        self.entries()?.column(0)
     }
 
     /// All values (child 1 of the entries); `None` only for unchecked arrays.
     pub fn values(&self) -> Option<ArrayRef<'a, A>> {
-        self.entries.column(1)
+        self.entries()?.column(1)
     }
 
     /// The entries of slot `i` whatever its validity, as a zero-copy slice
     /// of the entries; `None` when `i >= len`.
     pub fn value(&self, i: usize) -> Option<StructArray<'a, A>> {
-        let r = self.offsets.range(i)?;
-        self.entries.slice(r.start, r.len()).ok()
+        match self.list.value(i)? {
+            ArrayRef::Struct(s) => Some(s),
+            _ => None,
+        }
     }
 
     /// `Some(entries)` for a valid slot, `None` for a null or missing one.
@@ -191,8 +207,8 @@ impl<'a, A: Allocator> MapArray<'a, A> {
         if keys.null_count() == 0 && !matches!(keys, ArrayRef::Null(_)) {
             return Ok(());
         }
-        let (first, last) = (self.offsets.first(), self.offsets.last());
-        if (first..last).any(|j| keys.is_null(j)) {
+        let offsets = self.list.offsets();
+        if (offsets.first()..offsets.last()).any(|j| keys.is_null(j)) {
             return Err(Error::MapKeyNull);
         }
         Ok(())
@@ -205,25 +221,18 @@ impl<'a, A: Allocator> Array<'a, A> for MapArray<'a, A> {
     }
 
     fn len(&self) -> usize {
-        self.offsets.len_slots()
+        self.list.len()
     }
 
     fn nulls(&self) -> Option<&NullBuffer<'a, A>> {
-        self.nulls.as_ref()
+        self.list.nulls()
     }
 
     fn slice(&self, offset: usize, len: usize) -> Result<Self> {
-        check_slice(offset, len, self.len())?;
         Ok(MapArray {
             data_type: self.data_type.clone(),
-            field: self.field.clone(),
             keys_sorted: self.keys_sorted,
-            offsets: self.offsets.slice(offset, len)?,
-            entries: self.entries.clone(),
-            nulls: match &self.nulls {
-                Some(n) => Some(n.slice(offset, len)?),
-                None => None,
-            },
+            list: self.list.slice(offset, len)?,
         })
     }
 
@@ -233,18 +242,12 @@ impl<'a, A: Allocator> Array<'a, A> for MapArray<'a, A> {
         }
         // Entries: a non-nullable struct of two fields, non-nullable key.
         self.data_type.validate()?;
-        if self.field.data_type() != self.entries.data_type() {
-            return Err(Error::TypeMismatch);
-        }
-        if self.entries.null_count() != 0 {
+        self.list.validate(level)?;
+        let entries = self.entries().ok_or(Error::MapEntriesInvalid)?;
+        if entries.null_count() != 0 {
             return Err(Error::MapEntriesInvalid);
         }
-        let len = self.len();
-        validate_nulls(self.nulls.as_ref(), len, level)?;
-        let full = level == ValidationLevel::Full;
-        check_offsets(&self.offsets, len, self.entries.len(), full)?;
-        if full {
-            self.entries.validate(level).map_err(|e| e.in_child(0))?;
+        if level == ValidationLevel::Full {
             self.check_keys()?;
         }
         Ok(())
@@ -257,7 +260,7 @@ impl<'a, A: Allocator> Array<'a, A> for MapArray<'a, A> {
 
 impl<A: Allocator> fmt::Debug for MapArray<'_, A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "MapArray<{:?}> ", self.field.data_type())?;
+        write!(f, "MapArray<{:?}> ", self.field().data_type())?;
         f.debug_list().entries(self.iter()).finish()
     }
 }
@@ -294,12 +297,10 @@ pub struct MapBuilder<
 > {
     keys: K,
     values: V,
-    offsets: MutableBuffer<A>,
-    nulls: NullBufferBuilder<A>,
+    /// Offsets (in entries, from 0) and validity.
+    offsets: OffsetsBuilder<i32, A>,
     keys_sorted: bool,
     field: Option<FieldRef<'a, A>>,
-    /// Entries at the last closed map (the last offset).
-    last: usize,
     alloc: A,
 }
 
@@ -312,11 +313,9 @@ impl<'a, K: ArrayBuilder<'a, A>, V: ArrayBuilder<'a, A>, A: Allocator + Clone>
         MapBuilder {
             keys,
             values,
-            offsets: MutableBuffer::new_in(alloc.clone()),
-            nulls: NullBufferBuilder::new_in(alloc.clone()),
+            offsets: OffsetsBuilder::new_in(0, alloc.clone()),
             keys_sorted: false,
             field: None,
-            last: 0,
             alloc,
         }
     }
@@ -346,12 +345,12 @@ impl<'a, K: ArrayBuilder<'a, A>, V: ArrayBuilder<'a, A>, A: Allocator + Clone>
 
     /// Number of maps closed.
     pub fn len(&self) -> usize {
-        self.nulls.len()
+        self.offsets.len()
     }
 
     /// `true` when no map was closed.
     pub fn is_empty(&self) -> bool {
-        self.nulls.is_empty()
+        self.offsets.is_empty()
     }
 
     /// Closes the current map: the entries appended since the previous one
@@ -364,20 +363,10 @@ impl<'a, K: ArrayBuilder<'a, A>, V: ArrayBuilder<'a, A>, A: Allocator + Clone>
     /// [`Error::AllocationFailed`]. The builder is unchanged on error.
     pub fn try_append(&mut self, valid: bool) -> Result<()> {
         let end = self.keys.len();
-        if end != self.values.len() || end < self.last {
+        if end != self.values.len() {
             return Err(Error::InvalidBuilderState);
         }
-        let end_o = i32::try_from(end).map_err(|_| Error::CapacityOverflow)?;
-        let first = self.offsets.is_empty();
-        self.offsets
-            .try_reserve(size_of::<i32>() * if first { 2 } else { 1 })?;
-        self.nulls.try_append(valid)?;
-        if first {
-            self.offsets.try_push(0i32)?;
-        }
-        self.offsets.try_push(end_o)?;
-        self.last = end;
-        Ok(())
+        self.offsets.try_append(end, valid)
     }
 
     /// Closes the current map as a null slot (normally with no entries).
@@ -399,8 +388,7 @@ impl<'a, K: ArrayBuilder<'a, A>, V: ArrayBuilder<'a, A>, A: Allocator + Clone>
         let MapBuilder {
             keys,
             values,
-            mut offsets,
-            nulls,
+            offsets,
             keys_sorted,
             field,
             alloc,
@@ -410,10 +398,7 @@ impl<'a, K: ArrayBuilder<'a, A>, V: ArrayBuilder<'a, A>, A: Allocator + Clone>
         if n != values.len() {
             return Err(Error::InvalidBuilderState);
         }
-        if offsets.is_empty() {
-            offsets.try_push(0i32)?;
-        }
-        let offsets = OffsetBuffer::try_new(ScalarBuffer::try_from_buffer(offsets.into_buffer())?)?;
+        let (offsets, nulls) = offsets.finish()?;
         let keys = keys.try_finish_array_ref()?;
         let values = values.try_finish_array_ref()?;
         let fields = match &field {
@@ -435,17 +420,13 @@ impl<'a, K: ArrayBuilder<'a, A>, V: ArrayBuilder<'a, A>, A: Allocator + Clone>
             Some(f) => f,
             None => SharedBox::try_new_in(
                 Field::new("entries", DataType::Struct(fields), false),
-                alloc,
+                alloc.clone(),
             )?,
         };
-        let a = MapArray {
-            data_type: DataType::Map(field.clone(), keys_sorted),
-            field,
-            keys_sorted,
-            offsets,
-            entries,
-            nulls: nulls.finish(),
-        };
+        let entries = SharedBox::try_new_in(ArrayRef::Struct(entries), alloc)?;
+        // SAFETY: validated at Cheap just below, and the keys (the part of
+        // Full that the builders' children do not already guarantee) next.
+        let a = unsafe { MapArray::new_unchecked(field, offsets, entries, nulls, keys_sorted) };
         a.validate(ValidationLevel::Cheap)?;
         a.check_keys()?;
         Ok(a)
@@ -471,7 +452,7 @@ impl<'a, K: ArrayBuilder<'a, A>, V: ArrayBuilder<'a, A>, A: Allocator + Clone> A
 impl<K, V, A: Allocator + Clone> fmt::Debug for MapBuilder<'_, K, V, A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("MapBuilder")
-            .field("len", &self.nulls.len())
+            .field("len", &self.offsets.len())
             .field("keys_sorted", &self.keys_sorted)
             .finish_non_exhaustive()
     }
@@ -481,7 +462,7 @@ impl<K, V, A: Allocator + Clone> fmt::Debug for MapBuilder<'_, K, V, A> {
 mod tests {
     use super::*;
     use crate::array::{PrimitiveArray, PrimitiveBuilder};
-    use crate::buffer::{BooleanBuffer, Buffer};
+    use crate::buffer::{BooleanBuffer, Buffer, ScalarBuffer};
     use crate::test_support::{check_every_failure, TestAlloc};
     use allocator_api2::alloc::Global;
     use std::vec::Vec;
@@ -546,7 +527,7 @@ mod tests {
             .collect();
         assert_eq!(a.offsets().inner().inner().as_slice(), bytes.as_slice());
         // Entries: a non-null struct of a non-null key and a nullable value.
-        let e = a.entries();
+        let e = a.entries().unwrap();
         assert_eq!(e.len(), 3);
         assert!(e.nulls().is_none());
         assert_eq!(e.fields()[0].name(), "key");
@@ -635,7 +616,14 @@ mod tests {
         let f = Field::new("entries", entries.data_type().clone(), entries_nullable);
         // SAFETY: the offsets may be invalid on purpose (test); try_new checks them.
         let o = unsafe { OffsetBuffer::new_unchecked(ScalarBuffer::from_slice_ref(offsets)) };
-        MapArray::try_new(SharedBox::try_new_in(f, Global)?, o, entries, None, false)
+        MapArray::try_new_in(
+            SharedBox::try_new_in(f, Global)?,
+            o,
+            entries,
+            None,
+            false,
+            Global,
+        )
     }
 
     fn keys_plain() -> ArrayRef<'static, Global> {
@@ -716,7 +704,7 @@ mod tests {
             MapArray::new_unchecked(
                 m.field().clone(),
                 OffsetBuffer::new_unchecked(ScalarBuffer::from_slice_ref(&[0, 3])),
-                m.entries().clone(),
+                SharedBox::try_new_in(m.list().values().clone(), Global).unwrap(),
                 None,
                 false,
             )
@@ -738,7 +726,7 @@ mod tests {
             false,
         );
         let o = OffsetBuffer::try_new(ScalarBuffer::from_slice_ref(&[0, 3])).unwrap();
-        let r = MapArray::try_new(SharedBox::borrowed(&f), o, e, None, false);
+        let r = MapArray::try_new_in(SharedBox::borrowed(&f), o, e, None, false, Global);
         assert_eq!(r.unwrap_err(), Error::TypeMismatch);
     }
 
@@ -758,7 +746,7 @@ mod tests {
         let o = OffsetBuffer::try_new(ScalarBuffer::from_slice_ref(&[0, 3])).unwrap();
         let n =
             NullBuffer::new(BooleanBuffer::try_new(Buffer::from_slice_ref(&BITS), 0, 2).unwrap());
-        let r = MapArray::try_new(SharedBox::borrowed(&f), o, e, Some(n), false);
+        let r = MapArray::try_new_in(SharedBox::borrowed(&f), o, e, Some(n), false, Global);
         assert_eq!(r.unwrap_err(), Error::ValidityTooSmall);
     }
 

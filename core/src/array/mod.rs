@@ -13,6 +13,7 @@
 mod as_array;
 mod boolean;
 mod builder;
+mod byte_native;
 #[cfg(feature = "views")]
 mod byte_view;
 mod bytes;
@@ -43,6 +44,7 @@ mod union;
 
 pub use boolean::{BooleanArray, BooleanBuilder};
 pub use builder::{ArrayBuilder, StructChildren};
+pub use byte_native::ByteArrayNativeType;
 #[cfg(feature = "views")]
 pub use byte_view::{
     BinaryViewArray, BinaryViewBuilder, BinaryViewType, ByteView, ByteViewType,

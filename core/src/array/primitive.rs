@@ -360,10 +360,7 @@ impl<'a, T: PrimitiveType, A: Allocator> Array<'a, A> for PrimitiveArray<'a, T, 
         Ok(PrimitiveArray {
             data_type: self.data_type.clone(),
             values: self.values.slice(offset, len)?,
-            nulls: match &self.nulls {
-                Some(n) => Some(n.slice(offset, len)?),
-                None => None,
-            },
+            nulls: crate::buffer::slice_nulls(self.nulls.as_ref(), offset, len)?,
         })
     }
 

@@ -227,10 +227,7 @@ impl<'a, A: Allocator> Array<'a, A> for StructArray<'a, A> {
             children: self.children.clone(),
             offset: self.offset.checked_add(offset).ok_or(Error::OutOfBounds)?,
             len,
-            nulls: match &self.nulls {
-                Some(n) => Some(n.slice(offset, len)?),
-                None => None,
-            },
+            nulls: crate::buffer::slice_nulls(self.nulls.as_ref(), offset, len)?,
         })
     }
 

@@ -268,6 +268,19 @@ impl<'a, A: Allocator> NullBuffer<'a, A> {
     }
 }
 
+/// `len` slots from slot `offset` of an optional validity bitmap (no bitmap
+/// stays no bitmap): what every array's `slice` does with its nulls.
+///
+/// # Errors
+/// [`Error::OutOfBounds`] when the range exceeds the bitmap.
+pub(crate) fn slice_nulls<'a, A: Allocator>(
+    nulls: Option<&NullBuffer<'a, A>>,
+    offset: usize,
+    len: usize,
+) -> Result<Option<NullBuffer<'a, A>>> {
+    nulls.map(|n| n.slice(offset, len)).transpose()
+}
+
 impl<A: Allocator> PartialEq for NullBuffer<'_, A> {
     fn eq(&self, other: &Self) -> bool {
         self.bits == other.bits

@@ -18,10 +18,12 @@
 mod bitmap;
 mod mutable;
 mod offsets;
+mod offsets_builder;
 mod scalar;
 mod shared;
 mod vec;
 
+pub(crate) use bitmap::slice_nulls;
 pub use bitmap::{BooleanBuffer, BooleanBufferBuilder, NullBuffer, NullBufferBuilder};
 #[cfg(all(
     feature = "dictionary",
@@ -32,6 +34,7 @@ pub use bitmap::{BooleanBuffer, BooleanBufferBuilder, NullBuffer, NullBufferBuil
 pub(crate) use mutable::Appender;
 pub use mutable::MutableBuffer;
 pub use offsets::{check_offsets, OffsetBuffer, OffsetSize};
+pub(crate) use offsets_builder::OffsetsBuilder;
 pub use scalar::ScalarBuffer;
 pub use shared::{MemoryOwner, SharedBox, SharedSlice, SharedStr, ALIGNMENT};
 pub use vec::TryVec;

@@ -174,14 +174,9 @@ pub(super) fn concat_map<'a, A: Allocator + Clone>(
         total,
         alloc.clone(),
         |a| Ok(as_map(a)?.value_offsets()),
-        |a, start, len| {
-            let entries = as_map(a)?.entries().slice(start, len)?;
-            parts.try_push(entries.into_array_ref())
-        },
+        |a, start, len| parts.try_push(as_map(a)?.list().values().slice(start, len)?),
     )?;
-    let ArrayRef::Struct(entries) = concat_arrays(&parts, alloc.clone())? else {
-        return Err(Error::MapEntriesInvalid);
-    };
+    let entries = SharedBox::try_new_in(concat_arrays(&parts, alloc.clone())?, alloc.clone())?;
     let nulls = concat_nulls(arrays, total, alloc)?;
     let m = as_map(first(arrays)?)?;
     // SAFETY: see the module docs; the offsets are rebased from the inputs'

@@ -313,9 +313,8 @@ fn null_array<'a, A: Allocator + Clone>(
         }
         #[cfg(feature = "nested")]
         DataType::Map(f, sorted) => {
-            let ArrayRef::Struct(entries) = null_array(f.data_type(), 0, z, alloc)? else {
-                return Err(Error::MapEntriesInvalid);
-            };
+            let entries =
+                SharedBox::try_new_in(null_array(f.data_type(), 0, z, alloc)?, alloc.clone())?;
             let offsets = z.offsets::<i32>(len)?;
             let nulls = z.nulls(len)?;
             MapArray::try_new(f.clone(), offsets, entries, nulls, *sorted)?.into_array_ref()

@@ -223,7 +223,7 @@ fn map_rebases_offsets_over_entries() {
     );
     let ArrayRef::Map(m) = &r else { panic!() };
     assert_eq!(m.value_offsets(), &[0, 1, 4, 6, 6, 7, 10, 12]);
-    assert_eq!(m.entries().len(), 12);
+    assert_eq!(m.entries().unwrap().len(), 12);
 }
 
 /// `Union<i: Int32 = 5, s: Utf8 = 2>`.

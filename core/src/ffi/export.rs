@@ -316,7 +316,7 @@ fn export_array<A: Allocator + Clone + Send + Sync + 'static>(
         ArrayRef::Map(a) => {
             n.push_validity(array)?;
             n.push_buffer(a.offsets().inner().inner())?;
-            n.push_child(&a.entries().clone().into_array_ref())?;
+            n.push_child(a.list().values())?;
         }
         #[cfg(feature = "union")]
         ArrayRef::Union(a) => {

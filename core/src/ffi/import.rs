@@ -443,9 +443,8 @@ impl<A: Allocator + Clone + Send + Sync + 'static> Importer<A> {
                     expect(&s, 2, 1)?;
                     let nulls = self.validity(n, &s)?;
                     let offsets = OffsetBuffer::try_new(self.offsets::<i32>(n, 1, s.total)?)?;
-                    let ArrayRef::Struct(entries) = self.child_array(n, 0, f, None, depth)? else {
-                        return Err(Error::MapEntriesInvalid);
-                    };
+                    let entries = self.child_array(n, 0, f, None, depth)?;
+                    let entries = SharedBox::try_new_in(entries, self.alloc.clone())?;
                     MapArray::try_new(f.clone(), offsets, entries, nulls, *sorted)?.into_array_ref()
                 }
                 #[cfg(feature = "union")]

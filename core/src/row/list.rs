@@ -149,14 +149,7 @@ pub(crate) fn prepare_map<'c, 'b, A: Allocator + Clone>(
     m: &'c MapArray<'b, A>,
     alloc: &A,
 ) -> Result<Encoder<'c, 'b, A>> {
-    let o = m.value_offsets();
-    let (first, last) = bounds(o)?;
-    let entries = m.entries().slice(first, last - first)?.into_array_ref();
-    Ok(Encoder::List {
-        nulls: m.nulls(),
-        index: ListIndex::List32(o, first),
-        child: encode_to_rows(child, core::slice::from_ref(&entries), alloc)?,
-    })
+    prepare_list(child, m.list(), alloc)
 }
 
 #[inline]
@@ -553,19 +546,14 @@ pub(crate) fn decode<'a, A: Allocator + Clone>(
             GenericListViewArray::try_new(f.clone(), o, s, boxed(d.values)?, d.nulls)?
                 .into_array_ref()
         }
-        DataType::Map(f, sorted) => {
-            let ArrayRef::Struct(entries) = d.values else {
-                return Err(Error::TypeMismatch);
-            };
-            MapArray::try_new(
-                f.clone(),
-                offsets_of(&d.counts, alloc)?,
-                entries,
-                d.nulls,
-                *sorted,
-            )?
-            .into_array_ref()
-        }
+        DataType::Map(f, sorted) => MapArray::try_new(
+            f.clone(),
+            offsets_of(&d.counts, alloc)?,
+            boxed(d.values)?,
+            d.nulls,
+            *sorted,
+        )?
+        .into_array_ref(),
         _ => return Err(Error::TypeMismatch),
     })
 }

@@ -311,16 +311,13 @@ pub(crate) fn build(dt: &Dt, vals: &[V]) -> ArrayRef<'static, G> {
         }
         Map(f, sorted) => {
             let entries = build(f.data_type(), &flat(vals));
-            let ArrayRef::Struct(entries) = entries else {
-                unreachable!()
-            };
             MapArray::try_new(
                 f.clone(),
                 OffsetBuffer::try_new(
                     ScalarBuffer::try_copy_in(&offsets::<i32>(vals), Global).unwrap(),
                 )
                 .unwrap(),
-                entries,
+                SharedBox::try_new_in(entries, Global).unwrap(),
                 valid(vals),
                 *sorted,
             )
@@ -463,8 +460,7 @@ pub(crate) fn value_at(a: &ArrayRef<'_, G>, i: usize) -> V {
         }
         R::Map(m) => {
             let o = m.value_offsets();
-            let e = m.entries().clone().into_array_ref();
-            list(&e, o[i] as usize..o[i + 1] as usize)
+            list(m.list().values(), o[i] as usize..o[i + 1] as usize)
         }
         R::Dictionary(d) => match d.key(i) {
             Some(k) => value_at(d.values(), k),

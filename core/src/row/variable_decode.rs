@@ -135,24 +135,6 @@ pub(crate) fn skip_unordered(row: &[u8]) -> Result<usize> {
     Ok(row.len() - r.len())
 }
 
-/// The value of decoded bytes: `[u8]` as is, `str` when valid UTF-8.
-pub(crate) trait FromBytes {
-    /// `None` when the bytes are not a valid value (not UTF-8 for `str`).
-    fn from_bytes(bytes: &[u8]) -> Option<&Self>;
-}
-
-impl FromBytes for [u8] {
-    fn from_bytes(bytes: &[u8]) -> Option<&Self> {
-        Some(bytes)
-    }
-}
-
-impl FromBytes for str {
-    fn from_bytes(bytes: &[u8]) -> Option<&Self> {
-        core::str::from_utf8(bytes).ok()
-    }
-}
-
 /// Where [`decode_ordered_with`] puts a value's bytes, in order: whole
 /// 32-byte blocks, then the value's last block.
 pub(super) trait BlockSink {

@@ -5,6 +5,7 @@ use core::marker::PhantomData;
 use allocator_api2::alloc::Allocator;
 
 use super::{ByteView, ByteViewType, GenericByteViewArray};
+use crate::array::ByteArrayNativeType;
 use crate::buffer::{MutableBuffer, NullBufferBuilder, SharedSlice};
 use crate::error::{Error, Result};
 
@@ -84,7 +85,7 @@ impl<T: ByteViewType, A: Allocator + Clone> GenericByteViewBuilder<T, A> {
     /// is longer than `i32::MAX` bytes or the data buffer already holds more
     /// than `i32::MAX` bytes.
     pub fn try_append_value(&mut self, value: &T::Native) -> Result<()> {
-        let bytes = value.as_ref();
+        let bytes = value.as_bytes();
         let (views_len, data_len) = (self.views.len(), self.data.len());
         let view = ByteView::try_new(bytes, 0, data_len)?;
         let r = self.push(view, bytes, true);

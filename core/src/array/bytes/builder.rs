@@ -5,7 +5,8 @@ use core::marker::PhantomData;
 use allocator_api2::alloc::Allocator;
 
 use super::{ByteArrayType, GenericByteArray};
-use crate::buffer::{MutableBuffer, NullBufferBuilder, OffsetBuffer, OffsetSize, ScalarBuffer};
+use crate::array::ByteArrayNativeType;
+use crate::buffer::{MutableBuffer, OffsetBuffer, OffsetSize, OffsetsBuilder};
 use crate::error::{Error, Result};
 
 /// Builds a [`GenericByteArray`] in memory from `A`, one slot at a time.
@@ -18,10 +19,9 @@ pub struct GenericByteBuilder<
     #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
     #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
 > {
-    /// `len + 1` offsets once something was appended, empty before.
-    offsets: MutableBuffer<A>,
+    /// Offsets (in value bytes, from 0) and validity.
+    offsets: OffsetsBuilder<T::Offset, A>,
     values: MutableBuffer<A>,
-    nulls: NullBufferBuilder<A>,
     _t: PhantomData<T>,
 }
 
@@ -29,21 +29,20 @@ impl<T: ByteArrayType, A: Allocator + Clone> GenericByteBuilder<T, A> {
     /// An empty builder; allocates nothing yet.
     pub fn new_in(alloc: A) -> Self {
         GenericByteBuilder {
-            offsets: MutableBuffer::new_in(alloc.clone()),
-            values: MutableBuffer::new_in(alloc.clone()),
-            nulls: NullBufferBuilder::new_in(alloc),
+            offsets: OffsetsBuilder::new_in(0, alloc.clone()),
+            values: MutableBuffer::new_in(alloc),
             _t: PhantomData,
         }
     }
 
     /// Number of slots appended.
     pub fn len(&self) -> usize {
-        self.nulls.len()
+        self.offsets.len()
     }
 
     /// `true` when nothing was appended.
     pub fn is_empty(&self) -> bool {
-        self.nulls.is_empty()
+        self.offsets.is_empty()
     }
 
     /// Number of value bytes appended.
@@ -57,39 +56,25 @@ impl<T: ByteArrayType, A: Allocator + Clone> GenericByteBuilder<T, A> {
     /// # Errors
     /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
     pub fn try_reserve(&mut self, additional_slots: usize, additional_bytes: usize) -> Result<()> {
-        let first = usize::from(self.offsets.is_empty());
-        let n = additional_slots
-            .checked_add(first)
-            .and_then(|n| n.checked_mul(core::mem::size_of::<T::Offset>()))
-            .ok_or(Error::CapacityOverflow)?;
-        self.offsets.try_reserve(n)?;
+        self.offsets.try_reserve(additional_slots)?;
         self.values.try_reserve(additional_bytes)
     }
 
-    /// Appends the bytes of one slot and its end offset; undoes both on failure.
-    fn try_push_slot(&mut self, bytes: &[u8]) -> Result<()> {
-        let offsets_len = self.offsets.len();
+    /// Appends the bytes of one slot, its end offset and validity; undoes
+    /// all on failure.
+    fn try_push_slot(&mut self, bytes: &[u8], valid: bool) -> Result<()> {
         let values_len = self.values.len();
-        let r = self.push_slot_inner(bytes);
+        let end = values_len
+            .checked_add(bytes.len())
+            .ok_or(Error::CapacityOverflow)?;
+        // Refuse a value the offsets cannot address before copying it.
+        T::Offset::from_usize(end).ok_or(Error::CapacityOverflow)?;
+        self.values.try_extend_from_slice(bytes)?;
+        let r = self.offsets.try_append(end, valid);
         if r.is_err() {
-            self.offsets.truncate(offsets_len);
             self.values.truncate(values_len);
         }
         r
-    }
-
-    fn push_slot_inner(&mut self, bytes: &[u8]) -> Result<()> {
-        let end = self
-            .values
-            .len()
-            .checked_add(bytes.len())
-            .ok_or(Error::CapacityOverflow)?;
-        let end = T::Offset::from_usize(end).ok_or(Error::CapacityOverflow)?;
-        if self.offsets.is_empty() {
-            self.offsets.try_push(T::Offset::ZERO)?;
-        }
-        self.offsets.try_push(end)?;
-        self.values.try_extend_from_slice(bytes)
     }
 
     /// Appends a valid value.
@@ -99,15 +84,7 @@ impl<T: ByteArrayType, A: Allocator + Clone> GenericByteBuilder<T, A> {
     /// value bytes would exceed what the offset type addresses (`i32::MAX`
     /// bytes for Binary / Utf8).
     pub fn try_append_value(&mut self, value: &T::Native) -> Result<()> {
-        let offsets_len = self.offsets.len();
-        let values_len = self.values.len();
-        self.try_push_slot(value.as_ref())?;
-        if let Err(e) = self.nulls.try_append_non_null() {
-            self.offsets.truncate(offsets_len);
-            self.values.truncate(values_len);
-            return Err(e);
-        }
-        Ok(())
+        self.try_push_slot(value.as_bytes(), true)
     }
 
     /// Appends a null (an empty slot).
@@ -115,13 +92,7 @@ impl<T: ByteArrayType, A: Allocator + Clone> GenericByteBuilder<T, A> {
     /// # Errors
     /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
     pub fn try_append_null(&mut self) -> Result<()> {
-        let offsets_len = self.offsets.len();
-        self.try_push_slot(&[])?;
-        if let Err(e) = self.nulls.try_append_null() {
-            self.offsets.truncate(offsets_len);
-            return Err(e);
-        }
-        Ok(())
+        self.try_push_slot(&[], false)
     }
 
     /// Appends `Some(v)` as a value, `None` as a null.
@@ -137,21 +108,19 @@ impl<T: ByteArrayType, A: Allocator + Clone> GenericByteBuilder<T, A> {
 
     /// Freezes into an array (no copy, no allocation).
     pub fn finish<'a>(self) -> GenericByteArray<'a, T, A> {
-        let offsets = if self.offsets.is_empty() {
-            OffsetBuffer::new_empty().into_inner()
-        } else {
-            // Whole offsets in a 64-byte aligned buffer: the conversion
-            // cannot fail; the fallback keeps this path panic-free.
-            ScalarBuffer::try_from_buffer(self.offsets.into_buffer())
-                .unwrap_or_else(|_| OffsetBuffer::new_empty().into_inner())
-        };
+        // Whole offsets in a 64-byte aligned buffer: finishing cannot fail;
+        // the fallback keeps this path panic-free.
+        let (offsets, nulls) = self
+            .offsets
+            .finish()
+            .unwrap_or_else(|_| (OffsetBuffer::new_empty(), None));
         // Built from `&T::Native` values (UTF-8 for the UTF-8 types) with
         // offsets from 0 increasing to the data length: valid at Full level.
         GenericByteArray {
             data_type: T::data_type(),
-            offsets,
+            offsets: offsets.into_inner(),
             values: self.values.into_buffer(),
-            nulls: self.nulls.finish(),
+            nulls,
             _t: PhantomData,
         }
     }

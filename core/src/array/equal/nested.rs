@@ -53,9 +53,10 @@ pub(super) fn value_eq<A: Allocator>(
     match (x, y) {
         (ArrayRef::Struct(s), ArrayRef::Struct(t)) => children_eq(s, i, t, j, mode),
         (ArrayRef::Map(m), ArrayRef::Map(n)) => {
-            match (m.offsets().range(i), n.offsets().range(j)) {
-                (Some(r), Some(q)) if r.len() == q.len() => {
-                    entries_eq(m.entries(), r.start, n.entries(), q.start, r.len(), mode)
+            let ranges = (m.offsets().range(i), n.offsets().range(j));
+            match (ranges, m.entries(), n.entries()) {
+                ((Some(r), Some(q)), Some(s), Some(t)) if r.len() == q.len() => {
+                    entries_eq(s, r.start, t, q.start, r.len(), mode)
                 }
                 _ => false,
             }

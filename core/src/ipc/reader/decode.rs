@@ -470,9 +470,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
             Map(f, sorted) => {
                 let nulls = self.validity(len, nc)?;
                 let offsets = self.offset_buffer::<i32>(len)?;
-                let ArrayRef::Struct(entries) = self.child(f, 0)? else {
-                    return Err(Error::MapEntriesInvalid);
-                };
+                let entries = SharedBox::try_new_in(self.child(f, 0)?, self.alloc.clone())?;
                 make!(
                     self,
                     MapArray<'b, A>,

@@ -361,17 +361,14 @@ fn nested<A: Allocator>(v: &mut dyn BodyVisitor, array: &ArrayRef<'_, A>) -> Res
             l.value_offsets(),
             l.values(),
         ),
-        ArrayRef::Map(m) => {
-            let entries = ArrayRef::Struct(m.entries().clone());
-            list(
-                v,
-                m.len(),
-                m.null_count(),
-                m.nulls(),
-                m.value_offsets(),
-                &entries,
-            )
-        }
+        ArrayRef::Map(m) => list(
+            v,
+            m.len(),
+            m.null_count(),
+            m.nulls(),
+            m.value_offsets(),
+            m.list().values(),
+        ),
         ArrayRef::ListView(l) => {
             v.node(l.len(), l.null_count())?;
             validity(v, l.nulls(), l.len())?;

@@ -142,9 +142,7 @@ fn collect_type<'a, A: Allocator + Clone>(
             Ok(())
         }
         #[cfg(feature = "nested")]
-        (DataType::Map(f, _), ArrayRef::Map(m)) => {
-            collect(f, &ArrayRef::Struct(m.entries().clone()), out, depth + 1)
-        }
+        (DataType::Map(f, _), ArrayRef::Map(m)) => collect(f, m.list().values(), out, depth + 1),
         _ => Ok(()),
     }
 }

@@ -7,11 +7,11 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::{decode_ordered_with, read_unordered, BlockSink, FromBytes};
+use super::{decode_ordered_with, read_unordered, BlockSink};
 use crate::array::{
-    Array, ArrayRef, BinaryType, BinaryViewType, ByteArrayType, ByteViewType, GenericByteArray,
-    GenericByteViewArray, GenericByteViewBuilder, LargeBinaryType, LargeUtf8Type, StringViewType,
-    Utf8Type,
+    Array, ArrayRef, BinaryType, BinaryViewType, ByteArrayNativeType, ByteArrayType, ByteViewType,
+    GenericByteArray, GenericByteViewArray, GenericByteViewBuilder, LargeBinaryType, LargeUtf8Type,
+    StringViewType, Utf8Type,
 };
 use crate::buffer::{
     Appender, BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer, SharedSlice,
@@ -462,10 +462,7 @@ pub(crate) fn decode_view<'a, T: ByteViewType, A: Allocator + Clone>(
     opts: SortOptions,
     unordered: bool,
     alloc: &A,
-) -> Result<GenericByteViewArray<'a, T, A>>
-where
-    T::Native: FromBytes,
-{
+) -> Result<GenericByteViewArray<'a, T, A>> {
     Ok(decode_views(rows, opts, unordered, None, alloc)?.0)
 }
 
@@ -477,10 +474,7 @@ fn decode_views<'a, T: ByteViewType, A: Allocator + Clone>(
     unordered: bool,
     whole: Option<usize>,
     alloc: &A,
-) -> Result<(GenericByteViewArray<'a, T, A>, bool)>
-where
-    T::Native: FromBytes,
-{
+) -> Result<(GenericByteViewArray<'a, T, A>, bool)> {
     let (values, offsets, nulls, trailing) =
         decode_into::<i64, A>(rows, opts, unordered, whole, alloc)?;
     let offsets: &[i64] = crate::row::typed(offsets.as_slice())?;
@@ -494,7 +488,7 @@ where
         let range = usize::try_from(w[0]).map_err(|_| Error::InvalidRow)?
             ..usize::try_from(w[1]).map_err(|_| Error::InvalidRow)?;
         let bytes = values.as_slice().get(range).ok_or(Error::InvalidRow)?;
-        let v = T::Native::from_bytes(bytes).ok_or(Error::InvalidUtf8)?;
+        let v = T::Native::from_bytes_checked(bytes).ok_or(Error::InvalidUtf8)?;
         b.try_append_value(v)?;
     }
     Ok((b.finish()?, trailing))
