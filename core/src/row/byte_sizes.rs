@@ -398,10 +398,6 @@ pub(crate) fn rows_bound<A: Allocator>(
     fixed: usize,
     start: usize,
 ) -> Option<usize> {
-    #[cfg(test)]
-    if tests::CHECKED.load(core::sync::atomic::Ordering::Relaxed) {
-        return None;
-    }
     let mut total = fixed.checked_mul(n)?.checked_add(start)?;
     for enc in encoders {
         let bound = match enc {
@@ -420,17 +416,13 @@ pub(crate) fn rows_bound<A: Allocator>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::row::encode::{encode_columns_sized, Sizing};
     use crate::row::test_model::{build, Dt, Rng, V};
     use crate::row::variable::value_len;
+    use crate::row::Rows;
     use crate::row::{RowConverter, SortField, SortOptions};
     use allocator_api2::alloc::Global;
-    use core::sync::atomic::AtomicBool;
     use std::vec::Vec;
-
-    /// Set: [`rows_bound`] bounds nothing, so that the rows are sized
-    /// with the checked passes (the same bytes: other tests running
-    /// meanwhile still pass).
-    pub(super) static CHECKED: AtomicBool = AtomicBool::new(false);
 
     /// Rows sized without overflow checks (bounded) are the rows sized
     /// with them: random byte columns (nulls, empty and long values,
@@ -488,20 +480,25 @@ mod tests {
                         .iter()
                         .map(|dt| SortField::new_with_options(dt.clone(), opts))
                         .collect();
-                    let rows = |checked: bool| {
-                        CHECKED.store(checked, core::sync::atomic::Ordering::Relaxed);
+                    let rows = |sizing: Sizing| {
                         let mut c = if unordered {
                             RowConverter::try_new_unordered(&fields).unwrap()
                         } else {
                             RowConverter::try_new(&fields).unwrap()
                         };
-                        let mut rows = c.convert_columns(&cols).unwrap();
-                        c.append(&mut rows, &cols).unwrap();
+                        let mut rows = Rows::new_in(Global);
+                        for _ in 0..2 {
+                            encode_columns_sized(&mut c.nodes, &cols, &mut rows, &Global, sizing)
+                                .unwrap();
+                        }
                         let out: Vec<Vec<u8>> = rows.iter().map(|r| r.data().to_vec()).collect();
-                        CHECKED.store(false, core::sync::atomic::Ordering::Relaxed);
                         out
                     };
-                    assert_eq!(rows(false), rows(true), "round {round} types {types:?}");
+                    assert_eq!(
+                        rows(Sizing::Bounded),
+                        rows(Sizing::Checked),
+                        "round {round} types {types:?}"
+                    );
                 }
             }
         }

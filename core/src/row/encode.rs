@@ -77,6 +77,31 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
     rows: &mut Rows<A>,
     alloc: &A,
 ) -> Result<()> {
+    encode_columns_sized(nodes, columns, rows, alloc, Sizing::Bounded)
+}
+
+/// How [`encode_columns_sized`] sizes rows whose byte columns' total has a
+/// bound ([`byte_sizes::rows_bound`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Sizing {
+    /// Without overflow checks when the bound allows (the fast path).
+    Bounded,
+    /// Always with the checked passes (the tests compare both).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Checked,
+}
+
+/// [`encode_columns`] with the sizing path chosen by `sizing`.
+///
+/// # Errors
+/// As [`encode_columns`].
+pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
+    nodes: &mut [Node<'_, A>],
+    columns: &[ArrayRef<'_, A>],
+    rows: &mut Rows<A>,
+    alloc: &A,
+    sizing: Sizing,
+) -> Result<()> {
     if columns.len() != nodes.len() {
         return Err(Error::SchemaMismatch);
     }
@@ -164,7 +189,8 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
         // starts by a plain running sum. Otherwise the last column that is
         // not fixed-width, when it is a byte column, adds its sizes in the
         // checked pass that turns the lengths into row starts.
-        let bounded = byte_sizes::rows_bound(&encoders, n, fixed, end).is_some();
+        let bounded =
+            sizing == Sizing::Bounded && byte_sizes::rows_bound(&encoders, n, fixed, end).is_some();
         let last = encoders.iter().rposition(|e| fixed_width(e).is_none());
         let mut starts = None;
         for (j, (enc, node)) in encoders.iter().zip(nodes.iter()).enumerate() {
