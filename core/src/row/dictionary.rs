@@ -270,6 +270,25 @@ pub(crate) fn encode<A: Allocator>(
 ) -> Result<()> {
     let n = cursors.len();
     let (offsets, rows) = (table.offsets(), table.data());
+    // A null key's row, written once when short (every fixed-width and
+    // variable-length null is); longer ones are written per null key.
+    let mut null_row = [0u8; 64];
+    let null_row: Option<&[u8]> = match null_len(node) {
+        Ok(len) if len <= null_row.len() => {
+            write_null(node, &mut null_row)?;
+            null_row.get(..len)
+        }
+        _ => None,
+    };
+    let write_null = |out: &mut [u8]| -> Result<usize> {
+        match null_row {
+            Some(b) => {
+                copy_short(out.get_mut(..b.len()).ok_or(Error::OutOfBounds)?, b);
+                Ok(b.len())
+            }
+            None => write_null(node, out),
+        }
+    };
     // Table rows of one width from 0 (see `add_lengths`): row `j` at `j * w`.
     if let (Some(w), true) = (uniform_width(table), offsets.first() == Some(&0)) {
         return index.for_each(n, |i, row| {
@@ -281,7 +300,7 @@ pub(crate) fn encode<A: Allocator>(
                     copy_short(out.get_mut(..w).ok_or(Error::OutOfBounds)?, src);
                     w
                 }
-                None => write_null(node, out)?,
+                None => write_null(out)?,
             };
             Ok(())
         });
@@ -298,7 +317,7 @@ pub(crate) fn encode<A: Allocator>(
                 copy_short(out.get_mut(..bytes.len()).ok_or(Error::OutOfBounds)?, bytes);
                 bytes.len()
             }
-            None => write_null(node, out)?,
+            None => write_null(out)?,
         };
         *c += written;
         Ok(())
