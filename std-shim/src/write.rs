@@ -116,75 +116,49 @@ mod sealed {
         fn into_sink<W: Write>(w: Self::Core<'_, W>) -> Tracked<W>;
     }
 
-    impl CoreWriter for StreamFormat {
-        type Core<'a, W: Write> = core_writer::StreamWriter<'a, Tracked<W>, Global, StdCodecs>;
-        const FORMAT: IpcFormat = IpcFormat::Stream;
-        fn try_new<'a, W: Write>(
-            sink: Tracked<W>,
-            schema: &Schema<'a, Global>,
-            options: IpcWriteOptions,
-            codecs: StdCodecs,
-        ) -> alkaid::Result<Self::Core<'a, W>> {
-            Self::Core::try_new_with_codecs_in(sink, schema, options, codecs, Global)
-        }
-        fn write<'a, W: Write>(
-            w: &mut Self::Core<'a, W>,
-            batch: &RecordBatch<'a, Global>,
-            metadata: Option<&Metadata<'_, Global>>,
-        ) -> alkaid::Result<()> {
-            w.write_with_metadata(batch, metadata)
-        }
-        fn finish<W: Write>(w: &mut Self::Core<'_, W>) -> alkaid::Result<()> {
-            w.finish()
-        }
-        fn position<W: Write>(w: &Self::Core<'_, W>) -> u64 {
-            w.position()
-        }
-        fn sink<'w, W: Write>(w: &'w Self::Core<'_, W>) -> &'w Tracked<W> {
-            w.get_ref()
-        }
-        fn sink_mut<'w, W: Write>(w: &'w mut Self::Core<'_, W>) -> &'w mut Tracked<W> {
-            w.get_mut()
-        }
-        fn into_sink<W: Write>(w: Self::Core<'_, W>) -> Tracked<W> {
-            w.into_inner()
-        }
+    /// One [`CoreWriter`] impl per format: the core's writers share these
+    /// methods by name, not by a trait.
+    macro_rules! core_writer {
+        ($format:ty, $core:ident, $tag:expr) => {
+            impl CoreWriter for $format {
+                type Core<'a, W: Write> = core_writer::$core<'a, Tracked<W>, Global, StdCodecs>;
+                const FORMAT: IpcFormat = $tag;
+                fn try_new<'a, W: Write>(
+                    sink: Tracked<W>,
+                    schema: &Schema<'a, Global>,
+                    options: IpcWriteOptions,
+                    codecs: StdCodecs,
+                ) -> alkaid::Result<Self::Core<'a, W>> {
+                    Self::Core::try_new_with_codecs_in(sink, schema, options, codecs, Global)
+                }
+                fn write<'a, W: Write>(
+                    w: &mut Self::Core<'a, W>,
+                    batch: &RecordBatch<'a, Global>,
+                    metadata: Option<&Metadata<'_, Global>>,
+                ) -> alkaid::Result<()> {
+                    w.write_with_metadata(batch, metadata)
+                }
+                fn finish<W: Write>(w: &mut Self::Core<'_, W>) -> alkaid::Result<()> {
+                    w.finish()
+                }
+                fn position<W: Write>(w: &Self::Core<'_, W>) -> u64 {
+                    w.position()
+                }
+                fn sink<'w, W: Write>(w: &'w Self::Core<'_, W>) -> &'w Tracked<W> {
+                    w.get_ref()
+                }
+                fn sink_mut<'w, W: Write>(w: &'w mut Self::Core<'_, W>) -> &'w mut Tracked<W> {
+                    w.get_mut()
+                }
+                fn into_sink<W: Write>(w: Self::Core<'_, W>) -> Tracked<W> {
+                    w.into_inner()
+                }
+            }
+        };
     }
 
-    impl CoreWriter for FileFormat {
-        type Core<'a, W: Write> = core_writer::FileWriter<'a, Tracked<W>, Global, StdCodecs>;
-        const FORMAT: IpcFormat = IpcFormat::File;
-        fn try_new<'a, W: Write>(
-            sink: Tracked<W>,
-            schema: &Schema<'a, Global>,
-            options: IpcWriteOptions,
-            codecs: StdCodecs,
-        ) -> alkaid::Result<Self::Core<'a, W>> {
-            Self::Core::try_new_with_codecs_in(sink, schema, options, codecs, Global)
-        }
-        fn write<'a, W: Write>(
-            w: &mut Self::Core<'a, W>,
-            batch: &RecordBatch<'a, Global>,
-            metadata: Option<&Metadata<'_, Global>>,
-        ) -> alkaid::Result<()> {
-            w.write_with_metadata(batch, metadata)
-        }
-        fn finish<W: Write>(w: &mut Self::Core<'_, W>) -> alkaid::Result<()> {
-            w.finish()
-        }
-        fn position<W: Write>(w: &Self::Core<'_, W>) -> u64 {
-            w.position()
-        }
-        fn sink<'w, W: Write>(w: &'w Self::Core<'_, W>) -> &'w Tracked<W> {
-            w.get_ref()
-        }
-        fn sink_mut<'w, W: Write>(w: &'w mut Self::Core<'_, W>) -> &'w mut Tracked<W> {
-            w.get_mut()
-        }
-        fn into_sink<W: Write>(w: Self::Core<'_, W>) -> Tracked<W> {
-            w.into_inner()
-        }
-    }
+    core_writer!(StreamFormat, StreamWriter, IpcFormat::Stream);
+    core_writer!(FileFormat, FileWriter, IpcFormat::File);
 }
 
 /// The one implementation of [`StreamWriter`] and [`FileWriter`]: the

@@ -18,10 +18,10 @@
 //!     ("day", days.into_array_ref()),
 //!     ("name", StringArray::from(vec!["a", "b"]).into_array_ref()),
 //! ])?;
-//! let day = batch.column(0).and_then(ArrayRef::as_date32).expect("a Date32 column");
+//! let day = batch.column(0).and_then(ArrayRef::as_date32).ok_or(alkaid::Error::TypeMismatch)?;
 //! assert_eq!(day.values(), &[19_000, 19_001]);
 //! assert!(batch.column(0).and_then(ArrayRef::as_time32).is_none());
-//! let name = batch.column(1).and_then(ArrayRef::as_string).expect("a Utf8 column");
+//! let name = batch.column(1).and_then(ArrayRef::as_string).ok_or(alkaid::Error::TypeMismatch)?;
 //! assert_eq!(name.value(1), Some("b"));
 //! # Ok::<(), alkaid::Error>(())
 //! ```
