@@ -40,6 +40,12 @@ pub enum Error {
     /// [`source`](std::error::Error::source).
     #[error("{0}")]
     Io(#[from] io::Error),
+    /// The input does not start like Arrow IPC data at all (neither the
+    /// file magic, nor a stream's continuation marker or message length;
+    /// see [`crate::IpcFormat::plausible`]), and its schema could not be
+    /// read: it is some other kind of file.
+    #[error("not an Arrow IPC stream or file")]
+    NotIpc,
 }
 
 impl Error {
@@ -47,7 +53,7 @@ impl Error {
     pub fn as_arrow(&self) -> Option<alkaid::Error> {
         match self {
             Error::Arrow(e) => Some(*e),
-            Error::Io(_) => None,
+            Error::Io(_) | Error::NotIpc => None,
         }
     }
 
@@ -55,7 +61,7 @@ impl Error {
     pub fn as_io(&self) -> Option<&io::Error> {
         match self {
             Error::Io(e) => Some(e),
-            Error::Arrow(_) => None,
+            Error::Arrow(_) | Error::NotIpc => None,
         }
     }
 }
@@ -76,23 +82,27 @@ fn io_kind(e: alkaid::Error) -> io::ErrorKind {
 }
 
 /// I/O errors pass through; core errors become an [`io::Error`] of the
-/// closest kind (see [`Error`]) whose source is the core error.
+/// closest kind (see [`Error`]) whose source is the core error;
+/// [`Error::NotIpc`] becomes [`io::ErrorKind::InvalidData`].
 impl From<Error> for io::Error {
     fn from(e: Error) -> Self {
         match e {
             Error::Io(e) => e,
             Error::Arrow(e) => io::Error::new(io_kind(e), e),
+            Error::NotIpc => io::Error::new(io::ErrorKind::InvalidData, Error::NotIpc.to_string()),
         }
     }
 }
 
-/// Core errors pass through; I/O errors become [`alkaid::Error::UnexpectedEof`],
+/// Core errors pass through; [`Error::NotIpc`] becomes
+/// [`alkaid::Error::InvalidMagic`]; I/O errors become [`alkaid::Error::UnexpectedEof`],
 /// [`alkaid::Error::WriteZero`] or [`alkaid::Error::Io`] by kind (the
 /// operating system's message is lost: the core's error is `Copy`).
 impl From<Error> for alkaid::Error {
     fn from(e: Error) -> Self {
         match e {
             Error::Arrow(e) => e,
+            Error::NotIpc => alkaid::Error::InvalidMagic,
             Error::Io(e) => match e.kind() {
                 io::ErrorKind::UnexpectedEof => alkaid::Error::UnexpectedEof,
                 io::ErrorKind::WriteZero => alkaid::Error::WriteZero,

@@ -51,6 +51,35 @@ impl IpcFormat {
         }
     }
 
+    /// Whether data starting with `head` (its first 8 bytes, or all of it
+    /// when shorter) can be Arrow IPC at all: the file magic, the stream's
+    /// `0xFFFFFFFF` continuation marker, or a legacy stream's metadata length
+    /// (a positive multiple of 8, little-endian) followed by a flatbuffer
+    /// root offset within it. Anything shorter than 8 bytes is given the
+    /// benefit of the doubt (the readers then report a truncated input).
+    ///
+    /// ```
+    /// use alkaid_std::IpcFormat;
+    /// assert!(IpcFormat::plausible(&[0xFF, 0xFF, 0xFF, 0xFF, 0x78, 0, 0, 0]));
+    /// assert!(IpcFormat::plausible(b"ARROW1\0\0"));
+    /// assert!(!IpcFormat::plausible(b"id,name\n1,a\n"));
+    /// ```
+    pub fn plausible(head: &[u8]) -> bool {
+        let Some(head) = head.get(..8) else {
+            return true;
+        };
+        if head.starts_with(ARROW_MAGIC) || head.starts_with(ALKAID_MAGIC) {
+            return true;
+        }
+        let word = |at: usize| {
+            head.get(at..at + 4)
+                .and_then(|b| b.try_into().ok())
+                .map_or(0, u32::from_le_bytes)
+        };
+        let (first, second) = (word(0), word(4));
+        first == u32::MAX || (first > 0 && first % 8 == 0 && first < 1 << 30 && second < first)
+    }
+
     /// `"stream"` or `"file"`.
     pub fn name(self) -> &'static str {
         match self {
@@ -88,6 +117,8 @@ enum Data {
 pub struct IpcInput {
     data: Data,
     format: IpcFormat,
+    /// [`IpcFormat::plausible`] of the first bytes.
+    plausible: bool,
 }
 
 /// Opens the IPC file or stream at `path` and detects its format from its
@@ -133,6 +164,7 @@ pub fn open_ipc(path: impl AsRef<Path>) -> Result<IpcInput> {
     // hands out to stay valid and unchanged.
     let map = unsafe { Mmap::map(&file)? };
     let format = IpcFormat::detect(&map);
+    let plausible = IpcFormat::plausible(&map);
     let (ptr, len) = (map.as_ptr(), map.len());
     let owner = MemoryOwner::try_new_in(map, Global)?;
     // SAFETY: the mapping's `len` bytes at `ptr` stay mapped, unchanged (see
@@ -141,6 +173,7 @@ pub fn open_ipc(path: impl AsRef<Path>) -> Result<IpcInput> {
     Ok(IpcInput {
         data: Data::Mapped(bytes),
         format,
+        plausible,
     })
 }
 
@@ -175,13 +208,18 @@ pub fn read_ipc(mut src: impl Read + 'static) -> Result<IpcInput> {
     let n = read_up_to(&mut src, &mut head)?;
     let head = head.get(..n).unwrap_or(&[]);
     let format = IpcFormat::detect(head);
+    let plausible = IpcFormat::plausible(head);
     let data = match format {
         IpcFormat::File => Data::Owned(read_all_aligned(head, &mut src)?),
         IpcFormat::Stream => Data::Reader(Cell::new(Some(Box::new(
             io::Cursor::new(head.to_vec()).chain(src),
         )))),
     };
-    Ok(IpcInput { data, format })
+    Ok(IpcInput {
+        data,
+        format,
+        plausible,
+    })
 }
 
 /// Reads until `buf` is full or the source ends; returns the bytes read.
@@ -242,6 +280,7 @@ impl IpcInput {
         Ok(IpcInput {
             data: Data::Owned(Buffer::try_copy_in(bytes, Global)?),
             format: IpcFormat::detect(bytes),
+            plausible: IpcFormat::plausible(bytes),
         })
     }
 
@@ -282,11 +321,20 @@ impl IpcInput {
     /// read any number of times; a lazily read source only once.
     ///
     /// # Errors
-    /// Any error of the core readers for a malformed start of input
+    /// [`Error::NotIpc`] when the input does not start like Arrow IPC data
+    /// ([`IpcFormat::plausible`]) and the schema could not be read; else any
+    /// error of the core readers for a malformed start of input
     /// ([`alkaid::Error::UnexpectedEof`], [`alkaid::Error::InvalidMagic`],
     /// [`alkaid::Error::InvalidFlatbuffer`], …); [`Error::Io`] on a read
     /// error, or when a lazily read source was already consumed.
     pub fn reader_with(&self, options: IpcReadOptions) -> Result<IpcReader<'static>> {
+        self.open_reader(options).map_err(|e| match e {
+            Error::Arrow(_) if !self.plausible => Error::NotIpc,
+            e => e,
+        })
+    }
+
+    fn open_reader(&self, options: IpcReadOptions) -> Result<IpcReader<'static>> {
         let bytes = match &self.data {
             Data::Mapped(b) | Data::Owned(b) => b.clone(),
             Data::Reader(r) => {

@@ -334,8 +334,8 @@ fn schema_and_cat_output() {
         "\
 id | name  | score | tags       | ts
 ---+-------+-------+------------+-------------------------
-1  | alice | 1.5   | [\"x\", \"y\"] | 1970-01-01T00:00:00.000Z
-2  | null  | null  | []         | null
+ 1 | alice |   1.5 | [\"x\", \"y\"] | 1970-01-01T00:00:00.000Z
+ 2 | null  |  null | []         | null
 "
     );
     let o = run(&["cat", path_str(&f), "--limit", "0"], None);

@@ -3,18 +3,22 @@
 //! Exit status: 0 on success; 1 when the input is invalid or an I/O error
 //! occurs, with one line on stderr (`invalid: <reason>` from `validate`,
 //! `error: <reason>` otherwise); 2 on a usage error. A closed stdout (e.g.
-//! `alkaid cat big.arrow | head`) ends the program quietly with status 0.
+//! `alkaid cat big.arrow | head`) ends the program quietly with status 0;
+//! SIGINT, SIGTERM or SIGHUP during `convert` removes its temporary file
+//! and exits with 130.
 
 use std::ffi::OsStr;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Mutex;
 
 use alkaid::ipc::message::CompressionCodec;
 use alkaid_std::format;
 use alkaid_std::{open_ipc, read_ipc, Error, IpcFormat, IpcInput, IpcWriteOptions, IpcWriter};
 use clap::{Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Rows rendered per table by `cat` (cells are measured in memory).
 const TABLE_ROWS: usize = 4096;
@@ -54,21 +58,31 @@ enum Command {
         /// Input path, or `-` for standard input
         input: PathBuf,
     },
-    /// Print the schema, one field per line
+    /// Print the schema, one field per line, then its metadata
+    ///
+    /// Metadata values over 64 characters are abbreviated as
+    /// `'<first 64>' + <characters left out>` unless --full is given.
     Schema {
         /// Input path, or `-` for standard input
         input: PathBuf,
+        /// Print metadata values whole
+        #[arg(long)]
+        full: bool,
     },
-    /// Print the rows as a table
+    /// Print the rows as one table
     ///
-    /// One table per record batch, separated by a blank line; batches without
-    /// rows print nothing, and an input without any row prints the header.
+    /// The header is printed once; numbers are right-aligned; column widths
+    /// are set by the first rows and only grow; cells wider than
+    /// --max-width characters are cut with `…`.
     Cat {
         /// Input path, or `-` for standard input
         input: PathBuf,
         /// Print at most N rows
         #[arg(long, value_name = "N")]
         limit: Option<usize>,
+        /// Cut cells (and column names) to N characters; 0 prints them whole
+        #[arg(long, value_name = "N", default_value_t = format::DEFAULT_MAX_CELL_WIDTH)]
+        max_width: usize,
     },
 }
 
@@ -104,6 +118,8 @@ impl Compression {
 enum Failure {
     /// The input is not valid IPC data (or breaks a limit).
     Invalid(alkaid::Error),
+    /// The input (path given) is not Arrow IPC data at all.
+    NotIpc(String),
     /// An operating system error, with what it was about.
     Io(String, io::Error),
     /// A request we cannot carry out (exit status 2).
@@ -115,6 +131,7 @@ impl From<Error> for Failure {
         match e {
             Error::Io(e) => Failure::Io(String::new(), e),
             Error::Arrow(e) => Failure::Invalid(e),
+            Error::NotIpc => Failure::NotIpc(String::new()),
             // `Error` is non-exhaustive; keep its message.
             e => Failure::Io(String::new(), io::Error::other(e.to_string())),
         }
@@ -131,6 +148,7 @@ impl From<io::Error> for Failure {
 fn about(what: &Path) -> impl FnOnce(Error) -> Failure + '_ {
     move |e| match Failure::from(e) {
         Failure::Io(_, e) => Failure::Io(what.display().to_string(), e),
+        Failure::NotIpc(_) => Failure::NotIpc(what.display().to_string()),
         f => f,
     }
 }
@@ -159,8 +177,12 @@ fn main() -> ExitCode {
             compression,
         } => convert(&input, &output, format, compression),
         Command::Validate { input } => validate(&input),
-        Command::Schema { input } => schema(&input),
-        Command::Cat { input, limit } => cat(&input, limit),
+        Command::Schema { input, full } => schema(&input, full),
+        Command::Cat {
+            input,
+            limit,
+            max_width,
+        } => cat(&input, limit, (max_width > 0).then_some(max_width)),
     };
     let mut stderr = io::stderr().lock();
     // Writes to stderr may fail (closed); there is nothing left to tell then.
@@ -170,6 +192,11 @@ fn main() -> ExitCode {
         Err(Failure::Invalid(e)) => {
             let tag = if validating { "invalid" } else { "error" };
             let _ = writeln!(stderr, "{tag}: {e}");
+            ExitCode::from(1)
+        }
+        Err(Failure::NotIpc(what)) => {
+            let tag = if validating { "invalid" } else { "error" };
+            let _ = writeln!(stderr, "{tag}: {what}: {}", Error::NotIpc);
             ExitCode::from(1)
         }
         Err(Failure::Io(what, e)) => {
@@ -200,53 +227,117 @@ fn validate(input: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
-fn schema(input: &Path) -> Result<(), Failure> {
+fn schema(input: &Path, full: bool) -> Result<(), Failure> {
     let src = open(input)?;
     let reader = src.reader().map_err(about(input))?;
     let mut out = io::stdout().lock();
-    write!(out, "{}", format::schema(reader.schema()))?;
+    let display = format::schema(reader.schema());
+    let display = if full {
+        display.full_metadata()
+    } else {
+        display
+    };
+    write!(out, "{display}")?;
     out.flush()?;
     Ok(())
 }
 
-fn cat(input: &Path, limit: Option<usize>) -> Result<(), Failure> {
+fn cat(input: &Path, limit: Option<usize>, max_width: Option<usize>) -> Result<(), Failure> {
     let src = open(input)?;
     let mut reader = src.reader().map_err(about(input))?;
     let mut out = BufWriter::new(io::stdout().lock());
+    let mut table = format::TableWriter::new(reader.schema(), max_width);
+    let mut text = String::new();
     let limit = limit.unwrap_or(usize::MAX);
-    let (mut printed, mut tables) = (0usize, 0usize);
+    let mut printed = 0usize;
     while printed < limit {
         let Some(batch) = reader.next_batch().map_err(about(input))? else {
             break;
         };
-        // Empty batches print nothing; a table per batch (or per
-        // `TABLE_ROWS` rows of one), separated by a blank line.
+        // A batch is rendered `TABLE_ROWS` rows at a time, to bound memory.
         let n = batch.num_rows().min(limit - printed);
         let mut start = 0usize;
         while start < n {
             let end = start.saturating_add(TABLE_ROWS).min(n);
-            if tables > 0 {
-                writeln!(out)?;
-            }
-            write!(out, "{}", format::table(&batch, start..end))?;
-            tables += 1;
+            text.clear();
+            table
+                .write_rows(&mut text, &batch, start..end)
+                .map_err(fmt_failure)?;
+            out.write_all(text.as_bytes())?;
             start = end;
         }
         printed += n;
     }
-    if tables == 0 {
-        write!(out, "{}", format::empty_table(reader.schema()))?;
-    }
+    text.clear();
+    table.finish(&mut text).map_err(fmt_failure)?;
+    out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(())
 }
 
+/// Formatting into a `String` fails only if a value's rendering does.
+fn fmt_failure(_: std::fmt::Error) -> Failure {
+    Failure::Io(String::new(), io::Error::other("formatting a value failed"))
+}
+
+/// A progress indicator on stderr, counting batches (of `total` when known),
+/// drawn only when stderr is a terminal.
+fn progress_bar(total: Option<usize>) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = match total {
+        Some(n) => ProgressBar::new(n as u64).with_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} batches, {msg} [{elapsed}]")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ),
+        None => ProgressBar::new_spinner().with_style(
+            ProgressStyle::with_template("{spinner} {pos} batches, {msg} [{elapsed}]")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        ),
+    };
+    bar.set_draw_target(ProgressDrawTarget::stderr());
+    bar
+}
+
 /// Where `convert` writes: standard output, a temporary file renamed over
 /// the target on success, or (for a device or FIFO) the target itself.
+///
+/// Errors name the path the user gave, never the temporary file.
 enum Sink {
     Stdout,
-    Replace { tmp: PathBuf, target: PathBuf },
+    Replace {
+        tmp: PathBuf,
+        target: PathBuf,
+        given: PathBuf,
+    },
     Direct(PathBuf),
+}
+
+/// The temporary file of a running `convert`, removed by the signal handler
+/// when SIGINT, SIGTERM or SIGHUP ends the program.
+static TEMPORARY: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+/// Sets (or clears) [`TEMPORARY`].
+fn set_temporary(path: Option<&Path>) {
+    if let Ok(mut t) = TEMPORARY.lock() {
+        *t = path.map(Path::to_path_buf);
+    }
+}
+
+/// Installs the handler that removes [`TEMPORARY`] and exits with 130 (the
+/// shell's status for a program ended by SIGINT).
+fn remove_temporary_on_signal() {
+    // A handler may already be installed (it cannot be twice); then the
+    // default disposition stays and the file may be left behind.
+    let _ = ctrlc::set_handler(|| {
+        if let Ok(mut t) = TEMPORARY.lock() {
+            if let Some(p) = t.take() {
+                let _ = fs::remove_file(p);
+            }
+        }
+        std::process::exit(130);
+    });
 }
 
 impl Sink {
@@ -274,18 +365,23 @@ impl Sink {
         tmp_name.push(name);
         tmp_name.push(format!(".alkaid-tmp-{}", std::process::id()));
         let tmp = target.with_file_name(tmp_name);
-        Ok(Sink::Replace { tmp, target })
+        Ok(Sink::Replace {
+            tmp,
+            target,
+            given: output.to_path_buf(),
+        })
     }
 
     fn open(&self) -> Result<Box<dyn Write>, Failure> {
         Ok(match self {
             Sink::Stdout => Box::new(BufWriter::new(io::stdout().lock())),
-            Sink::Replace { tmp, .. } => {
+            Sink::Replace { tmp, given, .. } => {
+                set_temporary(Some(tmp));
                 let f = File::options()
                     .write(true)
                     .create_new(true)
                     .open(tmp)
-                    .map_err(|e| Failure::Io(tmp.display().to_string(), e))?;
+                    .map_err(|e| Failure::Io(given.display().to_string(), e))?;
                 Box::new(BufWriter::new(f))
             }
             Sink::Direct(p) => {
@@ -296,8 +392,13 @@ impl Sink {
     }
 
     fn commit(&self) -> Result<(), Failure> {
-        if let Sink::Replace { tmp, target } = self {
-            fs::rename(tmp, target).map_err(|e| Failure::Io(target.display().to_string(), e))?;
+        if let Sink::Replace {
+            tmp, target, given, ..
+        } = self
+        {
+            let renamed = fs::rename(tmp, target);
+            set_temporary(None);
+            renamed.map_err(|e| Failure::Io(given.display().to_string(), e))?;
         }
         Ok(())
     }
@@ -305,6 +406,7 @@ impl Sink {
     fn abort(&self) {
         if let Sink::Replace { tmp, .. } = self {
             let _ = fs::remove_file(tmp);
+            set_temporary(None);
         }
     }
 }
@@ -324,19 +426,26 @@ fn convert(
         None => reader.format(),
     };
     let schema = reader.schema().clone();
+    remove_temporary_on_signal();
     let out = sink.open()?;
+    let progress = progress_bar(reader.num_batches());
     let result = (|| -> Result<(), Failure> {
         let options = IpcWriteOptions {
             compression: compression.codec(),
             ..IpcWriteOptions::default()
         };
         let mut w = IpcWriter::try_new(out, format, &schema, options).map_err(about(output))?;
+        let mut rows = 0usize;
         while let Some(batch) = reader.next_batch().map_err(about(input))? {
             w.write(&batch).map_err(about(output))?;
+            rows = rows.saturating_add(batch.num_rows());
+            progress.inc(1);
+            progress.set_message(format!("{rows} rows"));
         }
         w.finish().map_err(about(output))?;
         Ok(())
     })();
+    progress.finish_and_clear();
     match result {
         Ok(()) => sink.commit(),
         Err(e) => {

@@ -25,7 +25,7 @@ mod table;
 mod temporal;
 mod value;
 
-pub use table::{empty_table, table, TableDisplay};
+pub use table::{empty_table, table, TableDisplay, TableWriter, DEFAULT_MAX_CELL_WIDTH};
 pub use value::{value, ValueDisplay};
 
 use core::fmt::{self, Write};
@@ -69,14 +69,54 @@ pub fn field<'x, 'a, A: Allocator>(f: &'x Field<'a, A>) -> FieldDisplay<'x, 'a, 
 
 /// Displays a [`Schema`]; see [`schema`].
 #[derive(Debug)]
-pub struct SchemaDisplay<'x, 'a, A: Allocator>(&'x Schema<'a, A>);
+pub struct SchemaDisplay<'x, 'a, A: Allocator> {
+    schema: &'x Schema<'a, A>,
+    full: bool,
+}
+
+impl<A: Allocator> SchemaDisplay<'_, '_, A> {
+    /// Prints every metadata value whole instead of abbreviating those over
+    /// [`METADATA_VALUE_CHARS`] characters.
+    pub fn full_metadata(mut self) -> Self {
+        self.full = true;
+        self
+    }
+}
+
+/// Metadata values longer than this many characters are abbreviated by
+/// [`schema`]: their first `METADATA_VALUE_CHARS` characters, then
+/// `' + N` with N the number of characters left out (as pyarrow prints a
+/// schema's `pandas` metadata).
+pub const METADATA_VALUE_CHARS: usize = 64;
 
 /// A schema, one line per field ([`field`]); a field's custom metadata
 /// follows it under `  -- field metadata --` as `  key: 'value'` lines; the
 /// schema's metadata closes it under `-- schema metadata --`. Every line
-/// ends with `\n`. Control characters, `\` and `'` in metadata are escaped.
+/// ends with `\n`. Control characters, `\` and `'` in metadata are escaped;
+/// long values are abbreviated (see [`METADATA_VALUE_CHARS`] and
+/// [`SchemaDisplay::full_metadata`]).
+///
+/// ```
+/// use alkaid_std::alkaid::buffer::{SharedSlice, SharedStr};
+/// use alkaid_std::datatypes::{DataType, Field, Schema};
+/// use alkaid_std::{format, Global};
+///
+/// let long = "x".repeat(100);
+/// let note = (SharedStr::borrowed("note"), SharedStr::try_from_str_in(&long, Global)?);
+/// let s = Schema::new(vec![Field::new("a", DataType::Int8, true)])
+///     .with_metadata(SharedSlice::from(vec![note]));
+/// assert_eq!(
+///     format::schema(&s).to_string(),
+///     format!("a: int8\n-- schema metadata --\nnote: '{}' + 36\n", "x".repeat(64))
+/// );
+/// assert!(format::schema(&s).full_metadata().to_string().contains(&long));
+/// # Ok::<(), alkaid_std::alkaid::Error>(())
+/// ```
 pub fn schema<'x, 'a, A: Allocator>(s: &'x Schema<'a, A>) -> SchemaDisplay<'x, 'a, A> {
-    SchemaDisplay(s)
+    SchemaDisplay {
+        schema: s,
+        full: false,
+    }
 }
 
 fn index_name(t: IndexType) -> &'static str {
@@ -205,17 +245,29 @@ impl<A: Allocator> fmt::Display for FieldDisplay<'_, '_, A> {
 }
 
 /// `indent key: 'value'` lines.
+/// Values over [`METADATA_VALUE_CHARS`] characters are cut unless `full`.
 fn write_metadata<A: Allocator>(
     f: &mut fmt::Formatter<'_>,
     indent: &str,
     metadata: &Metadata<'_, A>,
+    full: bool,
 ) -> fmt::Result {
     for (k, v) in metadata.iter() {
         f.write_str(indent)?;
         write_escaped(f, k)?;
         f.write_str(": '")?;
-        write_escaped(f, v)?;
-        f.write_str("'\n")?;
+        let chars = v.chars().count();
+        if full || chars <= METADATA_VALUE_CHARS {
+            write_escaped(f, v)?;
+            f.write_str("'\n")?;
+        } else {
+            let cut = v
+                .char_indices()
+                .nth(METADATA_VALUE_CHARS)
+                .map_or(v.len(), |(at, _)| at);
+            write_escaped(f, v.get(..cut).unwrap_or(v))?;
+            writeln!(f, "' + {}", chars - METADATA_VALUE_CHARS)?;
+        }
     }
     Ok(())
 }
@@ -234,16 +286,16 @@ fn write_escaped(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
 
 impl<A: Allocator> fmt::Display for SchemaDisplay<'_, '_, A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for c in self.0.fields().iter() {
+        for c in self.schema.fields().iter() {
             writeln!(f, "{}", field(c))?;
             if !c.metadata().is_empty() {
                 f.write_str("  -- field metadata --\n")?;
-                write_metadata(f, "  ", c.metadata())?;
+                write_metadata(f, "  ", c.metadata(), self.full)?;
             }
         }
-        if !self.0.metadata().is_empty() {
+        if !self.schema.metadata().is_empty() {
             f.write_str("-- schema metadata --\n")?;
-            write_metadata(f, "", self.0.metadata())?;
+            write_metadata(f, "", self.schema.metadata(), self.full)?;
         }
         Ok(())
     }

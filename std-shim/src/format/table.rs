@@ -1,47 +1,260 @@
-//! Rows of a record batch as a text table ([`TableDisplay`]).
+//! Rows of record batches as a text table: [`TableWriter`] prints a header
+//! once and then any number of row ranges with column widths that only grow;
+//! [`table`] and [`empty_table`] display one range.
 
 use core::fmt::{self, Write};
 use core::ops::Range;
 
 use alkaid::allocator_api2::alloc::Allocator;
 use alkaid::array::{ArrayRef, RecordBatch};
-use alkaid::datatypes::Schema;
+use alkaid::datatypes::{DataType, Schema};
 
 use super::value::write_value;
+
+/// The widest a cell is printed by default, in characters; longer cells are
+/// cut to this width with `…` as their last character.
+pub const DEFAULT_MAX_CELL_WIDTH: usize = 40;
+
+/// Whether a column of type `dt` holds numbers (printed right-aligned).
+fn is_numeric<A: Allocator>(dt: &DataType<'_, A>) -> bool {
+    use DataType::*;
+    matches!(
+        dt,
+        Int8 | Int16
+            | Int32
+            | Int64
+            | UInt8
+            | UInt16
+            | UInt32
+            | UInt64
+            | Float16
+            | Float32
+            | Float64
+            | Decimal32(..)
+            | Decimal64(..)
+            | Decimal128(..)
+            | Decimal256(..)
+    )
+}
+
+/// `cell` cut to at most `max` characters (`None`: no limit), the last one
+/// `…` when it was cut.
+fn clip(mut cell: String, max: Option<usize>) -> String {
+    if let Some(max) = max {
+        if cell.chars().count() > max {
+            let keep = cell
+                .char_indices()
+                .nth(max.saturating_sub(1))
+                .map_or(cell.len(), |(at, _)| at);
+            cell.truncate(keep);
+            if max > 0 {
+                cell.push('…');
+            }
+        }
+    }
+    cell
+}
+
+/// Prints record batches of one schema as a single text table.
+///
+/// The header (column names, then a rule) is printed once, by the first
+/// [`write_rows`](Self::write_rows) or by [`finish`](Self::finish) when no
+/// row came. Each call measures its rows (in characters) and widens columns
+/// whose cells are wider, so columns keep their width from one call to the
+/// next and only grow (up to the cell limit). Numeric columns (integers,
+/// floats, decimals) are right-aligned, the others left-aligned; columns are
+/// separated by ` | ` (`-+-` in the rule); no line has trailing spaces.
+///
+/// ```
+/// use alkaid_std::array::{Array, Int64Array, RecordBatch, StringArray};
+/// use alkaid_std::format::TableWriter;
+///
+/// let batch = |ids: Vec<i64>, names: Vec<Option<&str>>| {
+///     RecordBatch::try_from_iter([
+///         ("id", Int64Array::from(ids).into_array_ref()),
+///         ("name", StringArray::from(names).into_array_ref()),
+///     ])
+/// };
+/// let first = batch(vec![1, 2], vec![Some("a"), None])?;
+/// let second = batch(vec![300], vec![Some("a rather long name, cut at 12")])?;
+/// let mut table = TableWriter::new(first.schema(), Some(12));
+/// let mut out = String::new();
+/// table.write_rows(&mut out, &first, 0..2)?;
+/// table.write_rows(&mut out, &second, 0..1)?;
+/// assert_eq!(
+///     out,
+///     "id | name\n\
+///      ---+-----\n \
+///       1 | a\n \
+///       2 | null\n\
+///      300 | a rather lo…\n"
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct TableWriter {
+    header: Vec<String>,
+    right: Vec<bool>,
+    widths: Vec<usize>,
+    max: Option<usize>,
+    started: bool,
+}
+
+impl TableWriter {
+    /// A table of `schema`'s columns whose cells are at most
+    /// `max_cell_width` characters wide (`None`: no limit;
+    /// [`DEFAULT_MAX_CELL_WIDTH`] is a good default). Column names are cut
+    /// the same way.
+    pub fn new<A: Allocator>(schema: &Schema<'_, A>, max_cell_width: Option<usize>) -> Self {
+        let fields = schema.fields();
+        let header: Vec<String> = fields
+            .iter()
+            .map(|c| clip(c.name().to_string(), max_cell_width))
+            .collect();
+        TableWriter {
+            widths: header.iter().map(|h| h.chars().count()).collect(),
+            right: fields.iter().map(|c| is_numeric(c.data_type())).collect(),
+            header,
+            max: max_cell_width,
+            started: false,
+        }
+    }
+
+    /// Writes rows `rows` of `batch` (clamped to its rows), after the header
+    /// when it was not written yet. The cells of these rows are rendered in
+    /// memory first (to measure them): pass big batches a range at a time.
+    ///
+    /// # Errors
+    /// The error of `out`.
+    pub fn write_rows<W: Write, A: Allocator>(
+        &mut self,
+        out: &mut W,
+        batch: &RecordBatch<'_, A>,
+        rows: Range<usize>,
+    ) -> fmt::Result {
+        let end = rows.end.min(batch.num_rows());
+        let start = rows.start.min(end);
+        let lines = self.render(batch.columns(), start..end)?;
+        self.write_header(out)?;
+        for cells in &lines {
+            self.write_line(out, cells)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the header if no call wrote it (a table without rows).
+    ///
+    /// # Errors
+    /// The error of `out`.
+    pub fn finish<W: Write>(&mut self, out: &mut W) -> fmt::Result {
+        self.write_header(out)
+    }
+
+    /// Renders the cells of `rows` and widens the columns to them.
+    fn render<A: Allocator>(
+        &mut self,
+        columns: &[ArrayRef<'_, A>],
+        rows: Range<usize>,
+    ) -> Result<Vec<Vec<String>>, fmt::Error> {
+        let mut lines = Vec::with_capacity(rows.len());
+        for row in rows {
+            let mut cells = Vec::with_capacity(columns.len());
+            for (k, col) in columns.iter().enumerate() {
+                let mut cell = String::new();
+                write_value(&mut cell, col, row, false)?;
+                let cell = clip(cell, self.max);
+                if let Some(w) = self.widths.get_mut(k) {
+                    *w = (*w).max(cell.chars().count());
+                }
+                cells.push(cell);
+            }
+            lines.push(cells);
+        }
+        Ok(lines)
+    }
+
+    fn write_header<W: Write>(&mut self, f: &mut W) -> fmt::Result {
+        if self.started {
+            return Ok(());
+        }
+        self.started = true;
+        self.write_line(f, &self.header)?;
+        for (k, &w) in self.widths.iter().enumerate() {
+            if k > 0 {
+                f.write_str("-+-")?;
+            }
+            for _ in 0..w {
+                f.write_char('-')?;
+            }
+        }
+        f.write_char('\n')
+    }
+
+    /// One line of cells padded to the widths (the last one unpadded when
+    /// left-aligned).
+    fn write_line<W: Write>(&self, f: &mut W, cells: &[String]) -> fmt::Result {
+        let last = cells.len().saturating_sub(1);
+        for (k, cell) in cells.iter().enumerate() {
+            if k > 0 {
+                f.write_str(" | ")?;
+            }
+            let w = self.widths.get(k).copied().unwrap_or(0);
+            let pad = w.saturating_sub(cell.chars().count());
+            let right = self.right.get(k).copied().unwrap_or(false);
+            if right {
+                for _ in 0..pad {
+                    f.write_char(' ')?;
+                }
+            }
+            f.write_str(cell)?;
+            if !right && k < last {
+                for _ in 0..pad {
+                    f.write_char(' ')?;
+                }
+            }
+        }
+        f.write_char('\n')
+    }
+}
 
 /// Displays rows of a record batch; see [`table`] and [`empty_table`].
 #[derive(Debug)]
 pub struct TableDisplay<'x, 'a, A: Allocator> {
     schema: &'x Schema<'a, A>,
-    columns: &'x [ArrayRef<'a, A>],
+    batch: Option<&'x RecordBatch<'a, A>>,
     rows: Range<usize>,
+    max: Option<usize>,
 }
 
-/// Rows `rows` of `batch` (clamped to its rows) as a table: a header line of
-/// column names, a rule, then one line per row, each slot rendered by
-/// [`super::value`]; columns are left-aligned to their widest cell (in
-/// characters) and separated by ` | ` (`-+-` in the rule). The last column
-/// is not padded, so no line has trailing spaces. Every line ends with `\n`.
+impl<A: Allocator> TableDisplay<'_, '_, A> {
+    /// Cuts cells to at most `max` characters (`None`: no limit) instead of
+    /// [`DEFAULT_MAX_CELL_WIDTH`].
+    pub fn max_cell_width(mut self, max: Option<usize>) -> Self {
+        self.max = max;
+        self
+    }
+}
+
+/// Rows `rows` of `batch` (clamped to its rows) as a [`TableWriter`] table:
+/// a header line of column names, a rule, then one line per row, each slot
+/// rendered by [`super::value`] and cut to [`DEFAULT_MAX_CELL_WIDTH`]
+/// characters. Every line ends with `\n`.
 ///
 /// ```text
 /// id | name  | score
 /// ---+-------+------
-/// 1  | alice | 1.5
-/// 2  | null  | null
+///  1 | alice |   1.5
+///  2 | null  |  null
 /// ```
-///
-/// The cells are rendered in memory first (to measure the columns): show
-/// big batches a range of rows at a time.
 pub fn table<'x, 'a, A: Allocator>(
     batch: &'x RecordBatch<'a, A>,
     rows: Range<usize>,
 ) -> TableDisplay<'x, 'a, A> {
-    let end = rows.end.min(batch.num_rows());
-    let start = rows.start.min(end);
     TableDisplay {
         schema: batch.schema(),
-        columns: batch.columns(),
-        rows: start..end,
+        batch: Some(batch),
+        rows,
+        max: Some(DEFAULT_MAX_CELL_WIDTH),
     }
 }
 
@@ -50,113 +263,99 @@ pub fn table<'x, 'a, A: Allocator>(
 pub fn empty_table<'x, 'a, A: Allocator>(schema: &'x Schema<'a, A>) -> TableDisplay<'x, 'a, A> {
     TableDisplay {
         schema,
-        columns: &[],
+        batch: None,
         rows: 0..0,
+        max: Some(DEFAULT_MAX_CELL_WIDTH),
     }
-}
-
-/// Writes one line of cells padded to `widths` (the last one unpadded).
-fn write_line<W: Write>(f: &mut W, cells: &[String], widths: &[usize]) -> fmt::Result {
-    let last = cells.len().saturating_sub(1);
-    for (k, (cell, &w)) in cells.iter().zip(widths).enumerate() {
-        if k > 0 {
-            f.write_str(" | ")?;
-        }
-        f.write_str(cell)?;
-        if k < last {
-            for _ in cell.chars().count()..w {
-                f.write_char(' ')?;
-            }
-        }
-    }
-    f.write_char('\n')
 }
 
 impl<A: Allocator> fmt::Display for TableDisplay<'_, '_, A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let header: Vec<String> = self
-            .schema
-            .fields()
-            .iter()
-            .map(|c| c.name().to_string())
-            .collect();
-        let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
-        let mut lines = Vec::with_capacity(self.rows.len());
-        for row in self.rows.clone() {
-            let mut cells = Vec::with_capacity(header.len());
-            for (k, col) in self.columns.iter().enumerate() {
-                let mut cell = String::new();
-                write_value(&mut cell, col, row, false)?;
-                if let Some(w) = widths.get_mut(k) {
-                    *w = (*w).max(cell.chars().count());
-                }
-                cells.push(cell);
-            }
-            lines.push(cells);
+        let mut w = TableWriter::new(self.schema, self.max);
+        if let Some(batch) = self.batch {
+            w.write_rows(f, batch, self.rows.clone())?;
         }
-        write_line(f, &header, &widths)?;
-        for (k, &w) in widths.iter().enumerate() {
-            if k > 0 {
-                f.write_str("-+-")?;
-            }
-            for _ in 0..w {
-                f.write_char('-')?;
-            }
-        }
-        f.write_char('\n')?;
-        for cells in &lines {
-            write_line(f, cells, &widths)?;
-        }
-        Ok(())
+        w.finish(f)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use alkaid::array::{Array, PrimitiveArray, RecordBatch, StringArray};
-    use alkaid::buffer::SharedSlice;
-    use alkaid::datatypes::{DataType, Field, Schema};
-    use alkaid::Global as G;
+    use alkaid::array::{Array, Int32Array, RecordBatch, StringArray};
 
-    use super::{empty_table, table};
+    use super::{clip, empty_table, table, TableWriter};
 
-    fn batch() -> RecordBatch<'static, G> {
-        let ids = PrimitiveArray::<i32, G>::try_from_options_in(&[Some(1), Some(22), Some(333)], G)
-            .unwrap();
-        let names =
-            StringArray::<G>::try_from_options_in(&[Some("ünï"), None, Some("x")], G).unwrap();
-        let fields = SharedSlice::try_from_iter_in(
-            [
-                Field::new("id", DataType::Int32, false),
-                Field::new("name", DataType::Utf8, true),
-            ],
-            G,
-        )
-        .unwrap();
-        let cols = SharedSlice::try_from_iter_in([ids.into_array_ref(), names.into_array_ref()], G)
-            .unwrap();
-        RecordBatch::try_new(Schema::new(fields), cols).unwrap()
+    fn batch(ids: &[Option<i32>], names: &[Option<&str>]) -> RecordBatch<'static> {
+        RecordBatch::try_from_iter([
+            ("id", Int32Array::from(ids.to_vec()).into_array_ref()),
+            ("name", StringArray::from(names.to_vec()).into_array_ref()),
+        ])
+        .unwrap()
     }
 
     #[test]
-    fn aligned_by_characters_without_trailing_spaces() {
-        let b = batch();
+    fn numbers_right_aligned_text_left_no_trailing_spaces() {
+        let b = batch(&[Some(1), None, Some(333)], &[Some("ünï"), None, Some("x")]);
         assert_eq!(
             table(&b, 0..3).to_string(),
-            "id  | name\n\
-             ----+-----\n\
-             1   | ünï\n\
-             22  | null\n\
-             333 | x\n"
+            concat!(
+                "  id | name\n",
+                "-----+-----\n",
+                "   1 | ünï\n",
+                "null | null\n",
+                " 333 | x\n"
+            )
         );
         assert_eq!(
-            table(&b, 1..99).to_string(),
-            "id  | name\n----+-----\n22  | null\n333 | x\n"
+            table(&b, 2..99).to_string(),
+            " id | name\n----+-----\n333 | x\n"
         );
         assert_eq!(table(&b, 5..9).to_string(), "id | name\n---+-----\n");
         assert_eq!(
             empty_table(b.schema()).to_string(),
             "id | name\n---+-----\n"
+        );
+    }
+
+    #[test]
+    fn widths_grow_across_calls_and_the_header_is_written_once() {
+        let first = batch(&[Some(1)], &[Some("a")]);
+        let second = batch(&[Some(-12345)], &[Some("abc")]);
+        let mut w = TableWriter::new(first.schema(), None);
+        let mut out = String::new();
+        w.write_rows(&mut out, &first, 0..1).unwrap();
+        w.write_rows(&mut out, &second, 0..1).unwrap();
+        w.write_rows(&mut out, &first, 0..1).unwrap();
+        w.finish(&mut out).unwrap();
+        assert_eq!(
+            out,
+            "id | name\n\
+             ---+-----\n \
+              1 | a\n\
+             -12345 | abc\n     \
+                  1 | a\n"
+        );
+    }
+
+    #[test]
+    fn cells_and_names_cut_to_the_limit() {
+        assert_eq!(clip("abcdef".into(), Some(4)), "abc…");
+        assert_eq!(clip("abcd".into(), Some(4)), "abcd");
+        assert_eq!(clip("ééééé".into(), Some(3)), "éé…");
+        assert_eq!(clip("abc".into(), Some(0)), "");
+        assert_eq!(clip("abc".into(), None), "abc");
+        let b = RecordBatch::try_from_iter([(
+            "a_long_column_name",
+            StringArray::from(vec!["0123456789"]).into_array_ref(),
+        )])
+        .unwrap();
+        assert_eq!(
+            table(&b, 0..1).max_cell_width(Some(6)).to_string(),
+            "a_lon…\n------\n01234…\n"
+        );
+        assert_eq!(
+            table(&b, 0..1).max_cell_width(None).to_string(),
+            "a_long_column_name\n------------------\n0123456789\n"
         );
     }
 }

@@ -119,13 +119,10 @@ ts: timestamp[ms, tz=UTC]
 pub const CAT: &str = "\
 id | name  | score | tags       | ts
 ---+-------+-------+------------+-------------------------
-1  | alice | 1.5   | [\"x\", \"y\"] | 1970-01-01T00:00:00.000Z
-2  | null  | null  | []         | null
-3  | bob   | -0.25 | null       | 2024-02-29T13:45:00.250Z
-
-id | name | score | tags  | ts
----+------+-------+-------+-------------------------
-4  | dé   | 2.0   | [\"z\"] | 1970-01-02T00:00:00.000Z
+ 1 | alice |   1.5 | [\"x\", \"y\"] | 1970-01-01T00:00:00.000Z
+ 2 | null  |  null | []         | null
+ 3 | bob   | -0.25 | null       | 2024-02-29T13:45:00.250Z
+ 4 | dé    |   2.0 | [\"z\"]      | 1970-01-02T00:00:00.000Z
 ";
 
 /// A fresh directory for one test under cargo's temporary directory.
