@@ -106,6 +106,7 @@ mod bridge;
 mod codecs;
 mod error;
 mod ffi;
+mod follow;
 pub mod format;
 mod read;
 mod seek;
@@ -113,6 +114,7 @@ mod write;
 
 pub use codecs::{StdCodecs, ZstdCodec};
 pub use error::{Error, Result};
+pub use follow::Follow;
 pub use read::{open_ipc, read_ipc, read_stream, read_stream_with, IpcFormat, IpcInput, IpcReader};
 pub use seek::FileSeekReader;
 pub use write::{

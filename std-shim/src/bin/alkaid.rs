@@ -9,14 +9,18 @@
 
 use std::ffi::OsStr;
 use std::fs::{self, File};
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufReader, BufWriter, IsTerminal, Read, Write};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
+use std::time::Duration;
 
 use alkaid::ipc::message::CompressionCodec;
 use alkaid_std::format;
-use alkaid_std::{open_ipc, read_ipc, Error, IpcFormat, IpcInput, IpcWriteOptions, IpcWriter};
+use alkaid_std::{
+    open_ipc, read_ipc, Error, Follow, IpcFormat, IpcInput, IpcWriteOptions, IpcWriter,
+};
 use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -30,7 +34,8 @@ const TABLE_ROWS: usize = 4096;
     about = "Inspect, validate and convert Arrow IPC streams and files",
     long_about = "Inspect, validate and convert Arrow IPC streams and files.\n\n\
                   Inputs may be in the stream or the file format (detected from their \
-                  first bytes); `-` is standard input (or output)."
+                  first bytes); `-` is standard input (or output); an input \
+                  `tcp://HOST:PORT` is read from a TCP connection as it arrives."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -52,6 +57,8 @@ enum Command {
         /// buffers that do not shrink are stored uncompressed)
         #[arg(long, value_enum, default_value_t = Compression::None)]
         compression: Compression,
+        #[command(flatten)]
+        follow: FollowArgs,
     },
     /// Check the input: exit 0 when valid, 1 with the reason on stderr when not
     Validate {
@@ -68,6 +75,8 @@ enum Command {
         /// Print metadata values whole
         #[arg(long)]
         full: bool,
+        #[command(flatten)]
+        follow: FollowArgs,
     },
     /// Print the rows as one table
     ///
@@ -83,7 +92,29 @@ enum Command {
         /// Cut cells (and column names) to N characters; 0 prints them whole
         #[arg(long, value_name = "N", default_value_t = format::DEFAULT_MAX_CELL_WIDTH)]
         max_width: usize,
+        #[command(flatten)]
+        follow: FollowArgs,
     },
+}
+
+/// How an input file that is still being written is read.
+#[derive(clap::Args, Clone, Copy)]
+struct FollowArgs {
+    /// Read a file that is still being written (as `tail -f`), printing
+    /// each batch as soon as it is complete, until the end-of-stream marker
+    #[arg(long, short = 'f')]
+    follow: bool,
+    /// With --follow: give up (a truncated stream) after SECS seconds
+    /// without new bytes
+    #[arg(long, value_name = "SECS", requires = "follow")]
+    idle_timeout: Option<f64>,
+}
+
+impl FollowArgs {
+    fn idle(self) -> Option<Duration> {
+        self.idle_timeout
+            .and_then(|s| Duration::try_from_secs_f64(s.max(0.0)).ok())
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -157,13 +188,43 @@ fn is_dash(p: &Path) -> bool {
     p.as_os_str() == OsStr::new("-")
 }
 
-/// Opens `path` (mapped) or standard input.
+/// The address of a `tcp://HOST:PORT` input.
+fn tcp_address(path: &Path) -> Option<&str> {
+    path.to_str()?.strip_prefix("tcp://")
+}
+
+/// Opens `path` (mapped), standard input or a TCP connection.
 fn open(path: &Path) -> Result<IpcInput, Failure> {
+    open_following(path, None)
+}
+
+/// As [`open`]; with `follow`, a file is read as it grows (a stream from
+/// its first message, a file-format file from its embedded stream), and
+/// the end comes with the end-of-stream marker or after the idle limit.
+fn open_following(path: &Path, follow: Option<FollowArgs>) -> Result<IpcInput, Failure> {
     if is_dash(path) {
-        read_ipc(io::stdin().lock()).map_err(about(Path::new("<stdin>")))
-    } else {
-        open_ipc(path).map_err(about(path))
+        return read_ipc(io::stdin().lock()).map_err(about(Path::new("<stdin>")));
     }
+    if let Some(addr) = tcp_address(path) {
+        let conn = TcpStream::connect(addr).map_err(|e| Failure::Io(addr.to_string(), e))?;
+        return read_ipc(BufReader::new(conn)).map_err(about(path));
+    }
+    let Some(follow) = follow.filter(|f| f.follow) else {
+        return open_ipc(path).map_err(about(path));
+    };
+    let file = File::open(path).map_err(|e| Failure::Io(path.display().to_string(), e))?;
+    let mut src = Follow::new(file).idle_limit(follow.idle());
+    let mut head = [0u8; 8];
+    src.read_exact(&mut head)
+        .map_err(|e| Failure::Io(path.display().to_string(), e))?;
+    // A file-format file holds a stream after its 8-byte magic and padding;
+    // the footer comes after that stream's end-of-stream marker.
+    let input = if IpcFormat::detect(&head) == IpcFormat::File {
+        read_ipc(src)
+    } else {
+        read_ipc(io::Cursor::new(head).chain(src))
+    };
+    input.map_err(about(path))
 }
 
 fn main() -> ExitCode {
@@ -175,14 +236,20 @@ fn main() -> ExitCode {
             output,
             format,
             compression,
-        } => convert(&input, &output, format, compression),
+            follow,
+        } => convert(&input, &output, format, compression, follow),
         Command::Validate { input } => validate(&input),
-        Command::Schema { input, full } => schema(&input, full),
+        Command::Schema {
+            input,
+            full,
+            follow,
+        } => schema(&input, full, follow),
         Command::Cat {
             input,
             limit,
             max_width,
-        } => cat(&input, limit, (max_width > 0).then_some(max_width)),
+            follow,
+        } => cat(&input, limit, (max_width > 0).then_some(max_width), follow),
     };
     let mut stderr = io::stderr().lock();
     // Writes to stderr may fail (closed); there is nothing left to tell then.
@@ -227,8 +294,8 @@ fn validate(input: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
-fn schema(input: &Path, full: bool) -> Result<(), Failure> {
-    let src = open(input)?;
+fn schema(input: &Path, full: bool, follow: FollowArgs) -> Result<(), Failure> {
+    let src = open_following(input, Some(follow))?;
     let reader = src.reader().map_err(about(input))?;
     let mut out = io::stdout().lock();
     let display = format::schema(reader.schema());
@@ -242,8 +309,13 @@ fn schema(input: &Path, full: bool) -> Result<(), Failure> {
     Ok(())
 }
 
-fn cat(input: &Path, limit: Option<usize>, max_width: Option<usize>) -> Result<(), Failure> {
-    let src = open(input)?;
+fn cat(
+    input: &Path,
+    limit: Option<usize>,
+    max_width: Option<usize>,
+    follow: FollowArgs,
+) -> Result<(), Failure> {
+    let src = open_following(input, Some(follow))?;
     let mut reader = src.reader().map_err(about(input))?;
     let mut out = BufWriter::new(io::stdout().lock());
     let mut table = format::TableWriter::new(reader.schema(), max_width);
@@ -266,6 +338,8 @@ fn cat(input: &Path, limit: Option<usize>, max_width: Option<usize>) -> Result<(
             out.write_all(text.as_bytes())?;
             start = end;
         }
+        // Each batch is shown as soon as it is complete (a live input).
+        out.flush()?;
         printed += n;
     }
     text.clear();
@@ -416,9 +490,10 @@ fn convert(
     output: &Path,
     format: Option<Format>,
     compression: Compression,
+    follow: FollowArgs,
 ) -> Result<(), Failure> {
     let sink = Sink::new(output)?;
-    let src = open(input)?;
+    let src = open_following(input, Some(follow))?;
     let mut reader = src.reader().map_err(about(input))?;
     let format = match format {
         Some(Format::Stream) => IpcFormat::Stream,
