@@ -34,7 +34,8 @@
 #   interop   round trips with pyarrow (the .venv's, or $ALKAID_PYTHON) and
 #             arrow-rs 60: cargo test -p alkaid-tests --features interop
 #             (tests/interop_pyarrow.rs, message_metadata_pyarrow.rs,
-#             validation_pyarrow.rs) and the differential test of our
+#             validation_pyarrow.rs, flight_pyarrow.rs: our Flight client
+#             against a pyarrow Flight server) and the differential test of our
 #             readers against pyarrow on ~2,800 mutated golden inputs
 #             (tests/differential_pyarrow.rs: prints both accept / both
 #             reject / justified differences, fails on any other), then
@@ -240,7 +241,7 @@ stage_interop() {
     # alkaid-tests: the pyarrow tests; alkaid-tests-arrow-rs (tests/arrow-rs,
     # the package that holds every arrow-rs dependency): the arrow-rs ones.
     local tests=(--test interop_pyarrow --test message_metadata_pyarrow --test validation_pyarrow
-        --test differential_pyarrow)
+        --test differential_pyarrow --test flight_pyarrow)
     local rs_tests=(--test interop_arrow_rs --test ffi_arrow_rs --test ffi_schema_arrow_rs)
     local filter=() bad=0
     if [ "${ALKAID_SKIP_PYARROW:-0}" = 1 ]; then

@@ -46,6 +46,13 @@ pub enum Error {
     /// read: it is some other kind of file.
     #[error("not an Arrow IPC stream or file")]
     NotIpc,
+    /// A Flight call failed (feature `flight`): the server's gRPC status,
+    /// or `Unavailable` when the connection failed or was lost. `Display`
+    /// shows the code and the first line of the status message (servers
+    /// may append a traceback); the whole status is kept.
+    #[cfg(feature = "flight")]
+    #[error("flight: {:?}: {}", .0.code(), .0.message().lines().next().unwrap_or(""))]
+    Flight(Box<tonic::Status>),
 }
 
 impl Error {
@@ -53,7 +60,7 @@ impl Error {
     pub fn as_arrow(&self) -> Option<alkaid::Error> {
         match self {
             Error::Arrow(e) => Some(*e),
-            Error::Io(_) | Error::NotIpc => None,
+            _ => None,
         }
     }
 
@@ -61,7 +68,7 @@ impl Error {
     pub fn as_io(&self) -> Option<&io::Error> {
         match self {
             Error::Io(e) => Some(e),
-            Error::Arrow(_) | Error::NotIpc => None,
+            _ => None,
         }
     }
 }
@@ -90,6 +97,8 @@ impl From<Error> for io::Error {
             Error::Io(e) => e,
             Error::Arrow(e) => io::Error::new(io_kind(e), e),
             Error::NotIpc => io::Error::new(io::ErrorKind::InvalidData, Error::NotIpc.to_string()),
+            #[cfg(feature = "flight")]
+            e @ Error::Flight(_) => io::Error::other(e),
         }
     }
 }
@@ -103,6 +112,8 @@ impl From<Error> for alkaid::Error {
         match e {
             Error::Arrow(e) => e,
             Error::NotIpc => alkaid::Error::InvalidMagic,
+            #[cfg(feature = "flight")]
+            Error::Flight(_) => alkaid::Error::Io,
             Error::Io(e) => match e.kind() {
                 io::ErrorKind::UnexpectedEof => alkaid::Error::UnexpectedEof,
                 io::ErrorKind::WriteZero => alkaid::Error::WriteZero,

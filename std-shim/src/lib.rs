@@ -106,6 +106,8 @@ mod bridge;
 mod codecs;
 mod error;
 mod ffi;
+#[cfg(feature = "flight")]
+pub mod flight;
 mod follow;
 pub mod format;
 mod read;

@@ -17,6 +17,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use alkaid::ipc::message::CompressionCodec;
+use alkaid_std::flight::FlightClient;
 use alkaid_std::format;
 use alkaid_std::{
     open_ipc, read_ipc, Error, Follow, IpcFormat, IpcInput, IpcWriteOptions, IpcWriter,
@@ -78,6 +79,9 @@ enum Command {
         #[command(flatten)]
         follow: FollowArgs,
     },
+    /// Send to or fetch from an Arrow Flight server
+    #[command(subcommand)]
+    Flight(FlightCommand),
     /// Print the rows as one table
     ///
     /// The header is printed once; numbers are right-aligned; column widths
@@ -115,6 +119,40 @@ impl FollowArgs {
         self.idle_timeout
             .and_then(|s| Duration::try_from_secs_f64(s.max(0.0)).ok())
     }
+}
+
+/// Arrow Flight calls.
+#[derive(Subcommand)]
+enum FlightCommand {
+    /// Upload an input as a flight (DoPut), batch by batch as it is read
+    ///
+    /// A live input (`-`, tcp://HOST:PORT, --follow) is forwarded as it
+    /// arrives; when it ends early, the batches read whole have been sent
+    /// and the error is reported.
+    Put {
+        /// The server: grpc://HOST:PORT
+        server: String,
+        /// The flight's path (segments separated by `/`)
+        #[arg(long)]
+        path: String,
+        /// Input path, `-` for standard input, or tcp://HOST:PORT
+        input: PathBuf,
+        #[command(flatten)]
+        follow: FollowArgs,
+    },
+    /// Download a flight (GetFlightInfo, DoGet) into an IPC stream or file
+    Get {
+        /// The server: grpc://HOST:PORT
+        server: String,
+        /// The flight's path (segments separated by `/`)
+        #[arg(long)]
+        path: String,
+        /// Output path, or `-` for standard output
+        output: PathBuf,
+        /// Output format
+        #[arg(long, value_enum, default_value_t = Format::Stream)]
+        format: Format,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -239,6 +277,18 @@ fn main() -> ExitCode {
             follow,
         } => convert(&input, &output, format, compression, follow),
         Command::Validate { input } => validate(&input),
+        Command::Flight(FlightCommand::Put {
+            server,
+            path,
+            input,
+            follow,
+        }) => flight_put(&server, &path, &input, follow),
+        Command::Flight(FlightCommand::Get {
+            server,
+            path,
+            output,
+            format,
+        }) => flight_get(&server, &path, &output, format),
         Command::Schema {
             input,
             full,
@@ -352,6 +402,59 @@ fn cat(
 /// Formatting into a `String` fails only if a value's rendering does.
 fn fmt_failure(_: std::fmt::Error) -> Failure {
     Failure::Io(String::new(), io::Error::other("formatting a value failed"))
+}
+
+/// `a/b/c` as path segments (empty segments dropped).
+fn segments(path: &str) -> Vec<&str> {
+    path.split('/').filter(|s| !s.is_empty()).collect()
+}
+
+fn flight_put(server: &str, path: &str, input: &Path, follow: FollowArgs) -> Result<(), Failure> {
+    let src = open_following(input, Some(follow))?;
+    let reader = src.reader().map_err(about(input))?;
+    let schema = reader.schema().clone();
+    let mut client = FlightClient::connect(server).map_err(Failure::from)?;
+    let progress = progress_bar(reader.num_batches());
+    let batches = reader.inspect(|_| progress.inc(1));
+    let summary = client.put(&segments(path), &schema, batches);
+    progress.finish_and_clear();
+    let summary = summary.map_err(about(input))?;
+    let mut err = io::stderr().lock();
+    let _ = writeln!(
+        err,
+        "put {} batches ({} rows) to {server} as {path}",
+        summary.batches, summary.rows
+    );
+    Ok(())
+}
+
+fn flight_get(server: &str, path: &str, output: &Path, format: Format) -> Result<(), Failure> {
+    let sink = Sink::new(output)?;
+    let mut client = FlightClient::connect(server).map_err(Failure::from)?;
+    let mut reader = client.get(&segments(path)).map_err(Failure::from)?;
+    let schema = reader.schema().clone();
+    let format = match format {
+        Format::Stream => IpcFormat::Stream,
+        Format::File => IpcFormat::File,
+    };
+    remove_temporary_on_signal();
+    let out = sink.open()?;
+    let result = (|| -> Result<(), Failure> {
+        let mut w = IpcWriter::try_new(out, format, &schema, IpcWriteOptions::default())
+            .map_err(about(output))?;
+        while let Some(batch) = reader.next_batch().map_err(Failure::from)? {
+            w.write(&batch).map_err(about(output))?;
+        }
+        w.finish().map_err(about(output))?;
+        Ok(())
+    })();
+    match result {
+        Ok(()) => sink.commit(),
+        Err(e) => {
+            sink.abort();
+            Err(e)
+        }
+    }
 }
 
 /// A progress indicator on stderr, counting batches (of `total` when known),
