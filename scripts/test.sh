@@ -64,10 +64,14 @@
 #             arrow-rs crate, so none is cross-compiled); then targets/big-endian
 #             writes a stream on s390x that our readers (be_check) and
 #             pyarrow (check.py, when the .venv exists) read on the host
-#   demo      the sensor demo: targets/sensor-demo firmware under QEMU writes
-#             an IPC stream over semihosting (uncompressed, and with LZ4);
-#             sensor-check (our readers) and read.py --check (pyarrow,
-#             polars, DuckDB from the .venv) compare it with the simulation
+#   demo      the sensor demo's live chain (targets/sensor-demo/live.sh),
+#             uncompressed and LZ4: firmware under QEMU streams over UART0,
+#             alkaid cat --follow and alkaid flight put read it while it
+#             runs, a pyarrow Flight server receives it; sensor-check (our
+#             readers) and read.py --check (pyarrow, polars, DuckDB) compare
+#             the UART bytes and what the server received with the
+#             simulation; then the firmware killed after 3 batches: both host
+#             readers report the truncated stream, the whole batches match
 #
 # Every stage runs even if an earlier one failed (except install); the
 # summary gives each stage's status and time, and the last line counts the
@@ -421,35 +425,40 @@ count_plain_result() {
         sed -E 's/.* ([0-9]+) passed, ([0-9]+) failed/\1 \2/' >>"$COUNTS" || true
 }
 
-# The sensor demo, end to end: firmware under QEMU -> stream file -> our
-# readers and pyarrow/polars/DuckDB, each checking every value against the
-# simulation. Both variants: uncompressed and LZ4.
+# The sensor demo, end to end and live: firmware under QEMU -> UART0 ->
+# alkaid cat --follow and alkaid flight put -> pyarrow Flight server ->
+# our readers and pyarrow/polars/DuckDB, each checking every value against
+# the simulation. Both variants (uncompressed, LZ4), then a firmware killed
+# mid-stream.
 stage_demo() {
     local d=targets/sensor-demo py="$ROOT/.venv/bin/python" variant out log bad=0
+    if ! [ -x "$py" ] || ! "$py" -c 'import pyarrow.flight' 2>/dev/null; then
+        echo "no pyarrow (with Flight) at $py: run scripts/install.sh" >&2
+        return 1
+    fi
+    cargo build --quiet -p alkaid-std --bin alkaid
     (cd "$d/host" && cargo build --quiet)
     for variant in plain lz4; do
         out="$ROOT/target/sensor-demo/$variant"
-        echo "-- firmware ($variant) under QEMU"
+        echo "-- live chain ($variant)"
+        log="$WORK/demo-$variant-live.log"
         if [ "$variant" = lz4 ]; then
-            "$d/run.sh" "$out" --lz4 || bad=1
+            "$d/live.sh" "$out" --lz4 2>&1 | tee "$log" || bad=1
         else
-            "$d/run.sh" "$out" || bad=1
+            "$d/live.sh" "$out" 2>&1 | tee "$log" || bad=1
         fi
+        count_plain_result "$log"
         log="$WORK/demo-$variant-check.log"
         "$d/host/target/debug/sensor-check" "$out/sensor.arrows" 2>&1 | tee "$log" || bad=1
         count_plain_result "$log"
-        if [ -x "$py" ] && "$py" -c 'import pyarrow' 2>/dev/null; then
-            log="$WORK/demo-$variant-py.log"
-            "$py" "$d/read.py" "$out/sensor.arrows" --check 2>&1 | tee "$log" || bad=1
-            count_plain_result "$log"
-        elif [ "${CI:-}" = true ]; then
-            echo "no pyarrow at $py (run scripts/install.sh): required in CI" >&2
-            bad=1
-        else
-            echo "read.py SKIPPED: no .venv with pyarrow at $py (scripts/install.sh makes it);"
-            echo "the stream was checked by our readers only"
-        fi
+        log="$WORK/demo-$variant-py.log"
+        "$py" "$d/read.py" "$out/sensor.arrows" --check 2>&1 | tee "$log" || bad=1
+        count_plain_result "$log"
     done
+    echo "-- the firmware killed after 3 batches"
+    log="$WORK/demo-killed.log"
+    "$d/live.sh" "$ROOT/target/sensor-demo/killed" --kill-after-batches 3 2>&1 | tee "$log" || bad=1
+    count_plain_result "$log"
     return "$bad"
 }
 

@@ -7,8 +7,10 @@ use std::time::{Duration, Instant};
 
 /// A [`Read`] over a source that may grow (a file being written): where the
 /// source reports its end, `Follow` waits `poll` and reads again, until new
-/// bytes come or, when an idle limit is set, none came for that long (then it
-/// reports the end, and a stream reader a truncated stream).
+/// bytes come or, when an idle limit is set, none came for that long: then
+/// the read fails with [`std::io::ErrorKind::TimedOut`] ("no new bytes for
+/// …"), so that a stream reader reports a writer that stopped before its
+/// stream's end instead of taking the bytes so far for a whole stream.
 ///
 /// An IPC stream ends with its end-of-stream marker, after which the stream
 /// readers read no more, so following a finished stream returns; following
@@ -20,11 +22,11 @@ use std::time::{Duration, Instant};
 /// use std::time::Duration;
 /// use alkaid_std::Follow;
 ///
-/// // A source that has ended stays ended after the idle limit.
+/// // A source that stops growing: its bytes, then the idle limit's error.
 /// let mut f = Follow::new(&b"abc"[..]).idle_limit(Some(Duration::from_millis(20)));
-/// let mut all = Vec::new();
-/// f.read_to_end(&mut all)?;
-/// assert_eq!(all, b"abc");
+/// let mut buf = [0u8; 8];
+/// assert_eq!(f.read(&mut buf)?, 3);
+/// assert_eq!(f.read(&mut buf).unwrap_err().kind(), std::io::ErrorKind::TimedOut);
 /// # Ok::<(), std::io::Error>(())
 /// ```
 #[derive(Debug)]
@@ -50,7 +52,8 @@ impl<R: Read> Follow<R> {
         self
     }
 
-    /// Reports the end after `idle` without new bytes (`None`: never).
+    /// Fails a read with [`std::io::ErrorKind::TimedOut`] after `idle`
+    /// without new bytes (`None`: waits forever).
     pub fn idle_limit(mut self, idle: Option<Duration>) -> Self {
         self.idle = idle;
         self
@@ -71,8 +74,14 @@ impl<R: Read> Read for Follow<R> {
         loop {
             match self.inner.read(buf) {
                 Ok(0) => {
-                    if self.idle.is_some_and(|idle| since.elapsed() >= idle) {
-                        return Ok(0);
+                    if let Some(idle) = self.idle.filter(|idle| since.elapsed() >= *idle) {
+                        return Err(io::Error::new(
+                            io::ErrorKind::TimedOut,
+                            format!(
+                                "no new bytes for {:.1} s: the writer stopped before the end of the stream",
+                                idle.as_secs_f64()
+                            ),
+                        ));
                     }
                     thread::sleep(self.poll);
                 }
@@ -109,7 +118,8 @@ mod tests {
         assert_eq!(&buf[..2], b"cd");
         writer.join().unwrap();
         let mut f = f.idle_limit(Some(Duration::from_millis(5)));
-        assert_eq!(f.read(&mut buf).unwrap(), 0);
+        let err = f.read(&mut buf).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::TimedOut);
         let _ = std::fs::remove_file(path);
     }
 }

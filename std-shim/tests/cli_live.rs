@@ -120,7 +120,10 @@ fn cat_follow_with_idle_timeout_reports_a_truncated_stream_after_its_batches() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "error: unexpected end of input (message 2)\n"
+        format!(
+            "error: {}: no new bytes for 0.3 s: the writer stopped before the end of the stream\n",
+            path.display()
+        )
     );
 }
 

@@ -6,7 +6,7 @@ Binds 127.0.0.1 (port 0: any free port) and prints the port on the first
 line of standard output once it serves. DoPut stores the uploaded batches as
 they came (zero-row batches too) under the descriptor's path (also when the
 upload ends early: the batches received whole are kept); with --dump DIR it is also written to
-DIR/<path segments joined by '.'>.arrow (IPC file) for other readers.
+DIR/<path segments joined by '.'>.arrows (IPC stream) for other readers.
 GetFlightInfo and DoGet serve the stored tables (the ticket is the path,
 segments joined by NUL). With --refuse every DoPut is refused with
 UNAUTHORIZED (PermissionDenied).
@@ -42,11 +42,11 @@ class Server(flight.FlightServerBase):
         finally:
             self.tables[key] = (reader.schema, batches)
             if self.dump:
-                table = pa.Table.from_batches(batches, schema=reader.schema)
-                path = os.path.join(self.dump, ".".join(key) + ".arrow")
+                path = os.path.join(self.dump, ".".join(key) + ".arrows")
                 tmp = path + ".tmp"
-                with pa.OSFile(tmp, "wb") as f, pa.ipc.new_file(f, table.schema) as w:
-                    w.write_table(table)
+                with pa.OSFile(tmp, "wb") as f, pa.ipc.new_stream(f, reader.schema) as w:
+                    for batch in batches:
+                        w.write_batch(batch)
                 os.replace(tmp, path)
 
     def get_flight_info(self, context, descriptor):
