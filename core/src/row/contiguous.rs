@@ -561,7 +561,7 @@ mod tests {
             .iter()
             .map(|c| SortField::new(c.data_type().clone()))
             .collect();
-        let mut conv = RowConverter::try_new(&fields).unwrap();
+        let conv = RowConverter::try_new(&fields).unwrap();
         let rows = conv.convert_columns(&cols).unwrap();
         let back = conv.convert_all_rows(&rows).unwrap();
         assert!(back[0] == cols[0] && back[1] == cols[1]);

@@ -19,18 +19,24 @@ use allocator_api2::alloc::Allocator;
 
 use super::decode::one_column;
 use super::gather::{decodes_to, gather, NULL_SPAN};
-use super::interner::{Reader, ShortSpans};
+use super::interner::{Interner, Reader, ShortSpans};
 use super::{Kind, Node, Rows};
 use crate::array::ArrayRef;
 use crate::buffer::{MutableBuffer, SharedSlice};
 use crate::error::{Error, Result};
 
-/// The node of a converter of one ordered dictionary column.
+/// The node of a converter of one seed dictionary column, and its mapping
+/// in `dicts` (`None` when `dicts` has none: the rows then decode through
+/// the iterator, which reports the error).
 pub(crate) fn single_dictionary<'n, 'a, A: Allocator>(
     nodes: &'n [Node<'a, A>],
-) -> Option<&'n Node<'a, A>> {
+    dicts: &'n [Interner<A>],
+) -> Option<(&'n Node<'a, A>, &'n Interner<A>)> {
     match nodes {
-        [node] if matches!(node.kind, Kind::Dictionary(Some(_), _)) => Some(node),
+        [node] => match node.kind {
+            Kind::Dictionary(Some(slot), _) => Some((node, dicts.get(slot)?)),
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -45,6 +51,7 @@ pub(crate) fn single_dictionary<'n, 'a, A: Allocator>(
 /// [`Error::AllocationFailed`].
 pub(crate) fn decode_all<'a, A, B>(
     node: &Node<'a, A>,
+    interner: &Interner<A>,
     rows: &Rows<B>,
     alloc: &A,
 ) -> Result<Option<SharedSlice<'a, ArrayRef<'a, A>, A>>>
@@ -52,9 +59,6 @@ where
     A: Allocator + Clone,
     B: Allocator,
 {
-    let Kind::Dictionary(Some(interner), _) = &node.kind else {
-        return Ok(None);
-    };
     let dt = &node.child()?.decoded;
     let (kind, raw) = interner.raw();
     if rows.is_empty() || !decodes_to(kind, dt) {
@@ -140,7 +144,7 @@ mod tests {
 
     use allocator_api2::alloc::Global;
 
-    use super::super::test_model::{build, value_at, Rng, V};
+    use super::super::test_model::{build, value_at, Rng, Seeded, V};
     use super::super::{Row, RowConverter, SortField, SortOptions};
     use super::*;
     use crate::array::{Array, DictionaryArray, DictionaryKeys, PrimitiveArray};
@@ -200,19 +204,24 @@ mod tests {
         )
     }
 
-    fn converter(vt: &Dt, opts: SortOptions) -> RowConverter<'static, G> {
+    fn converter(vt: &Dt, opts: SortOptions) -> Seeded {
         let dt = dict_type(vt);
-        RowConverter::try_new_with_encoding(
+        Seeded::with_encoding(
             &[SortField::new_with_options(dt, opts)],
             crate::row::RowEncoding::Seed,
         )
-        .unwrap()
     }
 
     /// `convert_all_rows` gives what `convert_rows(rows.iter())` gives; the
     /// error, if any. `taken`: this module's path must decode the rows.
-    fn check(c: &RowConverter<'static, G>, rows: &Rows<G>, taken: bool) -> Option<Error> {
-        let direct = decode_all(c.nodes.first().unwrap(), rows, &Global).unwrap();
+    fn check(c: &Seeded, rows: &Rows<G>, taken: bool) -> Option<Error> {
+        let direct = decode_all(
+            c.nodes.first().unwrap(),
+            &c.i.dictionaries[0],
+            rows,
+            &Global,
+        )
+        .unwrap();
         let want = c.convert_rows(rows.iter());
         let got = c.convert_all_rows(rows);
         match (&got, &want) {
@@ -366,16 +375,24 @@ mod tests {
         let mut c = converter(&Boolean, SortOptions::default());
         let rows = c.convert_columns(core::slice::from_ref(&col)).unwrap();
         let node = c.nodes.first().unwrap();
-        assert!(decode_all(node, &rows, &Global).unwrap().is_none());
+        assert!(decode_all(node, &c.i.dictionaries[0], &rows, &Global)
+            .unwrap()
+            .is_none());
         assert_eq!(check(&c, &rows, false), None);
         let c = converter(&Utf8, SortOptions::default());
         let empty = Rows::new_in(Global);
-        assert!(decode_all(c.nodes.first().unwrap(), &empty, &Global)
-            .unwrap()
-            .is_none());
+        assert!(decode_all(
+            c.nodes.first().unwrap(),
+            &c.i.dictionaries[0],
+            &empty,
+            &Global
+        )
+        .unwrap()
+        .is_none());
         assert!(c.convert_all_rows(&empty).unwrap()[0].is_empty());
-        assert!(single_dictionary(&c.nodes).is_some());
+        assert!(single_dictionary(&c.nodes, &c.i.dictionaries).is_some());
+        assert!(single_dictionary(&c.nodes, &[]).is_none());
         let u = RowConverter::try_new_unordered(&[SortField::new(dict_type(&Utf8))]).unwrap();
-        assert!(single_dictionary(&u.nodes).is_none());
+        assert!(single_dictionary(&u.nodes, &[]).is_none());
     }
 }

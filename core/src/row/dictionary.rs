@@ -116,8 +116,9 @@ impl<'c, 'b, A: Allocator> TableIndex<'c, 'b, A> {
 
 /// Encodes a dictionary's values and builds its table.
 pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
-    interner: Option<&mut Interner<A>>,
-    values: &mut [Node<'_, A>],
+    slot: Option<usize>,
+    dicts: &mut [Interner<A>],
+    values: &[Node<'_, A>],
     opts: SortOptions,
     d: &'c DictionaryArray<'b, A>,
     alloc: &A,
@@ -127,9 +128,10 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
         .ok_or(Error::UnsupportedType)?
         .options
         .null_sentinel();
-    let table = match interner {
-        None => encode_to_rows(values, core::slice::from_ref(d.values()), alloc)?,
-        Some(interner) => {
+    let table = match slot {
+        None => encode_to_rows(values, dicts, core::slice::from_ref(d.values()), alloc)?,
+        Some(slot) => {
+            let interner = dicts.get_mut(slot).ok_or(Error::RowInternerRequired)?;
             if let Some(table) = interner.cache.take(d.values())? {
                 // The same dictionary as the last batch's: its table.
                 return Ok(Encoder::Table {
@@ -137,7 +139,8 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
                     index: TableIndex::Keys(d.keys()),
                 });
             }
-            let encoded = encode_to_rows(values, core::slice::from_ref(d.values()), alloc)?;
+            let encoded = encode_to_rows(values, dicts, core::slice::from_ref(d.values()), alloc)?;
+            let interner = dicts.get_mut(slot).ok_or(Error::RowInternerRequired)?;
             let (kind, raw) = RawSource::of(d.values());
             let spans = interner.intern_keys(encoded, value_sentinel, (kind, &raw), alloc)?;
             key_table(pairs(&spans), interner.key_bytes(), opts, alloc)?
@@ -200,14 +203,15 @@ fn key_table<A: Allocator + Clone>(
 
 /// Encodes the runs of a run-end encoded view.
 pub(crate) fn prepare_run<'c, 'b, A: Allocator + Clone>(
-    values: &mut [Node<'_, A>],
+    values: &[Node<'_, A>],
+    dicts: &mut [Interner<A>],
     r: &'c RunArray<'b, A>,
     alloc: &A,
 ) -> Result<Encoder<'c, 'b, A>> {
     let range = r.get_physical_range();
     let runs = r.values().slice(range.start, range.len())?;
     Ok(Encoder::Table {
-        table: encode_to_rows(values, core::slice::from_ref(&runs), alloc)?,
+        table: encode_to_rows(values, dicts, core::slice::from_ref(&runs), alloc)?,
         index: TableIndex::Runs(r, range.start),
     })
 }
@@ -367,17 +371,19 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
 /// converter never issued; the values' decoding errors.
 pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
     node: &Node<'a, A>,
+    dicts: &[Interner<A>],
     rows: &mut [&[u8]],
     alloc: &A,
 ) -> Result<ArrayRef<'a, A>> {
-    let Kind::Dictionary(interner, _) = &node.kind else {
+    let Kind::Dictionary(slot, _) = &node.kind else {
         return Err(Error::TypeMismatch);
     };
     let value_node = node.child()?;
-    let Some(interner) = interner else {
-        // Unordered: the rows hold the values' own encoding.
-        return decode_column(value_node, rows, alloc);
+    let Some(slot) = *slot else {
+        // By value: the rows hold the values' own encoding.
+        return decode_column(value_node, dicts, rows, alloc);
     };
+    let interner = dicts.get(slot).ok_or(Error::RowInternerRequired)?;
     let n = rows.len();
     let mut reader = interner.reader(node.options, alloc);
     let (kind, raw) = interner.raw();
@@ -434,7 +440,7 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
             Some(p) => interner.value_at(p).ok_or(Error::UnknownDictionaryKey),
         }
     })?;
-    let values = decode_column(value_node, &mut cursors, alloc)?;
+    let values = decode_column(value_node, dicts, &mut cursors, alloc)?;
     if cursors.iter().any(|c| !c.is_empty()) {
         return Err(Error::InvalidRow);
     }
@@ -449,6 +455,7 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
 /// not fit the run-end type; the values' decoding errors.
 pub(crate) fn decode_run<'a, A: Allocator + Clone>(
     node: &Node<'a, A>,
+    dicts: &[Interner<A>],
     rows: &mut [&[u8]],
     alloc: &A,
 ) -> Result<ArrayRef<'a, A>> {
@@ -481,7 +488,7 @@ pub(crate) fn decode_run<'a, A: Allocator + Clone>(
         ends.try_push(i64::try_from(next).map_err(|_| Error::CapacityOverflow)?)?;
         Ok(head)
     })?;
-    let values = decode_column(value_node, &mut heads, alloc)?;
+    let values = decode_column(value_node, dicts, &mut heads, alloc)?;
     if heads.iter().any(|c| !c.is_empty()) {
         return Err(Error::InvalidRow);
     }
