@@ -16,10 +16,10 @@ use allocator_api2::alloc::Allocator;
 
 use super::decode::fixed_len;
 use super::fixed_decode::Column;
-use super::slots::Slots;
 use super::{Node, Rows, SortOptions};
 use crate::array::ArrayRef;
 use crate::buffer::SharedSlice;
+use crate::buffer::TryVec;
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
 
@@ -79,7 +79,7 @@ where
     };
     let n = rows.len();
     let mut offset = 0usize;
-    let mut columns = Slots::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
+    let mut columns = TryVec::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
         let node = nodes.get(i).ok_or(Error::OutOfBounds)?;
         let c = Column::try_new(node, offset, n, alloc)?;
         offset += fixed_len(&node.data_type)?;

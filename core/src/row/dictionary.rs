@@ -20,12 +20,12 @@ use super::decode::{decode_column, null_len, skip_one, write_null, write_null_in
 use super::encode::{encode_to_rows, Encoder};
 use super::gather::{decodes_to, gather, RawSource, NULL_SPAN};
 use super::interner::{pairs, Interner};
-use super::slots::Slots;
 use super::{take, typed, Kind, Node, Rows, SortOptions};
 use crate::array::{
     Array, ArrayRef, DictionaryArray, DictionaryKeyType, DictionaryKeys, PrimitiveArray, RunArray,
     RunEnds,
 };
+use crate::buffer::TryVec;
 use crate::buffer::{MutableBuffer, ScalarBuffer, SharedBox};
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
@@ -433,7 +433,7 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
     let mut null_value = MutableBuffer::new_in(alloc.clone());
     write_null_into(value_node, &mut null_value)?;
     let null_value = null_value.as_slice();
-    let mut cursors = Slots::try_from_fn_in(n, alloc.clone(), |i| {
+    let mut cursors = TryVec::try_from_fn_in(n, alloc.clone(), |i| {
         let row = rows.get_mut(i).ok_or(Error::OutOfBounds)?;
         match reader.next(row)? {
             None => Ok(null_value),
@@ -466,7 +466,7 @@ pub(crate) fn decode_run<'a, A: Allocator + Clone>(
     // The value of each slot, and the number of runs.
     let mut runs = 0usize;
     let mut prev: Option<&[u8]> = None;
-    let values_of = Slots::try_from_fn_in(rows.len(), alloc.clone(), |i| {
+    let values_of = TryVec::try_from_fn_in(rows.len(), alloc.clone(), |i| {
         let row = rows.get_mut(i).ok_or(Error::OutOfBounds)?;
         let n = skip_one(value_node, row)?;
         let v = take(row, n)?;
@@ -479,7 +479,7 @@ pub(crate) fn decode_run<'a, A: Allocator + Clone>(
     let mut ends = MutableBuffer::new_in(alloc.clone());
     ends.try_reserve_exact(runs.checked_mul(8).ok_or(Error::CapacityOverflow)?)?;
     let mut next = 0usize;
-    let mut heads = Slots::try_from_fn_in(runs, alloc.clone(), |_| {
+    let mut heads = TryVec::try_from_fn_in(runs, alloc.clone(), |_| {
         let head = *values_of.get(next).ok_or(Error::OutOfBounds)?;
         next += 1;
         while values_of.get(next) == Some(&head) {

@@ -13,9 +13,9 @@ use super::dictionary::{self, TableIndex};
 use super::fixed::Layout;
 use super::interner::Interner;
 use super::list::{self, ListIndex};
-use super::slots::Slots;
 use super::{byte_sizes, fixed, nested, variable, Kind, Node, Rows, SortOptions};
 use crate::array::{Array, ArrayRef};
+use crate::buffer::TryVec;
 use crate::buffer::{Appender, NullBuffer};
 use crate::error::{Error, Result};
 
@@ -47,7 +47,7 @@ pub(crate) enum Encoder<'c, 'b, A: Allocator> {
     #[cfg(feature = "union")]
     Union {
         union: &'c crate::array::UnionArray<'b, A>,
-        rows: super::slots::Slots<Rows<A>, A>,
+        rows: crate::buffer::TryVec<Rows<A>, A>,
     },
 }
 
@@ -119,7 +119,7 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
             return Err(Error::TypeMismatch);
         }
     }
-    let mut encoders = Slots::try_from_fn_in(columns.len(), alloc.clone(), |i| {
+    let mut encoders = TryVec::try_from_fn_in(columns.len(), alloc.clone(), |i| {
         let node = nodes.get(i).ok_or(Error::OutOfBounds)?;
         let column = columns.get(i).ok_or(Error::OutOfBounds)?;
         prepare(node, dictionaries, column, alloc)

@@ -19,11 +19,11 @@ use allocator_api2::alloc::Allocator;
 
 use super::decode::{fixed_len, is_variable, match_primitive};
 use super::fixed::FixedEncode;
-use super::slots::Slots;
 use super::{Kind, Node, Row, SortOptions};
 use crate::array::{
     Array, ArrayRef, BooleanArray, FixedSizeBinaryArray, NullArray, PrimitiveArray,
 };
+use crate::buffer::TryVec;
 use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, ScalarBuffer, SharedSlice};
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
@@ -431,7 +431,7 @@ where
 {
     let n = rows.len();
     let mut offset = 0usize;
-    let mut columns = Slots::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
+    let mut columns = TryVec::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
         let node = nodes.get(i).ok_or(Error::OutOfBounds)?;
         let c = Column::try_new(node, offset, n, alloc)?;
         offset += fixed_len(&node.data_type)?;

@@ -126,7 +126,7 @@ pub struct RowInterner<
     #[cfg(not(feature = "alloc"))] A: Allocator,
 > {
     /// One mapping per seed dictionary column, by slot (depth first).
-    pub(crate) dictionaries: super::slots::Slots<Interner<A>, A>,
+    pub(crate) dictionaries: crate::buffer::TryVec<Interner<A>, A>,
 }
 
 impl<A: Allocator> RowInterner<A> {

@@ -32,12 +32,12 @@ use allocator_api2::alloc::Allocator;
 use super::decode::decode_column;
 use super::encode::{encode_to_rows, Encoder};
 use super::interner::Interner;
-use super::slots::Slots;
 use super::variable::{self, BlockWriter, BLOCK_SIZE, EMPTY, UNORDERED_NULL};
 use super::{list_elements, typed, Node, Rows};
 use crate::array::{
     Array, ArrayRef, GenericListArray, GenericListViewArray, ListOffsetSize, MapArray,
 };
+use crate::buffer::TryVec;
 use crate::buffer::{
     MutableBuffer, NullBuffer, NullBufferBuilder, OffsetBuffer, OffsetSize, ScalarBuffer, SharedBox,
 };
@@ -424,7 +424,7 @@ fn decode_lists<'a, A: Allocator + Clone>(
         pos: 0,
         k: 0,
     };
-    let mut cursors = Slots::try_from_fn_in(total, alloc.clone(), |_| it.next())?;
+    let mut cursors = TryVec::try_from_fn_in(total, alloc.clone(), |_| it.next())?;
     let values = decode_column(child, dicts, &mut cursors, alloc)?;
     if cursors.iter().any(|c| !c.is_empty()) {
         return Err(Error::InvalidRow);
@@ -458,7 +458,7 @@ fn decode_element_lists<'a, A: Allocator + Clone>(
     }
     let ends: &[usize] = typed(ends.as_slice())?;
     let bytes = scratch.as_slice();
-    let mut cursors = Slots::try_from_fn_in(total, alloc.clone(), |k| {
+    let mut cursors = TryVec::try_from_fn_in(total, alloc.clone(), |k| {
         let start = match k.checked_sub(1) {
             Some(p) => *ends.get(p).ok_or(Error::InvalidRow)?,
             None => 0,

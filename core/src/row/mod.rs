@@ -116,7 +116,6 @@ mod list_elements;
 mod native_order;
 mod nested;
 mod rows;
-mod slots;
 #[cfg(feature = "union")]
 mod union;
 #[cfg(all(test, feature = "union"))]
@@ -137,12 +136,11 @@ use allocator_api2::alloc::Allocator;
 use derive_where::derive_where;
 
 use crate::array::ArrayRef;
-use crate::buffer::{SharedBox, SharedSlice};
+use crate::buffer::{SharedBox, SharedSlice, TryVec};
 use crate::datatypes::{DataType, Field, FieldRef};
 use crate::error::{Error, Result};
 use interner::Interner;
 pub use interner::RowInterner;
-use slots::Slots;
 
 /// How one column sorts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -320,21 +318,21 @@ pub(crate) enum Kind<'a, A: Allocator> {
     /// Encoded from the array alone.
     Leaf,
     /// Struct: one node per field.
-    Struct(Slots<Node<'a, A>, A>),
+    Struct(TryVec<Node<'a, A>, A>),
     /// List, LargeList, ListView, LargeListView, Map: one node for the
     /// elements (the entries struct of a map).
-    List(Slots<Node<'a, A>, A>),
+    List(TryVec<Node<'a, A>, A>),
     /// FixedSizeList: one node for the elements and the list size.
-    FixedSizeList(Slots<Node<'a, A>, A>, usize),
+    FixedSizeList(TryVec<Node<'a, A>, A>, usize),
     /// Dictionary: with [`RowEncoding::Seed`], the slot of its mapping in a
     /// [`RowInterner`] (`None`: encoded by value), and one node for the
     /// values (ascending with the seed encoding: the mapping's order).
-    Dictionary(Option<usize>, Slots<Node<'a, A>, A>),
+    Dictionary(Option<usize>, TryVec<Node<'a, A>, A>),
     /// RunEndEncoded: one node for the values.
-    RunEnd(Slots<Node<'a, A>, A>),
+    RunEnd(TryVec<Node<'a, A>, A>),
     /// Sparse or dense union: one node per field, in the fields' order.
     #[cfg(feature = "union")]
-    Union(Slots<Node<'a, A>, A>),
+    Union(TryVec<Node<'a, A>, A>),
 }
 
 impl<'a, A: Allocator + Clone> Node<'a, A> {
@@ -349,13 +347,13 @@ impl<'a, A: Allocator + Clone> Node<'a, A> {
         let unordered = encoding == RowEncoding::Unordered;
         data_type.validate()?;
         let one = |dt: &DataType<'a, A>, opts: SortOptions, seeds: &mut usize| {
-            Slots::try_from_fn_in(1, alloc.clone(), |_| {
+            TryVec::try_from_fn_in(1, alloc.clone(), |_| {
                 Node::try_new(dt, opts, encoding, seeds, alloc)
             })
         };
         let kind = match data_type {
             Struct(fields) => {
-                Kind::Struct(Slots::try_from_fn_in(fields.len(), alloc.clone(), |i| {
+                Kind::Struct(TryVec::try_from_fn_in(fields.len(), alloc.clone(), |i| {
                     let f = fields.get(i).ok_or(Error::OutOfBounds)?;
                     Node::try_new(f.data_type(), options, encoding, seeds, alloc)
                 })?)
@@ -399,7 +397,7 @@ impl<'a, A: Allocator + Clone> Node<'a, A> {
             #[cfg(feature = "union")]
             Union(u, _) => {
                 let fields = u.fields();
-                Kind::Union(Slots::try_from_fn_in(fields.len(), alloc.clone(), |i| {
+                Kind::Union(TryVec::try_from_fn_in(fields.len(), alloc.clone(), |i| {
                     let f = fields.get(i).ok_or(Error::OutOfBounds)?;
                     Node::try_new(f.data_type(), options, encoding, seeds, alloc)
                 })?)
@@ -564,7 +562,7 @@ pub struct RowConverter<
     #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
     #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
 > {
-    nodes: Slots<Node<'a, A>, A>,
+    nodes: TryVec<Node<'a, A>, A>,
     encoding: RowEncoding,
     /// Number of dictionary columns (nested ones included) that a
     /// [`RowInterner`] of this converter maps ([`RowEncoding::Seed`] only).
@@ -601,7 +599,7 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         alloc: A,
     ) -> Result<Self> {
         let mut seeds = 0;
-        let nodes = Slots::try_from_fn_in(fields.len(), alloc.clone(), |i| {
+        let nodes = TryVec::try_from_fn_in(fields.len(), alloc.clone(), |i| {
             let f = fields.get(i).ok_or(Error::OutOfBounds)?;
             Node::try_new(&f.data_type, f.options, encoding, &mut seeds, &alloc)
         })?;
@@ -730,7 +728,7 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
     pub fn try_new_interner(&self) -> Result<RowInterner<A>> {
         let alloc = self.nodes.allocator();
         Ok(RowInterner {
-            dictionaries: Slots::try_from_fn_in(self.seed_dictionaries, alloc.clone(), |_| {
+            dictionaries: TryVec::try_from_fn_in(self.seed_dictionaries, alloc.clone(), |_| {
                 Ok(Interner::new_in(alloc.clone()))
             })?,
         })
@@ -859,7 +857,7 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
             return variable_decode::decode_single_column(node, rows.into_iter(), &alloc);
         }
         let mut cursors =
-            Slots::try_from_iter_in(rows.into_iter().map(|r| r.data()), alloc.clone())?;
+            TryVec::try_from_iter_in(rows.into_iter().map(|r| r.data()), alloc.clone())?;
         let columns = SharedSlice::try_from_fn_in(self.nodes.len(), alloc.clone(), |i| {
             let node = self.nodes.get(i).ok_or(Error::OutOfBounds)?;
             decode::decode_column(node, dictionaries, &mut cursors, &alloc)

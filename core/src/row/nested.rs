@@ -15,9 +15,9 @@ use allocator_api2::alloc::Allocator;
 use super::decode::{decode_column, skip_one, write_null_into};
 use super::encode::{encode_to_rows, Encoder};
 use super::interner::Interner;
-use super::slots::Slots;
 use super::{take, Node, Rows, SortOptions};
 use crate::array::{Array, FixedSizeListArray, StructArray};
+use crate::buffer::TryVec;
 use crate::buffer::{MutableBuffer, NullBuffer, NullBufferBuilder, SharedBox, SharedSlice};
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
@@ -29,7 +29,7 @@ pub(crate) fn prepare_struct<'c, 'b, A: Allocator + Clone>(
     s: &'c StructArray<'b, A>,
     alloc: &A,
 ) -> Result<Encoder<'c, 'b, A>> {
-    let columns = Slots::try_from_fn_in(s.num_columns(), alloc.clone(), |i| {
+    let columns = TryVec::try_from_fn_in(s.num_columns(), alloc.clone(), |i| {
         s.column(i).ok_or(Error::OutOfBounds)
     })?;
     let child = if columns.is_empty() {
@@ -161,7 +161,7 @@ pub(crate) fn decode_struct<'a, A: Allocator + Clone>(
     }
     let null_row = null_row.as_slice();
     let mut cursors =
-        Slots::try_from_fn_in(rows.len(), alloc.clone(), |i| match nulls.is_valid(i) {
+        TryVec::try_from_fn_in(rows.len(), alloc.clone(), |i| match nulls.is_valid(i) {
             Some(true) => rows.get(i).copied().ok_or(Error::OutOfBounds),
             _ => Ok(null_row),
         })?;
@@ -204,7 +204,7 @@ pub(crate) fn decode_fixed_size_list<'a, A: Allocator + Clone>(
         .checked_mul(size)
         .ok_or(Error::CapacityOverflow)?;
     let (mut r, mut k) = (0usize, 0usize);
-    let mut cursors = Slots::try_from_fn_in(total, alloc.clone(), |_| {
+    let mut cursors = TryVec::try_from_fn_in(total, alloc.clone(), |_| {
         if k == size {
             k = 0;
             r += 1;

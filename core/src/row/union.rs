@@ -17,9 +17,9 @@ use allocator_api2::alloc::Allocator;
 use super::decode::{decode_column, write_null_into};
 use super::encode::{encode_to_rows, Encoder};
 use super::interner::Interner;
-use super::slots::Slots;
 use super::{Node, Rows, SortOptions};
 use crate::array::{Array, ArrayRef, UnionArray};
+use crate::buffer::TryVec;
 use crate::buffer::{MutableBuffer, ScalarBuffer, SharedSlice};
 use crate::datatypes::{DataType, UnionMode};
 use crate::error::{Error, Result};
@@ -35,7 +35,7 @@ pub(crate) fn prepare_union<'c, 'b, A: Allocator + Clone>(
         return Err(Error::TypeMismatch);
     }
     let mut k = 0;
-    let rows = Slots::try_from_fn_in(children.len(), alloc.clone(), |i| {
+    let rows = TryVec::try_from_fn_in(children.len(), alloc.clone(), |i| {
         let node = children.get(k..=k).ok_or(Error::OutOfBounds)?;
         k += 1;
         let column = u.children().get(i).ok_or(Error::OutOfBounds)?;
@@ -126,7 +126,7 @@ pub(crate) fn decode<'a, A: Allocator + Clone>(
     };
     let n = rows.len();
     let mut type_ids = MutableBuffer::new_in(alloc.clone());
-    let which = Slots::try_from_fn_in(n, alloc.clone(), |i| {
+    let which = TryVec::try_from_fn_in(n, alloc.clone(), |i| {
         let row = rows.get_mut(i).ok_or(Error::OutOfBounds)?;
         let (&b, rest) = row.split_first().ok_or(Error::InvalidRow)?;
         *row = rest;
@@ -137,7 +137,7 @@ pub(crate) fn decode<'a, A: Allocator + Clone>(
     })?;
     let mut offsets = None;
     if *mode == UnionMode::Dense {
-        let mut counts = Slots::try_from_fn_in(children.len(), alloc.clone(), |_| Ok(0i32))?;
+        let mut counts = TryVec::try_from_fn_in(children.len(), alloc.clone(), |_| Ok(0i32))?;
         let mut o = MutableBuffer::new_in(alloc.clone());
         for k in which.iter() {
             let c = counts.get_mut(*k).ok_or(Error::OutOfBounds)?;
@@ -180,7 +180,7 @@ fn decode_child<'a, A: Allocator + Clone>(
         UnionMode::Sparse => rows.len(),
     };
     let mut next = 0;
-    let mut cursors: Slots<&[u8], A> = Slots::try_from_fn_in(count, alloc.clone(), |_| loop {
+    let mut cursors: TryVec<&[u8], A> = TryVec::try_from_fn_in(count, alloc.clone(), |_| loop {
         let i = next;
         next += 1;
         match (rows.get(i), mine(i), mode) {
