@@ -16,7 +16,8 @@ use allocator_api2::alloc::Allocator;
 
 use super::decode::fixed_len;
 use super::fixed_decode::Column;
-use super::{Node, Rows, SortOptions};
+use super::source::Contiguous;
+use super::{Node, SortOptions};
 use crate::array::ArrayRef;
 use crate::buffer::SharedSlice;
 use crate::buffer::TryVec;
@@ -25,7 +26,7 @@ use crate::error::{Error, Result};
 
 /// The bytes of all rows of `rows`, back to back, when every row is
 /// `width` bytes long (`width > 0`, at least one row); `None` otherwise.
-fn uniform<B: Allocator>(rows: &Rows<B>, width: usize) -> Option<&[u8]> {
+fn uniform(rows: Contiguous<'_>, width: usize) -> Option<&[u8]> {
     let offsets = rows.offsets();
     let n = rows.len();
     if width == 0 || n == 0 || offsets.len() != n.checked_add(1)? {
@@ -64,15 +65,14 @@ fn uniform<B: Allocator>(rows: &Rows<B>, width: usize) -> Option<&[u8]> {
 /// # Errors
 /// [`Error::InvalidRow`] for a malformed piece; [`Error::AllocationFailed`];
 /// [`Error::CapacityOverflow`].
-pub(crate) fn decode_all<'a, A, B>(
+pub(crate) fn decode_all<'a, A>(
     nodes: &[Node<'a, A>],
     width: usize,
-    rows: &Rows<B>,
+    rows: Contiguous<'_>,
     alloc: &A,
 ) -> Result<Option<SharedSlice<'a, ArrayRef<'a, A>, A>>>
 where
     A: Allocator + Clone,
-    B: Allocator,
 {
     let Some(data) = uniform(rows, width) else {
         return Ok(None);
@@ -286,6 +286,7 @@ fn decode_booleans<A: Allocator + Clone>(
 
 #[cfg(test)]
 mod tests {
+    use crate::row::Rows;
     use std::vec::Vec;
 
     use allocator_api2::alloc::Global;

@@ -20,9 +20,10 @@
 use allocator_api2::alloc::Allocator;
 
 use super::decode::one_column;
+use super::source::Contiguous;
 use super::variable::BLOCK_SIZE;
 use super::variable_decode::{decode_ordered_with, read_unordered, whole_row_len, BlockSink};
-use super::{Node, Rows, SortOptions};
+use super::{Node, SortOptions};
 use crate::array::{
     Array, ArrayRef, BinaryType, ByteArrayType, GenericByteArray, LargeBinaryType, LargeUtf8Type,
     Utf8Type,
@@ -43,14 +44,13 @@ use crate::error::{Error, ErrorKind, Result};
 /// built, for bytes after a value); [`Error::InvalidUtf8`];
 /// [`Error::CapacityOverflow`] when the values exceed the offset type;
 /// [`Error::AllocationFailed`].
-pub(crate) fn decode_all<'a, A, B>(
+pub(crate) fn decode_all<'a, A>(
     node: &Node<'a, A>,
-    rows: &Rows<B>,
+    rows: Contiguous<'_>,
     alloc: &A,
 ) -> Result<Option<SharedSlice<'a, ArrayRef<'a, A>, A>>>
 where
     A: Allocator + Clone,
-    B: Allocator,
 {
     use DataType::*;
     if rows.is_empty() {
@@ -58,10 +58,10 @@ where
     }
     let (opts, unordered) = (node.options, node.unordered);
     let column = match &node.data_type {
-        Binary => decode::<BinaryType, A, B>(rows, opts, unordered, alloc)?.map(into),
-        LargeBinary => decode::<LargeBinaryType, A, B>(rows, opts, unordered, alloc)?.map(into),
-        Utf8 => decode::<Utf8Type, A, B>(rows, opts, unordered, alloc)?.map(into),
-        LargeUtf8 => decode::<LargeUtf8Type, A, B>(rows, opts, unordered, alloc)?.map(into),
+        Binary => decode::<BinaryType, A>(rows, opts, unordered, alloc)?.map(into),
+        LargeBinary => decode::<LargeBinaryType, A>(rows, opts, unordered, alloc)?.map(into),
+        Utf8 => decode::<Utf8Type, A>(rows, opts, unordered, alloc)?.map(into),
+        LargeUtf8 => decode::<LargeUtf8Type, A>(rows, opts, unordered, alloc)?.map(into),
         _ => return Ok(None),
     };
     let Some(column) = column else {
@@ -79,8 +79,8 @@ fn into<'a, T: ByteArrayType, A: Allocator + Clone>(
 
 /// Decodes the rows into a column of `T` (see [`decode_all`]); `None` when
 /// a malformed row outgrew the room estimated for the values.
-fn decode<'a, T: ByteArrayType, A: Allocator + Clone, B: Allocator>(
-    rows: &Rows<B>,
+fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
+    rows: Contiguous<'_>,
     opts: SortOptions,
     unordered: bool,
     alloc: &A,
@@ -285,6 +285,16 @@ fn decode_unordered_at(row: &mut &[u8], out: &mut [u8], pos: usize) -> Result<Op
 
 #[cfg(test)]
 mod tests {
+    use crate::row::Rows;
+
+    /// The decoder on all rows of `rows`.
+    fn decode_all<'a>(
+        node: &Node<'a, Global>,
+        rows: &Rows<Global>,
+        alloc: &Global,
+    ) -> Result<Option<SharedSlice<'a, ArrayRef<'a, Global>, Global>>> {
+        super::decode_all(node, Contiguous::of(rows), alloc)
+    }
     use std::vec::Vec;
 
     use allocator_api2::alloc::Global;

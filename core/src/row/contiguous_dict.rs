@@ -20,44 +20,28 @@ use allocator_api2::alloc::Allocator;
 use super::decode::one_column;
 use super::gather::{decodes_to, gather, NULL_SPAN};
 use super::interner::{Interner, Reader, ShortSpans};
-use super::{Kind, Node, Rows};
+use super::source::Contiguous;
+use super::Node;
 use crate::array::ArrayRef;
 use crate::buffer::{MutableBuffer, SharedSlice};
 use crate::error::{Error, Result};
 
-/// The node of a converter of one seed dictionary column, and its mapping
-/// in `dicts` (`None` when `dicts` has none: the rows then decode through
-/// the iterator, which reports the error).
-pub(crate) fn single_dictionary<'n, 'a, A: Allocator>(
-    nodes: &'n [Node<'a, A>],
-    dicts: &'n [Interner<A>],
-) -> Option<(&'n Node<'a, A>, &'n Interner<A>)> {
-    match nodes {
-        [node] => match node.kind {
-            Kind::Dictionary(Some(slot), _) => Some((node, dicts.get(slot)?)),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 /// Decodes every row of `rows` as the value of the one dictionary column
-/// `node` ([`single_dictionary`]); `Ok(None)` when its interner keeps no
+/// `node` (through its mapping `interner`); `Ok(None)` when its interner keeps no
 /// raw values of the decoded type, there are no rows, or a row does not
 /// decode, for the caller to decode them through the iterator instead.
 ///
 /// # Errors
 /// [`Error::InvalidUtf8`] (the column's checks); [`Error::CapacityOverflow`];
 /// [`Error::AllocationFailed`].
-pub(crate) fn decode_all<'a, A, B>(
+pub(crate) fn decode_all<'a, A>(
     node: &Node<'a, A>,
     interner: &Interner<A>,
-    rows: &Rows<B>,
+    rows: Contiguous<'_>,
     alloc: &A,
 ) -> Result<Option<SharedSlice<'a, ArrayRef<'a, A>, A>>>
 where
     A: Allocator + Clone,
-    B: Allocator,
 {
     let dt = &node.child()?.decoded;
     let (kind, raw) = interner.raw();
@@ -140,12 +124,23 @@ fn slow<A: Allocator>(reader: &mut Reader<'_, A>, mut row: &[u8]) -> Option<[u32
 
 #[cfg(test)]
 mod tests {
+    use crate::row::Rows;
+
+    /// The decoder on all rows of `rows`.
+    fn decode_all<'a>(
+        node: &Node<'a, Global>,
+        interner: &Interner<Global>,
+        rows: &Rows<Global>,
+        alloc: &Global,
+    ) -> Result<Option<SharedSlice<'a, ArrayRef<'a, Global>, Global>>> {
+        super::decode_all(node, interner, Contiguous::of(rows), alloc)
+    }
     use std::vec::Vec;
 
     use allocator_api2::alloc::Global;
 
     use super::super::test_model::{build, value_at, Rng, Seeded, V};
-    use super::super::{Row, RowConverter, SortField, SortOptions};
+    use super::super::{Row, SortField, SortOptions};
     use super::*;
     use crate::array::{Array, DictionaryArray, DictionaryKeys, PrimitiveArray};
     use crate::buffer::SharedBox;
@@ -390,9 +385,5 @@ mod tests {
         .unwrap()
         .is_none());
         assert!(c.convert_all_rows(&empty).unwrap()[0].is_empty());
-        assert!(single_dictionary(&c.nodes, &c.i.dictionaries).is_some());
-        assert!(single_dictionary(&c.nodes, &[]).is_none());
-        let u = RowConverter::try_new_unordered(&[SortField::new(dict_type(&Utf8))]).unwrap();
-        assert!(single_dictionary(&u.nodes, &[]).is_none());
     }
 }

@@ -99,6 +99,25 @@
 //! # Ok::<(), alkaid::Error>(())
 //! ```
 
+// # Files of this module, by type family
+//
+// Every decode goes through one dispatch (`source.rs`): the columns choose
+// a plan; rows of a `Rows` (`convert_all_rows`) try the plan's decoder
+// over the whole buffer first, any rows (`convert_rows`, and the fallback)
+// take its row-by-row decoder.
+//
+// | family | encode | decode row by row | decode a whole `Rows` |
+// |---|---|---|---|
+// | driver | `encode.rs` (sizes, then one pass per column) | `source.rs` (dispatch), `decode.rs` (cursors, column by column) | `source.rs` |
+// | fixed width (Null, Boolean, primitives, FixedSizeBinary) | `fixed.rs`, `native_order.rs` | `fixed.rs` (cursors), `fixed_decode.rs` (all columns fixed) | `contiguous.rs` |
+// | bytes (Binary, Utf8, Large, View) | `variable.rs`, `byte_sizes.rs` | `variable_decode.rs`, `variable_decode/columns.rs` | `contiguous_bytes.rs` |
+// | struct, fixed-size list | `nested.rs` | `nested.rs` | — |
+// | list, list view, map | `list.rs`, `list_elements.rs` | `list.rs`, `list_elements.rs` | — |
+// | dictionary, run-end | `dictionary.rs` | `dictionary.rs` | — |
+// | seed dictionary (`RowInterner`) | `interner.rs`, `interner/`, `cache.rs` | `dictionary.rs`, `gather.rs` | `contiguous_dict.rs` |
+// | union | `union.rs` | `union.rs` | — |
+// | storage | `rows.rs` (`Rows`, `Row`) | | |
+
 mod byte_sizes;
 mod cache;
 mod contiguous;
@@ -116,6 +135,7 @@ mod list_elements;
 mod native_order;
 mod nested;
 mod rows;
+mod source;
 #[cfg(feature = "union")]
 mod union;
 #[cfg(all(test, feature = "union"))]
@@ -131,6 +151,7 @@ mod test_model;
 mod tests;
 
 pub use rows::{Row, Rows, RowsIter};
+use source::Rowwise;
 
 use allocator_api2::alloc::Allocator;
 use derive_where::derive_where;
@@ -849,24 +870,8 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         I: IntoIterator<Item = Row<'r>>,
         I::IntoIter: ExactSizeIterator,
     {
-        let alloc = self.nodes.allocator().clone();
-        if let Some(width) = fixed_decode::row_width(&self.nodes)? {
-            return fixed_decode::decode_rows(&self.nodes, width, rows.into_iter(), &alloc);
-        }
-        if let Some(node) = variable_decode::single_variable(&self.nodes) {
-            return variable_decode::decode_single_column(node, rows.into_iter(), &alloc);
-        }
-        let mut cursors =
-            TryVec::try_from_iter_in(rows.into_iter().map(|r| r.data()), alloc.clone())?;
-        let columns = SharedSlice::try_from_fn_in(self.nodes.len(), alloc.clone(), |i| {
-            let node = self.nodes.get(i).ok_or(Error::OutOfBounds)?;
-            decode::decode_column(node, dictionaries, &mut cursors, &alloc)
-                .map_err(|e| e.with_field(i))
-        })?;
-        if let Some(row) = cursors.iter().position(|c| !c.is_empty()) {
-            return Err(Error::InvalidRow.with_row(row));
-        }
-        Ok(columns)
+        let alloc = self.nodes.allocator();
+        source::decode(&self.nodes, dictionaries, Rowwise(rows.into_iter()), alloc)
     }
 
     /// Decodes every row of `rows` (from any allocator) as
@@ -880,9 +885,10 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
     /// at its offset, booleans 8 rows at a time. A converter of one Binary,
     /// LargeBinary, Utf8 or LargeUtf8 column sizes its values from the row
     /// lengths and last bytes and decodes the rows in one pass. A converter
-    /// of one (ordered) dictionary column whose values are byte arrays,
-    /// integers or floats looks up each row's key and then copies the
-    /// values the converter kept (no per-row cursors). Otherwise
+    /// of one seed dictionary column whose values are byte arrays,
+    /// integers or floats ([`Self::convert_all_rows_with_interner`]) looks
+    /// up each row's key and then copies the values the interner kept (no
+    /// per-row cursors). Otherwise
     /// (other columns, rows of other lengths, no rows, malformed rows that
     /// outgrow the size estimate, rows that do not decode or whose keys
     /// were never issued) this is `convert_rows(rows.iter())`.
@@ -918,23 +924,7 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         dictionaries: &[Interner<A>],
         rows: &Rows<B>,
     ) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>> {
-        let alloc = self.nodes.allocator().clone();
-        if let Some(width) = fixed_decode::row_width(&self.nodes)? {
-            if let Some(columns) = contiguous::decode_all(&self.nodes, width, rows, &alloc)? {
-                return Ok(columns);
-            }
-        } else if let Some(node) = variable_decode::single_variable(&self.nodes) {
-            if let Some(columns) = contiguous_bytes::decode_all(node, rows, &alloc)? {
-                return Ok(columns);
-            }
-        } else if let Some((node, interner)) =
-            contiguous_dict::single_dictionary(&self.nodes, dictionaries)
-        {
-            if let Some(columns) = contiguous_dict::decode_all(node, interner, rows, &alloc)? {
-                return Ok(columns);
-            }
-        }
-        self.decode_rows(dictionaries, rows.iter())
+        source::decode(&self.nodes, dictionaries, rows, self.nodes.allocator())
     }
 }
 
