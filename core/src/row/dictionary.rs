@@ -137,6 +137,7 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
                 return Ok(Encoder::Table {
                     table,
                     index: TableIndex::Keys(d.keys()),
+                    width: None,
                 });
             }
             let encoded = encode_to_rows(values, dicts, core::slice::from_ref(d.values()), alloc)?;
@@ -149,6 +150,7 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
     Ok(Encoder::Table {
         table,
         index: TableIndex::Keys(d.keys()),
+        width: None,
     })
 }
 
@@ -213,6 +215,7 @@ pub(crate) fn prepare_run<'c, 'b, A: Allocator + Clone>(
     Ok(Encoder::Table {
         table: encode_to_rows(values, dicts, core::slice::from_ref(&runs), alloc)?,
         index: TableIndex::Runs(r, range.start),
+        width: None,
     })
 }
 
@@ -264,6 +267,68 @@ fn uniform_width<A: Allocator>(table: &Rows<A>) -> Option<usize> {
     lens.all(|l| l == first).then_some(first)
 }
 
+/// The width of every slot's row piece of a dictionary column, when it
+/// has one: every table row `w` bytes (from offset 0) and no null key, or
+/// nulls of `w` bytes too. The column is then encoded like a fixed-width
+/// one ([`encode_stride`]): no lengths pass, no cursors.
+pub(crate) fn key_width<A: Allocator>(
+    node: &Node<'_, A>,
+    table: &Rows<A>,
+    keys: &DictionaryKeys<'_, A>,
+) -> Option<usize> {
+    let w = uniform_width(table)?;
+    if table.offsets().first() != Some(&0) {
+        return None;
+    }
+    (keys.null_count() == 0 || null_len(node).ok()? == w).then_some(w)
+}
+
+/// Writes each slot's table row (all `w` bytes: [`key_width`]) at
+/// `data[i * stride + offset..]`, the null encoding for a null key.
+///
+/// # Errors
+/// [`Error::DictionaryKeyOutOfBounds`] for a key past the table;
+/// [`Error::OutOfBounds`] when `data` is short.
+pub(crate) fn encode_stride<A: Allocator>(
+    node: &Node<'_, A>,
+    table: &Rows<A>,
+    index: &TableIndex<'_, '_, A>,
+    w: usize,
+    data: &mut [u8],
+    (stride, offset): (usize, usize),
+    n: usize,
+) -> Result<()> {
+    let rows = table
+        .data()
+        .get(..table.len().saturating_mul(w))
+        .ok_or(Error::OutOfBounds)?;
+    let mut null_row = [0u8; 64];
+    let null_row = match null_row.get_mut(..w) {
+        Some(r) if w > 0 => {
+            write_null(node, r)?;
+            Some(&*r)
+        }
+        _ => None,
+    };
+    index.for_each(n, |i, row| {
+        let at = i * stride + offset;
+        let out = data.get_mut(at..at + w).ok_or(Error::OutOfBounds)?;
+        match (row, null_row) {
+            (Some(j), _) => {
+                let src = rows
+                    .get(j * w..j * w + w)
+                    .ok_or(Error::DictionaryKeyOutOfBounds)?;
+                copy_short(out, src);
+            }
+            (None, Some(null)) => copy_short(out, null),
+            (None, None) => {
+                write_null(node, out)?;
+            }
+        }
+        Ok(())
+    })
+}
+
 /// Copies each slot's table row (or writes the null encoding).
 pub(crate) fn encode<A: Allocator>(
     node: &Node<'_, A>,
@@ -300,7 +365,9 @@ pub(crate) fn encode<A: Allocator>(
             let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
             *c += match row {
                 Some(j) => {
-                    let src = rows.get(j * w..j * w + w).ok_or(Error::OutOfBounds)?;
+                    let src = rows
+                        .get(j * w..j * w + w)
+                        .ok_or(Error::DictionaryKeyOutOfBounds)?;
                     copy_short(out.get_mut(..w).ok_or(Error::OutOfBounds)?, src);
                     w
                 }
@@ -360,6 +427,8 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
         }
         4..=7 => ends::<4>(dst, src),
         8..=16 => ends::<8>(dst, src),
+        17..=32 => ends::<16>(dst, src),
+        33..=64 => ends::<32>(dst, src),
         _ => dst.copy_from_slice(src),
     }
 }

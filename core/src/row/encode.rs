@@ -38,10 +38,13 @@ pub(crate) enum Encoder<'c, 'b, A: Allocator> {
         index: ListIndex<'c>,
         child: Rows<A>,
     },
-    /// Dictionary and run-end encoded: a copy of one row of `table` per slot.
+    /// Dictionary and run-end encoded: a copy of one row of `table` per
+    /// slot; `width`: every slot's piece has this many bytes
+    /// ([`dictionary::key_width`]).
     Table {
         table: Rows<A>,
         index: TableIndex<'c, 'b, A>,
+        width: Option<usize>,
     },
     /// Unions: the type id byte, then the selected child's row.
     #[cfg(feature = "union")]
@@ -142,8 +145,10 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
             at
         })?;
         let (buffer, _) = rows.parts_mut()?;
-        // Never 0 (`step_by` would panic), also for 0 rows.
-        let step = if total > CHUNKED {
+        // Never 0 (`step_by` would panic), also for 0 rows. Dictionary
+        // tables write every row at once.
+        let all_direct = encoders.iter().all(|e| matches!(e, Encoder::Direct(_)));
+        let step = if total > CHUNKED && all_direct {
             CHUNK / width.max(1)
         } else {
             n
@@ -158,11 +163,27 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
                     .ok_or(Error::OutOfBounds)?;
                 let mut offset = 0;
                 for (enc, node) in encoders.iter().zip(nodes.iter()) {
-                    if let Encoder::Direct(column) = enc {
-                        let mut layout = Layout::Stride { width, offset };
-                        let part = sliced(column, r0, r1, n)?;
-                        let part = part.as_ref().unwrap_or(column);
-                        encode_fixed(part, node.options, data, &mut layout)?;
+                    match enc {
+                        Encoder::Direct(column) => {
+                            let mut layout = Layout::Stride { width, offset };
+                            let part = sliced(column, r0, r1, n)?;
+                            let part = part.as_ref().unwrap_or(column);
+                            encode_fixed(part, node.options, data, &mut layout)?;
+                        }
+                        Encoder::Table {
+                            table,
+                            index,
+                            width: Some(w),
+                        } => dictionary::encode_stride(
+                            node,
+                            table,
+                            index,
+                            *w,
+                            data,
+                            (width, offset),
+                            r1 - r0,
+                        )?,
+                        _ => return Err(Error::OutOfBounds),
                     }
                     offset += fixed_width(enc).ok_or(Error::OutOfBounds)?;
                 }
@@ -410,7 +431,11 @@ fn prepare<'c, 'b, A: Allocator + Clone>(
         }
         (Kind::List(child), ArrayRef::Map(m)) => list::prepare_map(child, dicts, m, alloc),
         (Kind::Dictionary(slot, values), ArrayRef::Dictionary(d)) => {
-            dictionary::prepare_dictionary(*slot, dicts, values, opts, d, alloc)
+            let mut enc = dictionary::prepare_dictionary(*slot, dicts, values, opts, d, alloc)?;
+            if let Encoder::Table { table, width, .. } = &mut enc {
+                *width = dictionary::key_width(node, table, d.keys());
+            }
+            Ok(enc)
         }
         (Kind::RunEnd(values), ArrayRef::RunEndEncoded(r)) => {
             dictionary::prepare_run(values, dicts, r, alloc)
@@ -426,8 +451,10 @@ fn prepare<'c, 'b, A: Allocator + Clone>(
 /// The encoded width of every row of a column whose rows all have one
 /// width (the fixed-width leaf types), `None` for the others.
 pub(crate) fn fixed_width<A: Allocator>(enc: &Encoder<'_, '_, A>) -> Option<usize> {
-    let Encoder::Direct(column) = enc else {
-        return None;
+    let column = match enc {
+        Encoder::Direct(column) => column,
+        Encoder::Table { width, .. } => return *width,
+        _ => return None,
     };
     match column {
         ArrayRef::Null(_) => Some(0),
@@ -513,7 +540,7 @@ pub(crate) fn add_lengths<A: Allocator>(
             index,
             child,
         } => list::add_lengths(*nulls, index, child, node, lengths),
-        Encoder::Table { table, index } => dictionary::add_lengths(node, table, index, lengths),
+        Encoder::Table { table, index, .. } => dictionary::add_lengths(node, table, index, lengths),
         #[cfg(feature = "union")]
         Encoder::Union { union, rows } => super::union::add_lengths(union, rows, lengths),
     }
@@ -573,7 +600,9 @@ pub(crate) fn encode<A: Allocator>(
             index,
             child,
         } => list::encode(*nulls, index, child, node, data, cursors),
-        Encoder::Table { table, index } => dictionary::encode(node, table, index, data, cursors),
+        Encoder::Table { table, index, .. } => {
+            dictionary::encode(node, table, index, data, cursors)
+        }
         #[cfg(feature = "union")]
         Encoder::Union { union, rows } => super::union::encode(union, rows, opts, data, cursors),
     }

@@ -843,3 +843,95 @@ fn degenerate_types_round_trip() {
     let none = RowConverter::try_new(&[]).unwrap();
     assert!(none.convert_columns(&[]).unwrap().is_empty());
 }
+
+/// Dictionaries by value whose rows all have one width (table rows of one
+/// length, and no null key or nulls of that length) are written as a
+/// fixed-width column: the same bytes as their values' own rows, alone,
+/// beside a fixed-width column and beside a string column, both
+/// directions; a key past the dictionary is `DictionaryKeyOutOfBounds` on
+/// every path.
+#[test]
+fn fixed_width_dictionaries_write_their_values_rows() {
+    use crate::array::{DictionaryArray, DictionaryKeys, Int32Array};
+    let words = StringArray::<G>::try_from_options_in(
+        &[Some("pear"), Some("fig"), Some("kiwi"), Some("apple")],
+        Global,
+    )
+    .unwrap()
+    .into_array_ref();
+    let ints = PrimitiveArray::<i64, G>::try_from_options_in(&[Some(-3), Some(9), None], Global)
+        .unwrap()
+        .into_array_ref();
+    let dict = |values: &ArrayRef<'static, G>, keys: &[Option<i32>]| {
+        let keys = PrimitiveArray::<i32, G>::try_from_options_in(keys, Global).unwrap();
+        DictionaryArray::try_new_in(DictionaryKeys::Int32(keys), values.clone(), false, Global)
+            .unwrap()
+            .into_array_ref()
+    };
+    let keys = [Some(2), Some(0), Some(3), Some(1), Some(0)];
+    let int_keys = [Some(1), None, Some(0), Some(2), None];
+    let other = Int32Array::from(std::vec![5, -1, 7, 0, 2]).into_array_ref();
+    let text = StringArray::from(std::vec!["x", "", "yy", "z", "w"]).into_array_ref();
+    for opts in [SortOptions::default(), SortOptions::new(true, false)] {
+        for (values, keys) in [(&words, &keys[..]), (&ints, &int_keys[..])] {
+            let col = dict(values, keys);
+            let taken: std::vec::Vec<usize> =
+                keys.iter().map(|k| k.unwrap_or(0) as usize).collect();
+            let plain = {
+                let c = RowConverter::try_new(&[SortField::new_with_options(
+                    values.data_type().clone(),
+                    opts,
+                )])
+                .unwrap();
+                let rows = c.convert_columns(core::slice::from_ref(values)).unwrap();
+                let null = match values.data_type() {
+                    DataType::Int64 => [opts.null_sentinel()].into_iter().chain([0; 8]).collect(),
+                    _ => std::vec![opts.null_sentinel()],
+                };
+                keys.iter()
+                    .zip(&taken)
+                    .map(|(k, &t)| match k {
+                        Some(_) => rows.row(t).unwrap().data().to_vec(),
+                        None => null.clone(),
+                    })
+                    .collect::<Vec<_>>()
+            };
+            for beside in [None, Some(&other), Some(&text)] {
+                let mut fields =
+                    std::vec![SortField::new_with_options(col.data_type().clone(), opts)];
+                let mut cols = std::vec![col.clone()];
+                if let Some(b) = beside {
+                    fields.push(SortField::new(b.data_type().clone()));
+                    cols.push(b.clone());
+                }
+                let c = RowConverter::try_new(&fields).unwrap();
+                let rows = c.convert_columns(&cols).unwrap();
+                for (i, want) in plain.iter().enumerate() {
+                    assert_eq!(&rows.row(i).unwrap().data()[..want.len()], &want[..]);
+                }
+                let back = c.convert_all_rows(&rows).unwrap();
+                assert_eq!(back[0].len(), keys.len());
+                // A key past the dictionary (an unchecked array).
+                let bad = {
+                    let k = PrimitiveArray::<i32, G>::from_slice(&[0, 9, 1, 0, 0]);
+                    let v = crate::buffer::SharedBox::try_new_in(values.clone(), Global).unwrap();
+                    // SAFETY: the array is only encoded, which checks the keys.
+                    unsafe {
+                        DictionaryArray::new_unchecked(
+                            col.data_type().clone(),
+                            DictionaryKeys::Int32(k),
+                            v,
+                        )
+                    }
+                    .into_array_ref()
+                };
+                let mut bad_cols = cols.clone();
+                bad_cols[0] = bad;
+                assert_eq!(
+                    c.convert_columns(&bad_cols).unwrap_err(),
+                    Error::DictionaryKeyOutOfBounds
+                );
+            }
+        }
+    }
+}
