@@ -89,10 +89,16 @@ impl<T, A: Allocator> TryVec<T, A> {
     where
         F: FnMut(usize) -> Result<T>,
     {
-        let mut v = TryVec::new_in(alloc);
+        let mut v = Self::new_in(alloc);
         v.grow_to(len)?;
         for i in 0..len {
-            v.try_push(f(i)?)?;
+            let item = f(i)?;
+            // SAFETY: the capacity is at least `len > i` elements (or `T`
+            // is zero-sized and the dangling pointer is valid for writes);
+            // `len` counts the elements written, so an early return drops
+            // exactly those.
+            unsafe { v.ptr.as_ptr().add(i).write(item) };
+            v.len = i + 1;
         }
         Ok(v)
     }
