@@ -109,7 +109,7 @@
 // | family | encode | decode row by row | decode a whole `Rows` |
 // |---|---|---|---|
 // | driver | `encode.rs` (sizes, then one pass per column) | `source.rs` (dispatch), `decode.rs` (cursors, column by column) | `source.rs` |
-// | fixed width (Null, Boolean, primitives, FixedSizeBinary) | `fixed.rs`, `native_order.rs` | `fixed.rs` (cursors), `fixed_decode.rs` (all columns fixed) | `contiguous.rs` |
+// | fixed width (Null, Boolean, primitives, FixedSizeBinary) | `fixed/mod.rs`, `fixed/native_order.rs` | `fixed/mod.rs` (cursors), `fixed/rows.rs` (all columns fixed) | `fixed/contiguous.rs` |
 // | bytes (Binary, Utf8, Large, View) | `variable.rs`, `byte_sizes.rs` | `variable_decode.rs`, `variable_decode/columns.rs` | `contiguous_bytes.rs` |
 // | struct, fixed-size list | `nested.rs` | `nested.rs` | — |
 // | list, list view, map | `list.rs`, `list_elements.rs` | `list.rs`, `list_elements.rs` | — |
@@ -120,19 +120,16 @@
 
 mod byte_sizes;
 mod cache;
-mod contiguous;
 mod contiguous_bytes;
 mod contiguous_dict;
 mod decode;
 mod dictionary;
 mod encode;
 mod fixed;
-mod fixed_decode;
 mod gather;
 mod interner;
 mod list;
 mod list_elements;
-mod native_order;
 mod nested;
 mod rows;
 mod source;

@@ -10,8 +10,9 @@
 
 use allocator_api2::alloc::Allocator;
 
+use super::fixed::{contiguous, rows as fixed_rows};
 use super::interner::Interner;
-use super::{contiguous, contiguous_bytes, contiguous_dict, decode, fixed_decode};
+use super::{contiguous_bytes, contiguous_dict, decode};
 use super::{variable_decode, Kind, Node, Row, Rows, RowsIter};
 use crate::array::ArrayRef;
 use crate::buffer::{SharedSlice, TryVec};
@@ -94,7 +95,7 @@ impl<'r, I: ExactSizeIterator<Item = Row<'r>>> RowSource<'r> for Rowwise<I> {
 ///
 /// | plan | columns | row by row | contiguous rows |
 /// |---|---|---|---|
-/// | `Fixed` | all fixed-width leaves | `fixed_decode` | `contiguous` |
+/// | `Fixed` | all fixed-width leaves | `fixed/rows.rs` | `fixed/contiguous.rs` |
 /// | `Bytes` | one Binary, Utf8 (Large, View) | `variable_decode` | `contiguous_bytes` (offset types) |
 /// | `SeedDictionary` | one seed dictionary | cursors | `contiguous_dict` |
 /// | `Cursors` | anything else | cursors (`decode`) | cursors |
@@ -111,7 +112,7 @@ enum Plan<'n, 'a, A: Allocator> {
 
 impl<'n, 'a, A: Allocator> Plan<'n, 'a, A> {
     fn of(nodes: &'n [Node<'a, A>], dicts: &'n [Interner<A>]) -> Result<Self> {
-        if let Some(width) = fixed_decode::row_width(nodes)? {
+        if let Some(width) = fixed_rows::row_width(nodes)? {
             return Ok(Plan::Fixed(width));
         }
         if let Some(node) = variable_decode::single_variable(nodes) {
@@ -161,7 +162,7 @@ where
     }
     let rows = source.rows();
     match plan {
-        Plan::Fixed(width) => fixed_decode::decode_rows(nodes, width, rows, alloc),
+        Plan::Fixed(width) => fixed_rows::decode_rows(nodes, width, rows, alloc),
         Plan::Bytes(node) => variable_decode::decode_single_column(node, rows, alloc),
         Plan::SeedDictionary(..) | Plan::Cursors => by_cursors(nodes, dicts, rows, alloc),
     }

@@ -1,6 +1,6 @@
 //! Decoding every row of a [`Rows`] straight from its byte buffer and
 //! offsets, for converters whose columns are all fixed-width (see
-//! [`super::fixed_decode`]): no per-row iterator, no per-row length check.
+//! [`super::rows`]): no per-row iterator, no per-row length check.
 //!
 //! One pass over the offsets checks that row `i` starts at
 //! `start + i × width` (every row then has the converter's width); the
@@ -9,20 +9,20 @@
 //! Booleans go 8 rows per bitmap byte, their three well-formed pieces
 //! compared as `u16`s. Every byte is checked as the iterator decoders check
 //! it; when a row has another length (or the converter's rows are empty)
-//! the caller falls back to [`super::RowConverter::convert_rows`], so the
+//! the caller falls back to [`crate::row::RowConverter::convert_rows`], so the
 //! result and the errors are the same.
 
 use allocator_api2::alloc::Allocator;
 
-use super::decode::fixed_len;
-use super::fixed_decode::Column;
-use super::source::Contiguous;
-use super::{Node, SortOptions};
+use super::rows::Column;
 use crate::array::ArrayRef;
 use crate::buffer::SharedSlice;
 use crate::buffer::TryVec;
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
+use crate::row::decode::fixed_len;
+use crate::row::source::Contiguous;
+use crate::row::{Node, SortOptions};
 
 /// The bytes of all rows of `rows`, back to back, when every row is
 /// `width` bytes long (`width > 0`, at least one row); `None` otherwise.
@@ -58,7 +58,7 @@ fn uniform(rows: Contiguous<'_>, width: usize) -> Option<&[u8]> {
 
 /// Decodes every row of `rows` into one column per node (every node a
 /// fixed-width leaf, `width` the row width: see
-/// [`super::fixed_decode::row_width`]); `Ok(None)` when the rows are not
+/// [`super::rows::row_width`]); `Ok(None)` when the rows are not
 /// all `width` bytes long, or there are none, for the caller to decode them
 /// through the iterator instead.
 ///
@@ -291,13 +291,13 @@ mod tests {
 
     use allocator_api2::alloc::Global;
 
-    use super::super::test_model::{
-        converter_of as converter, mutate_row, random_fixed_row as random_row, Rng,
-    };
-    use super::super::{Row, RowConverter, SortField};
     use super::*;
     use crate::array::Array;
     use crate::datatypes::{IntervalUnit, TimeUnit};
+    use crate::row::test_model::{
+        converter_of as converter, mutate_row, random_fixed_row as random_row, Rng,
+    };
+    use crate::row::{Row, RowConverter, SortField};
 
     type G = Global;
     type Schema = Vec<(DataType<'static, G>, SortOptions)>;
