@@ -1,4 +1,4 @@
-//! Decoding every row of a [`Rows`] straight from its byte buffer and
+//! Decoding every row of a [`Rows`](crate::row::Rows) straight from its byte buffer and
 //! offsets, for converters of one ordered dictionary column whose
 //! interner keeps the values' raw bytes (byte arrays or primitives: see
 //! [`super::gather`]): no slice per row gathered first.

@@ -110,7 +110,7 @@
 // |---|---|---|---|
 // | driver | `encode.rs` (sizes, then one pass per column) | `source.rs` (dispatch), `decode.rs` (cursors, column by column) | `source.rs` |
 // | fixed width (Null, Boolean, primitives, FixedSizeBinary) | `fixed/mod.rs`, `fixed/native_order.rs` | `fixed/mod.rs` (cursors), `fixed/rows.rs` (all columns fixed) | `fixed/contiguous.rs` |
-// | bytes (Binary, Utf8, Large, View) | `variable.rs`, `byte_sizes.rs` | `variable_decode.rs`, `variable_decode/columns.rs` | `contiguous_bytes.rs` |
+// | bytes (Binary, Utf8, Large, View) | `variable/mod.rs`, `variable/sizes.rs` | `variable/decoding.rs`, `variable/decoding/columns.rs` | `variable/contiguous.rs` |
 // | struct, fixed-size list | `nested.rs` | `nested.rs` | — |
 // | list, list view, map | `list.rs`, `list_elements.rs` | `list.rs`, `list_elements.rs` | — |
 // | dictionary, run-end | `dictionary.rs` | `dictionary.rs` | — |
@@ -118,9 +118,7 @@
 // | union | `union.rs` | `union.rs` | — |
 // | storage | `rows.rs` (`Rows`, `Row`) | | |
 
-mod byte_sizes;
 mod cache;
-mod contiguous_bytes;
 mod contiguous_dict;
 mod decode;
 mod dictionary;
@@ -138,7 +136,6 @@ mod union;
 #[cfg(all(test, feature = "union"))]
 mod union_tests;
 mod variable;
-mod variable_decode;
 
 #[cfg(test)]
 mod proptests;

@@ -3,7 +3,7 @@
 //! [`super::RowConverter::convert_rows`] decodes any rows (the caller's
 //! iterator: [`Rowwise`]); [`super::RowConverter::convert_all_rows`] decodes
 //! every row of a [`Rows`], whose rows also sit back to back in one buffer
-//! ([`Contiguous`]). Both are a [`RowSource`] and go through [`decode`]: the
+//! ([`Contiguous`]). Both are a [`RowSource`] and go through [`decode()`]: the
 //! converter's columns choose a [`Plan`] once, a contiguous source tries the
 //! plan's buffer decoder first, and every source can fall back to the
 //! plan's row-by-row decoder, with the same results and errors.
@@ -12,8 +12,9 @@ use allocator_api2::alloc::Allocator;
 
 use super::fixed::{contiguous, rows as fixed_rows};
 use super::interner::Interner;
-use super::{contiguous_bytes, contiguous_dict, decode};
-use super::{variable_decode, Kind, Node, Row, Rows, RowsIter};
+use super::variable::{contiguous as contiguous_bytes, decoding as variable_decode};
+use super::{contiguous_dict, decode};
+use super::{Kind, Node, Row, Rows, RowsIter};
 use crate::array::ArrayRef;
 use crate::buffer::{SharedSlice, TryVec};
 use crate::error::{Error, Result};
@@ -96,7 +97,7 @@ impl<'r, I: ExactSizeIterator<Item = Row<'r>>> RowSource<'r> for Rowwise<I> {
 /// | plan | columns | row by row | contiguous rows |
 /// |---|---|---|---|
 /// | `Fixed` | all fixed-width leaves | `fixed/rows.rs` | `fixed/contiguous.rs` |
-/// | `Bytes` | one Binary, Utf8 (Large, View) | `variable_decode` | `contiguous_bytes` (offset types) |
+/// | `Bytes` | one Binary, Utf8 (Large, View) | `variable/decoding/columns.rs` | `variable/contiguous.rs` (offset types) |
 /// | `SeedDictionary` | one seed dictionary | cursors | `contiguous_dict` |
 /// | `Cursors` | anything else | cursors (`decode`) | cursors |
 enum Plan<'n, 'a, A: Allocator> {

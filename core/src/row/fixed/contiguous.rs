@@ -1,4 +1,4 @@
-//! Decoding every row of a [`Rows`] straight from its byte buffer and
+//! Decoding every row of a [`Rows`](crate::row::Rows) straight from its byte buffer and
 //! offsets, for converters whose columns are all fixed-width (see
 //! [`super::rows`]): no per-row iterator, no per-row length check.
 //!

@@ -10,12 +10,12 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::encode::{fixed_width, Encoder};
-use super::variable::{BLOCK_SIZE, UNORDERED_NULL};
-use super::Node;
+use super::{BLOCK_SIZE, UNORDERED_NULL};
 use crate::array::{Array, ArrayRef};
 use crate::buffer::{NullBuffer, OffsetSize};
 use crate::error::{Error, Result};
+use crate::row::encode::{fixed_width, Encoder};
+use crate::row::Node;
 
 /// Adds the encoded size of slot `i` of an offsets-based array (`offsets`:
 /// `lengths.len() + 1` of them; null slots per `nulls`) to `lengths[i]`,
