@@ -18,7 +18,7 @@ use allocator_api2::alloc::Allocator;
 
 use super::decode::{decode_column, null_len, skip_one, write_null, write_null_into};
 use super::encode::{encode_to_rows, Encoder};
-use super::gather::{decodes_to, gather, RawSource, NULL_SPAN};
+use super::interner::gather::{decodes_to, gather, RawSource, NULL_SPAN};
 use super::interner::{pairs, Interner};
 use super::{take, typed, Kind, Node, Rows, SortOptions};
 use crate::array::{

@@ -28,12 +28,15 @@
 //! `MAX_PROBE` comparisons more than the search (no quadratic case).
 //!
 //! Each entry also records where the value's raw bytes are (see
-//! [`super::gather`]), so decoding copies them instead of decoding the
+//! [`gather`]), so decoding copies them instead of decoding the
 //! value's encoding again.
 
 use allocator_api2::alloc::Allocator;
 use bytemuck::{Pod, Zeroable};
 
+mod cache;
+pub(crate) mod contiguous;
+pub(crate) mod gather;
 mod hash_index;
 mod keys;
 mod merge;
@@ -45,10 +48,10 @@ use keys::{KeyIndex, Short};
 use merge::Placement;
 pub(crate) use reader::{Reader, ShortSpans};
 
-use super::gather::{RawKind, RawSource, RawStore};
 use super::Rows;
 use crate::buffer::MutableBuffer;
 use crate::error::{Error, Result};
+use gather::{RawKind, RawSource, RawStore};
 
 /// One interned value: where its value bytes and key bytes are.
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
@@ -170,7 +173,7 @@ pub(crate) struct Interner<A: Allocator> {
     /// no such key), then of the two-byte keys by rank (see [`keys`]).
     short_spans: MutableBuffer<A>,
     /// The table of the last dictionary encoded through this interner.
-    pub(crate) cache: super::cache::TableCache<A>,
+    pub(crate) cache: cache::TableCache<A>,
 }
 
 impl<A: Allocator + Clone> Interner<A> {
@@ -187,7 +190,7 @@ impl<A: Allocator + Clone> Interner<A> {
             raw: RawStore::new_in(alloc.clone()),
             spans: MutableBuffer::new_in(alloc.clone()),
             short_spans: MutableBuffer::new_in(alloc.clone()),
-            cache: super::cache::TableCache::new_in(alloc),
+            cache: cache::TableCache::new_in(alloc),
         }
     }
 }

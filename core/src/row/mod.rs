@@ -114,17 +114,14 @@
 // | struct, fixed-size list | `nested.rs` | `nested.rs` | — |
 // | list, list view, map | `list.rs`, `list_elements.rs` | `list.rs`, `list_elements.rs` | — |
 // | dictionary, run-end | `dictionary.rs` | `dictionary.rs` | — |
-// | seed dictionary (`RowInterner`) | `interner.rs`, `interner/`, `cache.rs` | `dictionary.rs`, `gather.rs` | `contiguous_dict.rs` |
+// | seed dictionary (`RowInterner`) | `interner.rs`, `interner/` (`cache.rs`: tables of repeated dictionaries) | `dictionary.rs`, `interner/gather.rs` | `interner/contiguous.rs` |
 // | union | `union.rs` | `union.rs` | — |
 // | storage | `rows.rs` (`Rows`, `Row`) | | |
 
-mod cache;
-mod contiguous_dict;
 mod decode;
 mod dictionary;
 mod encode;
 mod fixed;
-mod gather;
 mod interner;
 mod list;
 mod list_elements;

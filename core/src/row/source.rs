@@ -10,10 +10,11 @@
 
 use allocator_api2::alloc::Allocator;
 
+use super::decode;
 use super::fixed::{contiguous, rows as fixed_rows};
+use super::interner::contiguous as contiguous_dict;
 use super::interner::Interner;
 use super::variable::{contiguous as contiguous_bytes, decoding as variable_decode};
-use super::{contiguous_dict, decode};
 use super::{Kind, Node, Row, Rows, RowsIter};
 use crate::array::ArrayRef;
 use crate::buffer::{SharedSlice, TryVec};
@@ -98,7 +99,7 @@ impl<'r, I: ExactSizeIterator<Item = Row<'r>>> RowSource<'r> for Rowwise<I> {
 /// |---|---|---|---|
 /// | `Fixed` | all fixed-width leaves | `fixed/rows.rs` | `fixed/contiguous.rs` |
 /// | `Bytes` | one Binary, Utf8 (Large, View) | `variable/decoding/columns.rs` | `variable/contiguous.rs` (offset types) |
-/// | `SeedDictionary` | one seed dictionary | cursors | `contiguous_dict` |
+/// | `SeedDictionary` | one seed dictionary | cursors | `interner/contiguous.rs` |
 /// | `Cursors` | anything else | cursors (`decode`) | cursors |
 enum Plan<'n, 'a, A: Allocator> {
     /// Every column is a fixed-width leaf; rows are this many bytes.

@@ -17,14 +17,14 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::decode::one_column;
 use super::gather::{decodes_to, gather, NULL_SPAN};
-use super::interner::{Interner, Reader, ShortSpans};
-use super::source::Contiguous;
-use super::Node;
+use super::{Interner, Reader, ShortSpans};
 use crate::array::ArrayRef;
 use crate::buffer::{MutableBuffer, SharedSlice};
 use crate::error::{Error, Result};
+use crate::row::decode::one_column;
+use crate::row::source::Contiguous;
+use crate::row::Node;
 
 /// Decodes every row of `rows` as the value of the one dictionary column
 /// `node` (through its mapping `interner`); `Ok(None)` when its interner keeps no
@@ -139,14 +139,14 @@ mod tests {
 
     use allocator_api2::alloc::Global;
 
-    use super::super::test_model::{build, value_at, Rng, Seeded, V};
-    use super::super::{Row, SortField, SortOptions};
     use super::*;
     use crate::array::{Array, DictionaryArray, DictionaryKeys, PrimitiveArray};
     use crate::buffer::SharedBox;
     use crate::datatypes::DataType::*;
     use crate::datatypes::{DataType, IndexType};
     use crate::error::ErrorKind;
+    use crate::row::test_model::{build, value_at, Rng, Seeded, V};
+    use crate::row::{Row, SortField, SortOptions};
 
     type G = Global;
     type Dt = DataType<'static, G>;
@@ -343,7 +343,7 @@ mod tests {
         for count in [50usize, 1500] {
             let ints: Vec<V> = (0..count as i128).map(|i| V::I(i * 3 - 700)).collect();
             let floats: Vec<V> = (0..count)
-                .map(|i| super::super::test_model::float(i as f64 * 0.25 - 9.0))
+                .map(|i| crate::row::test_model::float(i as f64 * 0.25 - 9.0))
                 .collect();
             for (vt, values) in [(Int64, &ints), (Int16, &ints), (Float64, &floats)] {
                 for opts in options() {

@@ -14,10 +14,10 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::Rows;
 use crate::array::{Array, ArrayRef, PrimitiveArray, PrimitiveType};
 use crate::buffer::{MutableBuffer, NullBuffer};
 use crate::error::Result;
+use crate::row::Rows;
 
 /// The raw buffers of dictionary values: up to three byte pieces (their
 /// lengths are compared too, so pieces never run into each other).
