@@ -370,6 +370,13 @@ errors! {
     /// A row holds a dictionary key that this converter never issued (for
     /// example a row made by another converter).
     UnknownDictionaryKey => "row holds a dictionary key unknown to this converter",
+    /// Dictionary columns of a converter with the seed's encoding
+    /// (`RowEncoding::Seed`) were encoded or decoded without a
+    /// `RowInterner` (use the `*_with_interner` methods).
+    RowInternerRequired => "seed-encoded dictionary rows need a RowInterner",
+    /// The `RowInterner` given was made for another converter (it has
+    /// another number of dictionary columns).
+    RowInternerMismatch => "RowInterner made for another converter",
 
     // ----- C Data Interface: arrays -----
     /// A C Data Interface struct has a negative length, offset, null count

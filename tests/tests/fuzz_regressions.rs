@@ -161,7 +161,7 @@ fn row_decode_regressions() {
             SortField::new_with_options(DataType::Float64, opts),
             SortField::new_with_options(DataType::FixedSizeBinary(3), opts),
         ];
-        let mut conv = RowConverter::try_new(&fields).unwrap();
+        let conv = RowConverter::try_new(&fields).unwrap();
         let mut rows = conv.empty_rows(0, 0).unwrap();
         let mut rest = &bytes[2..];
         while let Some((&len, tail)) = rest.split_first() {

@@ -69,6 +69,57 @@ impl<T, A: Allocator> TryVec<T, A> {
         Layout::from_size_align(size, align_of::<T>()).map_err(|_| Error::CapacityOverflow)
     }
 
+    /// `len` elements made by `f(0)`, `f(1)`, …, in one allocation of
+    /// exactly `len` elements, stopping at the first error (the elements
+    /// made so far are dropped and the memory returned).
+    ///
+    /// ```
+    /// use alkaid::buffer::TryVec;
+    /// use alkaid::Global;
+    ///
+    /// let squares = TryVec::try_from_fn_in(4, Global, |i| Ok(i * i))?;
+    /// assert_eq!(&squares[..], [0, 1, 4, 9]);
+    /// # Ok::<(), alkaid::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The first error of `f`; [`Error::AllocationFailed`];
+    /// [`Error::CapacityOverflow`].
+    pub fn try_from_fn_in<F>(len: usize, alloc: A, mut f: F) -> Result<Self>
+    where
+        F: FnMut(usize) -> Result<T>,
+    {
+        let mut v = Self::new_in(alloc);
+        v.grow_to(len)?;
+        for i in 0..len {
+            let item = f(i)?;
+            // SAFETY: the capacity is at least `len > i` elements (or `T`
+            // is zero-sized and the dangling pointer is valid for writes);
+            // `len` counts the elements written, so an early return drops
+            // exactly those.
+            unsafe { v.ptr.as_ptr().add(i).write(item) };
+            v.len = i + 1;
+        }
+        Ok(v)
+    }
+
+    /// The items of an exact-size iterator (at most its reported length),
+    /// in one allocation.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`]; [`Error::CapacityOverflow`];
+    /// [`Error::LengthMismatch`] when the iterator yields fewer items than
+    /// it reported.
+    pub fn try_from_iter_in<I>(iter: I, alloc: A) -> Result<Self>
+    where
+        I: ExactSizeIterator<Item = T>,
+    {
+        let mut iter = iter;
+        Self::try_from_fn_in(iter.len(), alloc, |_| {
+            iter.next().ok_or(Error::LengthMismatch)
+        })
+    }
+
     /// Makes room for `additional` more elements.
     ///
     /// # Errors
@@ -81,7 +132,15 @@ impl<T, A: Allocator> TryVec<T, A> {
         if need <= self.cap || size_of::<T>() == 0 {
             return Ok(());
         }
-        let new_cap = need.max(self.cap.saturating_mul(2)).max(4);
+        self.grow_to(need.max(self.cap.saturating_mul(2)).max(4))
+    }
+
+    /// Grows the capacity to `new_cap` elements (nothing when it is not
+    /// larger, or `T` is zero-sized).
+    fn grow_to(&mut self, new_cap: usize) -> Result<()> {
+        if new_cap <= self.cap || size_of::<T>() == 0 {
+            return Ok(());
+        }
         let new_layout = Self::layout(new_cap)?;
         let p = if self.cap == 0 {
             self.alloc.allocate(new_layout)?
@@ -169,6 +228,58 @@ impl<T: fmt::Debug, A: Allocator> fmt::Debug for TryVec<T, A> {
 mod tests {
     use super::*;
     use allocator_api2::alloc::Global;
+    use core::cell::Cell;
+
+    struct Counted<'c>(&'c Cell<i32>);
+    impl Drop for Counted<'_> {
+        fn drop(&mut self) {
+            self.0.set(self.0.get() - 1);
+        }
+    }
+
+    /// `try_from_fn_in`: exactly `len` elements in one allocation (also
+    /// zero-sized ones); an error of `f` drops the elements made so far; an
+    /// iterator shorter than it said is `LengthMismatch`.
+    #[test]
+    fn from_fn_exact_and_partial_drop() {
+        let mut s = TryVec::try_from_fn_in(4, Global, |i| Ok(i * 10)).unwrap();
+        s[2] += 1;
+        assert_eq!(&*s, &[0, 10, 21, 30]);
+        assert_eq!(s.cap, 4);
+        let one = TryVec::try_from_fn_in(1, Global, |_| Ok(7u64)).unwrap();
+        assert_eq!((one.len(), one.cap), (1, 1));
+        let z = TryVec::try_from_fn_in(3, Global, |_| Ok(())).unwrap();
+        assert_eq!(z.len(), 3);
+        let live = Cell::new(0);
+        let r = TryVec::try_from_fn_in(5, Global, |i| {
+            if i == 3 {
+                return Err(Error::InvalidRow);
+            }
+            live.set(live.get() + 1);
+            Ok(Counted(&live))
+        });
+        assert_eq!(r.err(), Some(Error::InvalidRow));
+        assert_eq!(live.get(), 0);
+        struct Liar(u8);
+        impl Iterator for Liar {
+            type Item = u8;
+            fn next(&mut self) -> Option<u8> {
+                self.0 = self.0.checked_sub(1)?;
+                Some(self.0)
+            }
+        }
+        impl ExactSizeIterator for Liar {
+            fn len(&self) -> usize {
+                usize::from(self.0) + 1
+            }
+        }
+        assert_eq!(
+            TryVec::try_from_iter_in(Liar(2), Global).err(),
+            Some(Error::LengthMismatch)
+        );
+        let v = TryVec::try_from_iter_in([1, 2].into_iter(), Global).unwrap();
+        assert_eq!(&*v, &[1, 2]);
+    }
 
     #[test]
     fn push_pop_grow_drop() {

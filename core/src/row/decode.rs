@@ -5,6 +5,8 @@
 
 use allocator_api2::alloc::Allocator;
 
+use super::interner::Interner;
+
 use super::{dictionary, fixed, list, nested, variable, Kind, Node};
 use crate::array::{
     Array, ArrayRef, BinaryType, BinaryViewType, LargeBinaryType, LargeUtf8Type, NullArray,
@@ -76,25 +78,26 @@ pub(crate) fn one_column<'a, A: Allocator + Clone>(
 /// [`Error::UnsupportedType`].
 pub(crate) fn decode_column<'a, A: Allocator + Clone>(
     node: &Node<'a, A>,
+    dicts: &[Interner<A>],
     rows: &mut [&[u8]],
     alloc: &A,
 ) -> Result<ArrayRef<'a, A>> {
     match &node.kind {
         Kind::Leaf => decode_leaf(node, rows, alloc),
         Kind::Struct(children) => {
-            Ok(nested::decode_struct(node, children, rows, alloc)?.into_array_ref())
+            Ok(nested::decode_struct(node, children, dicts, rows, alloc)?.into_array_ref())
         }
         Kind::FixedSizeList(_, size) => {
             Ok(
-                nested::decode_fixed_size_list(node, node.child()?, *size, rows, alloc)?
+                nested::decode_fixed_size_list(node, node.child()?, *size, dicts, rows, alloc)?
                     .into_array_ref(),
             )
         }
-        Kind::List(_) => list::decode(node, node.child()?, rows, alloc),
-        Kind::Dictionary(..) => dictionary::decode_dictionary(node, rows, alloc),
-        Kind::RunEnd(_) => dictionary::decode_run(node, rows, alloc),
+        Kind::List(_) => list::decode(node, node.child()?, dicts, rows, alloc),
+        Kind::Dictionary(..) => dictionary::decode_dictionary(node, dicts, rows, alloc),
+        Kind::RunEnd(_) => dictionary::decode_run(node, dicts, rows, alloc),
         #[cfg(feature = "union")]
-        Kind::Union(children) => super::union::decode(node, children, rows, alloc),
+        Kind::Union(children) => super::union::decode(node, children, dicts, rows, alloc),
     }
 }
 

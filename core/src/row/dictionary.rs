@@ -18,14 +18,14 @@ use allocator_api2::alloc::Allocator;
 
 use super::decode::{decode_column, null_len, skip_one, write_null, write_null_into};
 use super::encode::{encode_to_rows, Encoder};
-use super::gather::{decodes_to, gather, RawSource, NULL_SPAN};
+use super::interner::gather::{decodes_to, gather, RawSource, NULL_SPAN};
 use super::interner::{pairs, Interner};
-use super::slots::Slots;
 use super::{take, typed, Kind, Node, Rows, SortOptions};
 use crate::array::{
     Array, ArrayRef, DictionaryArray, DictionaryKeyType, DictionaryKeys, PrimitiveArray, RunArray,
     RunEnds,
 };
+use crate::buffer::TryVec;
 use crate::buffer::{MutableBuffer, ScalarBuffer, SharedBox};
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
@@ -116,8 +116,9 @@ impl<'c, 'b, A: Allocator> TableIndex<'c, 'b, A> {
 
 /// Encodes a dictionary's values and builds its table.
 pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
-    interner: Option<&mut Interner<A>>,
-    values: &mut [Node<'_, A>],
+    slot: Option<usize>,
+    dicts: &mut [Interner<A>],
+    values: &[Node<'_, A>],
     opts: SortOptions,
     d: &'c DictionaryArray<'b, A>,
     alloc: &A,
@@ -127,17 +128,20 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
         .ok_or(Error::UnsupportedType)?
         .options
         .null_sentinel();
-    let table = match interner {
-        None => encode_to_rows(values, core::slice::from_ref(d.values()), alloc)?,
-        Some(interner) => {
+    let table = match slot {
+        None => encode_to_rows(values, dicts, core::slice::from_ref(d.values()), alloc)?,
+        Some(slot) => {
+            let interner = dicts.get_mut(slot).ok_or(Error::RowInternerRequired)?;
             if let Some(table) = interner.cache.take(d.values())? {
                 // The same dictionary as the last batch's: its table.
                 return Ok(Encoder::Table {
                     table,
                     index: TableIndex::Keys(d.keys()),
+                    width: None,
                 });
             }
-            let encoded = encode_to_rows(values, core::slice::from_ref(d.values()), alloc)?;
+            let encoded = encode_to_rows(values, dicts, core::slice::from_ref(d.values()), alloc)?;
+            let interner = dicts.get_mut(slot).ok_or(Error::RowInternerRequired)?;
             let (kind, raw) = RawSource::of(d.values());
             let spans = interner.intern_keys(encoded, value_sentinel, (kind, &raw), alloc)?;
             key_table(pairs(&spans), interner.key_bytes(), opts, alloc)?
@@ -146,6 +150,7 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
     Ok(Encoder::Table {
         table,
         index: TableIndex::Keys(d.keys()),
+        width: None,
     })
 }
 
@@ -200,15 +205,17 @@ fn key_table<A: Allocator + Clone>(
 
 /// Encodes the runs of a run-end encoded view.
 pub(crate) fn prepare_run<'c, 'b, A: Allocator + Clone>(
-    values: &mut [Node<'_, A>],
+    values: &[Node<'_, A>],
+    dicts: &mut [Interner<A>],
     r: &'c RunArray<'b, A>,
     alloc: &A,
 ) -> Result<Encoder<'c, 'b, A>> {
     let range = r.get_physical_range();
     let runs = r.values().slice(range.start, range.len())?;
     Ok(Encoder::Table {
-        table: encode_to_rows(values, core::slice::from_ref(&runs), alloc)?,
+        table: encode_to_rows(values, dicts, core::slice::from_ref(&runs), alloc)?,
         index: TableIndex::Runs(r, range.start),
+        width: None,
     })
 }
 
@@ -260,6 +267,68 @@ fn uniform_width<A: Allocator>(table: &Rows<A>) -> Option<usize> {
     lens.all(|l| l == first).then_some(first)
 }
 
+/// The width of every slot's row piece of a dictionary column, when it
+/// has one: every table row `w` bytes (from offset 0) and no null key, or
+/// nulls of `w` bytes too. The column is then encoded like a fixed-width
+/// one ([`encode_stride`]): no lengths pass, no cursors.
+pub(crate) fn key_width<A: Allocator>(
+    node: &Node<'_, A>,
+    table: &Rows<A>,
+    keys: &DictionaryKeys<'_, A>,
+) -> Option<usize> {
+    let w = uniform_width(table)?;
+    if table.offsets().first() != Some(&0) {
+        return None;
+    }
+    (keys.null_count() == 0 || null_len(node).ok()? == w).then_some(w)
+}
+
+/// Writes each slot's table row (all `w` bytes: [`key_width`]) at
+/// `data[i * stride + offset..]`, the null encoding for a null key.
+///
+/// # Errors
+/// [`Error::DictionaryKeyOutOfBounds`] for a key past the table;
+/// [`Error::OutOfBounds`] when `data` is short.
+pub(crate) fn encode_stride<A: Allocator>(
+    node: &Node<'_, A>,
+    table: &Rows<A>,
+    index: &TableIndex<'_, '_, A>,
+    w: usize,
+    data: &mut [u8],
+    (stride, offset): (usize, usize),
+    n: usize,
+) -> Result<()> {
+    let rows = table
+        .data()
+        .get(..table.len().saturating_mul(w))
+        .ok_or(Error::OutOfBounds)?;
+    let mut null_row = [0u8; 64];
+    let null_row = match null_row.get_mut(..w) {
+        Some(r) if w > 0 => {
+            write_null(node, r)?;
+            Some(&*r)
+        }
+        _ => None,
+    };
+    index.for_each(n, |i, row| {
+        let at = i * stride + offset;
+        let out = data.get_mut(at..at + w).ok_or(Error::OutOfBounds)?;
+        match (row, null_row) {
+            (Some(j), _) => {
+                let src = rows
+                    .get(j * w..j * w + w)
+                    .ok_or(Error::DictionaryKeyOutOfBounds)?;
+                copy_short(out, src);
+            }
+            (None, Some(null)) => copy_short(out, null),
+            (None, None) => {
+                write_null(node, out)?;
+            }
+        }
+        Ok(())
+    })
+}
+
 /// Copies each slot's table row (or writes the null encoding).
 pub(crate) fn encode<A: Allocator>(
     node: &Node<'_, A>,
@@ -296,7 +365,9 @@ pub(crate) fn encode<A: Allocator>(
             let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
             *c += match row {
                 Some(j) => {
-                    let src = rows.get(j * w..j * w + w).ok_or(Error::OutOfBounds)?;
+                    let src = rows
+                        .get(j * w..j * w + w)
+                        .ok_or(Error::DictionaryKeyOutOfBounds)?;
                     copy_short(out.get_mut(..w).ok_or(Error::OutOfBounds)?, src);
                     w
                 }
@@ -356,6 +427,8 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
         }
         4..=7 => ends::<4>(dst, src),
         8..=16 => ends::<8>(dst, src),
+        17..=32 => ends::<16>(dst, src),
+        33..=64 => ends::<32>(dst, src),
         _ => dst.copy_from_slice(src),
     }
 }
@@ -367,17 +440,19 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
 /// converter never issued; the values' decoding errors.
 pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
     node: &Node<'a, A>,
+    dicts: &[Interner<A>],
     rows: &mut [&[u8]],
     alloc: &A,
 ) -> Result<ArrayRef<'a, A>> {
-    let Kind::Dictionary(interner, _) = &node.kind else {
+    let Kind::Dictionary(slot, _) = &node.kind else {
         return Err(Error::TypeMismatch);
     };
     let value_node = node.child()?;
-    let Some(interner) = interner else {
-        // Unordered: the rows hold the values' own encoding.
-        return decode_column(value_node, rows, alloc);
+    let Some(slot) = *slot else {
+        // By value: the rows hold the values' own encoding.
+        return decode_column(value_node, dicts, rows, alloc);
     };
+    let interner = dicts.get(slot).ok_or(Error::RowInternerRequired)?;
     let n = rows.len();
     let mut reader = interner.reader(node.options, alloc);
     let (kind, raw) = interner.raw();
@@ -427,14 +502,14 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
     let mut null_value = MutableBuffer::new_in(alloc.clone());
     write_null_into(value_node, &mut null_value)?;
     let null_value = null_value.as_slice();
-    let mut cursors = Slots::try_from_fn_in(n, alloc.clone(), |i| {
+    let mut cursors = TryVec::try_from_fn_in(n, alloc.clone(), |i| {
         let row = rows.get_mut(i).ok_or(Error::OutOfBounds)?;
         match reader.next(row)? {
             None => Ok(null_value),
             Some(p) => interner.value_at(p).ok_or(Error::UnknownDictionaryKey),
         }
     })?;
-    let values = decode_column(value_node, &mut cursors, alloc)?;
+    let values = decode_column(value_node, dicts, &mut cursors, alloc)?;
     if cursors.iter().any(|c| !c.is_empty()) {
         return Err(Error::InvalidRow);
     }
@@ -449,6 +524,7 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
 /// not fit the run-end type; the values' decoding errors.
 pub(crate) fn decode_run<'a, A: Allocator + Clone>(
     node: &Node<'a, A>,
+    dicts: &[Interner<A>],
     rows: &mut [&[u8]],
     alloc: &A,
 ) -> Result<ArrayRef<'a, A>> {
@@ -459,7 +535,7 @@ pub(crate) fn decode_run<'a, A: Allocator + Clone>(
     // The value of each slot, and the number of runs.
     let mut runs = 0usize;
     let mut prev: Option<&[u8]> = None;
-    let values_of = Slots::try_from_fn_in(rows.len(), alloc.clone(), |i| {
+    let values_of = TryVec::try_from_fn_in(rows.len(), alloc.clone(), |i| {
         let row = rows.get_mut(i).ok_or(Error::OutOfBounds)?;
         let n = skip_one(value_node, row)?;
         let v = take(row, n)?;
@@ -472,7 +548,7 @@ pub(crate) fn decode_run<'a, A: Allocator + Clone>(
     let mut ends = MutableBuffer::new_in(alloc.clone());
     ends.try_reserve_exact(runs.checked_mul(8).ok_or(Error::CapacityOverflow)?)?;
     let mut next = 0usize;
-    let mut heads = Slots::try_from_fn_in(runs, alloc.clone(), |_| {
+    let mut heads = TryVec::try_from_fn_in(runs, alloc.clone(), |_| {
         let head = *values_of.get(next).ok_or(Error::OutOfBounds)?;
         next += 1;
         while values_of.get(next) == Some(&head) {
@@ -481,7 +557,7 @@ pub(crate) fn decode_run<'a, A: Allocator + Clone>(
         ends.try_push(i64::try_from(next).map_err(|_| Error::CapacityOverflow)?)?;
         Ok(head)
     })?;
-    let values = decode_column(value_node, &mut heads, alloc)?;
+    let values = decode_column(value_node, dicts, &mut heads, alloc)?;
     if heads.iter().any(|c| !c.is_empty()) {
         return Err(Error::InvalidRow);
     }

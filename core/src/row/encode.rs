@@ -11,10 +11,12 @@ use allocator_api2::alloc::Allocator;
 
 use super::dictionary::{self, TableIndex};
 use super::fixed::Layout;
+use super::interner::Interner;
 use super::list::{self, ListIndex};
-use super::slots::Slots;
-use super::{byte_sizes, fixed, nested, variable, Kind, Node, Rows, SortOptions};
+use super::variable::sizes as byte_sizes;
+use super::{fixed, nested, variable, Kind, Node, Rows, SortOptions};
 use crate::array::{Array, ArrayRef};
+use crate::buffer::TryVec;
 use crate::buffer::{Appender, NullBuffer};
 use crate::error::{Error, Result};
 
@@ -37,16 +39,19 @@ pub(crate) enum Encoder<'c, 'b, A: Allocator> {
         index: ListIndex<'c>,
         child: Rows<A>,
     },
-    /// Dictionary and run-end encoded: a copy of one row of `table` per slot.
+    /// Dictionary and run-end encoded: a copy of one row of `table` per
+    /// slot; `width`: every slot's piece has this many bytes
+    /// ([`dictionary::key_width`]).
     Table {
         table: Rows<A>,
         index: TableIndex<'c, 'b, A>,
+        width: Option<usize>,
     },
     /// Unions: the type id byte, then the selected child's row.
     #[cfg(feature = "union")]
     Union {
         union: &'c crate::array::UnionArray<'b, A>,
-        rows: super::slots::Slots<Rows<A>, A>,
+        rows: crate::buffer::TryVec<Rows<A>, A>,
     },
 }
 
@@ -55,29 +60,32 @@ pub(crate) enum Encoder<'c, 'b, A: Allocator> {
 /// # Errors
 /// As [`encode_columns`].
 pub(crate) fn encode_to_rows<A: Allocator + Clone>(
-    nodes: &mut [Node<'_, A>],
+    nodes: &[Node<'_, A>],
+    dictionaries: &mut [Interner<A>],
     columns: &[ArrayRef<'_, A>],
     alloc: &A,
 ) -> Result<Rows<A>> {
     let mut rows = Rows::new_in(alloc.clone());
-    encode_columns(nodes, columns, &mut rows, alloc)?;
+    encode_columns(nodes, dictionaries, columns, &mut rows, alloc)?;
     Ok(rows)
 }
 
-/// Encodes `columns` (one per node) and appends the rows to `rows`.
+/// Encodes `columns` (one per node) and appends the rows to `rows`;
+/// seed dictionary columns through their mapping in `dictionaries`.
 ///
 /// # Errors
 /// [`Error::SchemaMismatch`], [`Error::TypeMismatch`],
 /// [`Error::LengthMismatch`], [`Error::AllocationFailed`],
-/// [`Error::CapacityOverflow`]. On error `rows` may hold a partial append
+/// [`Error::CapacityOverflow`], [`Error::RowInternerRequired`]. On error `rows` may hold a partial append
 /// (the caller rolls back).
 pub(crate) fn encode_columns<A: Allocator + Clone>(
-    nodes: &mut [Node<'_, A>],
+    nodes: &[Node<'_, A>],
+    dictionaries: &mut [Interner<A>],
     columns: &[ArrayRef<'_, A>],
     rows: &mut Rows<A>,
     alloc: &A,
 ) -> Result<()> {
-    encode_columns_sized(nodes, columns, rows, alloc, Sizing::Bounded)
+    encode_columns_sized(nodes, dictionaries, columns, rows, alloc, Sizing::Bounded)
 }
 
 /// How [`encode_columns_sized`] sizes rows whose byte columns' total has a
@@ -96,7 +104,8 @@ pub(crate) enum Sizing {
 /// # Errors
 /// As [`encode_columns`].
 pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
-    nodes: &mut [Node<'_, A>],
+    nodes: &[Node<'_, A>],
+    dictionaries: &mut [Interner<A>],
     columns: &[ArrayRef<'_, A>],
     rows: &mut Rows<A>,
     alloc: &A,
@@ -114,10 +123,10 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
             return Err(Error::TypeMismatch);
         }
     }
-    let mut encoders = Slots::try_from_fn_in(columns.len(), alloc.clone(), |i| {
-        let node = nodes.get_mut(i).ok_or(Error::OutOfBounds)?;
+    let mut encoders = TryVec::try_from_fn_in(columns.len(), alloc.clone(), |i| {
+        let node = nodes.get(i).ok_or(Error::OutOfBounds)?;
         let column = columns.get(i).ok_or(Error::OutOfBounds)?;
-        prepare(node, column, alloc)
+        prepare(node, dictionaries, column, alloc)
     })?;
     let width = encoders
         .iter()
@@ -137,8 +146,10 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
             at
         })?;
         let (buffer, _) = rows.parts_mut()?;
-        // Never 0 (`step_by` would panic), also for 0 rows.
-        let step = if total > CHUNKED {
+        // Never 0 (`step_by` would panic), also for 0 rows. Dictionary
+        // tables write every row at once.
+        let all_direct = encoders.iter().all(|e| matches!(e, Encoder::Direct(_)));
+        let step = if total > CHUNKED && all_direct {
             CHUNK / width.max(1)
         } else {
             n
@@ -153,11 +164,27 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
                     .ok_or(Error::OutOfBounds)?;
                 let mut offset = 0;
                 for (enc, node) in encoders.iter().zip(nodes.iter()) {
-                    if let Encoder::Direct(column) = enc {
-                        let mut layout = Layout::Stride { width, offset };
-                        let part = sliced(column, r0, r1, n)?;
-                        let part = part.as_ref().unwrap_or(column);
-                        encode_fixed(part, node.options, data, &mut layout)?;
+                    match enc {
+                        Encoder::Direct(column) => {
+                            let mut layout = Layout::Stride { width, offset };
+                            let part = sliced(column, r0, r1, n)?;
+                            let part = part.as_ref().unwrap_or(column);
+                            encode_fixed(part, node.options, data, &mut layout)?;
+                        }
+                        Encoder::Table {
+                            table,
+                            index,
+                            width: Some(w),
+                        } => dictionary::encode_stride(
+                            node,
+                            table,
+                            index,
+                            *w,
+                            data,
+                            (width, offset),
+                            r1 - r0,
+                        )?,
+                        _ => return Err(Error::OutOfBounds),
                     }
                     offset += fixed_width(enc).ok_or(Error::OutOfBounds)?;
                 }
@@ -171,7 +198,7 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
         rows.try_extend_offsets_with(n, move || fixed)?;
         let (buffer, offsets) = rows.parts_mut()?;
         let cursors = offsets.get_mut(first + 1..).ok_or(Error::OutOfBounds)?;
-        if let ([only], [node]) = (&*encoders, &*nodes) {
+        if let ([only], [node]) = (&*encoders, nodes) {
             if let Some(bound) = byte_sizes::append_bound(only, node, n, APPEND_VALUE) {
                 // One byte column of long values: every row is written in
                 // order, each byte once, without zeroing the rows first,
@@ -253,13 +280,13 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
         check_end(cursors, end)?;
     }
     // Dictionary tables go back to their interner's cache for the next batch.
-    for (enc, node) in encoders.iter_mut().zip(nodes.iter_mut()) {
-        if let (Encoder::Table { table, .. }, Kind::Dictionary(Some(interner), _)) =
-            (enc, &mut node.kind)
-        {
-            interner
-                .cache
-                .put(core::mem::replace(table, Rows::new_in(alloc.clone())));
+    for (enc, node) in encoders.iter_mut().zip(nodes.iter()) {
+        if let (Encoder::Table { table, .. }, Kind::Dictionary(Some(slot), _)) = (enc, &node.kind) {
+            if let Some(interner) = dictionaries.get_mut(*slot) {
+                interner
+                    .cache
+                    .put(core::mem::replace(table, Rows::new_in(alloc.clone())));
+            }
         }
     }
     Ok(())
@@ -381,31 +408,42 @@ fn encode_fixed<A: Allocator>(
 /// Readies one column for encoding (encoding its children, interning
 /// dictionary values).
 fn prepare<'c, 'b, A: Allocator + Clone>(
-    node: &mut Node<'_, A>,
+    node: &Node<'_, A>,
+    dicts: &mut [Interner<A>],
     column: &'c ArrayRef<'b, A>,
     alloc: &A,
 ) -> Result<Encoder<'c, 'b, A>> {
     let opts = node.options;
-    match (&mut node.kind, column) {
+    match (&node.kind, column) {
         (Kind::Leaf, c) => Ok(Encoder::Direct(c)),
-        (Kind::Struct(children), ArrayRef::Struct(s)) => nested::prepare_struct(children, s, alloc),
-        (Kind::FixedSizeList(child, size), ArrayRef::FixedSizeList(l)) => {
-            nested::prepare_fixed_size_list(child, *size, l, alloc)
+        (Kind::Struct(children), ArrayRef::Struct(s)) => {
+            nested::prepare_struct(children, dicts, s, alloc)
         }
-        (Kind::List(child), ArrayRef::List(l)) => list::prepare_list(child, l, alloc),
-        (Kind::List(child), ArrayRef::LargeList(l)) => list::prepare_list(child, l, alloc),
-        (Kind::List(child), ArrayRef::ListView(l)) => list::prepare_list_view(child, l, alloc),
-        (Kind::List(child), ArrayRef::LargeListView(l)) => list::prepare_list_view(child, l, alloc),
-        (Kind::List(child), ArrayRef::Map(m)) => list::prepare_map(child, m, alloc),
-        (Kind::Dictionary(interner, values), ArrayRef::Dictionary(d)) => {
-            dictionary::prepare_dictionary(interner.as_mut(), values, opts, d, alloc)
+        (Kind::FixedSizeList(child, size), ArrayRef::FixedSizeList(l)) => {
+            nested::prepare_fixed_size_list(child, dicts, *size, l, alloc)
+        }
+        (Kind::List(child), ArrayRef::List(l)) => list::prepare_list(child, dicts, l, alloc),
+        (Kind::List(child), ArrayRef::LargeList(l)) => list::prepare_list(child, dicts, l, alloc),
+        (Kind::List(child), ArrayRef::ListView(l)) => {
+            list::prepare_list_view(child, dicts, l, alloc)
+        }
+        (Kind::List(child), ArrayRef::LargeListView(l)) => {
+            list::prepare_list_view(child, dicts, l, alloc)
+        }
+        (Kind::List(child), ArrayRef::Map(m)) => list::prepare_map(child, dicts, m, alloc),
+        (Kind::Dictionary(slot, values), ArrayRef::Dictionary(d)) => {
+            let mut enc = dictionary::prepare_dictionary(*slot, dicts, values, opts, d, alloc)?;
+            if let Encoder::Table { table, width, .. } = &mut enc {
+                *width = dictionary::key_width(node, table, d.keys());
+            }
+            Ok(enc)
         }
         (Kind::RunEnd(values), ArrayRef::RunEndEncoded(r)) => {
-            dictionary::prepare_run(values, r, alloc)
+            dictionary::prepare_run(values, dicts, r, alloc)
         }
         #[cfg(feature = "union")]
         (Kind::Union(children), ArrayRef::Union(u)) => {
-            super::union::prepare_union(children, u, alloc)
+            super::union::prepare_union(children, dicts, u, alloc)
         }
         _ => Err(Error::TypeMismatch),
     }
@@ -414,8 +452,10 @@ fn prepare<'c, 'b, A: Allocator + Clone>(
 /// The encoded width of every row of a column whose rows all have one
 /// width (the fixed-width leaf types), `None` for the others.
 pub(crate) fn fixed_width<A: Allocator>(enc: &Encoder<'_, '_, A>) -> Option<usize> {
-    let Encoder::Direct(column) = enc else {
-        return None;
+    let column = match enc {
+        Encoder::Direct(column) => column,
+        Encoder::Table { width, .. } => return *width,
+        _ => return None,
     };
     match column {
         ArrayRef::Null(_) => Some(0),
@@ -501,7 +541,7 @@ pub(crate) fn add_lengths<A: Allocator>(
             index,
             child,
         } => list::add_lengths(*nulls, index, child, node, lengths),
-        Encoder::Table { table, index } => dictionary::add_lengths(node, table, index, lengths),
+        Encoder::Table { table, index, .. } => dictionary::add_lengths(node, table, index, lengths),
         #[cfg(feature = "union")]
         Encoder::Union { union, rows } => super::union::add_lengths(union, rows, lengths),
     }
@@ -561,7 +601,9 @@ pub(crate) fn encode<A: Allocator>(
             index,
             child,
         } => list::encode(*nulls, index, child, node, data, cursors),
-        Encoder::Table { table, index } => dictionary::encode(node, table, index, data, cursors),
+        Encoder::Table { table, index, .. } => {
+            dictionary::encode(node, table, index, data, cursors)
+        }
         #[cfg(feature = "union")]
         Encoder::Union { union, rows } => super::union::encode(union, rows, opts, data, cursors),
     }
@@ -587,7 +629,7 @@ mod tests {
         columns: &[ArrayRef<'static, Global>],
         step: usize,
     ) -> Vec<Vec<u8>> {
-        let mut c = RowConverter::try_new(fields).unwrap();
+        let c = RowConverter::try_new(fields).unwrap();
         let n = columns[0].len();
         let mut out = Vec::new();
         for r0 in (0..n).step_by(step) {
@@ -638,7 +680,7 @@ mod tests {
                 s.clone().into_array_ref(),
                 bools.clone(),
             ];
-            let mut c = RowConverter::try_new(&fields).unwrap();
+            let c = RowConverter::try_new(&fields).unwrap();
             let rows = c.convert_columns(&cols).unwrap();
             assert!(rows.size() > 2 * super::CHUNKED);
             assert_eq!(all(&rows), in_slices(&fields, &cols, 1000));
@@ -757,12 +799,12 @@ mod tests {
             )
         }
         .into_array_ref();
-        let mut one = RowConverter::try_new(&[SortField::new(DataType::Utf8)]).unwrap();
+        let one = RowConverter::try_new(&[SortField::new(DataType::Utf8)]).unwrap();
         assert_eq!(
             one.convert_columns(core::slice::from_ref(&col)).err(),
             Some(crate::error::Error::OffsetOutOfBounds)
         );
-        let mut two = RowConverter::try_new(&[
+        let two = RowConverter::try_new(&[
             SortField::new(DataType::Utf8),
             SortField::new(DataType::Null),
         ])

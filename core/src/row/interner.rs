@@ -28,12 +28,15 @@
 //! `MAX_PROBE` comparisons more than the search (no quadratic case).
 //!
 //! Each entry also records where the value's raw bytes are (see
-//! [`super::gather`]), so decoding copies them instead of decoding the
+//! [`gather`]), so decoding copies them instead of decoding the
 //! value's encoding again.
 
 use allocator_api2::alloc::Allocator;
 use bytemuck::{Pod, Zeroable};
 
+mod cache;
+pub(crate) mod contiguous;
+pub(crate) mod gather;
 mod hash_index;
 mod keys;
 mod merge;
@@ -45,10 +48,10 @@ use keys::{KeyIndex, Short};
 use merge::Placement;
 pub(crate) use reader::{Reader, ShortSpans};
 
-use super::gather::{RawKind, RawSource, RawStore};
 use super::Rows;
 use crate::buffer::MutableBuffer;
 use crate::error::{Error, Result};
+use gather::{RawKind, RawSource, RawStore};
 
 /// One interned value: where its value bytes and key bytes are.
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
@@ -66,6 +69,83 @@ struct Entry {
 /// A position or length in the interner's buffers (each below 4 GiB).
 fn small(x: usize) -> Result<u32> {
     u32::try_from(x).map_err(|_| Error::CapacityOverflow)
+}
+
+/// The order-preserving mappings of a [`RowEncoding::Seed`] converter's
+/// dictionary columns ("Dictionary encoding", spec 004): one per
+/// dictionary column (nested ones included), each from the dictionary's
+/// values (as their row encodings) to short keys that sort like them.
+///
+/// The caller owns it and passes it to
+/// [`RowConverter::convert_columns_with_interner`] (which adds each batch's
+/// new values) and [`RowConverter::convert_rows_with_interner`] (which
+/// looks the keys up), so that the converter itself stays immutable. Rows
+/// compare with each other only when encoded through the same interner.
+///
+/// It pays off when dictionary values are long and repeated: a key of one
+/// to a few bytes stands for the whole value in every row, where the
+/// default encoding ([`RowEncoding::Ordered`], by value) writes the value's
+/// full encoding (32-byte blocks for strings). It costs a hash lookup per
+/// distinct value, a sort and merge for every batch with new values, and
+/// memory that grows with every distinct value seen (it never shrinks);
+/// keys grow longer as values arrive between existing ones.
+///
+/// Made by [`RowConverter::try_new_interner`]:
+///
+/// ```
+/// use alkaid::array::{Array, DictionaryArray, DictionaryKeys, Int32Array, StringArray};
+/// use alkaid::datatypes::DataType;
+/// use alkaid::row::{RowConverter, RowEncoding, SortField};
+/// use alkaid::Global;
+///
+/// let long = "a long repeated value, longer than one 32-byte block";
+/// let values = StringArray::from(vec![long, "short"]).into_array_ref();
+/// let keys = DictionaryKeys::Int32(Int32Array::from(vec![0, 1, 0]));
+/// let column = DictionaryArray::try_new_in(keys, values, false, Global)?.into_array_ref();
+/// let field = SortField::new(column.data_type().clone());
+///
+/// let seed = RowConverter::try_new_with_encoding(&[field.clone()], RowEncoding::Seed)?;
+/// let mut interner = seed.try_new_interner()?;
+/// let rows = seed.convert_columns_with_interner(&mut interner, &[column.clone()])?;
+/// assert!(rows.row(0) < rows.row(1)); // "a long ..." < "short"
+/// assert_eq!(rows.row(0).map(|r| r.data().len()), Some(3)); // 0x01, key, 0x00
+/// let back = seed.convert_rows_with_interner(&interner, rows.iter())?;
+/// assert_eq!(back[0].len(), 3);
+///
+/// // By value, each row holds the whole value.
+/// let ordered = RowConverter::try_new(&[field])?;
+/// let by_value = ordered.convert_columns(&[column])?;
+/// assert_eq!(by_value.row(0).map(|r| r.data().len()), Some(67));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
+///
+/// [`RowEncoding::Seed`]: super::RowEncoding::Seed
+/// [`RowEncoding::Ordered`]: super::RowEncoding::Ordered
+/// [`RowConverter::convert_columns_with_interner`]: super::RowConverter::convert_columns_with_interner
+/// [`RowConverter::convert_rows_with_interner`]: super::RowConverter::convert_rows_with_interner
+/// [`RowConverter::try_new_interner`]: super::RowConverter::try_new_interner
+pub struct RowInterner<
+    #[cfg(feature = "alloc")] A: Allocator = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator,
+> {
+    /// One mapping per seed dictionary column, by slot (depth first).
+    pub(crate) dictionaries: crate::buffer::TryVec<Interner<A>, A>,
+}
+
+impl<A: Allocator> RowInterner<A> {
+    /// Number of values interned over all dictionary columns.
+    pub fn num_values(&self) -> usize {
+        self.dictionaries.iter().map(Interner::len).sum()
+    }
+}
+
+impl<A: Allocator> core::fmt::Debug for RowInterner<A> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("RowInterner")
+            .field("dictionaries", &self.dictionaries.len())
+            .field("values", &self.num_values())
+            .finish()
+    }
 }
 
 /// An order-preserving mapping from encoded dictionary values to short keys.
@@ -93,7 +173,7 @@ pub(crate) struct Interner<A: Allocator> {
     /// no such key), then of the two-byte keys by rank (see [`keys`]).
     short_spans: MutableBuffer<A>,
     /// The table of the last dictionary encoded through this interner.
-    pub(crate) cache: super::cache::TableCache<A>,
+    pub(crate) cache: cache::TableCache<A>,
 }
 
 impl<A: Allocator + Clone> Interner<A> {
@@ -110,7 +190,7 @@ impl<A: Allocator + Clone> Interner<A> {
             raw: RawStore::new_in(alloc.clone()),
             spans: MutableBuffer::new_in(alloc.clone()),
             short_spans: MutableBuffer::new_in(alloc.clone()),
-            cache: super::cache::TableCache::new_in(alloc),
+            cache: cache::TableCache::new_in(alloc),
         }
     }
 }

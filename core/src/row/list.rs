@@ -31,12 +31,13 @@ use allocator_api2::alloc::Allocator;
 
 use super::decode::decode_column;
 use super::encode::{encode_to_rows, Encoder};
-use super::slots::Slots;
+use super::interner::Interner;
 use super::variable::{self, BlockWriter, BLOCK_SIZE, EMPTY, UNORDERED_NULL};
 use super::{list_elements, typed, Node, Rows};
 use crate::array::{
     Array, ArrayRef, GenericListArray, GenericListViewArray, ListOffsetSize, MapArray,
 };
+use crate::buffer::TryVec;
 use crate::buffer::{
     MutableBuffer, NullBuffer, NullBufferBuilder, OffsetBuffer, OffsetSize, ScalarBuffer, SharedBox,
 };
@@ -116,7 +117,8 @@ fn bounds<O: OffsetSize>(offsets: &[O]) -> Result<(usize, usize)> {
 
 /// Encodes the elements of a List/LargeList view into rows.
 pub(crate) fn prepare_list<'c, 'b, O: IndexOffset, A: Allocator + Clone>(
-    child: &mut [Node<'_, A>],
+    child: &[Node<'_, A>],
+    dicts: &mut [Interner<A>],
     l: &'c GenericListArray<'b, O, A>,
     alloc: &A,
 ) -> Result<Encoder<'c, 'b, A>> {
@@ -126,30 +128,32 @@ pub(crate) fn prepare_list<'c, 'b, O: IndexOffset, A: Allocator + Clone>(
     Ok(Encoder::List {
         nulls: l.nulls(),
         index: O::list(o, first),
-        child: encode_to_rows(child, core::slice::from_ref(&elements), alloc)?,
+        child: encode_to_rows(child, dicts, core::slice::from_ref(&elements), alloc)?,
     })
 }
 
 /// Encodes the whole child of a ListView/LargeListView into rows.
 pub(crate) fn prepare_list_view<'c, 'b, O: IndexOffset, A: Allocator + Clone>(
-    child: &mut [Node<'_, A>],
+    child: &[Node<'_, A>],
+    dicts: &mut [Interner<A>],
     l: &'c GenericListViewArray<'b, O, A>,
     alloc: &A,
 ) -> Result<Encoder<'c, 'b, A>> {
     Ok(Encoder::List {
         nulls: l.nulls(),
         index: O::view(l.value_offsets(), l.value_sizes()),
-        child: encode_to_rows(child, core::slice::from_ref(l.values()), alloc)?,
+        child: encode_to_rows(child, dicts, core::slice::from_ref(l.values()), alloc)?,
     })
 }
 
 /// Encodes the entries of a map view into rows.
 pub(crate) fn prepare_map<'c, 'b, A: Allocator + Clone>(
-    child: &mut [Node<'_, A>],
+    child: &[Node<'_, A>],
+    dicts: &mut [Interner<A>],
     m: &'c MapArray<'b, A>,
     alloc: &A,
 ) -> Result<Encoder<'c, 'b, A>> {
-    prepare_list(child, m.list(), alloc)
+    prepare_list(child, dicts, m.list(), alloc)
 }
 
 #[inline]
@@ -386,11 +390,12 @@ pub(crate) struct Decoded<'a, A: Allocator> {
 fn decode_lists<'a, A: Allocator + Clone>(
     node: &Node<'a, A>,
     child: &Node<'a, A>,
+    dicts: &[Interner<A>],
     rows: &mut [&[u8]],
     alloc: &A,
 ) -> Result<Decoded<'a, A>> {
     if !node.unordered && !node.canonical_lists {
-        return decode_element_lists(node, child, rows, alloc);
+        return decode_element_lists(node, child, dicts, rows, alloc);
     }
     let mut scratch = MutableBuffer::new_in(alloc.clone());
     let mut ends = MutableBuffer::new_in(alloc.clone());
@@ -419,8 +424,8 @@ fn decode_lists<'a, A: Allocator + Clone>(
         pos: 0,
         k: 0,
     };
-    let mut cursors = Slots::try_from_fn_in(total, alloc.clone(), |_| it.next())?;
-    let values = decode_column(child, &mut cursors, alloc)?;
+    let mut cursors = TryVec::try_from_fn_in(total, alloc.clone(), |_| it.next())?;
+    let values = decode_column(child, dicts, &mut cursors, alloc)?;
     if cursors.iter().any(|c| !c.is_empty()) {
         return Err(Error::InvalidRow);
     }
@@ -435,6 +440,7 @@ fn decode_lists<'a, A: Allocator + Clone>(
 fn decode_element_lists<'a, A: Allocator + Clone>(
     node: &Node<'a, A>,
     child: &Node<'a, A>,
+    dicts: &[Interner<A>],
     rows: &mut [&[u8]],
     alloc: &A,
 ) -> Result<Decoded<'a, A>> {
@@ -452,7 +458,7 @@ fn decode_element_lists<'a, A: Allocator + Clone>(
     }
     let ends: &[usize] = typed(ends.as_slice())?;
     let bytes = scratch.as_slice();
-    let mut cursors = Slots::try_from_fn_in(total, alloc.clone(), |k| {
+    let mut cursors = TryVec::try_from_fn_in(total, alloc.clone(), |k| {
         let start = match k.checked_sub(1) {
             Some(p) => *ends.get(p).ok_or(Error::InvalidRow)?,
             None => 0,
@@ -460,7 +466,7 @@ fn decode_element_lists<'a, A: Allocator + Clone>(
         let end = *ends.get(k).ok_or(Error::InvalidRow)?;
         bytes.get(start..end).ok_or(Error::InvalidRow)
     })?;
-    let values = decode_column(child, &mut cursors, alloc)?;
+    let values = decode_column(child, dicts, &mut cursors, alloc)?;
     if cursors.iter().any(|c| !c.is_empty()) {
         return Err(Error::InvalidRow);
     }
@@ -516,10 +522,11 @@ fn views_of<O: OffsetSize, A: Allocator + Clone>(
 pub(crate) fn decode<'a, A: Allocator + Clone>(
     node: &Node<'a, A>,
     child: &Node<'a, A>,
+    dicts: &[Interner<A>],
     rows: &mut [&[u8]],
     alloc: &A,
 ) -> Result<ArrayRef<'a, A>> {
-    let d = decode_lists(node, child, rows, alloc)?;
+    let d = decode_lists(node, child, dicts, rows, alloc)?;
     let boxed = |v: ArrayRef<'a, A>| SharedBox::try_new_in(v, alloc.clone());
     Ok(match &node.decoded {
         DataType::List(f) => GenericListArray::<i32, A>::try_new(

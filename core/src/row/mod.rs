@@ -52,11 +52,12 @@
 //!   once, its bytes copied per key), and rows decode to the value type.
 //!   Batches with different, unsorted dictionaries encode consistently and a
 //!   fresh converter has nothing to build. [`RowEncoding::Seed`] uses the
-//!   seed's order-preserving interner instead: `0x01`, then a key from a
-//!   mapping of the values that grows with every batch, then a `0x00`
-//!   terminator (key and terminator inverted when descending); its rows are
-//!   shorter when values are long and repeated, at the cost of building and
-//!   keeping the mapping. **Run-end encoded** columns are encoded by value.
+//!   seed's order-preserving interner instead, a [`RowInterner`] that the
+//!   caller owns and passes to the `*_with_interner` methods: `0x01`, then
+//!   a key from a mapping of the values that grows with every batch, then
+//!   a `0x00` terminator (key and terminator inverted when descending); its
+//!   rows are shorter when values are long and repeated, at the cost of
+//!   building and keeping the mapping. **Run-end encoded** columns are encoded by value.
 //! - **Unions** (sparse and dense): the type id as one byte (inverted when
 //!   descending), then the selected child's row with the union's options,
 //!   as arrow-row 57.2 and later (which, descending, leaves the child's row
@@ -80,7 +81,7 @@
 //!     Global,
 //! )?;
 //! let ages = PrimitiveArray::<i32, Global>::from_slice(&[30, 40, 50, 20]);
-//! let mut converter = RowConverter::try_new(&[
+//! let converter = RowConverter::try_new(&[
 //!     SortField::new(DataType::Utf8),
 //!     SortField::new_with_options(DataType::Int32, SortOptions::new(true, false)),
 //! ])?;
@@ -98,30 +99,40 @@
 //! # Ok::<(), alkaid::Error>(())
 //! ```
 
-mod byte_sizes;
-mod cache;
-mod contiguous;
-mod contiguous_bytes;
-mod contiguous_dict;
+// # Files of this module, by type family
+//
+// Every decode goes through one dispatch (`source.rs`): the columns choose
+// a plan; rows of a `Rows` (`convert_all_rows`) try the plan's decoder
+// over the whole buffer first, any rows (`convert_rows`, and the fallback)
+// take its row-by-row decoder.
+//
+// | family | encode | decode row by row | decode a whole `Rows` |
+// |---|---|---|---|
+// | driver | `encode.rs` (sizes, then one pass per column) | `source.rs` (dispatch), `decode.rs` (cursors, column by column) | `source.rs` |
+// | fixed width (Null, Boolean, primitives, FixedSizeBinary) | `fixed/mod.rs`, `fixed/native_order.rs` | `fixed/mod.rs` (cursors), `fixed/rows.rs` (all columns fixed) | `fixed/contiguous.rs` |
+// | bytes (Binary, Utf8, Large, View) | `variable/mod.rs`, `variable/sizes.rs` | `variable/decoding.rs`, `variable/decoding/columns.rs` | `variable/contiguous.rs` |
+// | struct, fixed-size list | `nested.rs` | `nested.rs` | — |
+// | list, list view, map | `list.rs`, `list_elements.rs` | `list.rs`, `list_elements.rs` | — |
+// | dictionary, run-end | `dictionary.rs` | `dictionary.rs` | — |
+// | seed dictionary (`RowInterner`) | `interner.rs`, `interner/` (`cache.rs`: tables of repeated dictionaries) | `dictionary.rs`, `interner/gather.rs` | `interner/contiguous.rs` |
+// | union | `union.rs` | `union.rs` | — |
+// | storage | `rows.rs` (`Rows`, `Row`) | | |
+
 mod decode;
 mod dictionary;
 mod encode;
 mod fixed;
-mod fixed_decode;
-mod gather;
 mod interner;
 mod list;
 mod list_elements;
-mod native_order;
 mod nested;
 mod rows;
-mod slots;
+mod source;
 #[cfg(feature = "union")]
 mod union;
 #[cfg(all(test, feature = "union"))]
 mod union_tests;
 mod variable;
-mod variable_decode;
 
 #[cfg(test)]
 mod proptests;
@@ -131,16 +142,17 @@ mod test_model;
 mod tests;
 
 pub use rows::{Row, Rows, RowsIter};
+use source::Rowwise;
 
 use allocator_api2::alloc::Allocator;
 use derive_where::derive_where;
 
 use crate::array::ArrayRef;
-use crate::buffer::{SharedBox, SharedSlice};
+use crate::buffer::{SharedBox, SharedSlice, TryVec};
 use crate::datatypes::{DataType, Field, FieldRef};
 use crate::error::{Error, Result};
 use interner::Interner;
-use slots::Slots;
+pub use interner::RowInterner;
 
 /// How one column sorts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -192,7 +204,7 @@ impl SortOptions {
 /// let values = Float64Array::from(vec![Some(f64::NAN), Some(-0.0), None, Some(f64::NEG_INFINITY), Some(0.0), Some(2.5)]);
 /// let field = SortField::new_with_options(DataType::Float64, SortOptions::new(false, false));
 /// assert_eq!(field.options(), SortOptions { descending: false, nulls_first: false });
-/// let mut converter = RowConverter::try_new(&[field])?;
+/// let converter = RowConverter::try_new(&[field])?;
 /// let rows = converter.convert_columns(&[values.into_array_ref()])?;
 /// let mut order: Vec<usize> = (0..rows.len()).collect();
 /// order.sort_by_key(|&i| rows.row(i)); // stable: -0.0 (1) before 0.0 (4)
@@ -244,10 +256,12 @@ pub enum RowEncoding {
     /// its "canonical byte array" (the elements' rows back to back, each
     /// element's row length and the element count as big-endian `u32`s)
     /// encoded as variable-length bytes, and a dictionary value is a key from
-    /// an order-preserving interner that grows with every batch. The
-    /// interner pays off for long, repeated values (a key of a few bytes
-    /// stands for the whole value) and costs a hash, a sort and memory for
-    /// every new value.
+    /// an order-preserving interner that grows with every batch (a
+    /// [`RowInterner`], owned by the caller: dictionary columns encode and
+    /// decode through [`RowConverter::convert_columns_with_interner`] and
+    /// [`RowConverter::convert_rows_with_interner`]). The interner pays off
+    /// for long, repeated values (a key of a few bytes stands for the
+    /// whole value) and costs a hash, a sort and memory for every new value.
     ///
     /// **Ordering defect**: when the next element of the longer list is a
     /// null that sorts first (nulls first ascending, or nulls last
@@ -272,7 +286,7 @@ pub enum RowEncoding {
     /// let lists = b.try_finish()?.into_array_ref();
     ///
     /// let field = SortField::new(lists.data_type().clone());
-    /// let mut seed = RowConverter::try_new_with_encoding(&[field.clone()], RowEncoding::Seed)?;
+    /// let seed = RowConverter::try_new_with_encoding(&[field.clone()], RowEncoding::Seed)?;
     /// let rows = seed.convert_columns(&[lists.clone()])?;
     /// let bytes = rows.row(0).map(|r| r.data().to_vec()).unwrap_or_default();
     /// // 0x02, the canonical byte array in one 32-byte block, its length 16:
@@ -284,7 +298,7 @@ pub enum RowEncoding {
     /// // The defect: [1, null] < [1].
     /// assert!(rows.row(0) < rows.row(1));
     ///
-    /// let mut ordered = RowConverter::try_new(&[field])?;
+    /// let ordered = RowConverter::try_new(&[field])?;
     /// let rows = ordered.convert_columns(&[lists])?;
     /// assert!(rows.row(1) < rows.row(0)); // [1] < [1, null]
     /// # Ok::<(), alkaid::Error>(())
@@ -312,27 +326,25 @@ pub(crate) struct Node<'a, A: Allocator> {
 }
 
 /// What a node holds beside its type: child nodes and dictionary state.
-// The dictionary state (interner, key tables, raw values) is one per
-// dictionary column of a converter, whose nodes are on the heap already.
-#[allow(clippy::large_enum_variant)]
 pub(crate) enum Kind<'a, A: Allocator> {
     /// Encoded from the array alone.
     Leaf,
     /// Struct: one node per field.
-    Struct(Slots<Node<'a, A>, A>),
+    Struct(TryVec<Node<'a, A>, A>),
     /// List, LargeList, ListView, LargeListView, Map: one node for the
     /// elements (the entries struct of a map).
-    List(Slots<Node<'a, A>, A>),
+    List(TryVec<Node<'a, A>, A>),
     /// FixedSizeList: one node for the elements and the list size.
-    FixedSizeList(Slots<Node<'a, A>, A>, usize),
-    /// Dictionary: the interner (ordered encoding only) and one node for the
-    /// values (ascending when ordered: the interner's order).
-    Dictionary(Option<Interner<A>>, Slots<Node<'a, A>, A>),
+    FixedSizeList(TryVec<Node<'a, A>, A>, usize),
+    /// Dictionary: with [`RowEncoding::Seed`], the slot of its mapping in a
+    /// [`RowInterner`] (`None`: encoded by value), and one node for the
+    /// values (ascending with the seed encoding: the mapping's order).
+    Dictionary(Option<usize>, TryVec<Node<'a, A>, A>),
     /// RunEndEncoded: one node for the values.
-    RunEnd(Slots<Node<'a, A>, A>),
+    RunEnd(TryVec<Node<'a, A>, A>),
     /// Sparse or dense union: one node per field, in the fields' order.
     #[cfg(feature = "union")]
-    Union(Slots<Node<'a, A>, A>),
+    Union(TryVec<Node<'a, A>, A>),
 }
 
 impl<'a, A: Allocator + Clone> Node<'a, A> {
@@ -340,21 +352,22 @@ impl<'a, A: Allocator + Clone> Node<'a, A> {
         data_type: &DataType<'a, A>,
         options: SortOptions,
         encoding: RowEncoding,
+        seeds: &mut usize,
         alloc: &A,
     ) -> Result<Self> {
         use DataType::*;
         let unordered = encoding == RowEncoding::Unordered;
         data_type.validate()?;
-        let one = |dt: &DataType<'a, A>, opts: SortOptions| {
-            Slots::try_from_fn_in(1, alloc.clone(), |_| {
-                Node::try_new(dt, opts, encoding, alloc)
+        let one = |dt: &DataType<'a, A>, opts: SortOptions, seeds: &mut usize| {
+            TryVec::try_from_fn_in(1, alloc.clone(), |_| {
+                Node::try_new(dt, opts, encoding, seeds, alloc)
             })
         };
         let kind = match data_type {
             Struct(fields) => {
-                Kind::Struct(Slots::try_from_fn_in(fields.len(), alloc.clone(), |i| {
+                Kind::Struct(TryVec::try_from_fn_in(fields.len(), alloc.clone(), |i| {
                     let f = fields.get(i).ok_or(Error::OutOfBounds)?;
-                    Node::try_new(f.data_type(), options, encoding, alloc)
+                    Node::try_new(f.data_type(), options, encoding, seeds, alloc)
                 })?)
             }
             List(f) | LargeList(f) | ListView(f) | LargeListView(f) | Map(f, _) => {
@@ -366,36 +379,39 @@ impl<'a, A: Allocator + Clone> Node<'a, A> {
                 } else {
                     SortOptions::new(false, options.nulls_first != options.descending)
                 };
-                Kind::List(one(f.data_type(), opts)?)
+                Kind::List(one(f.data_type(), opts, seeds)?)
             }
             FixedSizeList(f, n) => Kind::FixedSizeList(
-                one(f.data_type(), options)?,
+                one(f.data_type(), options, seeds)?,
                 usize::try_from(*n).map_err(|_| Error::InvalidDataType)?,
             ),
             Dictionary(_, value, _) => {
                 if encoding != RowEncoding::Seed {
                     // By value: each key's row is its value's own encoding.
-                    Kind::Dictionary(None, one(value, options)?)
+                    Kind::Dictionary(None, one(value, options, seeds)?)
                 } else {
                     // Keys are inverted as a whole when descending (like
                     // lists), so the values are interned ascending, with
                     // nested nulls placed to land as asked after inversion.
+                    let slot = *seeds;
+                    *seeds = slot.checked_add(1).ok_or(Error::CapacityOverflow)?;
                     Kind::Dictionary(
-                        Some(Interner::new_in(alloc.clone())),
+                        Some(slot),
                         one(
                             value,
                             SortOptions::new(false, options.nulls_first != options.descending),
+                            seeds,
                         )?,
                     )
                 }
             }
-            RunEndEncoded(_, values) => Kind::RunEnd(one(values.data_type(), options)?),
+            RunEndEncoded(_, values) => Kind::RunEnd(one(values.data_type(), options, seeds)?),
             #[cfg(feature = "union")]
             Union(u, _) => {
                 let fields = u.fields();
-                Kind::Union(Slots::try_from_fn_in(fields.len(), alloc.clone(), |i| {
+                Kind::Union(TryVec::try_from_fn_in(fields.len(), alloc.clone(), |i| {
                     let f = fields.get(i).ok_or(Error::OutOfBounds)?;
-                    Node::try_new(f.data_type(), options, encoding, alloc)
+                    Node::try_new(f.data_type(), options, encoding, seeds, alloc)
                 })?)
             }
             dt if RowConverter::<A>::supports_leaf(dt) => Kind::Leaf,
@@ -505,6 +521,11 @@ fn decoded_type<'a, A: Allocator + Clone>(
 /// for the offsets (sizes are computed first), plus a few per nested or
 /// dictionary column; nothing per row.
 ///
+/// A converter holds no mutable state: every method takes `&self`, so one
+/// converter can serve several threads. The one exception to "no state",
+/// the seed's dictionary interner ([`RowEncoding::Seed`]), is a separate
+/// [`RowInterner`] the caller owns.
+///
 /// Rows of several batches compare with each other (here, a merge of two
 /// sorted batches), and decode back to columns:
 ///
@@ -513,7 +534,7 @@ fn decoded_type<'a, A: Allocator + Clone>(
 /// use alkaid::datatypes::DataType;
 /// use alkaid::row::{RowConverter, SortField};
 ///
-/// let mut converter = RowConverter::try_new(&[SortField::new(DataType::Utf8), SortField::new(DataType::Int32)])?;
+/// let converter = RowConverter::try_new(&[SortField::new(DataType::Utf8), SortField::new(DataType::Int32)])?;
 /// let mut rows = converter.convert_columns(&[
 ///     StringArray::from(vec!["a", "c"]).into_array_ref(),
 ///     Int32Array::from(vec![1, 1]).into_array_ref(),
@@ -539,7 +560,7 @@ fn decoded_type<'a, A: Allocator + Clone>(
 /// use alkaid::datatypes::DataType;
 /// use alkaid::row::{RowConverter, RowEncoding, SortField};
 ///
-/// let mut converter = RowConverter::try_new_unordered(&[SortField::new(DataType::Utf8)])?;
+/// let converter = RowConverter::try_new_unordered(&[SortField::new(DataType::Utf8)])?;
 /// assert_eq!(converter.encoding(), RowEncoding::Unordered);
 /// let rows = converter.convert_columns(&[StringArray::from(vec!["x", "y", "x"]).into_array_ref()])?;
 /// assert_eq!(rows.row(0), rows.row(2));
@@ -553,8 +574,11 @@ pub struct RowConverter<
     #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
     #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
 > {
-    nodes: Slots<Node<'a, A>, A>,
+    nodes: TryVec<Node<'a, A>, A>,
     encoding: RowEncoding,
+    /// Number of dictionary columns (nested ones included) that a
+    /// [`RowInterner`] of this converter maps ([`RowEncoding::Seed`] only).
+    seed_dictionaries: usize,
 }
 
 impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
@@ -586,11 +610,16 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         encoding: RowEncoding,
         alloc: A,
     ) -> Result<Self> {
-        let nodes = Slots::try_from_fn_in(fields.len(), alloc.clone(), |i| {
+        let mut seeds = 0;
+        let nodes = TryVec::try_from_fn_in(fields.len(), alloc.clone(), |i| {
             let f = fields.get(i).ok_or(Error::OutOfBounds)?;
-            Node::try_new(&f.data_type, f.options, encoding, &alloc)
+            Node::try_new(&f.data_type, f.options, encoding, &mut seeds, &alloc)
         })?;
-        Ok(RowConverter { nodes, encoding })
+        Ok(RowConverter {
+            nodes,
+            encoding,
+            seed_dictionaries: seeds,
+        })
     }
 
     /// `true` when columns of `data_type` can be converted: Null, Boolean,
@@ -673,15 +702,19 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
     /// Encodes `columns` (one per field, of the fields' types, all of one
     /// length) into new [`Rows`].
     ///
-    /// `&mut self` because dictionary columns add their new values to the
-    /// converter's order-preserving mapping.
+    /// Needs no mutable state: one converter can encode from several
+    /// threads at once. Only dictionary columns of a [`RowEncoding::Seed`]
+    /// converter need one, a [`RowInterner`]
+    /// ([`Self::convert_columns_with_interner`]).
     ///
     /// # Errors
     /// [`Error::SchemaMismatch`] when the number of columns differs from the
     /// fields'; [`Error::TypeMismatch`] when a column's type differs from its
     /// field's; [`Error::LengthMismatch`] when lengths differ;
-    /// [`Error::AllocationFailed`]; [`Error::CapacityOverflow`].
-    pub fn convert_columns(&mut self, columns: &[ArrayRef<'_, A>]) -> Result<Rows<A>> {
+    /// [`Error::RowInternerRequired`] for a [`RowEncoding::Seed`] converter
+    /// with dictionary columns; [`Error::AllocationFailed`];
+    /// [`Error::CapacityOverflow`].
+    pub fn convert_columns(&self, columns: &[ArrayRef<'_, A>]) -> Result<Rows<A>> {
         let mut rows = Rows::new_in(self.nodes.allocator().clone());
         self.append(&mut rows, columns)?;
         Ok(rows)
@@ -693,10 +726,86 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
     ///
     /// # Errors
     /// As [`Self::convert_columns`].
-    pub fn append(&mut self, rows: &mut Rows<A>, columns: &[ArrayRef<'_, A>]) -> Result<()> {
+    pub fn append(&self, rows: &mut Rows<A>, columns: &[ArrayRef<'_, A>]) -> Result<()> {
+        self.append_to(&mut [], rows, columns)
+    }
+
+    /// A [`RowInterner`] for this converter's dictionary columns: empty
+    /// (it grows with the batches encoded through it); holds nothing
+    /// unless the converter writes [`RowEncoding::Seed`] and has dictionary
+    /// columns.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`].
+    pub fn try_new_interner(&self) -> Result<RowInterner<A>> {
+        let alloc = self.nodes.allocator();
+        Ok(RowInterner {
+            dictionaries: TryVec::try_from_fn_in(self.seed_dictionaries, alloc.clone(), |_| {
+                Ok(Interner::new_in(alloc.clone()))
+            })?,
+        })
+    }
+
+    /// Encodes `columns` as [`Self::convert_columns`] does, with the
+    /// dictionary columns of a [`RowEncoding::Seed`] converter encoded
+    /// through `interner` (which must come from this converter's
+    /// [`Self::try_new_interner`]; it learns the batch's new values). Rows
+    /// encoded through one interner compare with each other; decode them
+    /// with [`Self::convert_rows_with_interner`] and the same interner.
+    ///
+    /// # Errors
+    /// As [`Self::convert_columns`]; [`Error::RowInternerMismatch`] when
+    /// `interner` was made for another converter.
+    pub fn convert_columns_with_interner(
+        &self,
+        interner: &mut RowInterner<A>,
+        columns: &[ArrayRef<'_, A>],
+    ) -> Result<Rows<A>> {
+        let mut rows = Rows::new_in(self.nodes.allocator().clone());
+        self.append_with_interner(interner, &mut rows, columns)?;
+        Ok(rows)
+    }
+
+    /// [`Self::convert_columns_with_interner`], appending to `rows` (which
+    /// must come from this converter). On error `rows` is left as it was.
+    ///
+    /// # Errors
+    /// As [`Self::convert_columns_with_interner`].
+    pub fn append_with_interner(
+        &self,
+        interner: &mut RowInterner<A>,
+        rows: &mut Rows<A>,
+        columns: &[ArrayRef<'_, A>],
+    ) -> Result<()> {
+        let dictionaries = self.interners_mut(interner)?;
+        self.append_to(dictionaries, rows, columns)
+    }
+
+    /// The mappings of `interner`, checked to be this converter's.
+    fn interners_mut<'i>(&self, interner: &'i mut RowInterner<A>) -> Result<&'i mut [Interner<A>]> {
+        if interner.dictionaries.len() != self.seed_dictionaries {
+            return Err(Error::RowInternerMismatch);
+        }
+        Ok(&mut interner.dictionaries)
+    }
+
+    /// [`Self::interners_mut`], shared.
+    fn interners<'i>(&self, interner: &'i RowInterner<A>) -> Result<&'i [Interner<A>]> {
+        if interner.dictionaries.len() != self.seed_dictionaries {
+            return Err(Error::RowInternerMismatch);
+        }
+        Ok(&interner.dictionaries)
+    }
+
+    fn append_to(
+        &self,
+        dictionaries: &mut [Interner<A>],
+        rows: &mut Rows<A>,
+        columns: &[ArrayRef<'_, A>],
+    ) -> Result<()> {
         let alloc = self.nodes.allocator().clone();
         let mark = rows.mark();
-        let r = encode::encode_columns(&mut self.nodes, columns, rows, &alloc);
+        let r = encode::encode_columns(&self.nodes, dictionaries, columns, rows, &alloc);
         if r.is_err() {
             rows.reset(mark);
         }
@@ -720,23 +829,40 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         I: IntoIterator<Item = Row<'r>>,
         I::IntoIter: ExactSizeIterator,
     {
-        let alloc = self.nodes.allocator().clone();
-        if let Some(width) = fixed_decode::row_width(&self.nodes)? {
-            return fixed_decode::decode_rows(&self.nodes, width, rows.into_iter(), &alloc);
-        }
-        if let Some(node) = variable_decode::single_variable(&self.nodes) {
-            return variable_decode::decode_single_column(node, rows.into_iter(), &alloc);
-        }
-        let mut cursors =
-            Slots::try_from_iter_in(rows.into_iter().map(|r| r.data()), alloc.clone())?;
-        let columns = SharedSlice::try_from_fn_in(self.nodes.len(), alloc.clone(), |i| {
-            let node = self.nodes.get(i).ok_or(Error::OutOfBounds)?;
-            decode::decode_column(node, &mut cursors, &alloc).map_err(|e| e.with_field(i))
-        })?;
-        if let Some(row) = cursors.iter().position(|c| !c.is_empty()) {
-            return Err(Error::InvalidRow.with_row(row));
-        }
-        Ok(columns)
+        self.decode_rows(&[], rows)
+    }
+
+    /// [`Self::convert_rows`] for rows encoded through `interner`
+    /// ([`Self::convert_columns_with_interner`]): the keys of seed
+    /// dictionary columns are looked up in it.
+    ///
+    /// # Errors
+    /// As [`Self::convert_rows`]; [`Error::UnknownDictionaryKey`] for a key
+    /// that `interner` never issued; [`Error::RowInternerMismatch`] when
+    /// `interner` was made for another converter.
+    pub fn convert_rows_with_interner<'r, I>(
+        &self,
+        interner: &RowInterner<A>,
+        rows: I,
+    ) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>>
+    where
+        I: IntoIterator<Item = Row<'r>>,
+        I::IntoIter: ExactSizeIterator,
+    {
+        self.decode_rows(self.interners(interner)?, rows)
+    }
+
+    fn decode_rows<'r, I>(
+        &self,
+        dictionaries: &[Interner<A>],
+        rows: I,
+    ) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>>
+    where
+        I: IntoIterator<Item = Row<'r>>,
+        I::IntoIter: ExactSizeIterator,
+    {
+        let alloc = self.nodes.allocator();
+        source::decode(&self.nodes, dictionaries, Rowwise(rows.into_iter()), alloc)
     }
 
     /// Decodes every row of `rows` (from any allocator) as
@@ -750,9 +876,10 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
     /// at its offset, booleans 8 rows at a time. A converter of one Binary,
     /// LargeBinary, Utf8 or LargeUtf8 column sizes its values from the row
     /// lengths and last bytes and decodes the rows in one pass. A converter
-    /// of one (ordered) dictionary column whose values are byte arrays,
-    /// integers or floats looks up each row's key and then copies the
-    /// values the converter kept (no per-row cursors). Otherwise
+    /// of one seed dictionary column whose values are byte arrays,
+    /// integers or floats ([`Self::convert_all_rows_with_interner`]) looks
+    /// up each row's key and then copies the values the interner kept (no
+    /// per-row cursors). Otherwise
     /// (other columns, rows of other lengths, no rows, malformed rows that
     /// outgrow the size estimate, rows that do not decode or whose keys
     /// were never issued) this is `convert_rows(rows.iter())`.
@@ -767,21 +894,28 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         &self,
         rows: &Rows<B>,
     ) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>> {
-        let alloc = self.nodes.allocator().clone();
-        if let Some(width) = fixed_decode::row_width(&self.nodes)? {
-            if let Some(columns) = contiguous::decode_all(&self.nodes, width, rows, &alloc)? {
-                return Ok(columns);
-            }
-        } else if let Some(node) = variable_decode::single_variable(&self.nodes) {
-            if let Some(columns) = contiguous_bytes::decode_all(node, rows, &alloc)? {
-                return Ok(columns);
-            }
-        } else if let Some(node) = contiguous_dict::single_dictionary(&self.nodes) {
-            if let Some(columns) = contiguous_dict::decode_all(node, rows, &alloc)? {
-                return Ok(columns);
-            }
-        }
-        self.convert_rows(rows.iter())
+        self.decode_all(&[], rows)
+    }
+
+    /// [`Self::convert_all_rows`] for rows encoded through `interner`, as
+    /// [`Self::convert_rows_with_interner`].
+    ///
+    /// # Errors
+    /// As [`Self::convert_rows_with_interner`].
+    pub fn convert_all_rows_with_interner<B: Allocator>(
+        &self,
+        interner: &RowInterner<A>,
+        rows: &Rows<B>,
+    ) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>> {
+        self.decode_all(self.interners(interner)?, rows)
+    }
+
+    fn decode_all<B: Allocator>(
+        &self,
+        dictionaries: &[Interner<A>],
+        rows: &Rows<B>,
+    ) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>> {
+        source::decode(&self.nodes, dictionaries, rows, self.nodes.allocator())
     }
 }
 

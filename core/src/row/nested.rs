@@ -14,20 +14,22 @@ use allocator_api2::alloc::Allocator;
 
 use super::decode::{decode_column, skip_one, write_null_into};
 use super::encode::{encode_to_rows, Encoder};
-use super::slots::Slots;
+use super::interner::Interner;
 use super::{take, Node, Rows, SortOptions};
 use crate::array::{Array, FixedSizeListArray, StructArray};
+use crate::buffer::TryVec;
 use crate::buffer::{MutableBuffer, NullBuffer, NullBufferBuilder, SharedBox, SharedSlice};
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
 
 /// Encodes a struct's children (sliced to the struct's view) into rows.
 pub(crate) fn prepare_struct<'c, 'b, A: Allocator + Clone>(
-    children: &mut [Node<'_, A>],
+    children: &[Node<'_, A>],
+    dicts: &mut [Interner<A>],
     s: &'c StructArray<'b, A>,
     alloc: &A,
 ) -> Result<Encoder<'c, 'b, A>> {
-    let columns = Slots::try_from_fn_in(s.num_columns(), alloc.clone(), |i| {
+    let columns = TryVec::try_from_fn_in(s.num_columns(), alloc.clone(), |i| {
         s.column(i).ok_or(Error::OutOfBounds)
     })?;
     let child = if columns.is_empty() {
@@ -36,7 +38,7 @@ pub(crate) fn prepare_struct<'c, 'b, A: Allocator + Clone>(
         rows.try_grow_offsets(s.len())?;
         rows
     } else {
-        encode_to_rows(children, &columns, alloc)?
+        encode_to_rows(children, dicts, &columns, alloc)?
     };
     Ok(Encoder::Nested {
         nulls: s.nulls(),
@@ -47,7 +49,8 @@ pub(crate) fn prepare_struct<'c, 'b, A: Allocator + Clone>(
 
 /// Encodes a fixed-size list's elements (those of its view) into rows.
 pub(crate) fn prepare_fixed_size_list<'c, 'b, A: Allocator + Clone>(
-    child: &mut [Node<'_, A>],
+    child: &[Node<'_, A>],
+    dicts: &mut [Interner<A>],
     size: usize,
     l: &'c FixedSizeListArray<'b, A>,
     alloc: &A,
@@ -58,7 +61,7 @@ pub(crate) fn prepare_fixed_size_list<'c, 'b, A: Allocator + Clone>(
         .ok_or(Error::CapacityOverflow)?;
     let len = l.len().checked_mul(size).ok_or(Error::CapacityOverflow)?;
     let elements = l.values().slice(start, len)?;
-    let child = encode_to_rows(child, core::slice::from_ref(&elements), alloc)?;
+    let child = encode_to_rows(child, dicts, core::slice::from_ref(&elements), alloc)?;
     Ok(Encoder::Nested {
         nulls: l.nulls(),
         child,
@@ -143,6 +146,7 @@ fn read_validity<A: Allocator + Clone>(
 pub(crate) fn decode_struct<'a, A: Allocator + Clone>(
     node: &Node<'a, A>,
     children: &[Node<'a, A>],
+    dicts: &[Interner<A>],
     rows: &mut [&[u8]],
     alloc: &A,
 ) -> Result<StructArray<'a, A>> {
@@ -157,13 +161,13 @@ pub(crate) fn decode_struct<'a, A: Allocator + Clone>(
     }
     let null_row = null_row.as_slice();
     let mut cursors =
-        Slots::try_from_fn_in(rows.len(), alloc.clone(), |i| match nulls.is_valid(i) {
+        TryVec::try_from_fn_in(rows.len(), alloc.clone(), |i| match nulls.is_valid(i) {
             Some(true) => rows.get(i).copied().ok_or(Error::OutOfBounds),
             _ => Ok(null_row),
         })?;
     let columns = SharedSlice::try_from_fn_in(children.len(), alloc.clone(), |k| {
         let c = children.get(k).ok_or(Error::OutOfBounds)?;
-        decode_column(c, &mut cursors, alloc)
+        decode_column(c, dicts, &mut cursors, alloc)
     })?;
     for (i, (row, rest)) in rows.iter_mut().zip(cursors.iter()).enumerate() {
         if nulls.is_valid(i) == Some(true) {
@@ -184,6 +188,7 @@ pub(crate) fn decode_fixed_size_list<'a, A: Allocator + Clone>(
     node: &Node<'a, A>,
     child: &Node<'a, A>,
     size: usize,
+    dicts: &[Interner<A>],
     rows: &mut [&[u8]],
     alloc: &A,
 ) -> Result<FixedSizeListArray<'a, A>> {
@@ -199,7 +204,7 @@ pub(crate) fn decode_fixed_size_list<'a, A: Allocator + Clone>(
         .checked_mul(size)
         .ok_or(Error::CapacityOverflow)?;
     let (mut r, mut k) = (0usize, 0usize);
-    let mut cursors = Slots::try_from_fn_in(total, alloc.clone(), |_| {
+    let mut cursors = TryVec::try_from_fn_in(total, alloc.clone(), |_| {
         if k == size {
             k = 0;
             r += 1;
@@ -212,7 +217,7 @@ pub(crate) fn decode_fixed_size_list<'a, A: Allocator + Clone>(
         let n = skip_one(child, row)?;
         take(row, n)
     })?;
-    let values = decode_column(child, &mut cursors, alloc)?;
+    let values = decode_column(child, dicts, &mut cursors, alloc)?;
     if cursors.iter().any(|c| !c.is_empty()) {
         return Err(Error::InvalidRow);
     }

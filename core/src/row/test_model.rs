@@ -619,7 +619,12 @@ pub(crate) fn decode_by_cursors(
     let mut cursors: Vec<&[u8]> = rows.to_vec();
     let mut out = Vec::new();
     for node in c.nodes.iter() {
-        out.push(super::decode::decode_column(node, &mut cursors, &Global)?);
+        out.push(super::decode::decode_column(
+            node,
+            &[],
+            &mut cursors,
+            &Global,
+        )?);
     }
     if cursors.iter().any(|c| !c.is_empty()) {
         return Err(crate::error::Error::InvalidRow);
@@ -628,13 +633,8 @@ pub(crate) fn decode_by_cursors(
 }
 
 /// A converter of one column of type `dt`.
-pub(crate) fn one_column_converter(
-    dt: Dt,
-    opts: SortOptions,
-    enc: RowEncoding,
-) -> RowConverter<'static, G> {
-    RowConverter::try_new_with_encoding_in(&[SortField::new_with_options(dt, opts)], enc, Global)
-        .unwrap()
+pub(crate) fn one_column_converter(dt: Dt, opts: SortOptions, enc: RowEncoding) -> Seeded {
+    Seeded::with_encoding(&[SortField::new_with_options(dt, opts)], enc)
 }
 
 /// Rows of random values (0 to 100 bytes, a quarter null, now and then a
@@ -741,4 +741,66 @@ fn ranged_value(rng: &mut Rng, t: &Dt) -> Option<i128> {
     let bound = 10i128.pow(digits);
     let v = (i128::from(rng.next()) << 64 | i128::from(rng.next())) % bound;
     Some(if rng.below(2) == 0 { v } else { -v })
+}
+
+/// A converter with its [`super::RowInterner`], for tests of every
+/// encoding: `convert_columns`, `append`, `convert_rows` and
+/// `convert_all_rows` go through the interner (empty unless the
+/// converter writes seed dictionaries); the rest is the converter's.
+pub(crate) struct Seeded {
+    pub(crate) c: RowConverter<'static, G>,
+    pub(crate) i: super::RowInterner<G>,
+}
+
+impl Seeded {
+    /// `c` with a new interner.
+    pub(crate) fn new(c: RowConverter<'static, G>) -> Self {
+        let i = c.try_new_interner().unwrap();
+        Seeded { c, i }
+    }
+
+    /// A converter of `fields` writing `encoding`, with a new interner.
+    pub(crate) fn with_encoding(fields: &[SortField<'static, G>], encoding: RowEncoding) -> Self {
+        Self::new(RowConverter::try_new_with_encoding(fields, encoding).unwrap())
+    }
+
+    pub(crate) fn convert_columns(
+        &mut self,
+        columns: &[ArrayRef<'_, G>],
+    ) -> crate::error::Result<super::Rows<G>> {
+        self.c.convert_columns_with_interner(&mut self.i, columns)
+    }
+
+    pub(crate) fn append(
+        &mut self,
+        rows: &mut super::Rows<G>,
+        columns: &[ArrayRef<'_, G>],
+    ) -> crate::error::Result<()> {
+        self.c.append_with_interner(&mut self.i, rows, columns)
+    }
+
+    pub(crate) fn convert_rows<'r, I>(
+        &self,
+        rows: I,
+    ) -> crate::error::Result<crate::buffer::SharedSlice<'static, ArrayRef<'static, G>, G>>
+    where
+        I: IntoIterator<Item = super::Row<'r>>,
+        I::IntoIter: ExactSizeIterator,
+    {
+        self.c.convert_rows_with_interner(&self.i, rows)
+    }
+
+    pub(crate) fn convert_all_rows(
+        &self,
+        rows: &super::Rows<G>,
+    ) -> crate::error::Result<crate::buffer::SharedSlice<'static, ArrayRef<'static, G>, G>> {
+        self.c.convert_all_rows_with_interner(&self.i, rows)
+    }
+}
+
+impl core::ops::Deref for Seeded {
+    type Target = RowConverter<'static, G>;
+    fn deref(&self) -> &Self::Target {
+        &self.c
+    }
 }

@@ -25,7 +25,7 @@ fn convert_with(
     col: ArrayRef<'static, G>,
 ) -> Vec<Vec<u8>> {
     let field = SortField::new_with_options(dt, opts);
-    let mut c = RowConverter::try_new_with_encoding(&[field], encoding).unwrap();
+    let c = RowConverter::try_new_with_encoding(&[field], encoding).unwrap();
     let rows = c.convert_columns(&[col]).unwrap();
     rows_bytes(&rows)
 }
@@ -124,7 +124,7 @@ fn long_string_blocks() {
     assert_eq!(r[99], 6);
 }
 
-use super::test_model::{build, field, V};
+use super::test_model::{build, field, Seeded, V};
 use crate::datatypes::{Field, IndexType};
 use crate::test_support::{check_every_failure, counting, TestAlloc};
 
@@ -167,7 +167,7 @@ fn spec_list_example() {
     );
     // And they decode back.
     let field = SortField::new(list_u8());
-    let mut c = RowConverter::try_new_with_encoding(&[field], RowEncoding::Seed).unwrap();
+    let c = RowConverter::try_new_with_encoding(&[field], RowEncoding::Seed).unwrap();
     let rows = c.convert_columns(&[build(&list_u8(), &vals)]).unwrap();
     let back = c.convert_rows(rows.iter()).unwrap();
     for (i, v) in vals.iter().enumerate() {
@@ -251,7 +251,7 @@ fn list_of_null_elements_round_trips() {
         V::Null,
     ];
     for o in [SortOptions::default(), SortOptions::new(true, false)] {
-        let mut c = RowConverter::try_new(&[SortField::new_with_options(dt.clone(), o)]).unwrap();
+        let c = RowConverter::try_new(&[SortField::new_with_options(dt.clone(), o)]).unwrap();
         let rows = c.convert_columns(&[build(&dt, &vals)]).unwrap();
         let back = c.convert_rows(rows.iter()).unwrap();
         for (i, v) in vals.iter().enumerate() {
@@ -286,7 +286,7 @@ fn spec_struct_example() {
         SortField::new(st.clone()),
         SortField::new(DataType::Int32),
     ];
-    let mut c = RowConverter::try_new(&fields).unwrap();
+    let c = RowConverter::try_new(&fields).unwrap();
     let cols = [
         build(&DataType::Int32, &[V::I(7), V::I(8)]),
         build(
@@ -334,11 +334,10 @@ fn strs(v: &[Option<&str>]) -> std::vec::Vec<V> {
 #[test]
 fn dictionaries_with_different_dictionaries_compare_consistently() {
     for opts in [SortOptions::new(false, true), SortOptions::new(true, false)] {
-        let mut c = RowConverter::try_new_with_encoding(
+        let mut c = Seeded::with_encoding(
             &[SortField::new_with_options(dict_utf8(), opts)],
             RowEncoding::Seed,
-        )
-        .unwrap();
+        );
         let b1 = strs(&[Some("Soup"), Some("Bar"), None, Some("ZZ")]);
         let b2 = strs(&[Some("Fabulous"), Some("Bar"), Some("Apple"), Some("Zebra")]);
         let mut rows = c.convert_columns(&[build(&dict_utf8(), &b1)]).unwrap();
@@ -403,7 +402,7 @@ fn run_end_encoded_by_value_and_back() {
         plain.slice(1, 4).unwrap(),
     );
     assert_eq!(got, want);
-    let mut c = RowConverter::try_new(&[SortField::new(ree)]).unwrap();
+    let c = RowConverter::try_new(&[SortField::new(ree)]).unwrap();
     let rows = c.convert_columns(&[col]).unwrap();
     let back = c.convert_rows(rows.iter()).unwrap();
     let ArrayRef::RunEndEncoded(r) = &back[0] else {
@@ -417,12 +416,12 @@ fn run_end_encoded_by_value_and_back() {
 
 #[test]
 fn column_errors() {
-    let mut c = RowConverter::try_new(&[SortField::new(DataType::Int32)]).unwrap();
+    let c = RowConverter::try_new(&[SortField::new(DataType::Int32)]).unwrap();
     let a = build(&DataType::Int32, &[V::I(1), V::I(2)]);
     let b = build(&DataType::Int64, &[V::I(1), V::I(2)]);
     assert_eq!(c.convert_columns(&[]).unwrap_err(), Error::SchemaMismatch);
     assert_eq!(c.convert_columns(&[b]).unwrap_err(), Error::TypeMismatch);
-    let mut two = RowConverter::try_new(&[
+    let two = RowConverter::try_new(&[
         SortField::new(DataType::Int32),
         SortField::new(DataType::Int32),
     ])
@@ -450,8 +449,90 @@ fn decode_err(dt: DataType<'static, G>, bytes: &[u8]) -> Error {
 }
 
 fn decode_err_with(encoding: RowEncoding, dt: DataType<'static, G>, bytes: &[u8]) -> Error {
-    let c = RowConverter::try_new_with_encoding(&[SortField::new(dt)], encoding).unwrap();
+    let c = Seeded::with_encoding(&[SortField::new(dt)], encoding);
     c.convert_rows([Row::new(bytes)]).unwrap_err()
+}
+
+/// The converter is immutable: dictionary columns of the seed encoding
+/// need the caller's `RowInterner`, and only one made by their converter
+/// (same number of dictionary columns, nested ones counted); every other
+/// column encodes and decodes through `&self`, from several threads.
+#[test]
+fn seed_dictionaries_need_their_interner() {
+    let col = build(&dict_utf8(), &strs(&[Some("b"), Some("a"), None]));
+    let seed =
+        RowConverter::try_new_with_encoding(&[SortField::new(dict_utf8())], RowEncoding::Seed)
+            .unwrap();
+    assert_eq!(
+        seed.convert_columns(core::slice::from_ref(&col))
+            .unwrap_err(),
+        Error::RowInternerRequired
+    );
+    let mut interner = seed.try_new_interner().unwrap();
+    let rows = seed
+        .convert_columns_with_interner(&mut interner, core::slice::from_ref(&col))
+        .unwrap();
+    assert_eq!(interner.num_values(), 2); // "a" and "b"
+    assert_eq!(
+        seed.convert_rows(rows.iter()).unwrap_err(),
+        Error::RowInternerRequired
+    );
+    assert_eq!(
+        seed.convert_all_rows(&rows).unwrap_err(),
+        Error::RowInternerRequired
+    );
+    let back = seed
+        .convert_all_rows_with_interner(&interner, &rows)
+        .unwrap();
+    assert_eq!(
+        back[0],
+        build(&DataType::Utf8, &strs(&[Some("b"), Some("a"), None]))
+    );
+    // A struct of two dictionaries: two mappings; the one-column interner
+    // does not fit it, nor an empty one.
+    let pair = DataType::Struct(
+        crate::buffer::SharedSlice::try_from_fn_in(2, Global, |i| {
+            Ok(Field::new(["x", "y"][i], dict_utf8(), true))
+        })
+        .unwrap(),
+    );
+    let two =
+        RowConverter::try_new_with_encoding(&[SortField::new(pair)], RowEncoding::Seed).unwrap();
+    assert_eq!(
+        two.convert_rows_with_interner(&interner, rows.iter())
+            .unwrap_err(),
+        Error::RowInternerMismatch
+    );
+    assert_eq!(two.try_new_interner().unwrap().dictionaries.len(), 2);
+    let ordered = RowConverter::try_new(&[SortField::new(dict_utf8())]).unwrap();
+    let mut none = ordered.try_new_interner().unwrap();
+    assert_eq!(
+        seed.convert_columns_with_interner(&mut none, core::slice::from_ref(&col))
+            .unwrap_err(),
+        Error::RowInternerMismatch
+    );
+    // By value, one converter shared by threads gives the same rows.
+    let want = ordered
+        .convert_columns(core::slice::from_ref(&col))
+        .unwrap();
+    let want: std::vec::Vec<_> = want.iter().map(|r| r.data().to_vec()).collect();
+    std::thread::scope(|s| {
+        let runs: std::vec::Vec<_> = (0..2)
+            .map(|_| {
+                s.spawn(|| {
+                    let rows = ordered
+                        .convert_columns(core::slice::from_ref(&col))
+                        .unwrap();
+                    rows.iter()
+                        .map(|r| r.data().to_vec())
+                        .collect::<std::vec::Vec<_>>()
+                })
+            })
+            .collect();
+        for r in runs {
+            assert_eq!(r.join().unwrap(), want);
+        }
+    });
 }
 
 #[test]
@@ -521,7 +602,7 @@ fn binary_decodes_any_bytes() {
 
 #[test]
 fn rows_api() {
-    let mut c = RowConverter::try_new(&[SortField::new(DataType::UInt8)]).unwrap();
+    let c = RowConverter::try_new(&[SortField::new(DataType::UInt8)]).unwrap();
     let rows = c
         .convert_columns(&[build(&DataType::UInt8, &[V::U(3), V::U(1), V::Null])])
         .unwrap();
@@ -584,7 +665,7 @@ fn every_allocation_failure_is_an_error() {
             .iter()
             .map(|c| SortField::new(c.data_type().clone()))
             .collect();
-        let mut conv = RowConverter::try_new_in(&fields, a)?;
+        let conv = RowConverter::try_new_in(&fields, a)?;
         let rows = conv.convert_columns(&cols)?;
         conv.convert_rows(rows.iter())
     });
@@ -623,7 +704,7 @@ fn every_allocation_failure_is_an_error_without_cursors() {
                 .iter()
                 .map(|c| SortField::new(c.data_type().clone()))
                 .collect();
-            let mut conv = RowConverter::try_new_in(&fields, a)?;
+            let conv = RowConverter::try_new_in(&fields, a)?;
             let rows = conv.convert_columns(&cols)?;
             conv.convert_rows(rows.iter())
         };
@@ -668,7 +749,7 @@ fn every_allocation_failure_is_an_error_decoding_all_rows() {
             .iter()
             .map(|c| SortField::new(c.data_type().clone()))
             .collect();
-        let mut conv = RowConverter::try_new_in(&fields, big.clone()).unwrap();
+        let conv = RowConverter::try_new_in(&fields, big.clone()).unwrap();
         let rows = conv.convert_columns(&cols).unwrap();
         let run = |a: TestAlloc| {
             let conv = RowConverter::try_new_in(&fields, a)?;
@@ -704,7 +785,7 @@ fn every_allocation_failure_is_an_error_decoding_all_dictionary_rows() {
             .unwrap()
             .into_array_ref();
     let fields = [SortField::new(dict.data_type().clone())];
-    let mut conv = RowConverter::try_new_in(&fields, alloc.clone()).unwrap();
+    let conv = RowConverter::try_new_in(&fields, alloc.clone()).unwrap();
     let rows = conv.convert_columns(&[dict]).unwrap();
     let before = alloc.requests();
     assert_eq!(conv.convert_all_rows(&rows).unwrap()[0].null_count(), 230);
@@ -742,7 +823,7 @@ fn degenerate_types_round_trip() {
         .map(|(t, _)| SortField::new(t.clone()))
         .collect();
     let arrays: std::vec::Vec<_> = cols.iter().map(|(t, v)| build(t, v)).collect();
-    let mut c = RowConverter::try_new(&fields).unwrap();
+    let c = RowConverter::try_new(&fields).unwrap();
     let rows = c.convert_columns(&arrays).unwrap();
     assert_eq!(
         rows_bytes(&rows),
@@ -759,6 +840,98 @@ fn degenerate_types_round_trip() {
         }
     }
     // No columns: no rows.
-    let mut none = RowConverter::try_new(&[]).unwrap();
+    let none = RowConverter::try_new(&[]).unwrap();
     assert!(none.convert_columns(&[]).unwrap().is_empty());
+}
+
+/// Dictionaries by value whose rows all have one width (table rows of one
+/// length, and no null key or nulls of that length) are written as a
+/// fixed-width column: the same bytes as their values' own rows, alone,
+/// beside a fixed-width column and beside a string column, both
+/// directions; a key past the dictionary is `DictionaryKeyOutOfBounds` on
+/// every path.
+#[test]
+fn fixed_width_dictionaries_write_their_values_rows() {
+    use crate::array::{DictionaryArray, DictionaryKeys, Int32Array};
+    let words = StringArray::<G>::try_from_options_in(
+        &[Some("pear"), Some("fig"), Some("kiwi"), Some("apple")],
+        Global,
+    )
+    .unwrap()
+    .into_array_ref();
+    let ints = PrimitiveArray::<i64, G>::try_from_options_in(&[Some(-3), Some(9), None], Global)
+        .unwrap()
+        .into_array_ref();
+    let dict = |values: &ArrayRef<'static, G>, keys: &[Option<i32>]| {
+        let keys = PrimitiveArray::<i32, G>::try_from_options_in(keys, Global).unwrap();
+        DictionaryArray::try_new_in(DictionaryKeys::Int32(keys), values.clone(), false, Global)
+            .unwrap()
+            .into_array_ref()
+    };
+    let keys = [Some(2), Some(0), Some(3), Some(1), Some(0)];
+    let int_keys = [Some(1), None, Some(0), Some(2), None];
+    let other = Int32Array::from(std::vec![5, -1, 7, 0, 2]).into_array_ref();
+    let text = StringArray::from(std::vec!["x", "", "yy", "z", "w"]).into_array_ref();
+    for opts in [SortOptions::default(), SortOptions::new(true, false)] {
+        for (values, keys) in [(&words, &keys[..]), (&ints, &int_keys[..])] {
+            let col = dict(values, keys);
+            let taken: std::vec::Vec<usize> =
+                keys.iter().map(|k| k.unwrap_or(0) as usize).collect();
+            let plain = {
+                let c = RowConverter::try_new(&[SortField::new_with_options(
+                    values.data_type().clone(),
+                    opts,
+                )])
+                .unwrap();
+                let rows = c.convert_columns(core::slice::from_ref(values)).unwrap();
+                let null = match values.data_type() {
+                    DataType::Int64 => [opts.null_sentinel()].into_iter().chain([0; 8]).collect(),
+                    _ => std::vec![opts.null_sentinel()],
+                };
+                keys.iter()
+                    .zip(&taken)
+                    .map(|(k, &t)| match k {
+                        Some(_) => rows.row(t).unwrap().data().to_vec(),
+                        None => null.clone(),
+                    })
+                    .collect::<Vec<_>>()
+            };
+            for beside in [None, Some(&other), Some(&text)] {
+                let mut fields =
+                    std::vec![SortField::new_with_options(col.data_type().clone(), opts)];
+                let mut cols = std::vec![col.clone()];
+                if let Some(b) = beside {
+                    fields.push(SortField::new(b.data_type().clone()));
+                    cols.push(b.clone());
+                }
+                let c = RowConverter::try_new(&fields).unwrap();
+                let rows = c.convert_columns(&cols).unwrap();
+                for (i, want) in plain.iter().enumerate() {
+                    assert_eq!(&rows.row(i).unwrap().data()[..want.len()], &want[..]);
+                }
+                let back = c.convert_all_rows(&rows).unwrap();
+                assert_eq!(back[0].len(), keys.len());
+                // A key past the dictionary (an unchecked array).
+                let bad = {
+                    let k = PrimitiveArray::<i32, G>::from_slice(&[0, 9, 1, 0, 0]);
+                    let v = crate::buffer::SharedBox::try_new_in(values.clone(), Global).unwrap();
+                    // SAFETY: the array is only encoded, which checks the keys.
+                    unsafe {
+                        DictionaryArray::new_unchecked(
+                            col.data_type().clone(),
+                            DictionaryKeys::Int32(k),
+                            v,
+                        )
+                    }
+                    .into_array_ref()
+                };
+                let mut bad_cols = cols.clone();
+                bad_cols[0] = bad;
+                assert_eq!(
+                    c.convert_columns(&bad_cols).unwrap_err(),
+                    Error::DictionaryKeyOutOfBounds
+                );
+            }
+        }
+    }
 }

@@ -16,16 +16,18 @@ use allocator_api2::alloc::Allocator;
 
 use super::decode::{decode_column, write_null_into};
 use super::encode::{encode_to_rows, Encoder};
-use super::slots::Slots;
+use super::interner::Interner;
 use super::{Node, Rows, SortOptions};
 use crate::array::{Array, ArrayRef, UnionArray};
+use crate::buffer::TryVec;
 use crate::buffer::{MutableBuffer, ScalarBuffer, SharedSlice};
 use crate::datatypes::{DataType, UnionMode};
 use crate::error::{Error, Result};
 
 /// Encodes every child of `u` into its own rows.
 pub(crate) fn prepare_union<'c, 'b, A: Allocator + Clone>(
-    children: &mut [Node<'_, A>],
+    children: &[Node<'_, A>],
+    dicts: &mut [Interner<A>],
     u: &'c UnionArray<'b, A>,
     alloc: &A,
 ) -> Result<Encoder<'c, 'b, A>> {
@@ -33,11 +35,11 @@ pub(crate) fn prepare_union<'c, 'b, A: Allocator + Clone>(
         return Err(Error::TypeMismatch);
     }
     let mut k = 0;
-    let rows = Slots::try_from_fn_in(children.len(), alloc.clone(), |i| {
-        let node = children.get_mut(k..=k).ok_or(Error::OutOfBounds)?;
+    let rows = TryVec::try_from_fn_in(children.len(), alloc.clone(), |i| {
+        let node = children.get(k..=k).ok_or(Error::OutOfBounds)?;
         k += 1;
         let column = u.children().get(i).ok_or(Error::OutOfBounds)?;
-        encode_to_rows(node, core::slice::from_ref(column), alloc)
+        encode_to_rows(node, dicts, core::slice::from_ref(column), alloc)
     })?;
     Ok(Encoder::Union { union: u, rows })
 }
@@ -115,6 +117,7 @@ fn child_of<A: Allocator>(node: &Node<'_, A>, b: u8) -> Option<usize> {
 pub(crate) fn decode<'a, A: Allocator + Clone>(
     node: &Node<'a, A>,
     children: &[Node<'a, A>],
+    dicts: &[Interner<A>],
     rows: &mut [&[u8]],
     alloc: &A,
 ) -> Result<ArrayRef<'a, A>> {
@@ -123,7 +126,7 @@ pub(crate) fn decode<'a, A: Allocator + Clone>(
     };
     let n = rows.len();
     let mut type_ids = MutableBuffer::new_in(alloc.clone());
-    let which = Slots::try_from_fn_in(n, alloc.clone(), |i| {
+    let which = TryVec::try_from_fn_in(n, alloc.clone(), |i| {
         let row = rows.get_mut(i).ok_or(Error::OutOfBounds)?;
         let (&b, rest) = row.split_first().ok_or(Error::InvalidRow)?;
         *row = rest;
@@ -134,7 +137,7 @@ pub(crate) fn decode<'a, A: Allocator + Clone>(
     })?;
     let mut offsets = None;
     if *mode == UnionMode::Dense {
-        let mut counts = Slots::try_from_fn_in(children.len(), alloc.clone(), |_| Ok(0i32))?;
+        let mut counts = TryVec::try_from_fn_in(children.len(), alloc.clone(), |_| Ok(0i32))?;
         let mut o = MutableBuffer::new_in(alloc.clone());
         for k in which.iter() {
             let c = counts.get_mut(*k).ok_or(Error::OutOfBounds)?;
@@ -146,7 +149,7 @@ pub(crate) fn decode<'a, A: Allocator + Clone>(
     let mut k = 0;
     let decoded = SharedSlice::try_from_fn_in(children.len(), alloc.clone(), |_| {
         let child = children.get(k).ok_or(Error::OutOfBounds)?;
-        let a = decode_child(child, k, *mode, &which, rows, alloc);
+        let a = decode_child(child, k, *mode, &which, dicts, rows, alloc);
         k += 1;
         a
     })?;
@@ -162,6 +165,7 @@ fn decode_child<'a, A: Allocator + Clone>(
     k: usize,
     mode: UnionMode,
     which: &[usize],
+    dicts: &[Interner<A>],
     rows: &mut [&[u8]],
     alloc: &A,
 ) -> Result<ArrayRef<'a, A>> {
@@ -176,7 +180,7 @@ fn decode_child<'a, A: Allocator + Clone>(
         UnionMode::Sparse => rows.len(),
     };
     let mut next = 0;
-    let mut cursors: Slots<&[u8], A> = Slots::try_from_fn_in(count, alloc.clone(), |_| loop {
+    let mut cursors: TryVec<&[u8], A> = TryVec::try_from_fn_in(count, alloc.clone(), |_| loop {
         let i = next;
         next += 1;
         match (rows.get(i), mine(i), mode) {
@@ -186,7 +190,7 @@ fn decode_child<'a, A: Allocator + Clone>(
             (Some(_), false, UnionMode::Dense) => continue,
         }
     })?;
-    let values = decode_column(child, &mut cursors, alloc)?;
+    let values = decode_column(child, dicts, &mut cursors, alloc)?;
     let mut j = 0;
     for (i, row) in rows.iter_mut().enumerate() {
         let selected = which.get(i) == Some(&k);

@@ -142,7 +142,7 @@ fn union_rows_order_and_round_trip() {
     for column in [sparse(), dense()] {
         for o in OPTIONS {
             let field = SortField::new_with_options(column.data_type().clone(), o);
-            let mut c = RowConverter::try_new(core::slice::from_ref(&field)).unwrap();
+            let c = RowConverter::try_new(core::slice::from_ref(&field)).unwrap();
             let rows = c.convert_columns(core::slice::from_ref(&column)).unwrap();
             for (i, a) in VALUES.iter().enumerate() {
                 for (j, b) in VALUES.iter().enumerate() {
@@ -163,7 +163,7 @@ fn union_rows_order_and_round_trip() {
 
 #[test]
 fn union_row_bytes() {
-    let mut c = RowConverter::try_new(&[SortField::new(sparse().data_type().clone())]).unwrap();
+    let c = RowConverter::try_new(&[SortField::new(sparse().data_type().clone())]).unwrap();
     let rows = c.convert_columns(&[sparse()]).unwrap();
     // 3 as Int32 (type id 0): the id, then the signed integer encoding.
     assert_eq!(rows.row(0).unwrap().data(), &[0x00, 0x01, 0x80, 0, 0, 3]);
@@ -174,7 +174,7 @@ fn union_row_bytes() {
     // Descending: the id inverted, the value's encoding descending.
     let desc = SortOptions::new(true, false);
     let field = SortField::new_with_options(sparse().data_type().clone(), desc);
-    let mut c = RowConverter::try_new(&[field]).unwrap();
+    let c = RowConverter::try_new(&[field]).unwrap();
     let rows = c.convert_columns(&[sparse()]).unwrap();
     assert_eq!(
         rows.row(0).unwrap().data(),
@@ -210,7 +210,7 @@ fn unions_nested_in_lists_round_trip() {
         .into_array_ref();
     for o in OPTIONS {
         let field = SortField::new_with_options(lists.data_type().clone(), o);
-        let mut c = RowConverter::try_new(core::slice::from_ref(&field)).unwrap();
+        let c = RowConverter::try_new(core::slice::from_ref(&field)).unwrap();
         let rows = c.convert_columns(core::slice::from_ref(&lists)).unwrap();
         let back = c.convert_rows(rows.iter()).unwrap();
         assert!(crate::array::logical_eq(&back[0], &lists), "{o:?}");

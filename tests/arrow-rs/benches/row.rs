@@ -6,8 +6,8 @@
 //!
 //! For every case: encode with a new converter (arrow-rs's
 //! "convert_columns"), encode with a converter that already encoded the
-//! columns once ("convert_columns_prepared"; for ours this matters for
-//! dictionaries, whose order-preserving mapping is then built), and decode
+//! columns once ("convert_columns_prepared"; ours holds no state, so this
+//! only leaves out making the converter), and decode
 //! ("convert_rows"; ours: `convert_all_rows` of the `Rows`). Data comes
 //! from a seeded PRNG; both libraries get the same values.
 
@@ -284,7 +284,7 @@ fn theirs_fields(cols: &[Theirs]) -> Vec<arrow_row::SortField> {
 /// Our decoded columns equal the input (dictionaries decode to their values).
 fn sanity_check(case: &Case) {
     let cols: Vec<Ours> = case.cols.iter().map(|c| c.ours.clone()).collect();
-    let mut conv = RowConverter::try_new(&ours_fields(&cols)).unwrap();
+    let conv = RowConverter::try_new(&ours_fields(&cols)).unwrap();
     let rows = conv.convert_columns(&cols).unwrap();
     let back = conv.convert_rows(rows.iter()).unwrap();
     // The measured decoder (straight from the `Rows`) gives the same columns.
@@ -363,7 +363,7 @@ fn run_case(table: &Table, case: &Case, suffix: &str) {
     let theirs: Vec<Theirs> = case.cols.iter().map(|c| c.theirs.clone()).collect();
     let (of, tf) = (ours_fields(&ours), theirs_fields(&theirs));
 
-    let mut oc = RowConverter::try_new(&of).unwrap();
+    let oc = RowConverter::try_new(&of).unwrap();
     let orows = oc.convert_columns(&ours).unwrap();
     let tc = arrow_row::RowConverter::new(tf.clone()).unwrap();
     let trows = tc.convert_columns(&theirs).unwrap();
@@ -377,7 +377,7 @@ fn run_case(table: &Table, case: &Case, suffix: &str) {
     let t = compare(
         &mut [
             &mut || {
-                let mut c = RowConverter::try_new(&of).unwrap();
+                let c = RowConverter::try_new(&of).unwrap();
                 black_box(c.convert_columns(&ours).unwrap());
             },
             &mut || {

@@ -57,7 +57,7 @@ fn ours(cols: &[(Dt, ArrayRef<'static, G>)], o: SortOptions) -> Vec<Vec<u8>> {
         .map(|(t, _)| SortField::new_with_options(t.clone(), o))
         .collect();
     let arrays: Vec<_> = cols.iter().map(|(_, a)| a.clone()).collect();
-    let mut c = RowConverter::try_new(&fields).unwrap();
+    let c = RowConverter::try_new(&fields).unwrap();
     let rows = c.convert_columns(&arrays).unwrap();
     rows.iter().map(|r| r.data().to_vec()).collect()
 }

@@ -19,7 +19,7 @@ use alkaid::array::{
 };
 use alkaid::buffer::SharedBox;
 use alkaid::datatypes::{DataType, Field, IndexType, UnionFields, UnionMode};
-use alkaid::row::{Row, RowConverter, RowEncoding, SortField, SortOptions};
+use alkaid::row::{Row, RowConverter, RowEncoding, RowInterner, SortField, SortOptions};
 use alkaid::Result;
 use alkaid_alloc::Counting;
 use alkaid_fuzz::*;
@@ -106,12 +106,17 @@ fn seed_dictionary<'a>(a: Alloc<'a>) -> Result<ArrayRef<'a, Alloc<'a>>> {
     Ok(DictionaryArray::try_new_in(keys, values.into_array_ref(), false, a)?.into_array_ref())
 }
 
-/// A converter for schema `k`, with dictionary keys issued.
+/// A converter for schema `k` and its interner, with dictionary keys issued.
 fn converter<'a>(
     k: u8,
     opts: u8,
     a: Alloc<'a>,
-) -> Result<(RowConverter<'a, Alloc<'a>>, bool, bool)> {
+) -> Result<(
+    RowConverter<'a, Alloc<'a>>,
+    RowInterner<Alloc<'a>>,
+    bool,
+    bool,
+)> {
     let (types, canonical) = schema(k, a)?;
     let options = SortOptions::new(opts & 1 != 0, opts & 2 != 0);
     let unordered = opts & 4 != 0;
@@ -127,7 +132,8 @@ fn converter<'a>(
     } else {
         RowEncoding::Ordered
     };
-    let mut conv = RowConverter::try_new_with_encoding_in(&fields, encoding, a)?;
+    let conv = RowConverter::try_new_with_encoding_in(&fields, encoding, a)?;
+    let mut interner = conv.try_new_interner()?;
     if has_dict {
         // One seed row batch: every dictionary column gets the seed values,
         // the other columns nulls of their type.
@@ -143,9 +149,9 @@ fn converter<'a>(
                 _ => return Err(alkaid::Error::InvalidArgument),
             });
         }
-        conv.convert_columns(&cols)?;
+        conv.convert_columns_with_interner(&mut interner, &cols)?;
     }
-    Ok((conv, canonical, has_dict))
+    Ok((conv, interner, canonical, has_dict))
 }
 
 fn same(
@@ -168,7 +174,7 @@ fuzz_target!(|data: &[u8]| {
     let oracle = Counting::new(Direct);
     {
         let a = budget.alloc();
-        let Ok((conv, canonical, has_dict)) = converter(k, opts, a) else {
+        let Ok((conv, interner, canonical, has_dict)) = converter(k, opts, a) else {
             panic!("schema {k} has no converter");
         };
         let mut rows = match conv.empty_rows(0, 0) {
@@ -186,8 +192,12 @@ fuzz_target!(|data: &[u8]| {
                 panic!("Rows::try_push within the cap failed");
             }
         }
-        let by_iter = global_scope("convert_rows", 0, || conv.convert_rows(rows.iter()));
-        let all = global_scope("convert_all_rows", 0, || conv.convert_all_rows(&rows));
+        let by_iter = global_scope("convert_rows", 0, || {
+            conv.convert_rows_with_interner(&interner, rows.iter())
+        });
+        let all = global_scope("convert_all_rows", 0, || {
+            conv.convert_all_rows_with_interner(&interner, &rows)
+        });
         assert!(
             same(&by_iter, &all),
             "convert_rows and convert_all_rows disagree: {:?} vs {:?}",
@@ -203,7 +213,7 @@ fuzz_target!(|data: &[u8]| {
             }
             if !has_dict {
                 // Re-encode with an identical converter from the oracle's memory.
-                let (mut conv2, _, _) = converter(k, opts, &oracle).expect("oracle converter");
+                let (conv2, _, _, _) = converter(k, opts, &oracle).expect("oracle converter");
                 let again = match conv2.convert_columns(columns.as_slice()) {
                     Ok(r) => r,
                     Err(e) => panic!("decoded columns do not encode: {e:?}"),
@@ -230,6 +240,7 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         drop(rows);
+        drop(interner);
     }
     budget.check();
 });

@@ -3,10 +3,10 @@
 
 use allocator_api2::alloc::Allocator;
 
+use super::gather::{RawKind, RawSource};
 use super::{entries_of, small, Entry, Interner};
 use crate::buffer::MutableBuffer;
 use crate::error::{Error, Result};
-use crate::row::gather::{RawKind, RawSource};
 
 /// Number of values a suffix byte can take (`0x02..=0xFF`).
 const DIGITS: u128 = 254;

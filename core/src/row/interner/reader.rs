@@ -197,7 +197,7 @@ impl ShortSpans<'_> {
 
     /// The raw span of the dictionary piece at the front of `row` when it
     /// is a one- or two-byte key these tables find, or a null
-    /// ([`crate::row::gather::NULL_SPAN`]), and the piece's length; `None`
+    /// ([`crate::row::interner::gather::NULL_SPAN`]), and the piece's length; `None`
     /// otherwise (another piece, an unknown key, malformed bytes: the
     /// reader decides). A key byte equal to the terminator (`0` once
     /// un-inverted) is in no issued key, so the tables never find it.
@@ -207,7 +207,7 @@ impl ShortSpans<'_> {
         match *row {
             [1, a, z, ..] if z == t => self.one(a ^ t).map(|s| (s, 3)),
             [1, a, b, z, ..] if z == t => self.two(a ^ t, b ^ t).map(|s| (s, 4)),
-            [x, ..] if x == self.null => Some((crate::row::gather::NULL_SPAN, 1)),
+            [x, ..] if x == self.null => Some((super::gather::NULL_SPAN, 1)),
             _ => None,
         }
     }

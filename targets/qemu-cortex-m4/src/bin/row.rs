@@ -51,7 +51,7 @@ fn main() -> ! {
         )?
         .into_array_ref();
         let fields = [SortField::new(DataType::UInt32)];
-        let mut conv = RowConverter::try_new_in(&fields, &ARENA)?;
+        let conv = RowConverter::try_new_in(&fields, &ARENA)?;
         let rows = conv.convert_columns(core::slice::from_ref(&col))?;
         let want: [&[u8]; 4] = [
             &[0x01, 0, 0, 0, 3],
@@ -87,7 +87,7 @@ fn main() -> ! {
                 },
             ),
         ];
-        let mut conv = RowConverter::try_new_in(&fields, &ARENA)?;
+        let conv = RowConverter::try_new_in(&fields, &ARENA)?;
         let cols = [ints, names];
         let rows = conv.convert_columns(&cols)?;
         // Insertion sort of row indices by bytes (no heap).
@@ -123,7 +123,7 @@ fn main() -> ! {
         b.try_append_null()?;
         let lists = b.try_finish()?.into_array_ref();
         let fields = [SortField::new(lists.data_type().clone())];
-        let mut conv = RowConverter::try_new_in(&fields, &ARENA)?;
+        let conv = RowConverter::try_new_in(&fields, &ARENA)?;
         let cols = [lists];
         let rows = conv.convert_columns(&cols)?;
         // null, [], [1], [1, null]: a prefix sorts first.
@@ -152,7 +152,7 @@ fn main() -> ! {
         )?
         .into_array_ref();
         let sort = [SortField::new(u.data_type().clone())];
-        let mut conv = RowConverter::try_new_in(&sort, &ARENA)?;
+        let conv = RowConverter::try_new_in(&sort, &ARENA)?;
         let cols = [u];
         let rows = conv.convert_columns(&cols)?;
         // Int32 -1, Int32 3, then Utf8 null (nulls first), Utf8 "a".

@@ -13,13 +13,13 @@ use crate::array::{
     GenericByteArray, GenericByteViewArray, GenericByteViewBuilder, LargeBinaryType, LargeUtf8Type,
     StringViewType, Utf8Type,
 };
+use crate::buffer::TryVec;
 use crate::buffer::{
     Appender, BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer, SharedSlice,
 };
 use crate::datatypes::DataType;
 use crate::error::{Error, ErrorKind, Result};
 use crate::row::decode::is_variable;
-use crate::row::slots::Slots;
 use crate::row::variable::{BLOCK_SIZE, CONTINUATION, NON_EMPTY, UNORDERED_NULL};
 use crate::row::{Kind, Node, Row, SortOptions};
 
@@ -530,7 +530,7 @@ where
     let (opts, unordered) = (node.options, node.unordered);
     let flip = if opts.descending { 0xFF } else { 0 };
     let mut total = 0usize;
-    let mut rows = Slots::try_from_iter_in(
+    let mut rows = TryVec::try_from_iter_in(
         rows.map(|r| {
             let d = r.data();
             total = total.saturating_add(whole_row_len(d, flip, unordered));

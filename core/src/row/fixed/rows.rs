@@ -8,7 +8,7 @@
 //! column decodes its piece of those rows at its offset. Validity (and
 //! boolean value) bits are one byte per row in a 64-byte scratch, packed 8
 //! rows per bitmap byte. The checks are those of the cursor decoders in
-//! [`super::fixed`]: a validity byte of `0x01` or the null sentinel, a
+//! [`super`]: a validity byte of `0x01` or the null sentinel, a
 //! null's payload all zero, a boolean's value `0x00`/`0x01` (inverted when
 //! descending), no bytes left over; every failure is [`Error::InvalidRow`]
 //! (an iterator shorter than it said: [`Error::LengthMismatch`], first).
@@ -17,16 +17,16 @@ use core::mem::size_of;
 
 use allocator_api2::alloc::Allocator;
 
-use super::decode::{fixed_len, is_variable, match_primitive};
-use super::fixed::FixedEncode;
-use super::slots::Slots;
-use super::{Kind, Node, Row, SortOptions};
+use super::FixedEncode;
 use crate::array::{
     Array, ArrayRef, BooleanArray, FixedSizeBinaryArray, NullArray, PrimitiveArray,
 };
+use crate::buffer::TryVec;
 use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, ScalarBuffer, SharedSlice};
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
+use crate::row::decode::{fixed_len, is_variable, match_primitive};
+use crate::row::{Kind, Node, Row, SortOptions};
 
 /// Rows decoded per step: one `u64` of validity bits.
 const CHUNK: usize = 64;
@@ -431,7 +431,7 @@ where
 {
     let n = rows.len();
     let mut offset = 0usize;
-    let mut columns = Slots::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
+    let mut columns = TryVec::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
         let node = nodes.get(i).ok_or(Error::OutOfBounds)?;
         let c = Column::try_new(node, offset, n, alloc)?;
         offset += fixed_len(&node.data_type)?;
@@ -492,13 +492,13 @@ mod tests {
 
     use allocator_api2::alloc::Global;
 
-    use super::super::test_model::{
+    use super::*;
+    use crate::datatypes::{IntervalUnit, TimeUnit};
+    use crate::row::test_model::{
         converter_of as converter, decode_by_cursors, mutate_row, random_fixed_row as random_row,
         Rng,
     };
-    use super::super::RowConverter;
-    use super::*;
-    use crate::datatypes::{IntervalUnit, TimeUnit};
+    use crate::row::RowConverter;
 
     type G = Global;
 

@@ -1,4 +1,4 @@
-//! Decoding every row of a [`Rows`] straight from its byte buffer and
+//! Decoding every row of a [`Rows`](crate::row::Rows) straight from its byte buffer and
 //! offsets, for converters of one ordered dictionary column whose
 //! interner keeps the values' raw bytes (byte arrays or primitives: see
 //! [`super::gather`]): no slice per row gathered first.
@@ -17,44 +17,32 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::decode::one_column;
 use super::gather::{decodes_to, gather, NULL_SPAN};
-use super::interner::{Reader, ShortSpans};
-use super::{Kind, Node, Rows};
+use super::{Interner, Reader, ShortSpans};
 use crate::array::ArrayRef;
 use crate::buffer::{MutableBuffer, SharedSlice};
 use crate::error::{Error, Result};
-
-/// The node of a converter of one ordered dictionary column.
-pub(crate) fn single_dictionary<'n, 'a, A: Allocator>(
-    nodes: &'n [Node<'a, A>],
-) -> Option<&'n Node<'a, A>> {
-    match nodes {
-        [node] if matches!(node.kind, Kind::Dictionary(Some(_), _)) => Some(node),
-        _ => None,
-    }
-}
+use crate::row::decode::one_column;
+use crate::row::source::Contiguous;
+use crate::row::Node;
 
 /// Decodes every row of `rows` as the value of the one dictionary column
-/// `node` ([`single_dictionary`]); `Ok(None)` when its interner keeps no
+/// `node` (through its mapping `interner`); `Ok(None)` when its interner keeps no
 /// raw values of the decoded type, there are no rows, or a row does not
 /// decode, for the caller to decode them through the iterator instead.
 ///
 /// # Errors
 /// [`Error::InvalidUtf8`] (the column's checks); [`Error::CapacityOverflow`];
 /// [`Error::AllocationFailed`].
-pub(crate) fn decode_all<'a, A, B>(
+pub(crate) fn decode_all<'a, A>(
     node: &Node<'a, A>,
-    rows: &Rows<B>,
+    interner: &Interner<A>,
+    rows: Contiguous<'_>,
     alloc: &A,
 ) -> Result<Option<SharedSlice<'a, ArrayRef<'a, A>, A>>>
 where
     A: Allocator + Clone,
-    B: Allocator,
 {
-    let Kind::Dictionary(Some(interner), _) = &node.kind else {
-        return Ok(None);
-    };
     let dt = &node.child()?.decoded;
     let (kind, raw) = interner.raw();
     if rows.is_empty() || !decodes_to(kind, dt) {
@@ -136,18 +124,29 @@ fn slow<A: Allocator>(reader: &mut Reader<'_, A>, mut row: &[u8]) -> Option<[u32
 
 #[cfg(test)]
 mod tests {
+    use crate::row::Rows;
+
+    /// The decoder on all rows of `rows`.
+    fn decode_all<'a>(
+        node: &Node<'a, Global>,
+        interner: &Interner<Global>,
+        rows: &Rows<Global>,
+        alloc: &Global,
+    ) -> Result<Option<SharedSlice<'a, ArrayRef<'a, Global>, Global>>> {
+        super::decode_all(node, interner, Contiguous::of(rows), alloc)
+    }
     use std::vec::Vec;
 
     use allocator_api2::alloc::Global;
 
-    use super::super::test_model::{build, value_at, Rng, V};
-    use super::super::{Row, RowConverter, SortField, SortOptions};
     use super::*;
     use crate::array::{Array, DictionaryArray, DictionaryKeys, PrimitiveArray};
     use crate::buffer::SharedBox;
     use crate::datatypes::DataType::*;
     use crate::datatypes::{DataType, IndexType};
     use crate::error::ErrorKind;
+    use crate::row::test_model::{build, value_at, Rng, Seeded, V};
+    use crate::row::{Row, SortField, SortOptions};
 
     type G = Global;
     type Dt = DataType<'static, G>;
@@ -200,19 +199,24 @@ mod tests {
         )
     }
 
-    fn converter(vt: &Dt, opts: SortOptions) -> RowConverter<'static, G> {
+    fn converter(vt: &Dt, opts: SortOptions) -> Seeded {
         let dt = dict_type(vt);
-        RowConverter::try_new_with_encoding(
+        Seeded::with_encoding(
             &[SortField::new_with_options(dt, opts)],
             crate::row::RowEncoding::Seed,
         )
-        .unwrap()
     }
 
     /// `convert_all_rows` gives what `convert_rows(rows.iter())` gives; the
     /// error, if any. `taken`: this module's path must decode the rows.
-    fn check(c: &RowConverter<'static, G>, rows: &Rows<G>, taken: bool) -> Option<Error> {
-        let direct = decode_all(c.nodes.first().unwrap(), rows, &Global).unwrap();
+    fn check(c: &Seeded, rows: &Rows<G>, taken: bool) -> Option<Error> {
+        let direct = decode_all(
+            c.nodes.first().unwrap(),
+            &c.i.dictionaries[0],
+            rows,
+            &Global,
+        )
+        .unwrap();
         let want = c.convert_rows(rows.iter());
         let got = c.convert_all_rows(rows);
         match (&got, &want) {
@@ -339,7 +343,7 @@ mod tests {
         for count in [50usize, 1500] {
             let ints: Vec<V> = (0..count as i128).map(|i| V::I(i * 3 - 700)).collect();
             let floats: Vec<V> = (0..count)
-                .map(|i| super::super::test_model::float(i as f64 * 0.25 - 9.0))
+                .map(|i| crate::row::test_model::float(i as f64 * 0.25 - 9.0))
                 .collect();
             for (vt, values) in [(Int64, &ints), (Int16, &ints), (Float64, &floats)] {
                 for opts in options() {
@@ -366,16 +370,20 @@ mod tests {
         let mut c = converter(&Boolean, SortOptions::default());
         let rows = c.convert_columns(core::slice::from_ref(&col)).unwrap();
         let node = c.nodes.first().unwrap();
-        assert!(decode_all(node, &rows, &Global).unwrap().is_none());
+        assert!(decode_all(node, &c.i.dictionaries[0], &rows, &Global)
+            .unwrap()
+            .is_none());
         assert_eq!(check(&c, &rows, false), None);
         let c = converter(&Utf8, SortOptions::default());
         let empty = Rows::new_in(Global);
-        assert!(decode_all(c.nodes.first().unwrap(), &empty, &Global)
-            .unwrap()
-            .is_none());
+        assert!(decode_all(
+            c.nodes.first().unwrap(),
+            &c.i.dictionaries[0],
+            &empty,
+            &Global
+        )
+        .unwrap()
+        .is_none());
         assert!(c.convert_all_rows(&empty).unwrap()[0].is_empty());
-        assert!(single_dictionary(&c.nodes).is_some());
-        let u = RowConverter::try_new_unordered(&[SortField::new(dict_type(&Utf8))]).unwrap();
-        assert!(single_dictionary(&u.nodes).is_none());
     }
 }

@@ -1,6 +1,6 @@
-//! Decoding every row of a [`Rows`] straight from its byte buffer and
+//! Decoding every row of a [`Rows`](crate::row::Rows) straight from its byte buffer and
 //! offsets, for converters whose columns are all fixed-width (see
-//! [`super::fixed_decode`]): no per-row iterator, no per-row length check.
+//! [`super::rows`]): no per-row iterator, no per-row length check.
 //!
 //! One pass over the offsets checks that row `i` starts at
 //! `start + i × width` (every row then has the converter's width); the
@@ -9,23 +9,24 @@
 //! Booleans go 8 rows per bitmap byte, their three well-formed pieces
 //! compared as `u16`s. Every byte is checked as the iterator decoders check
 //! it; when a row has another length (or the converter's rows are empty)
-//! the caller falls back to [`super::RowConverter::convert_rows`], so the
+//! the caller falls back to [`crate::row::RowConverter::convert_rows`], so the
 //! result and the errors are the same.
 
 use allocator_api2::alloc::Allocator;
 
-use super::decode::fixed_len;
-use super::fixed_decode::Column;
-use super::slots::Slots;
-use super::{Node, Rows, SortOptions};
+use super::rows::Column;
 use crate::array::ArrayRef;
 use crate::buffer::SharedSlice;
+use crate::buffer::TryVec;
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
+use crate::row::decode::fixed_len;
+use crate::row::source::Contiguous;
+use crate::row::{Node, SortOptions};
 
 /// The bytes of all rows of `rows`, back to back, when every row is
 /// `width` bytes long (`width > 0`, at least one row); `None` otherwise.
-fn uniform<B: Allocator>(rows: &Rows<B>, width: usize) -> Option<&[u8]> {
+fn uniform(rows: Contiguous<'_>, width: usize) -> Option<&[u8]> {
     let offsets = rows.offsets();
     let n = rows.len();
     if width == 0 || n == 0 || offsets.len() != n.checked_add(1)? {
@@ -57,29 +58,28 @@ fn uniform<B: Allocator>(rows: &Rows<B>, width: usize) -> Option<&[u8]> {
 
 /// Decodes every row of `rows` into one column per node (every node a
 /// fixed-width leaf, `width` the row width: see
-/// [`super::fixed_decode::row_width`]); `Ok(None)` when the rows are not
+/// [`super::rows::row_width`]); `Ok(None)` when the rows are not
 /// all `width` bytes long, or there are none, for the caller to decode them
 /// through the iterator instead.
 ///
 /// # Errors
 /// [`Error::InvalidRow`] for a malformed piece; [`Error::AllocationFailed`];
 /// [`Error::CapacityOverflow`].
-pub(crate) fn decode_all<'a, A, B>(
+pub(crate) fn decode_all<'a, A>(
     nodes: &[Node<'a, A>],
     width: usize,
-    rows: &Rows<B>,
+    rows: Contiguous<'_>,
     alloc: &A,
 ) -> Result<Option<SharedSlice<'a, ArrayRef<'a, A>, A>>>
 where
     A: Allocator + Clone,
-    B: Allocator,
 {
     let Some(data) = uniform(rows, width) else {
         return Ok(None);
     };
     let n = rows.len();
     let mut offset = 0usize;
-    let mut columns = Slots::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
+    let mut columns = TryVec::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
         let node = nodes.get(i).ok_or(Error::OutOfBounds)?;
         let c = Column::try_new(node, offset, n, alloc)?;
         offset += fixed_len(&node.data_type)?;
@@ -286,17 +286,18 @@ fn decode_booleans<A: Allocator + Clone>(
 
 #[cfg(test)]
 mod tests {
+    use crate::row::Rows;
     use std::vec::Vec;
 
     use allocator_api2::alloc::Global;
 
-    use super::super::test_model::{
-        converter_of as converter, mutate_row, random_fixed_row as random_row, Rng,
-    };
-    use super::super::{Row, RowConverter, SortField};
     use super::*;
     use crate::array::Array;
     use crate::datatypes::{IntervalUnit, TimeUnit};
+    use crate::row::test_model::{
+        converter_of as converter, mutate_row, random_fixed_row as random_row, Rng,
+    };
+    use crate::row::{Row, RowConverter, SortField};
 
     type G = Global;
     type Schema = Vec<(DataType<'static, G>, SortOptions)>;
@@ -561,7 +562,7 @@ mod tests {
             .iter()
             .map(|c| SortField::new(c.data_type().clone()))
             .collect();
-        let mut conv = RowConverter::try_new(&fields).unwrap();
+        let conv = RowConverter::try_new(&fields).unwrap();
         let rows = conv.convert_columns(&cols).unwrap();
         let back = conv.convert_all_rows(&rows).unwrap();
         assert!(back[0] == cols[0] && back[1] == cols[1]);

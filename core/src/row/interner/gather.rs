@@ -403,7 +403,8 @@ mod tests {
     use crate::array::{
         Array, ArrayRef, DictionaryArray, DictionaryKeys, PrimitiveArray, StringArray,
     };
-    use crate::row::{RowConverter, SortField, SortOptions};
+    use crate::row::test_model::Seeded;
+    use crate::row::{SortField, SortOptions};
 
     fn dict(values: ArrayRef<'static, G>, keys: &[Option<i32>]) -> ArrayRef<'static, G> {
         DictionaryArray::try_new_in(
@@ -444,11 +445,10 @@ mod tests {
             for (values, keys) in [(&strings, &keys), (&ints, &int_keys)] {
                 let col = dict(values.clone(), keys);
                 let dt = col.data_type().clone();
-                let mut c = RowConverter::try_new_with_encoding(
+                let mut c = Seeded::with_encoding(
                     &[SortField::new_with_options(dt, opts)],
                     crate::row::RowEncoding::Seed,
-                )
-                .unwrap();
+                );
                 let rows = c.convert_columns(core::slice::from_ref(&col)).unwrap();
                 let back = c.convert_rows(rows.iter()).unwrap();
                 let expected: Vec<ArrayRef<'static, G>> = keys
@@ -487,11 +487,10 @@ mod tests {
             for o in [SortOptions::new(false, true), SortOptions::new(true, false)] {
                 let col = dict(values.clone(), &keys);
                 let dt = col.data_type().clone();
-                let mut c = RowConverter::try_new_with_encoding(
+                let mut c = Seeded::with_encoding(
                     &[SortField::new_with_options(dt, o)],
                     crate::row::RowEncoding::Seed,
-                )
-                .unwrap();
+                );
                 let rows = c.convert_columns(core::slice::from_ref(&col)).unwrap();
                 assert!(rows.iter().any(|r| r.data().len() == 4), "two-byte keys");
                 let back = c.convert_rows(rows.iter()).unwrap();
@@ -523,11 +522,10 @@ mod tests {
             for o in [SortOptions::new(false, true), SortOptions::new(true, false)] {
                 let col = dict(values.clone(), &keys);
                 let dt = col.data_type().clone();
-                let mut c = RowConverter::try_new_with_encoding(
+                let mut c = Seeded::with_encoding(
                     &[SortField::new_with_options(dt, o)],
                     crate::row::RowEncoding::Seed,
-                )
-                .unwrap();
+                );
                 let rows = c.convert_columns(core::slice::from_ref(&col)).unwrap();
                 let issued: std::collections::HashSet<Vec<u8>> =
                     rows.iter().map(|r| r.data().to_vec()).collect();
@@ -600,9 +598,7 @@ mod tests {
                         fields.push(SortField::new(ints.data_type().clone()));
                         cols.push(ints.clone());
                     }
-                    let mut c =
-                        RowConverter::try_new_with_encoding(&fields, crate::row::RowEncoding::Seed)
-                            .unwrap();
+                    let mut c = Seeded::with_encoding(&fields, crate::row::RowEncoding::Seed);
                     let rows = c.convert_columns(&cols).unwrap();
                     let issued: Vec<Vec<u8>> = rows.iter().map(|r| r.data().to_vec()).collect();
                     for _ in 0..300 {

@@ -1,4 +1,4 @@
-//! Decoding variable-length bytes (see [`super::variable`] for the
+//! Decoding variable-length bytes (see [`super`] for the
 //! encoding): one value at a time, the helpers list decoding and the
 //! column decoders share (one value, its length, skipping it, a value's
 //! blocks into a [`BlockSink`]). The column decoders (Binary, LargeBinary,
@@ -6,10 +6,10 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::variable::{mask, BLOCK_SIZE, CONTINUATION, EMPTY, NON_EMPTY, UNORDERED_NULL};
-use super::{take, SortOptions};
+use super::{mask, BLOCK_SIZE, CONTINUATION, EMPTY, NON_EMPTY, UNORDERED_NULL};
 use crate::buffer::MutableBuffer;
 use crate::error::{Error, Result};
+use crate::row::{take, SortOptions};
 
 mod columns;
 

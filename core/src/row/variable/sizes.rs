@@ -10,12 +10,12 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::encode::{fixed_width, Encoder};
-use super::variable::{BLOCK_SIZE, UNORDERED_NULL};
-use super::Node;
+use super::{BLOCK_SIZE, UNORDERED_NULL};
 use crate::array::{Array, ArrayRef};
 use crate::buffer::{NullBuffer, OffsetSize};
 use crate::error::{Error, Result};
+use crate::row::encode::{fixed_width, Encoder};
+use crate::row::Node;
 
 /// Adds the encoded size of slot `i` of an offsets-based array (`offsets`:
 /// `lengths.len() + 1` of them; null slots per `nulls`) to `lengths[i]`,
@@ -481,15 +481,22 @@ mod tests {
                         .map(|dt| SortField::new_with_options(dt.clone(), opts))
                         .collect();
                     let rows = |sizing: Sizing| {
-                        let mut c = if unordered {
+                        let c = if unordered {
                             RowConverter::try_new_unordered(&fields).unwrap()
                         } else {
                             RowConverter::try_new(&fields).unwrap()
                         };
                         let mut rows = Rows::new_in(Global);
                         for _ in 0..2 {
-                            encode_columns_sized(&mut c.nodes, &cols, &mut rows, &Global, sizing)
-                                .unwrap();
+                            encode_columns_sized(
+                                &c.nodes,
+                                &mut [],
+                                &cols,
+                                &mut rows,
+                                &Global,
+                                sizing,
+                            )
+                            .unwrap();
                         }
                         let out: Vec<Vec<u8>> = rows.iter().map(|r| r.data().to_vec()).collect();
                         out

@@ -1,6 +1,6 @@
-//! Decoding every row of a [`Rows`] straight from its byte buffer and
+//! Decoding every row of a [`Rows`](crate::row::Rows) straight from its byte buffer and
 //! offsets, for converters of one Binary, LargeBinary, Utf8 or LargeUtf8
-//! column (see [`super::variable`] for the encoding): no slice per row
+//! column (see [`super`] for the encoding): no slice per row
 //! gathered first.
 //!
 //! Each row is one value and nothing else: its value bytes follow from its
@@ -13,16 +13,14 @@
 //! end); unordered ones are copied into zeroed room. Should a malformed
 //! row need more room than its estimate, the rows go through
 //! `convert_rows` instead. Errors are those of
-//! [`super::RowConverter::convert_rows`] in the same order: the first
+//! [`crate::row::RowConverter::convert_rows`] in the same order: the first
 //! malformed row, else the column's checks (UTF-8), else bytes left after
 //! a row's value. View types and empty `Rows` go through `convert_rows`.
 
 use allocator_api2::alloc::Allocator;
 
-use super::decode::one_column;
-use super::variable::BLOCK_SIZE;
-use super::variable_decode::{decode_ordered_with, read_unordered, whole_row_len, BlockSink};
-use super::{Node, Rows, SortOptions};
+use super::decoding::{decode_ordered_with, read_unordered, whole_row_len, BlockSink};
+use super::BLOCK_SIZE;
 use crate::array::{
     Array, ArrayRef, BinaryType, ByteArrayType, GenericByteArray, LargeBinaryType, LargeUtf8Type,
     Utf8Type,
@@ -32,9 +30,12 @@ use crate::buffer::{
 };
 use crate::datatypes::DataType;
 use crate::error::{Error, ErrorKind, Result};
+use crate::row::decode::one_column;
+use crate::row::source::Contiguous;
+use crate::row::{Node, SortOptions};
 
 /// Decodes every row of `rows` as the value of the one column `node` (a
-/// variable-length leaf: see [`super::variable_decode::single_variable`]);
+/// variable-length leaf: see [`super::decoding::single_variable`]);
 /// `Ok(None)` for a view type, no rows, or a malformed row that outgrew
 /// its estimate, for the caller to decode them through the iterator instead.
 ///
@@ -43,14 +44,13 @@ use crate::error::{Error, ErrorKind, Result};
 /// built, for bytes after a value); [`Error::InvalidUtf8`];
 /// [`Error::CapacityOverflow`] when the values exceed the offset type;
 /// [`Error::AllocationFailed`].
-pub(crate) fn decode_all<'a, A, B>(
+pub(crate) fn decode_all<'a, A>(
     node: &Node<'a, A>,
-    rows: &Rows<B>,
+    rows: Contiguous<'_>,
     alloc: &A,
 ) -> Result<Option<SharedSlice<'a, ArrayRef<'a, A>, A>>>
 where
     A: Allocator + Clone,
-    B: Allocator,
 {
     use DataType::*;
     if rows.is_empty() {
@@ -58,10 +58,10 @@ where
     }
     let (opts, unordered) = (node.options, node.unordered);
     let column = match &node.data_type {
-        Binary => decode::<BinaryType, A, B>(rows, opts, unordered, alloc)?.map(into),
-        LargeBinary => decode::<LargeBinaryType, A, B>(rows, opts, unordered, alloc)?.map(into),
-        Utf8 => decode::<Utf8Type, A, B>(rows, opts, unordered, alloc)?.map(into),
-        LargeUtf8 => decode::<LargeUtf8Type, A, B>(rows, opts, unordered, alloc)?.map(into),
+        Binary => decode::<BinaryType, A>(rows, opts, unordered, alloc)?.map(into),
+        LargeBinary => decode::<LargeBinaryType, A>(rows, opts, unordered, alloc)?.map(into),
+        Utf8 => decode::<Utf8Type, A>(rows, opts, unordered, alloc)?.map(into),
+        LargeUtf8 => decode::<LargeUtf8Type, A>(rows, opts, unordered, alloc)?.map(into),
         _ => return Ok(None),
     };
     let Some(column) = column else {
@@ -79,8 +79,8 @@ fn into<'a, T: ByteArrayType, A: Allocator + Clone>(
 
 /// Decodes the rows into a column of `T` (see [`decode_all`]); `None` when
 /// a malformed row outgrew the room estimated for the values.
-fn decode<'a, T: ByteArrayType, A: Allocator + Clone, B: Allocator>(
-    rows: &Rows<B>,
+fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
+    rows: Contiguous<'_>,
     opts: SortOptions,
     unordered: bool,
     alloc: &A,
@@ -266,7 +266,7 @@ impl BlockSink for Appender<'_> {
 }
 
 /// Decodes the unordered value at the front of `row` into `out` at `pos`
-/// (see `decode_ordered_at` in `variable_decode/columns.rs`).
+/// (see `decode_ordered_at` in `decoding/columns.rs`).
 ///
 /// # Errors
 /// [`Error::InvalidRow`] when the row is shorter than the length says;
@@ -285,16 +285,26 @@ fn decode_unordered_at(row: &mut &[u8], out: &mut [u8], pos: usize) -> Result<Op
 
 #[cfg(test)]
 mod tests {
+    use crate::row::Rows;
+
+    /// The decoder on all rows of `rows`.
+    fn decode_all<'a>(
+        node: &Node<'a, Global>,
+        rows: &Rows<Global>,
+        alloc: &Global,
+    ) -> Result<Option<SharedSlice<'a, ArrayRef<'a, Global>, Global>>> {
+        super::decode_all(node, Contiguous::of(rows), alloc)
+    }
     use std::vec::Vec;
 
     use allocator_api2::alloc::Global;
 
-    use super::super::test_model::{
+    use super::*;
+    use crate::row::test_model::{
         mutate_byte_row, one_column_converter as converter, random_binary_rows as random_rows,
         spec_ab_and_long_rows, Rng,
     };
-    use super::super::{Row, RowConverter, RowEncoding};
-    use super::*;
+    use crate::row::{Row, RowConverter, RowEncoding};
 
     type G = Global;
 

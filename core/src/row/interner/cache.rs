@@ -14,10 +14,10 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::Rows;
 use crate::array::{Array, ArrayRef, PrimitiveArray, PrimitiveType};
 use crate::buffer::{MutableBuffer, NullBuffer};
 use crate::error::Result;
+use crate::row::Rows;
 
 /// The raw buffers of dictionary values: up to three byte pieces (their
 /// lengths are compared too, so pieces never run into each other).
@@ -169,7 +169,8 @@ mod tests {
     };
     use crate::buffer::SharedBox;
     use crate::datatypes::{DataType, IndexType};
-    use crate::row::{Kind, RowConverter, SortField, SortOptions};
+    use crate::row::test_model::Seeded;
+    use crate::row::{SortField, SortOptions};
 
     fn dict_type() -> DataType<'static, G> {
         DataType::Dictionary(
@@ -198,12 +199,12 @@ mod tests {
         .into_array_ref()
     }
 
-    fn bytes(c: &mut RowConverter<'static, G>, col: &ArrayRef<'static, G>) -> Vec<Vec<u8>> {
+    fn bytes(c: &mut Seeded, col: &ArrayRef<'static, G>) -> Vec<Vec<u8>> {
         let rows = c.convert_columns(core::slice::from_ref(col)).unwrap();
         rows.iter().map(|r| r.data().to_vec()).collect()
     }
 
-    fn decoded(c: &RowConverter<'static, G>, rows: &[Vec<u8>]) -> Vec<Option<std::string::String>> {
+    fn decoded(c: &Seeded, rows: &[Vec<u8>]) -> Vec<Option<std::string::String>> {
         let back = c
             .convert_rows(
                 rows.iter()
@@ -219,11 +220,8 @@ mod tests {
             .collect()
     }
 
-    fn cached(c: &RowConverter<'static, G>) -> bool {
-        match &c.nodes[0].kind {
-            Kind::Dictionary(Some(i), _) => i.cache.table.is_some(),
-            _ => false,
-        }
+    fn cached(c: &Seeded) -> bool {
+        c.i.dictionaries[0].cache.table.is_some()
     }
 
     /// A repeated dictionary reuses the table (same bytes); a dictionary of
@@ -232,11 +230,10 @@ mod tests {
     #[test]
     fn same_dictionary_hits_other_contents_miss() {
         for opts in [SortOptions::new(false, true), SortOptions::new(true, false)] {
-            let mut c = RowConverter::try_new_with_encoding(
+            let mut c = Seeded::with_encoding(
                 &[SortField::new_with_options(dict_type(), opts)],
                 crate::row::RowEncoding::Seed,
-            )
-            .unwrap();
+            );
             let a = dict(&[Some("pear"), Some("fig")], &[0, 1, 1, 0]);
             let first = bytes(&mut c, &a);
             assert!(cached(&c));

@@ -12,6 +12,10 @@
 
 use allocator_api2::alloc::Allocator;
 
+pub(crate) mod contiguous;
+pub(crate) mod decoding;
+pub(crate) mod sizes;
+
 use super::SortOptions;
 use crate::buffer::{Appender, NullBuffer, OffsetSize};
 use crate::error::{Error, Result};
@@ -550,7 +554,7 @@ pub(crate) fn add_lengths<'v>(
     Ok(())
 }
 
-pub(crate) use super::variable_decode::{
+pub(crate) use decoding::{
     decode, decode_ordered, decode_unordered, decode_view, skip_ordered, skip_unordered,
 };
 
@@ -558,7 +562,7 @@ pub(crate) use super::variable_decode::{
 mod tests {
     use super::*;
     use crate::buffer::MutableBuffer;
-    use crate::row::variable_decode::read_unordered;
+    use crate::row::variable::decoding::read_unordered;
     use allocator_api2::alloc::Global;
 
     fn enc<const B: usize>(v: Option<&[u8]>, opts: SortOptions) -> std::vec::Vec<u8> {

@@ -16,7 +16,10 @@ use core::mem::size_of;
 
 use allocator_api2::alloc::Allocator;
 
-pub(crate) use super::native_order::{encoded_width, FixedEncode};
+pub(crate) mod contiguous;
+mod native_order;
+pub(crate) mod rows;
+
 use super::{take, SortOptions};
 use crate::array::{Array, BooleanArray, FixedSizeBinaryArray, PrimitiveArray};
 use crate::buffer::{
@@ -24,6 +27,7 @@ use crate::buffer::{
 };
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
+pub(crate) use native_order::{encoded_width, FixedEncode};
 
 #[inline]
 fn invert(bytes: &mut [u8]) {

@@ -1,0 +1,250 @@
+//! Where decoded rows come from, and the one dispatch of every decode.
+//!
+//! [`super::RowConverter::convert_rows`] decodes any rows (the caller's
+//! iterator: [`Rowwise`]); [`super::RowConverter::convert_all_rows`] decodes
+//! every row of a [`Rows`], whose rows also sit back to back in one buffer
+//! ([`Contiguous`]). Both are a [`RowSource`] and go through [`decode()`]: the
+//! converter's columns choose a [`Plan`] once, a contiguous source tries the
+//! plan's buffer decoder first, and every source can fall back to the
+//! plan's row-by-row decoder, with the same results and errors.
+
+use allocator_api2::alloc::Allocator;
+
+use super::decode;
+use super::fixed::{contiguous, rows as fixed_rows};
+use super::interner::contiguous as contiguous_dict;
+use super::interner::Interner;
+use super::variable::{contiguous as contiguous_bytes, decoding as variable_decode};
+use super::{Kind, Node, Row, Rows, RowsIter};
+use crate::array::ArrayRef;
+use crate::buffer::{SharedSlice, TryVec};
+use crate::error::{Error, Result};
+
+/// Rows stored back to back: `offsets` (`len + 1` of them, bytes into
+/// `data`; empty for no rows) and their bytes. Nothing about them is
+/// trusted: the decoders check every offset and byte.
+#[derive(Clone, Copy)]
+pub(crate) struct Contiguous<'r> {
+    offsets: &'r [usize],
+    data: &'r [u8],
+}
+
+impl<'r> Contiguous<'r> {
+    /// The rows of `rows`.
+    pub(crate) fn of<B: Allocator>(rows: &'r Rows<B>) -> Self {
+        Contiguous {
+            offsets: rows.offsets(),
+            data: rows.data(),
+        }
+    }
+
+    /// Number of rows.
+    pub(crate) fn len(self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    /// `true` when there are no rows.
+    pub(crate) fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `len + 1` offsets (bytes into [`Self::data`]).
+    pub(crate) fn offsets(self) -> &'r [usize] {
+        self.offsets
+    }
+
+    /// The row bytes, back to back.
+    pub(crate) fn data(self) -> &'r [u8] {
+        self.data
+    }
+}
+
+/// Rows to decode: always as an iterator of [`Row`]s, and, when they are
+/// stored back to back, also as [`Contiguous`] rows.
+pub(crate) trait RowSource<'r> {
+    /// The rows one by one.
+    type Rows: ExactSizeIterator<Item = Row<'r>>;
+    /// The rows back to back, when they are.
+    fn contiguous(&self) -> Option<Contiguous<'r>>;
+    /// The rows one by one.
+    fn rows(self) -> Self::Rows;
+}
+
+impl<'r, B: Allocator> RowSource<'r> for &'r Rows<B> {
+    type Rows = RowsIter<'r, B>;
+    fn contiguous(&self) -> Option<Contiguous<'r>> {
+        Some(Contiguous::of(self))
+    }
+    fn rows(self) -> Self::Rows {
+        self.iter()
+    }
+}
+
+/// The caller's rows, one by one.
+pub(crate) struct Rowwise<I>(pub(crate) I);
+
+impl<'r, I: ExactSizeIterator<Item = Row<'r>>> RowSource<'r> for Rowwise<I> {
+    type Rows = I;
+    fn contiguous(&self) -> Option<Contiguous<'r>> {
+        None
+    }
+    fn rows(self) -> I {
+        self.0
+    }
+}
+
+/// How a converter's rows decode, chosen from its columns alone.
+///
+/// | plan | columns | row by row | contiguous rows |
+/// |---|---|---|---|
+/// | `Fixed` | all fixed-width leaves | `fixed/rows.rs` | `fixed/contiguous.rs` |
+/// | `Bytes` | one Binary, Utf8 (Large, View) | `variable/decoding/columns.rs` | `variable/contiguous.rs` (offset types) |
+/// | `SeedDictionary` | one seed dictionary | cursors | `interner/contiguous.rs` |
+/// | `Cursors` | anything else | cursors (`decode`) | cursors |
+enum Plan<'n, 'a, A: Allocator> {
+    /// Every column is a fixed-width leaf; rows are this many bytes.
+    Fixed(usize),
+    /// One variable-length byte column.
+    Bytes(&'n Node<'a, A>),
+    /// One dictionary column of the seed encoding, with its mapping.
+    SeedDictionary(&'n Node<'a, A>, &'n Interner<A>),
+    /// Per-row cursors, column by column.
+    Cursors,
+}
+
+impl<'n, 'a, A: Allocator> Plan<'n, 'a, A> {
+    fn of(nodes: &'n [Node<'a, A>], dicts: &'n [Interner<A>]) -> Result<Self> {
+        if let Some(width) = fixed_rows::row_width(nodes)? {
+            return Ok(Plan::Fixed(width));
+        }
+        if let Some(node) = variable_decode::single_variable(nodes) {
+            return Ok(Plan::Bytes(node));
+        }
+        if let [node] = nodes {
+            if let Kind::Dictionary(Some(slot), _) = node.kind {
+                if let Some(interner) = dicts.get(slot) {
+                    return Ok(Plan::SeedDictionary(node, interner));
+                }
+            }
+        }
+        Ok(Plan::Cursors)
+    }
+}
+
+/// Decodes the rows of `source` into one column per node (seed
+/// dictionaries through their mapping in `dicts`).
+///
+/// # Errors
+/// As [`super::RowConverter::convert_rows`].
+pub(crate) fn decode<'a, 'r, A, S>(
+    nodes: &[Node<'a, A>],
+    dicts: &[Interner<A>],
+    source: S,
+    alloc: &A,
+) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>>
+where
+    A: Allocator + Clone,
+    S: RowSource<'r>,
+{
+    let plan = Plan::of(nodes, dicts)?;
+    if let Some(rows) = source.contiguous() {
+        // `None`: rows these decoders leave to the row-by-row ones (other
+        // lengths, no rows, malformed rows), which give the errors.
+        let decoded = match plan {
+            Plan::Fixed(width) => contiguous::decode_all(nodes, width, rows, alloc)?,
+            Plan::Bytes(node) => contiguous_bytes::decode_all(node, rows, alloc)?,
+            Plan::SeedDictionary(node, interner) => {
+                contiguous_dict::decode_all(node, interner, rows, alloc)?
+            }
+            Plan::Cursors => None,
+        };
+        if let Some(columns) = decoded {
+            return Ok(columns);
+        }
+    }
+    let rows = source.rows();
+    match plan {
+        Plan::Fixed(width) => fixed_rows::decode_rows(nodes, width, rows, alloc),
+        Plan::Bytes(node) => variable_decode::decode_single_column(node, rows, alloc),
+        Plan::SeedDictionary(..) | Plan::Cursors => by_cursors(nodes, dicts, rows, alloc),
+    }
+}
+
+/// The general decoder: one cursor per row, advanced by each column in
+/// turn; bytes left over in a row are an error naming the row.
+fn by_cursors<'a, 'r, A, I>(
+    nodes: &[Node<'a, A>],
+    dicts: &[Interner<A>],
+    rows: I,
+    alloc: &A,
+) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>>
+where
+    A: Allocator + Clone,
+    I: ExactSizeIterator<Item = Row<'r>>,
+{
+    let mut cursors = TryVec::try_from_iter_in(rows.map(|r| r.data()), alloc.clone())?;
+    let columns = SharedSlice::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
+        let node = nodes.get(i).ok_or(Error::OutOfBounds)?;
+        decode::decode_column(node, dicts, &mut cursors, alloc).map_err(|e| e.with_field(i))
+    })?;
+    if let Some(row) = cursors.iter().position(|c| !c.is_empty()) {
+        return Err(Error::InvalidRow.with_row(row));
+    }
+    Ok(columns)
+}
+
+#[cfg(test)]
+mod tests {
+    use allocator_api2::alloc::Global;
+
+    use super::*;
+    use crate::buffer::SharedBox;
+    use crate::datatypes::{DataType, IndexType};
+    use crate::row::{RowConverter, RowEncoding, SortField};
+
+    fn plan_name(c: &RowConverter<'static, Global>, dicts: &[Interner<Global>]) -> &'static str {
+        match Plan::of(&c.nodes, dicts).unwrap() {
+            Plan::Fixed(_) => "fixed",
+            Plan::Bytes(_) => "bytes",
+            Plan::SeedDictionary(..) => "seed dictionary",
+            Plan::Cursors => "cursors",
+        }
+    }
+
+    /// Each converter shape takes its plan: fixed-width rows with their
+    /// width, one byte column, one seed dictionary only with its mapping,
+    /// and cursors for the rest (dictionaries by value included).
+    #[test]
+    fn plans_by_columns() {
+        use DataType::*;
+        let conv = |types: &[DataType<'static, Global>], enc| {
+            let fields: std::vec::Vec<_> = types.iter().cloned().map(SortField::new).collect();
+            RowConverter::try_new_with_encoding(&fields, enc).unwrap()
+        };
+        let dict = Dictionary(
+            IndexType::Int32,
+            SharedBox::try_new_in(Utf8, Global).unwrap(),
+            false,
+        );
+        let fixed = conv(&[Int32, Boolean, Null], RowEncoding::Ordered);
+        assert!(matches!(Plan::of(&fixed.nodes, &[]), Ok(Plan::Fixed(7))));
+        assert_eq!(
+            plan_name(&conv(&[Utf8View], RowEncoding::Ordered), &[]),
+            "bytes"
+        );
+        assert_eq!(
+            plan_name(&conv(&[Utf8, Int32], RowEncoding::Ordered), &[]),
+            "cursors"
+        );
+        let seed = conv(core::slice::from_ref(&dict), RowEncoding::Seed);
+        let interner = seed.try_new_interner().unwrap();
+        assert_eq!(plan_name(&seed, &interner.dictionaries), "seed dictionary");
+        assert_eq!(plan_name(&seed, &[]), "cursors");
+        for enc in [RowEncoding::Ordered, RowEncoding::Unordered] {
+            assert_eq!(
+                plan_name(&conv(core::slice::from_ref(&dict), enc), &[]),
+                "cursors"
+            );
+        }
+    }
+}
