@@ -11,13 +11,7 @@ use super::Buffer;
 use crate::error::{Error, Result};
 use crate::native::NativeType;
 
-// Appends that skip the zero fill, for the row format only (built with it).
-#[cfg(all(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
+// Appends that skip the zero fill (the row format, the selection kernels).
 mod append;
 #[cfg(all(
     feature = "dictionary",

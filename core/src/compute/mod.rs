@@ -13,6 +13,9 @@
 //! - [`concat()`]: the slots of several arrays of one data type, one after the
 //!   other, copied into new buffers (used e.g. by the IPC reader to append a
 //!   delta dictionary to the current one).
+//! - [`take_in`] / [`take()`]: slots gathered by index ([`Indices`]).
+//! - [`filter_in`] / [`filter()`], [`filter_record_batch_in`]: the slots
+//!   where a boolean predicate is true.
 
 mod concat;
 #[cfg(any(
@@ -23,7 +26,35 @@ mod concat;
 ))]
 mod concat_nested;
 mod empty;
+mod filter;
+mod indices;
+mod take;
+#[cfg(any(
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "union"
+))]
+mod take_nested;
 
+#[cfg(all(
+    test,
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "union",
+    feature = "views"
+))]
+mod proptests_select;
+#[cfg(all(
+    test,
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "union",
+    feature = "views"
+))]
+mod select_model;
 #[cfg(test)]
 pub(crate) mod tests;
 #[cfg(test)]
@@ -33,6 +64,13 @@ mod tests_nested;
 
 pub use concat::concat;
 pub use empty::{new_empty, new_null};
+#[cfg(feature = "alloc")]
+pub use filter::{filter, filter_record_batch};
+pub use filter::{filter_in, filter_record_batch_in};
+pub use indices::Indices;
+#[cfg(feature = "alloc")]
+pub use take::take;
+pub use take::take_in;
 
 use allocator_api2::alloc::Allocator;
 

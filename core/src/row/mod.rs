@@ -126,7 +126,7 @@ mod variable_decode;
 #[cfg(test)]
 mod proptests;
 #[cfg(test)]
-mod test_model;
+pub(crate) mod test_model;
 #[cfg(test)]
 mod tests;
 
