@@ -60,7 +60,16 @@ pub(crate) mod tests;
 #[cfg(test)]
 pub(crate) mod tests_empty;
 #[cfg(test)]
-mod tests_nested;
+pub(crate) mod tests_nested;
+#[cfg(all(
+    test,
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "union",
+    feature = "views"
+))]
+mod tests_select;
 
 pub use concat::concat;
 pub use empty::{new_empty, new_null};
