@@ -16,6 +16,8 @@
 //! - [`take_in`] / [`take()`]: slots gathered by index ([`Indices`]).
 //! - [`filter_in`] / [`filter()`], [`filter_record_batch_in`]: the slots
 //!   where a boolean predicate is true.
+//! - [`gc_in`] / [`gc()`]: a view array with only the bytes its views
+//!   reference (take, filter and concat share view data buffers).
 
 mod concat;
 #[cfg(any(
@@ -27,6 +29,8 @@ mod concat;
 mod concat_nested;
 mod empty;
 mod filter;
+#[cfg(feature = "views")]
+mod gc;
 mod indices;
 mod take;
 #[cfg(any(
@@ -70,12 +74,18 @@ pub(crate) mod tests_nested;
     feature = "views"
 ))]
 mod tests_select;
+#[cfg(all(test, feature = "views"))]
+mod tests_views;
 
 pub use concat::concat;
 pub use empty::{new_empty, new_null};
 #[cfg(feature = "alloc")]
 pub use filter::{filter, filter_record_batch};
 pub use filter::{filter_in, filter_record_batch_in};
+#[cfg(all(feature = "views", feature = "alloc"))]
+pub use gc::gc;
+#[cfg(feature = "views")]
+pub use gc::gc_in;
 pub use indices::Indices;
 #[cfg(feature = "alloc")]
 pub use take::take;
