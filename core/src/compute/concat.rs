@@ -362,6 +362,7 @@ fn concat_views<'a, T: ByteViewType, A: Allocator + Clone>(
 /// their first occurrence. Returns them with, for every input buffer in
 /// order (`n` in all), its index in that list.
 #[cfg(feature = "views")]
+#[allow(clippy::type_complexity)]
 fn shared_buffers<'a, T: ByteViewType, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
     n: usize,

@@ -199,6 +199,10 @@ pub(super) fn check_bounds<I: TakeIndex>(idx: &Idx<'_, I>, n: usize) -> Result<(
 ///
 /// # Errors
 /// [`Error::AllocationFailed`].
+#[cfg_attr(
+    not(any(feature = "nested", feature = "union", feature = "run-end")),
+    allow(dead_code)
+)]
 pub(super) fn sentinel_bits<A: Allocator>(
     values: &[usize],
     alloc: A,

@@ -71,14 +71,14 @@ use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
 /// gathered bytes or child elements do not fit the offset type (e.g. more
 /// than `i32::MAX` bytes of Utf8 data); the array's own validation errors
 /// when it is malformed (offsets, run ends, union type ids).
-pub fn take_in<'a, 'b, 'i, A: Allocator + Clone>(
+pub fn take_in<'a, 'b, 'i, A>(
     array: &ArrayRef<'a, A>,
     indices: impl Into<Indices<'b, 'i, A>>,
     alloc: A,
 ) -> Result<ArrayRef<'a, A>>
 where
     'i: 'b,
-    A: 'i,
+    A: Allocator + Clone + 'i,
 {
     match indices.into() {
         Indices::UInt32(p) => take_idx(array, &idx_of(p), alloc),

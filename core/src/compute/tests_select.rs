@@ -77,7 +77,7 @@ fn booleans<A: Allocator + Clone>(alloc: A) -> ArrayRef<'static, A> {
 
 fn fixed_binary<A: Allocator + Clone>(alloc: A) -> ArrayRef<'static, A> {
     let v: [Option<&[u8]>; 4] = [Some(b"abc"), None, Some(b"xyz"), Some(b"\0\x01\x02")];
-    FixedSizeBinaryArray::try_from_iter_in(3, v.into_iter(), alloc)
+    FixedSizeBinaryArray::try_from_iter_in(3, v, alloc)
         .unwrap()
         .into_array_ref()
 }
