@@ -16,12 +16,17 @@ use super::read_bits;
 use super::take::take_idx;
 #[cfg(feature = "nested")]
 use crate::array::StructArray;
-use crate::array::{Array, ArrayRef, BooleanArray, PrimitiveArray, PrimitiveType, RecordBatch};
+use crate::array::{
+    Array, ArrayRef, BooleanArray, ByteArrayType, GenericByteArray, PrimitiveArray, PrimitiveType,
+    RecordBatch,
+};
 #[cfg(feature = "views")]
 use crate::array::{ByteView, ByteViewType, GenericByteViewArray};
 #[cfg(feature = "dictionary")]
 use crate::array::{DictionaryArray, DictionaryKeys};
-use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, ScalarBuffer, SharedSlice, TryVec};
+use crate::buffer::{
+    BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer, SharedSlice, TryVec,
+};
 use crate::error::{Error, Result};
 use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
 
@@ -308,6 +313,10 @@ pub(super) fn filter_mask<'a, A: Allocator + Clone>(
         ArrayRef::IntervalMonthDayNano(a) => {
             filter_primitive::<IntervalMonthDayNano, A>(a, mask, alloc)
         }
+        ArrayRef::Binary(a) => filter_bytes(a, mask, alloc),
+        ArrayRef::LargeBinary(a) => filter_bytes(a, mask, alloc),
+        ArrayRef::Utf8(a) => filter_bytes(a, mask, alloc),
+        ArrayRef::LargeUtf8(a) => filter_bytes(a, mask, alloc),
         #[cfg(feature = "views")]
         ArrayRef::BinaryView(a) => filter_views(a, mask, alloc),
         #[cfg(feature = "views")]
@@ -404,6 +413,61 @@ fn filter_primitive<'a, T: PrimitiveType, A: Allocator + Clone>(
     let values = ScalarBuffer::<T, A>::try_from_buffer(values.into_buffer())?;
     // SAFETY: `T` stores the input's data type; one bit per kept value.
     let a = unsafe { PrimitiveArray::new_unchecked(p.data_type().clone(), values, nulls) };
+    Ok(a.into_array_ref())
+}
+
+fn filter_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
+    b: &GenericByteArray<'a, T, A>,
+    mask: &Mask<'_>,
+    alloc: A,
+) -> Result<ArrayRef<'a, A>> {
+    let offs = b.value_offsets();
+    if offs.len() != mask.len + 1 {
+        return Err(Error::OffsetsLength);
+    }
+    let data = b.values().as_slice();
+    let at = |i: usize| {
+        offs.get(i)
+            .and_then(|o| o.to_usize())
+            .ok_or(Error::OffsetOutOfBounds)
+    };
+    // Bytes kept, to allocate them at once.
+    let mut total = 0usize;
+    for (s, e) in Runs::new(mask.bits, mask.len) {
+        let (s, e) = (at(s)?, at(e)?);
+        total = total
+            .checked_add(e.checked_sub(s).ok_or(Error::OffsetsNotMonotonic)?)
+            .ok_or(Error::CapacityOverflow)?;
+    }
+    T::Offset::from_usize(total).ok_or(Error::CapacityOverflow)?;
+    let mut offsets = MutableBuffer::new_in(alloc.clone());
+    offsets.try_reserve_exact(super::concat::byte_size::<T::Offset>(mask.count + 1)?)?;
+    offsets.try_push(T::Offset::ZERO)?;
+    let mut values = MutableBuffer::new_in(alloc.clone());
+    values.try_reserve_exact(total)?;
+    if mask.use_runs() {
+        for (s, e) in Runs::new(mask.bits, mask.len) {
+            let range = offs.get(s..=e).ok_or(Error::OffsetsLength)?;
+            super::concat::push_rebased(&mut offsets, range, values.len())?;
+            let bytes = data.get(at(s)?..at(e)?).ok_or(Error::OffsetOutOfBounds)?;
+            values.try_extend_from_slice(bytes)?;
+        }
+    } else {
+        for i in SetBits::new(mask.bits, mask.len) {
+            let (s, e) = (at(i)?, at(i + 1)?);
+            let bytes = data.get(s..e).ok_or(Error::OffsetOutOfBounds)?;
+            values.try_extend_from_slice(bytes)?;
+            let end = T::Offset::from_usize(values.len()).ok_or(Error::CapacityOverflow)?;
+            offsets.try_push(end)?;
+        }
+    }
+    let nulls = filter_nulls(b.nulls(), mask, alloc)?;
+    let offsets = ScalarBuffer::<T::Offset, A>::try_from_buffer(offsets.into_buffer())?;
+    // SAFETY: the offsets start at 0 and grow by each kept value's length up
+    // to the values' length; the values are whole values of a valid input
+    // (UTF-8 for strings, a type invariant of safely built arrays).
+    let a =
+        unsafe { GenericByteArray::<T, A>::new_unchecked(offsets, values.into_buffer(), nulls) };
     Ok(a.into_array_ref())
 }
 

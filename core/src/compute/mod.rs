@@ -112,8 +112,20 @@ const fn bytes_for_bits(bits: usize) -> usize {
 
 /// Reads 64 bits (LSB order) from bit `start` of `src`; bits past the end
 /// of `src` read as zero.
+#[inline]
 fn read_bits(src: &[u8], start: usize) -> u64 {
     let byte = start / 8;
+    let shift = start % 8;
+    if let Some(eight) = src.get(byte..byte.wrapping_add(8)) {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(eight);
+        let lo = u64::from_le_bytes(b);
+        if shift == 0 {
+            return lo;
+        }
+        let hi = src.get(byte + 8).map_or(0, |h| u64::from(*h));
+        return (lo >> shift) | (hi << (64 - shift));
+    }
     let mut w = 0u128;
     for i in 0..9 {
         if let Some(b) = src.get(byte + i) {

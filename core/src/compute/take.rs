@@ -190,19 +190,33 @@ pub(super) fn take_nulls<I: TakeIndex, A: Allocator>(
     }
     let n = idx.len();
     let mut out = MutableBuffer::new_in(alloc);
-    let mut byte_index = 0usize;
-    out.try_extend_from_fn(n.div_ceil(8), |_| {
-        let mut byte = 0u8;
-        let base = byte_index * 8;
-        for b in 0..8 {
-            let valid = idx
-                .get(base + b)
-                .is_some_and(|j| src.is_none_or(|s| s.get(j)));
-            byte |= u8::from(valid) << b;
+    match (idx.valid, src) {
+        (None, Some(s)) => {
+            let mut chunks = idx.values.chunks(8);
+            out.try_extend_from_fn(n.div_ceil(8), |_| {
+                let mut byte = 0u8;
+                for (b, i) in chunks.next().unwrap_or(&[]).iter().enumerate() {
+                    byte |= u8::from(s.get(i.index())) << b;
+                }
+                byte
+            })?;
         }
-        byte_index += 1;
-        byte
-    })?;
+        _ => {
+            let mut byte_index = 0usize;
+            out.try_extend_from_fn(n.div_ceil(8), |_| {
+                let mut byte = 0u8;
+                let base = byte_index * 8;
+                for b in 0..8 {
+                    let valid = idx
+                        .get(base + b)
+                        .is_some_and(|j| src.is_none_or(|s| s.get(j)));
+                    byte |= u8::from(valid) << b;
+                }
+                byte_index += 1;
+                byte
+            })?;
+        }
+    }
     Ok(Some(NullBuffer::new(BooleanBuffer::try_new(
         out.into_buffer(),
         0,
@@ -338,21 +352,20 @@ fn take_bytes<'a, T: ByteArrayType, I: TakeIndex, A: Allocator + Clone>(
     let offs = b.value_offsets();
     let data = b.values().as_slice();
     let n = idx.len();
-    let mut total = 0usize;
-    for k in 0..n {
-        if let Some(j) = idx.get(k) {
-            let (s, e) = range_of(offs, j)?;
-            total = total.checked_add(e - s).ok_or(Error::CapacityOverflow)?;
-        }
-    }
-    T::Offset::from_usize(total).ok_or(Error::CapacityOverflow)?;
     let mut offsets = MutableBuffer::new_in(alloc.clone());
     offsets.try_reserve_exact(super::concat::byte_size::<T::Offset>(
         n.checked_add(1).ok_or(Error::CapacityOverflow)?,
     )?)?;
     offsets.try_push(T::Offset::ZERO)?;
+    // One pass, the values growing as needed from an estimate: the input's
+    // mean value length times the number of indices.
+    let (first, last) = super::concat::offset_range(offs)?;
+    let estimate = (last - first)
+        .checked_div(b.len())
+        .unwrap_or(0)
+        .saturating_mul(n);
     let mut values = MutableBuffer::new_in(alloc.clone());
-    values.try_reserve_exact(total)?;
+    values.try_reserve_exact(estimate)?;
     for k in 0..n {
         if let Some(j) = idx.get(k) {
             let (s, e) = range_of(offs, j)?;

@@ -133,5 +133,8 @@ fn take_and_filter_equal_arrow_select_on_golden_columns() {
     for r in &refused_by_arrow_rs {
         println!("  {r}");
     }
-    assert!(takes >= 300 && filters >= 300, "{takes} takes, {filters} filters");
+    assert!(
+        takes >= 300 && filters >= 300,
+        "{takes} takes, {filters} filters"
+    );
 }
