@@ -65,6 +65,8 @@ pub fn filter_in<'a, A: Allocator + Clone>(
     }
     let anded = Mask::anded(predicate, alloc.clone())?;
     let mask = Mask::of(predicate, anded.as_ref());
+    let kept = mask.kept_positions(alloc.clone())?;
+    let mask = mask.with_kept(kept.as_deref());
     filter_mask(array, &mask, alloc)
 }
 
@@ -96,6 +98,8 @@ pub fn filter_record_batch_in<'a, A: Allocator + Clone>(
     }
     let anded = Mask::anded(predicate, alloc.clone())?;
     let mask = Mask::of(predicate, anded.as_ref());
+    let kept = mask.kept_positions(alloc.clone())?;
+    let mask = mask.with_kept(kept.as_deref());
     let n = batch.num_columns();
     let columns = if n == 0 {
         SharedSlice::empty()
@@ -126,6 +130,9 @@ pub(super) struct Mask<'b> {
     bits: Bits<'b>,
     len: usize,
     count: usize,
+    /// The kept positions, listed once up front when slots are visited one
+    /// by one (low selectivity), so that every buffer and child reuses them.
+    kept: Option<&'b [usize]>,
 }
 
 impl<'b> Mask<'b> {
@@ -164,6 +171,7 @@ impl<'b> Mask<'b> {
                 },
                 len,
                 count: p.values().count_set_bits(),
+                kept: None,
             },
             Some(b) => Mask {
                 bits: Bits {
@@ -172,13 +180,65 @@ impl<'b> Mask<'b> {
                 },
                 len,
                 count: b.as_slice().iter().map(|x| x.count_ones() as usize).sum(),
+                kept: None,
             },
+        }
+    }
+
+    /// The kept positions, when slots are visited one by one and there is
+    /// something to filter (`None` otherwise).
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`].
+    fn kept_positions<A: Allocator>(&self, alloc: A) -> Result<Option<TryVec<usize, A>>> {
+        if self.use_runs() || self.count == 0 || self.count == self.len || self.kept.is_some() {
+            return Ok(None);
+        }
+        let mut kept = TryVec::new_in(alloc);
+        kept.try_reserve(self.count)?;
+        for i in SetBits::new(self.bits, self.len) {
+            kept.try_push(i)?;
+        }
+        Ok(Some(kept))
+    }
+
+    /// This mask with its kept positions `kept` (if any).
+    fn with_kept(self, kept: Option<&'b [usize]>) -> Self {
+        Mask {
+            kept: kept.or(self.kept),
+            ..self
+        }
+    }
+
+    /// The kept positions, one by one.
+    fn positions(&self) -> Positions<'b> {
+        match self.kept {
+            Some(k) => Positions::Listed(k.iter()),
+            None => Positions::Bits(SetBits::new(self.bits, self.len)),
         }
     }
 
     /// `true` when copying runs beats visiting slots one by one.
     fn use_runs(&self) -> bool {
         self.count.saturating_mul(5) > self.len.saturating_mul(4)
+    }
+}
+
+/// The kept positions of a mask: listed, or read from its bits.
+enum Positions<'b> {
+    Listed(core::slice::Iter<'b, usize>),
+    Bits(SetBits<'b>),
+}
+
+impl Iterator for Positions<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            Positions::Listed(it) => it.next().copied(),
+            Positions::Bits(it) => it.next(),
+        }
     }
 }
 
@@ -325,14 +385,17 @@ pub(super) fn filter_mask<'a, A: Allocator + Clone>(
         ArrayRef::Struct(s) => filter_struct(s, mask, alloc),
         #[cfg(feature = "dictionary")]
         ArrayRef::Dictionary(d) => filter_dictionary(d, mask, alloc),
-        other => {
-            let mut kept = TryVec::new_in(alloc.clone());
-            kept.try_reserve(mask.count)?;
-            for i in SetBits::new(mask.bits, mask.len) {
-                kept.try_push(i)?;
+        other => match mask.kept {
+            Some(kept) => take_idx(other, &Idx::all_valid(kept), alloc),
+            None => {
+                let mut kept = TryVec::new_in(alloc.clone());
+                kept.try_reserve(mask.count)?;
+                for i in SetBits::new(mask.bits, mask.len) {
+                    kept.try_push(i)?;
+                }
+                take_idx(other, &Idx::all_valid(kept.as_slice()), alloc)
             }
-            take_idx(other, &Idx::all_valid(kept.as_slice()), alloc)
-        }
+        },
     }
 }
 
@@ -354,7 +417,7 @@ fn filter_values<T: bytemuck::Pod + Default, A: Allocator>(
             ))?;
         }
     } else {
-        let mut it = SetBits::new(mask.bits, mask.len);
+        let mut it = mask.positions();
         out.try_extend_from_fn(mask.count, |_| {
             it.next()
                 .and_then(|i| values.get(i))
@@ -388,7 +451,7 @@ fn filter_nulls<A: Allocator>(
             at += e - s;
         }
     } else {
-        let mut it = SetBits::new(mask.bits, mask.len);
+        let mut it = mask.positions();
         out.try_extend_from_fn(mask.count.div_ceil(8), |_| {
             let mut byte = 0u8;
             for b in 0..8 {
@@ -453,7 +516,7 @@ fn filter_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
             values.try_extend_from_slice(bytes)?;
         }
     } else {
-        for i in SetBits::new(mask.bits, mask.len) {
+        for i in mask.positions() {
             let (s, e) = (at(i)?, at(i + 1)?);
             let bytes = data.get(s..e).ok_or(Error::OffsetOutOfBounds)?;
             values.try_extend_from_slice(bytes)?;
