@@ -65,7 +65,12 @@ pub fn filter_in<'a, A: Allocator + Clone>(
     }
     let anded = Mask::anded(predicate, alloc.clone())?;
     let mask = Mask::of(predicate, anded.as_ref());
-    let kept = mask.kept_positions(alloc.clone())?;
+    // A struct's children and validity all walk the kept positions.
+    #[cfg(feature = "nested")]
+    let shared = matches!(array, ArrayRef::Struct(_));
+    #[cfg(not(feature = "nested"))]
+    let shared = false;
+    let kept = mask.kept_positions(shared, alloc.clone())?;
     let mask = mask.with_kept(kept.as_deref());
     filter_mask(array, &mask, alloc)
 }
@@ -98,7 +103,7 @@ pub fn filter_record_batch_in<'a, A: Allocator + Clone>(
     }
     let anded = Mask::anded(predicate, alloc.clone())?;
     let mask = Mask::of(predicate, anded.as_ref());
-    let kept = mask.kept_positions(alloc.clone())?;
+    let kept = mask.kept_positions(batch.num_columns() > 1, alloc.clone())?;
     let mask = mask.with_kept(kept.as_deref());
     let n = batch.num_columns();
     let columns = if n == 0 {
@@ -185,13 +190,23 @@ impl<'b> Mask<'b> {
         }
     }
 
-    /// The kept positions, when slots are visited one by one and there is
-    /// something to filter (`None` otherwise).
+    /// The kept positions, listed when slots are visited one by one, there
+    /// is something to filter, and the list pays: several buffers or
+    /// columns (`shared`) walk it, or few slots are kept (the walk of the
+    /// predicate's bits, mostly zero words, is then done once instead of
+    /// once per buffer). `None` otherwise.
     ///
     /// # Errors
     /// [`Error::AllocationFailed`].
-    fn kept_positions<A: Allocator>(&self, alloc: A) -> Result<Option<TryVec<usize, A>>> {
+    fn kept_positions<A: Allocator>(
+        &self,
+        shared: bool,
+        alloc: A,
+    ) -> Result<Option<TryVec<usize, A>>> {
         if self.use_runs() || self.count == 0 || self.count == self.len || self.kept.is_some() {
+            return Ok(None);
+        }
+        if !shared && self.count.saturating_mul(8) > self.len {
             return Ok(None);
         }
         let mut kept = TryVec::new_in(alloc);
