@@ -239,6 +239,46 @@ impl<'b> Mask<'b> {
     }
 }
 
+/// The bits of `src` where `mask` is set, packed, 64 at a time: a word of
+/// the mask and the same word of `src` at a time.
+struct Compress<'b> {
+    mask: Bits<'b>,
+    src: Bits<'b>,
+    len: usize,
+    /// Next position to read (a multiple of 64).
+    at: usize,
+    pending: u128,
+    n_pending: u32,
+}
+
+impl Compress<'_> {
+    /// The next 64 packed bits (zeros past the last).
+    fn next_word(&mut self) -> u64 {
+        while self.n_pending < 64 && self.at < self.len {
+            let mut m = read_bits(self.mask.bytes, self.mask.offset + self.at);
+            let left = self.len - self.at;
+            if left < 64 {
+                m &= (1u64 << left) - 1;
+            }
+            let v = read_bits(self.src.bytes, self.src.offset + self.at);
+            // The bits of `v` at the set bits of `m`, packed (PEXT).
+            let (mut packed, mut k) = (0u64, 0u32);
+            while m != 0 {
+                packed |= ((v >> m.trailing_zeros()) & 1) << k;
+                k += 1;
+                m &= m - 1;
+            }
+            self.pending |= u128::from(packed) << self.n_pending;
+            self.n_pending += k;
+            self.at += 64;
+        }
+        let out = self.pending as u64;
+        self.pending >>= 64;
+        self.n_pending = self.n_pending.saturating_sub(64);
+        out
+    }
+}
+
 /// The kept positions of a mask: listed, or read from its bits.
 enum Positions<'b> {
     Listed(core::slice::Iter<'b, usize>),
@@ -466,16 +506,15 @@ fn filter_nulls<A: Allocator>(
             at += e - s;
         }
     } else {
-        let mut it = mask.positions();
-        out.try_extend_from_fn(mask.count.div_ceil(8), |_| {
-            let mut byte = 0u8;
-            for b in 0..8 {
-                if let Some(i) = it.next() {
-                    byte |= u8::from(src.get(i)) << b;
-                }
-            }
-            byte
-        })?;
+        let mut c = Compress {
+            mask: mask.bits,
+            src,
+            len: mask.len,
+            at: 0,
+            pending: 0,
+            n_pending: 0,
+        };
+        out.try_extend_from_fn(mask.count.div_ceil(64), |_| c.next_word())?;
     }
     let bits = BooleanBuffer::try_new(out.into_buffer(), 0, mask.count)?;
     Ok(Some(NullBuffer::new(bits)))
