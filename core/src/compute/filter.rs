@@ -505,6 +505,16 @@ fn filter_nulls<A: Allocator>(
             super::copy_bits(dst, at, src.bytes, src.offset + s, e - s);
             at += e - s;
         }
+    } else if let Some(kept) = mask.kept {
+        // Few kept slots: their bits one by one.
+        let mut it = kept.iter();
+        out.try_extend_from_fn(mask.count.div_ceil(8), |_| {
+            let mut byte = 0u8;
+            for (b, i) in it.by_ref().take(8).enumerate() {
+                byte |= u8::from(src.get(*i)) << b;
+            }
+            byte
+        })?;
     } else {
         let mut c = Compress {
             mask: mask.bits,

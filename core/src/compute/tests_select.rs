@@ -350,3 +350,32 @@ fn allocation_failures_select() {
         }
     }
 }
+
+#[test]
+fn allocation_failures_filter_record_batch() {
+    let fields = SharedSlice::try_from_iter_in(
+        [
+            Field::new("i", DataType::Int32, true),
+            Field::new("s", DataType::Utf8View, true),
+        ],
+        counting(),
+    )
+    .unwrap();
+    let cols = [
+        ints(&[Some(1), None, Some(3), Some(4), None], counting()),
+        views(counting()),
+    ];
+    let batch = RecordBatch::try_new(
+        Schema::new(fields),
+        SharedSlice::try_from_iter_in(cols, counting()).unwrap(),
+    )
+    .unwrap();
+    for p in predicates(5) {
+        let mut b = BooleanBuilder::new_in(counting());
+        for v in &p {
+            b.try_append_option(*v).unwrap();
+        }
+        let p = b.finish();
+        check_every_failure(|alloc| filter_record_batch_in(&batch, &p, alloc));
+    }
+}
