@@ -201,6 +201,10 @@ errors! {
     // ----- arguments -----
     /// An index or a slice range is outside the array or buffer.
     OutOfBounds => "index or range out of bounds",
+    /// A `take` index (a valid one: null indices are not read) is not less
+    /// than the length of the array taken from; the location's row is the
+    /// position of the index among the indices.
+    TakeIndexOutOfBounds => "take index out of bounds of the array",
     /// The data type given does not match the layout of the array being built.
     TypeMismatch => "data type does not match the array layout",
     /// A data type is malformed (e.g. decimal precision out of range, a negative

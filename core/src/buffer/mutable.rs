@@ -11,13 +11,17 @@ use super::Buffer;
 use crate::error::{Error, Result};
 use crate::native::NativeType;
 
-// Appends that skip the zero fill, for the row format only (built with it).
-#[cfg(all(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
+// Appends that skip the zero fill: the row format uses them all, the
+// selection kernels (`crate::compute`) `try_extend_from_fn` only.
+#[cfg_attr(
+    not(all(
+        feature = "dictionary",
+        feature = "nested",
+        feature = "run-end",
+        feature = "views"
+    )),
+    allow(dead_code)
+)]
 mod append;
 #[cfg(all(
     feature = "dictionary",

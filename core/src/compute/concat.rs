@@ -39,6 +39,7 @@ use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
 /// The result's buffers are new allocations from `alloc` holding copies of
 /// the inputs' slots (sliced inputs contribute only their slots), with these
 /// exceptions that share memory with the inputs instead:
+/// - the data buffers of view arrays (see below);
 /// - a dictionary whose inputs all share one values array (the same
 ///   [`crate::buffer::SharedBox`]) keeps that dictionary and concatenates the
 ///   keys only; otherwise the dictionaries are concatenated and the keys of
@@ -49,8 +50,10 @@ use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
 /// and the referenced bytes or child ranges copied; list views keep their
 /// offsets, shifted by the lengths of the previous inputs' children, which
 /// are concatenated whole; views keep their bytes with the buffer index
-/// shifted by the number of data buffers of the previous inputs, whose data
-/// buffers are copied whole; dense unions shift offsets per child likewise;
+/// re-pointed into one list of the inputs' data buffers, which are shared,
+/// not copied (a buffer over the same bytes as an earlier one, e.g. the
+/// same buffer of several slices of one array, is listed once; see
+/// [`super::gc()`] to copy out only the bytes still referenced); dense unions shift offsets per child likewise;
 /// sparse unions, structs and fixed-size lists concatenate their children
 /// over each input's slot range; run-end encoded arrays shift run ends by the
 /// previous inputs' lengths and copy the runs each input's view covers. The
@@ -326,40 +329,98 @@ fn concat_views<'a, T: ByteViewType, A: Allocator + Clone>(
             .checked_add(v.data_buffers().len())
             .ok_or(Error::CapacityOverflow)?;
     }
-    i32::try_from(n_buffers).map_err(|_| Error::CapacityOverflow)?;
+    let (buffers, combined) = shared_buffers::<T, A>(arrays, n_buffers, alloc.clone())?;
     let mut views = MutableBuffer::new_in(alloc.clone());
     views.try_reserve_exact(byte_size::<ByteView>(total)?)?;
-    let mut base = 0i32;
+    let mut base = 0usize;
     for a in arrays {
         let v = T::downcast(a).ok_or(Error::TypeMismatch)?;
         for view in v.views() {
             let view = if view.length() <= ByteView::MAX_INLINE_LEN as i32 {
                 *view
             } else {
-                let index = view
-                    .buffer_index()
-                    .checked_add(base)
+                let index = usize::try_from(view.buffer_index())
+                    .ok()
+                    .filter(|&i| i < v.data_buffers().len())
+                    .and_then(|i| combined.get(base + i))
                     .ok_or(Error::ViewBufferIndexOutOfBounds)?;
+                let index = i32::try_from(*index).map_err(|_| Error::CapacityOverflow)?;
                 ByteView::from_parts(view.length(), view.prefix(), index, view.offset())
             };
             views.try_extend_from_slice(view.as_bytes())?;
         }
-        let n = i32::try_from(v.data_buffers().len()).map_err(|_| Error::CapacityOverflow)?;
-        base = base.checked_add(n).ok_or(Error::CapacityOverflow)?;
+        base += v.data_buffers().len();
     }
-    let buffers = if n_buffers == 0 {
-        SharedSlice::empty()
-    } else {
-        let mut sources = arrays
-            .iter()
-            .filter_map(T::downcast)
-            .flat_map(|v| v.data_buffers().iter());
-        SharedSlice::try_from_fn_in(n_buffers, alloc.clone(), |_| {
-            let b: &Buffer<'a, A> = sources.next().ok_or(Error::InvalidArgument)?;
-            Buffer::try_copy_in(b, alloc.clone())
-        })?
-    };
     let nulls = concat_nulls(arrays, total, alloc)?;
     let a = GenericByteViewArray::<T, A>::try_new(views.into_buffer(), buffers, nulls)?;
     Ok(a.into_array_ref())
+}
+
+/// The data buffers of view arrays, shared (not copied) and each distinct
+/// one once: buffers over the same bytes (same address and length, e.g.
+/// the same buffer of slices of one array) are listed once, at the place of
+/// their first occurrence. Returns them with, for every input buffer in
+/// order (`n` in all), its index in that list.
+#[cfg(feature = "views")]
+#[allow(clippy::type_complexity)]
+fn shared_buffers<'a, T: ByteViewType, A: Allocator + Clone>(
+    arrays: &[ArrayRef<'a, A>],
+    n: usize,
+    alloc: A,
+) -> Result<(SharedSlice<'a, Buffer<'a, A>, A>, TryVec<usize, A>)> {
+    // (address, length, position) of every input buffer, sorted so that
+    // equal buffers are adjacent with the first occurrence first.
+    let mut keys = TryVec::new_in(alloc.clone());
+    keys.try_reserve(n)?;
+    let all = || {
+        arrays
+            .iter()
+            .filter_map(T::downcast)
+            .flat_map(|v| v.data_buffers().iter())
+    };
+    for (g, b) in all().enumerate() {
+        keys.try_push((b.as_ptr() as usize, b.len(), g))?;
+    }
+    keys.as_mut_slice().sort_unstable();
+    // first[g]: the position of the first buffer equal to buffer g.
+    let mut first = TryVec::new_in(alloc.clone());
+    first.try_reserve(n)?;
+    for _ in 0..n {
+        first.try_push(0usize)?;
+    }
+    let mut group = (0usize, 0usize, 0usize);
+    for (i, &(ptr, len, g)) in keys.iter().enumerate() {
+        if i == 0 || (ptr, len) != (group.0, group.1) {
+            group = (ptr, len, g);
+        }
+        if let Some(f) = first.get_mut(g) {
+            *f = group.2;
+        }
+    }
+    drop(keys);
+    // combined[g]: the index of buffer g in the output list.
+    let mut combined = TryVec::new_in(alloc.clone());
+    combined.try_reserve(n)?;
+    let mut distinct = 0usize;
+    for g in 0..n {
+        let f = first.get(g).copied().ok_or(Error::InvalidArgument)?;
+        let c = if f == g {
+            distinct += 1;
+            distinct - 1
+        } else {
+            combined.get(f).copied().ok_or(Error::InvalidArgument)?
+        };
+        combined.try_push(c)?;
+    }
+    i32::try_from(distinct).map_err(|_| Error::CapacityOverflow)?;
+    let buffers = if distinct == 0 {
+        SharedSlice::empty()
+    } else {
+        let mut sources = all().enumerate().filter(|(g, _)| first.get(*g) == Some(g));
+        SharedSlice::try_from_fn_in(distinct, alloc, |_| {
+            let (_, b) = sources.next().ok_or(Error::InvalidArgument)?;
+            Ok(b.clone())
+        })?
+    };
+    Ok((buffers, combined))
 }

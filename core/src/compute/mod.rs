@@ -13,6 +13,11 @@
 //! - [`concat()`]: the slots of several arrays of one data type, one after the
 //!   other, copied into new buffers (used e.g. by the IPC reader to append a
 //!   delta dictionary to the current one).
+//! - [`take_in`] / [`take()`]: slots gathered by index ([`Indices`]).
+//! - [`filter_in`] / [`filter()`], [`filter_record_batch_in`]: the slots
+//!   where a boolean predicate is true.
+//! - [`gc_in`] / [`gc()`]: a view array with only the bytes its views
+//!   reference (take, filter and concat share view data buffers).
 
 mod concat;
 #[cfg(any(
@@ -23,16 +28,68 @@ mod concat;
 ))]
 mod concat_nested;
 mod empty;
+mod filter;
+#[cfg(feature = "views")]
+mod gc;
+mod indices;
+mod take;
+#[cfg(any(
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "union"
+))]
+mod take_nested;
 
+#[cfg(all(
+    test,
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "union",
+    feature = "views"
+))]
+mod proptests_select;
+#[cfg(all(
+    test,
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "union",
+    feature = "views"
+))]
+mod select_model;
 #[cfg(test)]
 pub(crate) mod tests;
 #[cfg(test)]
 pub(crate) mod tests_empty;
 #[cfg(test)]
-mod tests_nested;
+pub(crate) mod tests_nested;
+#[cfg(all(
+    test,
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "union",
+    feature = "views"
+))]
+mod tests_select;
+#[cfg(all(test, feature = "views"))]
+mod tests_views;
 
 pub use concat::concat;
 pub use empty::{new_empty, new_null};
+#[cfg(feature = "alloc")]
+pub use filter::{filter, filter_record_batch};
+pub use filter::{filter_in, filter_record_batch_in};
+#[cfg(all(feature = "views", feature = "alloc"))]
+pub use gc::gc;
+#[cfg(feature = "views")]
+pub use gc::gc_in;
+pub use indices::Indices;
+#[cfg(feature = "alloc")]
+pub use take::take;
+pub use take::take_in;
 
 use allocator_api2::alloc::Allocator;
 
@@ -55,8 +112,20 @@ const fn bytes_for_bits(bits: usize) -> usize {
 
 /// Reads 64 bits (LSB order) from bit `start` of `src`; bits past the end
 /// of `src` read as zero.
+#[inline]
 fn read_bits(src: &[u8], start: usize) -> u64 {
     let byte = start / 8;
+    let shift = start % 8;
+    if let Some(eight) = src.get(byte..byte.wrapping_add(8)) {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(eight);
+        let lo = u64::from_le_bytes(b);
+        if shift == 0 {
+            return lo;
+        }
+        let hi = src.get(byte + 8).map_or(0, |h| u64::from(*h));
+        return (lo >> shift) | (hi << (64 - shift));
+    }
     let mut w = 0u128;
     for i in 0..9 {
         if let Some(b) = src.get(byte + i) {

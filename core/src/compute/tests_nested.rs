@@ -23,7 +23,10 @@ use crate::test_support::{check_every_failure, counting, TestAlloc};
 
 type Lists<'s> = &'s [Option<&'s [i32]>];
 
-fn list<O: ListOffsetSize, A: Allocator + Clone>(v: Lists<'_>, alloc: A) -> ArrayRef<'static, A> {
+pub(super) fn list<O: ListOffsetSize, A: Allocator + Clone>(
+    v: Lists<'_>,
+    alloc: A,
+) -> ArrayRef<'static, A> {
     let child = PrimitiveBuilder::<i32, A>::new_in(alloc.clone());
     let mut b = GenericListBuilder::<O, _, A>::new_in(child, alloc);
     for l in v {
@@ -33,13 +36,13 @@ fn list<O: ListOffsetSize, A: Allocator + Clone>(v: Lists<'_>, alloc: A) -> Arra
     b.try_finish().unwrap().into_array_ref()
 }
 
-fn strings<A: Allocator + Clone>(v: &[Option<&str>], alloc: A) -> ArrayRef<'static, A> {
+pub(super) fn strings<A: Allocator + Clone>(v: &[Option<&str>], alloc: A) -> ArrayRef<'static, A> {
     StringArray::<A>::try_from_options_in(v, alloc)
         .unwrap()
         .into_array_ref()
 }
 
-fn ints<A: Allocator + Clone>(v: &[Option<i32>], alloc: A) -> ArrayRef<'static, A> {
+pub(super) fn ints<A: Allocator + Clone>(v: &[Option<i32>], alloc: A) -> ArrayRef<'static, A> {
     PrimitiveArray::<i32, A>::try_from_options_in(v, alloc)
         .unwrap()
         .into_array_ref()
@@ -143,7 +146,7 @@ fn fixed_size_list_slices_children() {
     assert_eq!(r.null_count(), 2);
 }
 
-fn struct_of<A: Allocator + Clone>(n: usize, alloc: A) -> ArrayRef<'static, A> {
+pub(super) fn struct_of<A: Allocator + Clone>(n: usize, alloc: A) -> ArrayRef<'static, A> {
     let ids: Vec<Option<i32>> = (0..n as i32).map(|i| (i % 3 != 1).then_some(i)).collect();
     let names: Vec<String> = (0..n).map(|i| format!("n{i}")).collect();
     let names: Vec<Option<&str>> = names.iter().map(|s| Some(s.as_str())).collect();
@@ -196,7 +199,7 @@ fn struct_concatenates_each_column_over_its_view() {
     assert_eq!(r.len(), 4);
 }
 
-fn map_of<A: Allocator + Clone>(alloc: A) -> ArrayRef<'static, A> {
+pub(super) fn map_of<A: Allocator + Clone>(alloc: A) -> ArrayRef<'static, A> {
     let mut b = MapBuilder::new_in(
         StringBuilder::new_in(alloc.clone()),
         PrimitiveBuilder::<i32, A>::new_in(alloc.clone()),
@@ -243,7 +246,7 @@ fn union_fields<A: Allocator + Clone>(alloc: A) -> UnionFields<'static, A> {
     .unwrap()
 }
 
-fn sparse<A: Allocator + Clone>(alloc: A) -> ArrayRef<'static, A> {
+pub(super) fn sparse<A: Allocator + Clone>(alloc: A) -> ArrayRef<'static, A> {
     let i = ints(&[Some(1), None, None, Some(4)], alloc.clone());
     let s = strings(&[None, Some("b"), None, None], alloc.clone());
     let children = SharedSlice::try_from_iter_in([i, s], alloc.clone()).unwrap();
@@ -253,7 +256,7 @@ fn sparse<A: Allocator + Clone>(alloc: A) -> ArrayRef<'static, A> {
         .into_array_ref()
 }
 
-fn dense<A: Allocator + Clone>(alloc: A) -> ArrayRef<'static, A> {
+pub(super) fn dense<A: Allocator + Clone>(alloc: A) -> ArrayRef<'static, A> {
     let i = ints(&[Some(1), Some(4), None], alloc.clone());
     let s = strings(&[Some("b"), None], alloc.clone());
     let children = SharedSlice::try_from_iter_in([i, s], alloc.clone()).unwrap();
@@ -297,7 +300,7 @@ fn dense_union_shifts_offsets_per_child() {
     assert_eq!(u.children()[1].len(), 6);
 }
 
-fn dictionary<A: Allocator + Clone>(
+pub(super) fn dictionary<A: Allocator + Clone>(
     keys: &[Option<i8>],
     values: &[Option<&str>],
     alloc: A,
@@ -372,7 +375,7 @@ fn dictionary_keys_must_fit_the_key_type() {
     );
 }
 
-fn runs<A: Allocator + Clone>(alloc: A) -> ArrayRef<'static, A> {
+pub(super) fn runs<A: Allocator + Clone>(alloc: A) -> ArrayRef<'static, A> {
     // ["a", "a", null, null, null, "c"]
     let ends =
         PrimitiveArray::<i32, A>::try_from_options_in(&[Some(2), Some(5), Some(6)], alloc.clone())

@@ -137,7 +137,7 @@ mod variable;
 #[cfg(test)]
 mod proptests;
 #[cfg(test)]
-mod test_model;
+pub(crate) mod test_model;
 #[cfg(test)]
 mod tests;
 

@@ -1,0 +1,5 @@
+//! The row format's plain value model (`row::test_model`: values `V`,
+//! `build` an array of any type from them, `value_at` to read one back),
+//! reused by the selection kernels' property tests.
+
+pub(super) use crate::row::test_model::{build, field, float, value_at, Dt, G, V};

@@ -1,0 +1,407 @@
+//! [`take()`]: gather the slots of an array by index, into new buffers;
+//! the flat layouts (primitive, boolean, binary and string with offsets or
+//! views, fixed-size binary, null) are here, the nested ones in
+//! `take_nested`.
+
+use allocator_api2::alloc::Allocator;
+
+use super::indices::{check_bounds, Bits, Idx, Indices, TakeIndex};
+#[cfg(feature = "dictionary")]
+use super::take_nested::take_dictionary;
+#[cfg(feature = "run-end")]
+use super::take_nested::take_run_end;
+#[cfg(feature = "union")]
+use super::take_nested::take_union;
+#[cfg(feature = "nested")]
+use super::take_nested::{take_fixed_size_list, take_list, take_list_view, take_map, take_struct};
+use crate::array::{
+    Array, ArrayRef, BinaryType, BooleanArray, ByteArrayType, FixedSizeBinaryArray,
+    GenericByteArray, LargeBinaryType, LargeUtf8Type, NullArray, PrimitiveArray, PrimitiveType,
+    Utf8Type,
+};
+#[cfg(feature = "views")]
+use crate::array::{BinaryViewType, ByteView, ByteViewType, GenericByteViewArray, StringViewType};
+use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer};
+use crate::error::{Error, Result};
+use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
+
+/// Gathers slots of `array` by index into a new array of the same data type
+/// ("take"): slot `i` of the result is slot `indices[i]` of `array`, null
+/// where that slot is null or the index itself is null. Indices may repeat
+/// and come in any order; `array` may be a slice.
+///
+/// Every layout of the columnar format ("Physical Memory Layout"): values,
+/// offsets, views, type ids, keys and children are gathered into new
+/// buffers from `alloc`, except what is shared with `array` (no copy):
+/// - a dictionary's values (only the keys are gathered);
+/// - a view array's data buffers (only the 16-byte views are gathered;
+///   see [`super::gc()`] to copy out the bytes still referenced);
+/// - a list view's child (only the offsets and sizes are gathered).
+///
+/// Lists, maps and fixed-size lists gather their child's elements; structs
+/// and sparse unions take every child with the same indices; dense unions
+/// take each child by the offsets of the slots selected in it; run-end
+/// encoded arrays get one run per consecutive equal physical slot. A null
+/// index gives a null slot: null in the validity bitmap, a null child slot
+/// for a union (its first declared child), a null value run for run-end
+/// encoding.
+///
+/// ```
+/// use alkaid::array::{Array, StringArray, UInt32Array};
+/// use alkaid::compute::take_in;
+/// use alkaid::Global;
+///
+/// let a = StringArray::from(vec![Some("a"), None, Some("ccc")]).into_array_ref();
+/// let idx = UInt32Array::from(vec![Some(2), None, Some(0), Some(2)]);
+/// let t = take_in(&a, &idx, Global)?;
+/// let s = t.as_string().expect("Utf8");
+/// assert_eq!(s.iter().collect::<Vec<_>>(), [Some("ccc"), None, Some("a"), Some("ccc")]);
+///
+/// // A valid index past the end is an error; its position is the row.
+/// let e = take_in(&a, &[0usize, 3][..], Global).unwrap_err();
+/// assert_eq!(e, alkaid::Error::TakeIndexOutOfBounds);
+/// assert_eq!(e.location().row(), Some(1));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::TakeIndexOutOfBounds`] (with the index's position as the row)
+/// when a valid index is not less than `array.len()`;
+/// [`Error::AllocationFailed`]; [`Error::CapacityOverflow`] when the
+/// gathered bytes or child elements do not fit the offset type (e.g. more
+/// than `i32::MAX` bytes of Utf8 data); the array's own validation errors
+/// when it is malformed (offsets, run ends, union type ids).
+pub fn take_in<'a, 'b, 'i, A>(
+    array: &ArrayRef<'a, A>,
+    indices: impl Into<Indices<'b, 'i, A>>,
+    alloc: A,
+) -> Result<ArrayRef<'a, A>>
+where
+    'i: 'b,
+    A: Allocator + Clone + 'i,
+{
+    match indices.into() {
+        Indices::UInt32(p) => take_idx(array, &idx_of(p), alloc),
+        Indices::UInt64(p) => take_idx(array, &idx_of(p), alloc),
+        Indices::U32Slice(s) => take_idx(array, &Idx::all_valid(s), alloc),
+        Indices::Usize(s) => take_idx(array, &Idx::all_valid(s), alloc),
+    }
+}
+
+/// [`take_in`] with the global allocator.
+///
+/// # Errors
+/// As [`take_in`].
+#[cfg(feature = "alloc")]
+pub fn take<'a, 'b, 'i>(
+    array: &ArrayRef<'a, crate::Global>,
+    indices: impl Into<Indices<'b, 'i, crate::Global>>,
+) -> Result<ArrayRef<'a, crate::Global>>
+where
+    'i: 'b,
+{
+    take_in(array, indices, crate::Global)
+}
+
+/// The [`Idx`] of an index array (its bitmap only when it has nulls).
+fn idx_of<'b, T: TakeIndex + PrimitiveType, A: Allocator>(
+    p: &'b PrimitiveArray<'_, T, A>,
+) -> Idx<'b, T> {
+    Idx {
+        values: p.values(),
+        valid: p.nulls().filter(|n| n.null_count() > 0).map(Bits::of),
+    }
+}
+
+/// [`take_in`] by read indices (the recursion for children).
+pub(super) fn take_idx<'a, I: TakeIndex, A: Allocator + Clone>(
+    array: &ArrayRef<'a, A>,
+    idx: &Idx<'_, I>,
+    alloc: A,
+) -> Result<ArrayRef<'a, A>> {
+    match array {
+        ArrayRef::Null(a) => {
+            check_bounds(idx, a.len())?;
+            Ok(NullArray::new(idx.len()).into_array_ref())
+        }
+        ArrayRef::Boolean(a) => take_boolean(a, idx, alloc),
+        ArrayRef::Int8(a) => take_primitive(a, idx, alloc),
+        ArrayRef::Int16(a) => take_primitive(a, idx, alloc),
+        ArrayRef::Int32(a) => take_primitive(a, idx, alloc),
+        ArrayRef::Int64(a) => take_primitive(a, idx, alloc),
+        ArrayRef::UInt8(a) => take_primitive(a, idx, alloc),
+        ArrayRef::UInt16(a) => take_primitive(a, idx, alloc),
+        ArrayRef::UInt32(a) => take_primitive(a, idx, alloc),
+        ArrayRef::UInt64(a) => take_primitive(a, idx, alloc),
+        ArrayRef::Float16(a) => take_primitive::<f16, I, A>(a, idx, alloc),
+        ArrayRef::Float32(a) => take_primitive(a, idx, alloc),
+        ArrayRef::Float64(a) => take_primitive(a, idx, alloc),
+        ArrayRef::Int128(a) => take_primitive(a, idx, alloc),
+        ArrayRef::Int256(a) => take_primitive::<i256, I, A>(a, idx, alloc),
+        ArrayRef::IntervalDayTime(a) => take_primitive::<IntervalDayTime, I, A>(a, idx, alloc),
+        ArrayRef::IntervalMonthDayNano(a) => {
+            take_primitive::<IntervalMonthDayNano, I, A>(a, idx, alloc)
+        }
+        ArrayRef::FixedSizeBinary(a) => take_fixed_size_binary(a, idx, alloc),
+        ArrayRef::Binary(a) => take_bytes::<BinaryType, I, A>(a, idx, alloc),
+        ArrayRef::LargeBinary(a) => take_bytes::<LargeBinaryType, I, A>(a, idx, alloc),
+        ArrayRef::Utf8(a) => take_bytes::<Utf8Type, I, A>(a, idx, alloc),
+        ArrayRef::LargeUtf8(a) => take_bytes::<LargeUtf8Type, I, A>(a, idx, alloc),
+        #[cfg(feature = "views")]
+        ArrayRef::BinaryView(a) => take_views::<BinaryViewType, I, A>(a, idx, alloc),
+        #[cfg(feature = "views")]
+        ArrayRef::Utf8View(a) => take_views::<StringViewType, I, A>(a, idx, alloc),
+        #[cfg(feature = "nested")]
+        ArrayRef::List(a) => take_list(a, idx, alloc),
+        #[cfg(feature = "nested")]
+        ArrayRef::LargeList(a) => take_list(a, idx, alloc),
+        #[cfg(feature = "nested")]
+        ArrayRef::ListView(a) => take_list_view(a, idx, alloc),
+        #[cfg(feature = "nested")]
+        ArrayRef::LargeListView(a) => take_list_view(a, idx, alloc),
+        #[cfg(feature = "nested")]
+        ArrayRef::FixedSizeList(a) => take_fixed_size_list(a, idx, alloc),
+        #[cfg(feature = "nested")]
+        ArrayRef::Struct(a) => take_struct(a, idx, alloc),
+        #[cfg(feature = "nested")]
+        ArrayRef::Map(a) => take_map(a, idx, alloc),
+        #[cfg(feature = "union")]
+        ArrayRef::Union(a) => take_union(a, idx, alloc),
+        #[cfg(feature = "dictionary")]
+        ArrayRef::Dictionary(a) => take_dictionary(a, idx, alloc),
+        #[cfg(feature = "run-end")]
+        ArrayRef::RunEndEncoded(a) => take_run_end(a, idx, alloc),
+    }
+}
+
+/// The validity of a take: bit `k` set when index `k` is valid and selects
+/// a valid slot of `src` (`None` when neither has a null).
+///
+/// # Errors
+/// [`Error::AllocationFailed`].
+pub(super) fn take_nulls<I: TakeIndex, A: Allocator>(
+    src: Option<&NullBuffer<'_, A>>,
+    idx: &Idx<'_, I>,
+    alloc: A,
+) -> Result<Option<NullBuffer<'static, A>>> {
+    let src = src.filter(|n| n.null_count() > 0).map(Bits::of);
+    if src.is_none() && !idx.has_nulls() {
+        return Ok(None);
+    }
+    let n = idx.len();
+    let mut out = MutableBuffer::new_in(alloc);
+    match (idx.valid, src) {
+        (None, Some(s)) => {
+            let mut chunks = idx.values.chunks(8);
+            out.try_extend_from_fn(n.div_ceil(8), |_| {
+                let mut byte = 0u8;
+                for (b, i) in chunks.next().unwrap_or(&[]).iter().enumerate() {
+                    byte |= u8::from(s.get(i.index())) << b;
+                }
+                byte
+            })?;
+        }
+        _ => {
+            let mut byte_index = 0usize;
+            out.try_extend_from_fn(n.div_ceil(8), |_| {
+                let mut byte = 0u8;
+                let base = byte_index * 8;
+                for b in 0..8 {
+                    let valid = idx
+                        .get(base + b)
+                        .is_some_and(|j| src.is_none_or(|s| s.get(j)));
+                    byte |= u8::from(valid) << b;
+                }
+                byte_index += 1;
+                byte
+            })?;
+        }
+    }
+    Ok(Some(NullBuffer::new(BooleanBuffer::try_new(
+        out.into_buffer(),
+        0,
+        n,
+    )?)))
+}
+
+/// Gathers `values[idx[k]]` for every `k` (the default for a null index),
+/// or the error for the first valid index out of bounds.
+pub(super) fn gather<T: bytemuck::Pod + Default, I: TakeIndex, A: Allocator>(
+    values: &[T],
+    idx: &Idx<'_, I>,
+    alloc: A,
+) -> Result<MutableBuffer<A>> {
+    let mut out = MutableBuffer::new_in(alloc);
+    let mut bad = None;
+    match idx.valid {
+        None => {
+            let mut it = idx.values.iter();
+            out.try_extend_from_fn(idx.len(), |k| {
+                let j = it.next().map_or(usize::MAX, |i| i.index());
+                match values.get(j) {
+                    Some(v) => *v,
+                    None => {
+                        bad.get_or_insert(k);
+                        T::default()
+                    }
+                }
+            })?;
+        }
+        Some(_) => {
+            out.try_extend_from_fn(idx.len(), |k| match idx.get(k) {
+                None => T::default(),
+                Some(j) => match values.get(j) {
+                    Some(v) => *v,
+                    None => {
+                        bad.get_or_insert(k);
+                        T::default()
+                    }
+                },
+            })?;
+        }
+    }
+    match bad {
+        Some(k) => Err(Error::TakeIndexOutOfBounds.with_row(k)),
+        None => Ok(out),
+    }
+}
+
+fn take_primitive<'a, T: PrimitiveType, I: TakeIndex, A: Allocator + Clone>(
+    p: &PrimitiveArray<'a, T, A>,
+    idx: &Idx<'_, I>,
+    alloc: A,
+) -> Result<ArrayRef<'a, A>> {
+    let values = gather(p.values(), idx, alloc.clone())?;
+    let nulls = take_nulls(p.nulls(), idx, alloc)?;
+    let values = ScalarBuffer::<T, A>::try_from_buffer(values.into_buffer())?;
+    // SAFETY: `T` stores the input's data type, and the bitmap (if any) has
+    // one bit per gathered value.
+    let a = unsafe { PrimitiveArray::new_unchecked(p.data_type().clone(), values, nulls) };
+    Ok(a.into_array_ref())
+}
+
+fn take_boolean<'a, I: TakeIndex, A: Allocator + Clone>(
+    b: &BooleanArray<'a, A>,
+    idx: &Idx<'_, I>,
+    alloc: A,
+) -> Result<ArrayRef<'a, A>> {
+    check_bounds(idx, b.len())?;
+    let src = Bits {
+        bytes: b.values().inner().as_slice(),
+        offset: b.values().offset(),
+    };
+    let n = idx.len();
+    let mut out = MutableBuffer::new_in(alloc.clone());
+    let mut byte_index = 0usize;
+    out.try_extend_from_fn(n.div_ceil(8), |_| {
+        let mut byte = 0u8;
+        let base = byte_index * 8;
+        for k in 0..8 {
+            let bit = idx.get(base + k).is_some_and(|j| src.get(j));
+            byte |= u8::from(bit) << k;
+        }
+        byte_index += 1;
+        byte
+    })?;
+    let nulls = take_nulls(b.nulls(), idx, alloc)?;
+    let values = BooleanBuffer::try_new(out.into_buffer(), 0, n)?;
+    Ok(BooleanArray::try_new(values, nulls)?.into_array_ref())
+}
+
+fn take_fixed_size_binary<'a, I: TakeIndex, A: Allocator + Clone>(
+    f: &FixedSizeBinaryArray<'a, A>,
+    idx: &Idx<'_, I>,
+    alloc: A,
+) -> Result<ArrayRef<'a, A>> {
+    check_bounds(idx, f.len())?;
+    let w = f.value_length();
+    let n = idx.len();
+    let mut out = MutableBuffer::new_in(alloc.clone());
+    out.try_reserve_exact(n.checked_mul(w).ok_or(Error::CapacityOverflow)?)?;
+    for k in 0..n {
+        match idx.get(k) {
+            Some(j) => {
+                let v = f.value(j).ok_or(Error::BufferTooSmall)?;
+                out.try_extend_from_slice(v)?;
+            }
+            None => out.try_extend_zeros(w)?,
+        }
+    }
+    let nulls = take_nulls(f.nulls(), idx, alloc)?;
+    let dt = f.data_type().clone();
+    Ok(FixedSizeBinaryArray::try_new(dt, n, out.into_buffer(), nulls)?.into_array_ref())
+}
+
+/// The byte range of slot `j` of offsets `offs` (`len + 1` entries).
+#[inline]
+pub(super) fn range_of<O: OffsetSize>(offs: &[O], j: usize) -> Result<(usize, usize)> {
+    let start = offs.get(j).and_then(|o| o.to_usize());
+    let end = offs.get(j.wrapping_add(1)).and_then(|o| o.to_usize());
+    match (start, end) {
+        (Some(s), Some(e)) if s <= e => Ok((s, e)),
+        _ => Err(Error::OffsetOutOfBounds),
+    }
+}
+
+fn take_bytes<'a, T: ByteArrayType, I: TakeIndex, A: Allocator + Clone>(
+    b: &GenericByteArray<'a, T, A>,
+    idx: &Idx<'_, I>,
+    alloc: A,
+) -> Result<ArrayRef<'a, A>> {
+    check_bounds(idx, b.len())?;
+    let offs = b.value_offsets();
+    let data = b.values().as_slice();
+    let n = idx.len();
+    let mut offsets = MutableBuffer::new_in(alloc.clone());
+    offsets.try_reserve_exact(super::concat::byte_size::<T::Offset>(
+        n.checked_add(1).ok_or(Error::CapacityOverflow)?,
+    )?)?;
+    offsets.try_push(T::Offset::ZERO)?;
+    // One pass, the values growing as needed from an estimate: the input's
+    // mean value length times the number of indices.
+    let (first, last) = super::concat::offset_range(offs)?;
+    let estimate = (last - first)
+        .checked_div(b.len())
+        .unwrap_or(0)
+        .saturating_mul(n);
+    let mut values = MutableBuffer::new_in(alloc.clone());
+    values.try_reserve_exact(estimate)?;
+    for k in 0..n {
+        if let Some(j) = idx.get(k) {
+            let (s, e) = range_of(offs, j)?;
+            let v = data.get(s..e).ok_or(Error::OffsetOutOfBounds)?;
+            values.try_extend_from_slice(v)?;
+        }
+        let end = T::Offset::from_usize(values.len()).ok_or(Error::CapacityOverflow)?;
+        offsets.try_push(end)?;
+    }
+    let nulls = take_nulls(b.nulls(), idx, alloc)?;
+    let offsets = ScalarBuffer::try_from_buffer(offsets.into_buffer())?;
+    // SAFETY: the offsets start at 0 and grow by each copied value's length
+    // up to the values' length; each value is a whole value of a valid input
+    // (UTF-8 for strings, a type invariant of safely built arrays).
+    let a =
+        unsafe { GenericByteArray::<T, A>::new_unchecked(offsets, values.into_buffer(), nulls) };
+    Ok(a.into_array_ref())
+}
+
+#[cfg(feature = "views")]
+fn take_views<'a, T: ByteViewType, I: TakeIndex, A: Allocator + Clone>(
+    v: &GenericByteViewArray<'a, T, A>,
+    idx: &Idx<'_, I>,
+    alloc: A,
+) -> Result<ArrayRef<'a, A>> {
+    let views = gather::<ByteView, I, A>(v.views(), idx, alloc.clone())?;
+    let nulls = take_nulls(v.nulls(), idx, alloc)?;
+    // SAFETY: every view is a copy of a view of the (valid) input, over the
+    // same data buffers, or the all-zero view (empty, inline) for a null
+    // index.
+    let a = unsafe {
+        GenericByteViewArray::<T, A>::new_unchecked(
+            views.into_buffer(),
+            v.data_buffers().clone(),
+            nulls,
+        )
+    };
+    Ok(a.into_array_ref())
+}
