@@ -127,10 +127,8 @@ pub struct StreamDecoder<
 > {
     options: IpcReadOptions,
     alloc: A,
-    /// The codecs until the schema arrives (then they live in `core`).
-    codecs: Option<S>,
-    /// Schema, dictionaries and options, once the schema message is read.
-    core: Option<ReaderCore<'b, A, S>>,
+    /// The codecs, then the schema, dictionaries and codecs.
+    setup: Setup<'b, A, S>,
     state: State,
     /// The length prefix read so far.
     prefix: [u8; 8],
@@ -170,8 +168,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> StreamDecoder<'b, A, S> {
             meta: MutableBuffer::new_in(alloc.clone()),
             body: MutableBuffer::new_in(alloc.clone()),
             alloc,
-            codecs: Some(codecs),
-            core: None,
+            setup: Setup::Waiting(codecs),
             state: State::Prefix { need: 4 },
             prefix: [0; 8],
             filled: 0,
@@ -181,15 +178,22 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> StreamDecoder<'b, A, S> {
         })
     }
 
+    fn core(&self) -> Option<&ReaderCore<'b, A, S>> {
+        match &self.setup {
+            Setup::Ready(c) => Some(c),
+            _ => None,
+        }
+    }
+
     /// The stream's schema, once its message (the first) is decoded.
     pub fn schema(&self) -> Option<&Schema<'b, A>> {
-        self.core.as_ref().map(|c| &c.schema)
+        self.core().map(|c| &c.schema)
     }
 
     /// The byte order the stream was written in, once the schema is
     /// decoded (batches are returned in the native order).
     pub fn endianness(&self) -> Option<Endianness> {
-        self.core.as_ref().map(|c| c.endianness)
+        self.core().map(|c| c.endianness)
     }
 
     /// Custom metadata of the message that carried the record batch last
@@ -197,9 +201,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> StreamDecoder<'b, A, S> {
     /// pairs in message order; `ALKAID:` keys are respelled `ARROW:`. Empty
     /// before the first batch and when that message has none.
     pub fn batch_metadata(&self) -> &Metadata<'b, A> {
-        self.core
-            .as_ref()
-            .map_or(&self.no_metadata, |c| &c.batch_metadata)
+        self.core().map_or(&self.no_metadata, |c| &c.batch_metadata)
     }
 
     /// `true` once the end-of-stream marker is decoded: the decoder takes no
@@ -310,7 +312,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> StreamDecoder<'b, A, S> {
         }
         let boundary = self.state == State::Finished
             || (self.state == State::Prefix { need: 4 } && self.filled == 0);
-        if boundary && self.core.is_some() {
+        if boundary && self.core().is_some() {
             return Ok(());
         }
         let e = Error::UnexpectedEof.with_message(self.message);
@@ -386,8 +388,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> StreamDecoder<'b, A, S> {
     /// The parts [`on_message`] works on, borrowed apart from the metadata.
     fn core_parts(&mut self) -> Parts<'_, 'b, A, S> {
         Parts {
-            core: &mut self.core,
-            codecs: &mut self.codecs,
+            setup: &mut self.setup,
             options: self.options,
             alloc: &self.alloc,
         }
@@ -412,7 +413,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> StreamDecoder<'b, A, S> {
                 self.filled = 0;
                 let prefix = self.prefix.get(..need).unwrap_or(&[]);
                 match frame(prefix, &self.options.limits)? {
-                    None if self.core.is_none() => Err(Error::UnexpectedEof),
+                    None if self.core().is_none() => Err(Error::UnexpectedEof),
                     None => {
                         self.state = State::Finished;
                         Ok(None)
@@ -443,14 +444,13 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> StreamDecoder<'b, A, S> {
             return Err(Error::LimitExceeded);
         }
         self.filled = 0;
-        if len != 0 && self.core.is_some() {
+        if len != 0 && self.core().is_some() {
             self.body.clear();
             self.state = State::Body { len };
             return Ok(None);
         }
         let parts = Parts {
-            core: &mut self.core,
-            codecs: &mut self.codecs,
+            setup: &mut self.setup,
             options: self.options,
             alloc: &self.alloc,
         };
@@ -463,8 +463,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> StreamDecoder<'b, A, S> {
     fn body_done(&mut self, body: Buffer<'b, A>) -> Result<Option<RecordBatch<'b, A>>> {
         let msg = MessageView::decode(self.meta.as_slice())?;
         let parts = Parts {
-            core: &mut self.core,
-            codecs: &mut self.codecs,
+            setup: &mut self.setup,
             options: self.options,
             alloc: &self.alloc,
         };
@@ -480,10 +479,20 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> StreamDecoder<'b, A, S> {
     }
 }
 
+/// The codecs until the schema message arrives, then the reader state
+/// built from it (which holds the codecs: they are never held twice).
+enum Setup<'b, A: Allocator + Clone + 'b, S: CodecSet> {
+    /// Before the schema.
+    Waiting(S),
+    /// After it.
+    Ready(ReaderCore<'b, A, S>),
+    /// The schema message failed.
+    Spent,
+}
+
 /// The decoder's fields a message is applied to.
 struct Parts<'p, 'b, A: Allocator + Clone + 'b, S: CodecSet> {
-    core: &'p mut Option<ReaderCore<'b, A, S>>,
-    codecs: &'p mut Option<S>,
+    setup: &'p mut Setup<'b, A, S>,
     options: IpcReadOptions,
     alloc: &'p A,
 }
@@ -495,15 +504,17 @@ fn on_message<'b, A: Allocator + Clone + 'b, S: CodecSet>(
     msg: &MessageView<'_>,
     body: Buffer<'b, A>,
 ) -> Result<Option<RecordBatch<'b, A>>> {
-    if let Some(core) = p.core {
+    if let Setup::Ready(core) = p.setup {
         return core.process(msg, body);
     }
-    let codecs = p.codecs.take().ok_or(Error::UnexpectedMessage)?;
+    let Setup::Waiting(codecs) = core::mem::replace(p.setup, Setup::Spent) else {
+        return Err(Error::UnexpectedMessage);
+    };
     let core = ReaderCore::from_message(msg, p.options, codecs, p.alloc.clone())?;
     if !body.is_empty() || msg.body_length != 0 {
         return Err(Error::InvalidMessage);
     }
-    *p.core = Some(core);
+    *p.setup = Setup::Ready(core);
     Ok(None)
 }
 
