@@ -111,7 +111,10 @@ fuzz_target!(|input: &[u8]| {
             "the decoder and the slice reader disagree on the batches"
         );
         if complete && theirs.len() < MAX_BATCHES {
-            assert_eq!(failed, their_error, "one ends in an error, the other cleanly");
+            assert_eq!(
+                failed, their_error,
+                "one ends in an error, the other cleanly"
+            );
         }
         if let Some(schema) = d.schema() {
             round_trip(schema, &batches, &oracle);
