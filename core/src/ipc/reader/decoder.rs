@@ -373,7 +373,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> StreamDecoder<'b, A, S> {
             // Otherwise copy what the current part needs.
             let room = self.buffer_mut()?;
             let k = room.len().min(input.len());
-            let (src, _) = input.as_slice().split_at(k);
+            let src = input.as_slice().get(..k).ok_or(Error::OutOfBounds)?;
             room.get_mut(..k)
                 .ok_or(Error::OutOfBounds)?
                 .copy_from_slice(src);
