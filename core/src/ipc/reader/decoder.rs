@@ -363,7 +363,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> StreamDecoder<'b, A, S> {
                 if self.filled == 0 && input.len() >= len {
                     let body = input.slice(0, len)?;
                     *input = input.slice(len, input.len() - len)?;
-                    let r = self.body_done(body)?;
+                    let r = self.message_done(Some(body))?;
                     if r.is_some() {
                         return Ok(r);
                     }
@@ -425,43 +425,38 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> StreamDecoder<'b, A, S> {
                     }
                 }
             }
-            State::Metadata { len } if self.filled == len => self.metadata_done(),
+            State::Metadata { len } if self.filled == len => self.message_done(None),
             State::Body { len } if self.filled == len => {
                 let body =
                     core::mem::replace(&mut self.body, MutableBuffer::new_in(self.alloc.clone()));
-                self.body_done(body.into_buffer())
+                self.message_done(Some(body.into_buffer()))
             }
             _ => Ok(None),
         }
     }
 
-    /// The metadata is complete: decode a schema or a body-less message
-    /// now, else wait for the body.
-    fn metadata_done(&mut self) -> Result<Option<RecordBatch<'b, A>>> {
+    /// The metadata (`body` is `None`) or the body is complete: decode a
+    /// schema or a body-less message, or a message with its body; else wait
+    /// for the body. One function for both, so that the message is decoded
+    /// in one place.
+    fn message_done(&mut self, body: Option<Buffer<'b, A>>) -> Result<Option<RecordBatch<'b, A>>> {
         let msg = MessageView::decode(self.meta.as_slice())?;
-        let len = usize::try_from(msg.body_length).map_err(|_| Error::InvalidMessage)?;
-        if len > self.options.limits.max_body_size {
-            return Err(Error::LimitExceeded);
-        }
-        self.filled = 0;
-        if len != 0 && self.core().is_some() {
-            self.body.clear();
-            self.state = State::Body { len };
-            return Ok(None);
-        }
-        let parts = Parts {
-            setup: &mut self.setup,
-            options: self.options,
-            alloc: &self.alloc,
+        let body = match body {
+            Some(b) => b,
+            None => {
+                let len = usize::try_from(msg.body_length).map_err(|_| Error::InvalidMessage)?;
+                if len > self.options.limits.max_body_size {
+                    return Err(Error::LimitExceeded);
+                }
+                self.filled = 0;
+                if len != 0 && matches!(self.setup, Setup::Ready(_)) {
+                    self.body.clear();
+                    self.state = State::Body { len };
+                    return Ok(None);
+                }
+                Buffer::empty()
+            }
         };
-        let r = on_message(parts, &msg, Buffer::empty())?;
-        self.next_message();
-        Ok(r)
-    }
-
-    /// The body is complete: decode the message.
-    fn body_done(&mut self, body: Buffer<'b, A>) -> Result<Option<RecordBatch<'b, A>>> {
-        let msg = MessageView::decode(self.meta.as_slice())?;
         let parts = Parts {
             setup: &mut self.setup,
             options: self.options,
