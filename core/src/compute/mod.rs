@@ -18,6 +18,10 @@
 //!   where a boolean predicate is true.
 //! - [`gc_in`] / [`gc()`]: a view array with only the bytes its views
 //!   reference (take, filter and concat share view data buffers).
+//! - [`interleave_in`] / [`interleave()`]: rows picked from several arrays.
+//! - [`sort_to_indices_in`] and [`lexsort_to_indices_in`]: the permutation
+//!   that sorts one column (directly for primitives) or several (through the
+//!   row format), with an optional top-k limit.
 
 mod concat;
 #[cfg(any(
@@ -32,6 +36,14 @@ mod filter;
 #[cfg(feature = "views")]
 mod gc;
 mod indices;
+mod interleave;
+#[cfg(all(
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "views"
+))]
+mod sort;
 mod take;
 #[cfg(any(
     feature = "dictionary",
@@ -64,6 +76,8 @@ pub(crate) mod tests;
 #[cfg(test)]
 pub(crate) mod tests_empty;
 #[cfg(test)]
+mod tests_interleave;
+#[cfg(test)]
 pub(crate) mod tests_nested;
 #[cfg(all(
     test,
@@ -74,6 +88,14 @@ pub(crate) mod tests_nested;
     feature = "views"
 ))]
 mod tests_select;
+#[cfg(all(
+    test,
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "views"
+))]
+mod tests_sort;
 #[cfg(all(test, feature = "views"))]
 mod tests_views;
 
@@ -87,6 +109,24 @@ pub use gc::gc;
 #[cfg(feature = "views")]
 pub use gc::gc_in;
 pub use indices::Indices;
+#[cfg(feature = "alloc")]
+pub use interleave::interleave;
+pub use interleave::interleave_in;
+#[cfg(all(
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "views",
+    feature = "alloc"
+))]
+pub use sort::{lexsort_to_indices, sort_to_indices};
+#[cfg(all(
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "views"
+))]
+pub use sort::{lexsort_to_indices_in, sort_to_indices_in, SortColumn};
 #[cfg(feature = "alloc")]
 pub use take::take;
 pub use take::take_in;
