@@ -295,6 +295,8 @@ impl<'e> EncodedMessage<'e> {
 pub struct Pieces<'e> {
     iter: core::slice::Iter<'e, Piece>,
     side: &'e [u8],
+    /// The compression scratch (unused without feature `compression`).
+    #[cfg_attr(not(feature = "compression"), allow(dead_code))]
     body: &'e [u8],
 }
 
