@@ -221,10 +221,14 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
         })
     }
 
-    /// Ends a sync writer's output: on error, refuses further work.
+    /// Ends a sync writer's output: an encoding error refuses further
+    /// work; after an I/O error the writer may be asked again (the sink
+    /// reports its error again, e.g. a closed pipe on `finish`).
     fn settle(&mut self, r: Result<()>) -> Result<()> {
-        if r.is_err() {
-            self.failed = true;
+        if let Err(e) = r {
+            if !matches!(e.kind(), ErrorKind::Io | ErrorKind::WriteZero) {
+                self.failed = true;
+            }
         }
         r
     }
@@ -419,9 +423,10 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
         if self.finished {
             return Ok(());
         }
-        self.finished = true;
         self.start(out)?;
-        self.emit_static(out, &END_OF_STREAM)
+        self.emit_static(out, &END_OF_STREAM)?;
+        self.finished = true;
+        Ok(())
     }
 
     /// The end-of-stream marker, the footer, its length and the closing
@@ -444,7 +449,6 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
         if self.finished {
             return Ok(());
         }
-        self.finished = true;
         self.start(out)?;
         self.emit_static(out, &END_OF_STREAM)?;
         let alkaid = self.options.alkaid;
@@ -478,7 +482,9 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
         }
         self.position += n as u64;
         let magic = self.magic();
-        self.emit_static(out, magic)
+        self.emit_static(out, magic)?;
+        self.finished = true;
+        Ok(())
     }
 
     /// Plans and encodes one record or dictionary batch: into pieces, or to
