@@ -529,7 +529,10 @@ impl<A: Allocator + Clone> BodyVisitor for Planner<A> {
 /// Where the sync writers' bytes go: a sink for byte slices (the writer's
 /// `write_all`), as a trait object so that the encoder is compiled once for
 /// every writer type.
-pub(crate) type Sink<'s> = &'s mut dyn FnMut(&[u8]) -> Result<()>;
+pub(crate) type Sink<'s> = &'s mut ByteSink<'s>;
+
+/// A function that takes the bytes of an output in order.
+pub(crate) type ByteSink<'s> = dyn FnMut(&[u8]) -> Result<()> + 's;
 
 /// Where an encoder output goes, decided at compile time so that a program
 /// links only the way it uses: `()` for pieces ([`EncodedMessage`]), a
@@ -538,19 +541,19 @@ pub(crate) type Sink<'s> = &'s mut dyn FnMut(&[u8]) -> Result<()>;
 /// [`EncodedMessage`]: crate::ipc::writer::EncodedMessage
 pub(crate) trait Out {
     /// The sink, or `None` for pieces.
-    fn sink(&mut self) -> Option<&mut dyn FnMut(&[u8]) -> Result<()>>;
+    fn sink(&mut self) -> Option<&mut ByteSink<'_>>;
 }
 
 impl Out for () {
     #[inline(always)]
-    fn sink(&mut self) -> Option<&mut dyn FnMut(&[u8]) -> Result<()>> {
+    fn sink(&mut self) -> Option<&mut ByteSink<'_>> {
         None
     }
 }
 
 impl Out for Sink<'_> {
     #[inline(always)]
-    fn sink(&mut self) -> Option<&mut dyn FnMut(&[u8]) -> Result<()>> {
+    fn sink(&mut self) -> Option<&mut ByteSink<'_>> {
         Some(&mut **self)
     }
 }
@@ -559,7 +562,7 @@ impl Out for Sink<'_> {
 /// buffer from array memory to the sink, each padded to the alignment;
 /// transformed buffers go through a stack buffer.
 pub(crate) struct BodyWriter<'s> {
-    pub(crate) out: &'s mut dyn FnMut(&[u8]) -> Result<()>,
+    pub(crate) out: &'s mut ByteSink<'s>,
     pub(crate) alignment: usize,
 }
 

@@ -20,13 +20,14 @@ mod dictionary;
 mod encoder;
 #[cfg(all(test, feature = "dictionary", feature = "nested", feature = "views"))]
 mod encoder_tests;
+mod encoders;
 mod pieces;
 
 use allocator_api2::alloc::Allocator;
 use embedded_io::Write;
 
 use self::encoder::Encoder;
-pub use self::encoder::{FileEncoder, StreamEncoder};
+pub use self::encoders::{FileEncoder, StreamEncoder};
 pub use self::pieces::{EncodedMessage, Pieces};
 use super::compression::{BuiltinCodecs, CodecSet};
 use super::io::PositionWriter;
