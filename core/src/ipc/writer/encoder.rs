@@ -518,14 +518,17 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
         if out.sink().is_none() {
             self.pieces.try_push(Piece::Static(&[]))?;
         }
-        let body_len;
-        match compression {
+        let body_len = match compression {
             #[cfg(feature = "compression")]
             Some(codec) => {
                 for c in columns {
                     visit_array(&mut self.planner, c)?;
                 }
                 self.specs.clear();
+                if out.sink().is_some() {
+                    // Written at once: the next body may reuse the scratch.
+                    self.body_end = 0;
+                }
                 let codec = self.codecs.get(codec).ok_or(Error::UnsupportedType)?;
                 let mut v = Compressing {
                     codec,
@@ -540,14 +543,14 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
                 for c in columns {
                     visit_array(&mut v, c)?;
                 }
-                body_len = v.end - v.start;
                 self.body_end = v.end;
+                v.end - v.start
             }
             _ if out.sink().is_some() => {
                 for c in columns {
                     visit_array(&mut self.planner, c)?;
                 }
-                body_len = self.planner.body_len;
+                self.planner.body_len
             }
             _ => {
                 let mut v = Collector {
@@ -559,9 +562,9 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
                 for c in columns {
                     visit_array(&mut v, c)?;
                 }
-                body_len = self.planner.body_len;
+                self.planner.body_len
             }
-        }
+        };
         let alkaid = self.options.alkaid;
         let planner = &self.planner;
         let header = RecordBatchHeader {

@@ -1,5 +1,7 @@
 //! IPC writers: [`StreamWriter`] and [`FileWriter`] over `embedded_io::Write`
-//! ("IPC Streaming Format" and "IPC File Format").
+//! ("IPC Streaming Format" and "IPC File Format"), and the sans-IO encoders
+//! they are loops over, [`StreamEncoder`] and [`FileEncoder`], whose
+//! [`EncodedMessage`]s any I/O (vectored, async) can write.
 //!
 //! - Messages are encapsulated: `0xFFFFFFFF`, the metadata length, the
 //!   `Message` flatbuffer padded so that the message is a multiple of the
