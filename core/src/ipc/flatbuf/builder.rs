@@ -124,6 +124,7 @@ impl<'s> FlatBufferBuilder<'s> {
     ///
     /// # Errors
     /// [`Error::ScratchTooSmall`].
+    #[inline(always)] // one body, in `create_string_parts`
     pub fn create_string(&mut self, s: &str) -> Result<WIPOffset> {
         self.create_byte_string(s.as_bytes())
     }
@@ -132,11 +133,24 @@ impl<'s> FlatBufferBuilder<'s> {
     ///
     /// # Errors
     /// [`Error::ScratchTooSmall`].
+    #[inline(always)] // one body, in `create_string_parts`
     pub fn create_byte_string(&mut self, s: &[u8]) -> Result<WIPOffset> {
-        self.prep(4, s.len() + 1)?;
+        self.create_string_parts(&[], s)
+    }
+
+    /// Writes the concatenation of `head` and `tail` as one string, the same
+    /// bytes as [`Self::create_byte_string`] of both parts, without copying
+    /// them together first.
+    ///
+    /// # Errors
+    /// [`Error::ScratchTooSmall`].
+    pub fn create_string_parts(&mut self, head: &[u8], tail: &[u8]) -> Result<WIPOffset> {
+        let len = head.len() + tail.len();
+        self.prep(4, len + 1)?;
         self.push(&[0])?;
-        self.push(s)?;
-        let n = u32::try_from(s.len()).map_err(|_| Error::ScratchTooSmall)?;
+        self.push(tail)?;
+        self.push(head)?;
+        let n = u32::try_from(len).map_err(|_| Error::ScratchTooSmall)?;
         self.push(&n.to_le_bytes())?;
         Ok(WIPOffset(self.pos()?))
     }

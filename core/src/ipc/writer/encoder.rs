@@ -319,6 +319,20 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
         Ok(())
     }
 
+    /// [`Self::start`] on the pieces path. The sync writers produce the
+    /// schema when they are created ([`Self::write_schema`]), so on their
+    /// path it is only checked: the schema step is then compiled once, for
+    /// its one call site (a firmware links it once, not per caller).
+    fn ensure_started<O: Out>(&mut self, out: &mut O) -> Result<()> {
+        if self.started {
+            return Ok(());
+        }
+        if out.sink().is_some() {
+            return Err(Error::InvalidBuilderState);
+        }
+        self.start(out)
+    }
+
     fn magic(&self) -> &'static [u8] {
         if self.options.alkaid {
             ALKAID_MAGIC
@@ -399,7 +413,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
         batch: &RecordBatch<'a, A>,
         metadata: Option<&Metadata<'_, A>>,
     ) -> Result<()> {
-        self.start(out)?;
+        self.ensure_started(out)?;
         #[cfg(feature = "dictionary")]
         self.dictionaries(out, batch)?;
         let block = self.batch(out, batch.columns(), batch.num_rows(), None, metadata)?;
@@ -430,7 +444,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
         if self.finished {
             return Ok(());
         }
-        self.start(out)?;
+        self.ensure_started(out)?;
         self.emit_static(out, &END_OF_STREAM)?;
         self.finished = true;
         Ok(())
@@ -457,7 +471,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
         if self.finished {
             return Ok(());
         }
-        self.start(out)?;
+        self.ensure_started(out)?;
         self.emit_static(out, &END_OF_STREAM)?;
         let alkaid = self.options.alkaid;
         #[cfg(feature = "dictionary")]
