@@ -70,10 +70,13 @@ where
 /// and pieces of the current output, the body planner, the dictionary
 /// tracker, the compression scratch and the byte count.
 ///
+/// `FILE` selects the file format (magic, footer, record batch blocks) at
+/// compile time, so a stream writer links none of the file format's code.
+///
 /// Two ways out: [`EncodedMessage`] pieces (the public encoders), or a
 /// [`Sink`] the bytes are passed to as they are encoded (the sync writers,
 /// which then need no heap for pieces or transformed buffers).
-pub(crate) struct Encoder<'a, A: Allocator + Clone, S: CodecSet> {
+pub(crate) struct Encoder<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool> {
     pub(crate) options: IpcWriteOptions,
     pub(crate) schema: Schema<'a, A>,
     scratch: MutableBuffer<A>,
@@ -111,19 +114,17 @@ pub(crate) struct Encoder<'a, A: Allocator + Clone, S: CodecSet> {
     /// Bytes of every output so far, and at the start of the current one.
     pub(crate) position: u64,
     out_start: u64,
-    file: bool,
     started: bool,
     pub(crate) finished: bool,
     failed: bool,
 }
 
-impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
+impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool> Encoder<'a, A, S, FILE> {
     pub(crate) fn new_in(
         schema: &Schema<'a, A>,
         options: IpcWriteOptions,
         mut codecs: S,
         alloc: A,
-        file: bool,
     ) -> Result<Self> {
         options.check()?;
         if let Some(c) = options.compression {
@@ -164,7 +165,6 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
             record_block: None,
             position: 0,
             out_start: 0,
-            file,
             started: false,
             finished: false,
             failed: false,
@@ -180,7 +180,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
             self.pieces.clear();
             #[cfg(feature = "dictionary")]
             {
-                if !self.file {
+                if !FILE {
                     self.dictionary_blocks.clear();
                 }
                 self.first_block = self.dictionary_blocks.len();
@@ -299,7 +299,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
         if self.started {
             return Ok(());
         }
-        if self.file {
+        if FILE {
             let magic = self.magic();
             self.emit_static(out, magic)?;
             self.emit_static(out, zeros(8 - magic.len()))?;
@@ -417,7 +417,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
         #[cfg(feature = "dictionary")]
         self.dictionaries(out, batch)?;
         let block = self.batch(out, batch.columns(), batch.num_rows(), None, metadata)?;
-        if self.file {
+        if FILE {
             self.record_blocks.try_push(block)?;
         }
         self.record_block = Some(block);
@@ -653,7 +653,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
         let mut pending = TryVec::new_in(self.scratch.allocator().clone());
         self.dictionaries.collect(batch, &mut pending)?;
         for (id, values) in pending.iter() {
-            match self.dictionaries.action(*id, values, self.file)? {
+            match self.dictionaries.action(*id, values, FILE)? {
                 DictionaryAction::Skip => {}
                 DictionaryAction::Write { delta_from } => {
                     let (delta, part) = match delta_from {

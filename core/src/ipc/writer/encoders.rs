@@ -106,7 +106,7 @@ pub struct StreamEncoder<
     #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
     S: CodecSet = BuiltinCodecs,
 > {
-    inner: Encoder<'a, A, S>,
+    inner: Encoder<'a, A, S, false>,
 }
 
 impl<'a, A: Allocator + Clone> StreamEncoder<'a, A> {
@@ -144,7 +144,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet> StreamEncoder<'a, A, S> {
         alloc: A,
     ) -> Result<Self> {
         Ok(StreamEncoder {
-            inner: Encoder::new_in(schema, options, codecs, alloc, false)?,
+            inner: Encoder::new_in(schema, options, codecs, alloc)?,
         })
     }
 
@@ -190,7 +190,7 @@ pub struct FileEncoder<
     #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
     S: CodecSet = BuiltinCodecs,
 > {
-    inner: Encoder<'a, A, S>,
+    inner: Encoder<'a, A, S, true>,
 }
 
 impl<'a, A: Allocator + Clone> FileEncoder<'a, A> {
@@ -227,7 +227,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet> FileEncoder<'a, A, S> {
         alloc: A,
     ) -> Result<Self> {
         Ok(FileEncoder {
-            inner: Encoder::new_in(schema, options, codecs, alloc, true)?,
+            inner: Encoder::new_in(schema, options, codecs, alloc)?,
         })
     }
 

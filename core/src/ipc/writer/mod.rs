@@ -172,7 +172,7 @@ pub struct StreamWriter<
 > {
     out: PositionWriter<W>,
     /// The stream encoder, writing into `out` as it encodes.
-    enc: Encoder<'a, A, S>,
+    enc: Encoder<'a, A, S, false>,
 }
 
 impl<'a, W: Write, A: Allocator + Clone> StreamWriter<'a, W, A> {
@@ -241,7 +241,7 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> StreamWriter<'a, W, A, S> 
         codecs: S,
         alloc: A,
     ) -> Result<Self> {
-        let mut enc = Encoder::new_in(schema, options, codecs, alloc, false)?;
+        let mut enc = Encoder::new_in(schema, options, codecs, alloc)?;
         let mut out = PositionWriter::new(sink);
         enc.write_schema(&mut |b| out.write_all(b))?;
         Ok(StreamWriter { out, enc })
@@ -350,7 +350,7 @@ pub struct FileWriter<
 > {
     out: PositionWriter<W>,
     /// The file encoder, writing into `out` as it encodes.
-    enc: Encoder<'a, A, S>,
+    enc: Encoder<'a, A, S, true>,
 }
 
 impl<'a, W: Write, A: Allocator + Clone> FileWriter<'a, W, A> {
@@ -380,7 +380,7 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> FileWriter<'a, W, A, S> {
         codecs: S,
         alloc: A,
     ) -> Result<Self> {
-        let mut enc = Encoder::new_in(schema, options, codecs, alloc, true)?;
+        let mut enc = Encoder::new_in(schema, options, codecs, alloc)?;
         let mut out = PositionWriter::new(sink);
         enc.write_schema(&mut |b| out.write_all(b))?;
         Ok(FileWriter { out, enc })
