@@ -66,17 +66,80 @@ where
     }
 }
 
-/// What both encoders share: options, the metadata scratch, the side buffer
-/// and pieces of the current output, the body planner, the dictionary
-/// tracker, the compression scratch and the byte count.
+/// The pieces of the current output: the public encoders' state, which
+/// the sync writers (passing bytes to a sink as they are encoded) do without.
+pub(crate) struct Staging<A: Allocator> {
+    /// Prefixes, flatbuffers and transformed body buffers of the current
+    /// output.
+    side: MutableBuffer<A>,
+    pieces: TryVec<Piece, A>,
+    /// The current output's dictionary blocks start here in the encoder's.
+    #[cfg(feature = "dictionary")]
+    first_block: usize,
+    /// The current output's record batch block.
+    record_block: Option<Block>,
+    /// Bytes of every output before the current one.
+    out_start: u64,
+}
+
+/// Where an encoder keeps the pieces of its outputs: [`Staging`] (the
+/// public encoders), or `()`, nothing (the sync writers), chosen at compile
+/// time so that a program that only writes to a sink links none of it.
+pub(crate) trait Stage<A: Allocator> {
+    /// An empty stage.
+    fn new_in(alloc: A) -> Self;
+    /// The staging area, if any.
+    fn get(&mut self) -> Option<&mut Staging<A>>;
+    /// The staging area, if any.
+    fn get_ref(&self) -> Option<&Staging<A>>;
+}
+
+impl<A: Allocator> Stage<A> for () {
+    #[inline(always)]
+    fn new_in(_: A) -> Self {}
+    #[inline(always)]
+    fn get(&mut self) -> Option<&mut Staging<A>> {
+        None
+    }
+    #[inline(always)]
+    fn get_ref(&self) -> Option<&Staging<A>> {
+        None
+    }
+}
+
+impl<A: Allocator + Clone> Stage<A> for Staging<A> {
+    fn new_in(alloc: A) -> Self {
+        Staging {
+            side: MutableBuffer::new_in(alloc.clone()),
+            pieces: TryVec::new_in(alloc),
+            #[cfg(feature = "dictionary")]
+            first_block: 0,
+            record_block: None,
+            out_start: 0,
+        }
+    }
+    #[inline(always)]
+    fn get(&mut self) -> Option<&mut Staging<A>> {
+        Some(self)
+    }
+    #[inline(always)]
+    fn get_ref(&self) -> Option<&Staging<A>> {
+        Some(self)
+    }
+}
+
+/// What both encoders share: options, the metadata scratch, the body
+/// planner, the dictionary tracker, the compression scratch, the byte count
+/// and the stage `P` of the current output's pieces.
 ///
 /// `FILE` selects the file format (magic, footer, record batch blocks) at
 /// compile time, so a stream writer links none of the file format's code.
 ///
-/// Two ways out: [`EncodedMessage`] pieces (the public encoders), or a
-/// [`Sink`] the bytes are passed to as they are encoded (the sync writers,
-/// which then need no heap for pieces or transformed buffers).
-pub(crate) struct Encoder<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool> {
+/// Two ways out: [`EncodedMessage`] pieces (the public encoders, with a
+/// [`Staging`]), or a [`Sink`] the bytes are passed to as they are encoded
+/// (the sync writers, stage `()`, which then need no heap for pieces or
+/// transformed buffers).
+pub(crate) struct Encoder<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool, P: Stage<A>> {
     pub(crate) options: IpcWriteOptions,
     pub(crate) schema: Schema<'a, A>,
     scratch: MutableBuffer<A>,
@@ -97,29 +160,25 @@ pub(crate) struct Encoder<'a, A: Allocator + Clone, S: CodecSet, const FILE: boo
     /// End of the compressed bodies of the current output in `body`.
     #[cfg(feature = "compression")]
     body_end: usize,
-    /// Prefixes, flatbuffers and transformed body buffers of the current
-    /// output.
-    side: MutableBuffer<A>,
-    pieces: TryVec<Piece, A>,
+    /// The pieces of the current output (public encoders only).
+    stage: P,
     /// Dictionary blocks: the current output's (stream), or every one so
     /// far (file: the footer needs them), the current output's from
-    /// `first_block`.
+    /// [`Staging::first_block`].
     #[cfg(feature = "dictionary")]
     dictionary_blocks: TryVec<Block, A>,
-    #[cfg(feature = "dictionary")]
-    first_block: usize,
     /// Record batch blocks so far (file only).
     pub(crate) record_blocks: TryVec<Block, A>,
-    record_block: Option<Block>,
-    /// Bytes of every output so far, and at the start of the current one.
+    /// Bytes of every output so far.
     pub(crate) position: u64,
-    out_start: u64,
     started: bool,
     pub(crate) finished: bool,
     failed: bool,
 }
 
-impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool> Encoder<'a, A, S, FILE> {
+impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool, P: Stage<A>>
+    Encoder<'a, A, S, FILE, P>
+{
     pub(crate) fn new_in(
         schema: &Schema<'a, A>,
         options: IpcWriteOptions,
@@ -155,16 +214,11 @@ impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool> Encoder<'a, A, S, 
             specs: TryVec::new_in(alloc.clone()),
             #[cfg(feature = "compression")]
             body_end: 0,
-            side: MutableBuffer::new_in(alloc.clone()),
-            pieces: TryVec::new_in(alloc.clone()),
+            stage: P::new_in(alloc.clone()),
             #[cfg(feature = "dictionary")]
             dictionary_blocks: TryVec::new_in(alloc.clone()),
-            #[cfg(feature = "dictionary")]
-            first_block: 0,
             record_blocks: TryVec::new_in(alloc),
-            record_block: None,
             position: 0,
-            out_start: 0,
             started: false,
             finished: false,
             failed: false,
@@ -176,17 +230,19 @@ impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool> Encoder<'a, A, S, 
     fn begin<O: Out>(&mut self, out: &mut O) -> Result<()> {
         self.begin_check()?;
         if out.sink().is_none() {
-            self.side.clear();
-            self.pieces.clear();
+            #[cfg(feature = "dictionary")]
+            if !FILE {
+                self.dictionary_blocks.clear();
+            }
+            let st = self.stage.get().ok_or(Error::InvalidBuilderState)?;
+            st.side.clear();
+            st.pieces.clear();
             #[cfg(feature = "dictionary")]
             {
-                if !FILE {
-                    self.dictionary_blocks.clear();
-                }
-                self.first_block = self.dictionary_blocks.len();
+                st.first_block = self.dictionary_blocks.len();
             }
-            self.record_block = None;
-            self.out_start = self.position;
+            st.record_block = None;
+            st.out_start = self.position;
         }
         #[cfg(feature = "compression")]
         {
@@ -200,28 +256,31 @@ impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool> Encoder<'a, A, S, 
     fn end(&mut self, r: Result<()>) -> Result<EncodedMessage<'_>> {
         if let Err(e) = r {
             self.failed = true;
-            self.position = self.out_start;
-            self.pieces.clear();
+            if let Some(st) = self.stage.get() {
+                self.position = st.out_start;
+                st.pieces.clear();
+            }
             return Err(e);
         }
+        let st = self.stage.get_ref().ok_or(Error::InvalidBuilderState)?;
         Ok(EncodedMessage {
-            pieces: self.pieces.as_slice(),
-            side: self.side.as_slice(),
+            pieces: st.pieces.as_slice(),
+            side: st.side.as_slice(),
             #[cfg(feature = "compression")]
             body: self.body.as_slice(),
             #[cfg(not(feature = "compression"))]
             body: &[],
-            offset: self.out_start,
-            len: self.position - self.out_start,
+            offset: st.out_start,
+            len: self.position - st.out_start,
             #[cfg(feature = "dictionary")]
             dictionary_blocks: self
                 .dictionary_blocks
                 .as_slice()
-                .get(self.first_block..)
+                .get(st.first_block..)
                 .unwrap_or(&[]),
             #[cfg(not(feature = "dictionary"))]
             dictionary_blocks: &[],
-            record_block: self.record_block,
+            record_block: st.record_block,
         })
     }
 
@@ -244,7 +303,12 @@ impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool> Encoder<'a, A, S, 
         }
         match out.sink() {
             Some(f) => f(bytes)?,
-            None => self.pieces.try_push(Piece::Static(bytes))?,
+            None => self
+                .stage
+                .get()
+                .ok_or(Error::InvalidBuilderState)?
+                .pieces
+                .try_push(Piece::Static(bytes))?,
         }
         self.position += bytes.len() as u64;
         Ok(())
@@ -271,24 +335,24 @@ impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool> Encoder<'a, A, S, 
             f(pad)?;
             return Ok(total);
         }
-        let side_at = self.side.len();
-        self.side.try_extend_from_slice(&CONTINUATION)?;
-        self.side.try_extend_from_slice(&len.to_le_bytes())?;
-        self.side.try_extend_from_slice(fb)?;
-        self.side.try_extend_from_slice(pad)?;
+        let st = self.stage.get().ok_or(Error::InvalidBuilderState)?;
+        let side_at = st.side.len();
+        st.side.try_extend_from_slice(&CONTINUATION)?;
+        st.side.try_extend_from_slice(&len.to_le_bytes())?;
+        st.side.try_extend_from_slice(fb)?;
+        st.side.try_extend_from_slice(pad)?;
         let piece = Piece::Side {
             start: side_at,
             len: total,
         };
         match at {
             Some(i) => {
-                *self
-                    .pieces
+                *st.pieces
                     .as_mut_slice()
                     .get_mut(i)
                     .ok_or(Error::InvalidBuilderState)? = piece
             }
-            None => push_piece(&mut self.pieces, piece)?,
+            None => push_piece(&mut st.pieces, piece)?,
         }
         Ok(total)
     }
@@ -420,7 +484,9 @@ impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool> Encoder<'a, A, S, 
         if FILE {
             self.record_blocks.try_push(block)?;
         }
-        self.record_block = Some(block);
+        if let Some(st) = self.stage.get() {
+            st.record_block = Some(block);
+        }
         Ok(())
     }
 
@@ -496,10 +562,11 @@ impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool> Encoder<'a, A, S, 
                 f(&len.to_le_bytes())?;
             }
             None => {
-                let at = self.side.len();
-                self.side.try_extend_from_slice(footer)?;
-                self.side.try_extend_from_slice(&len.to_le_bytes())?;
-                push_piece(&mut self.pieces, Piece::Side { start: at, len: n })?;
+                let st = self.stage.get().ok_or(Error::InvalidBuilderState)?;
+                let at = st.side.len();
+                st.side.try_extend_from_slice(footer)?;
+                st.side.try_extend_from_slice(&len.to_le_bytes())?;
+                push_piece(&mut st.pieces, Piece::Side { start: at, len: n })?;
             }
         }
         self.position += n as u64;
@@ -528,9 +595,11 @@ impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool> Encoder<'a, A, S, 
             .filter(|_| cfg!(feature = "compression"));
         // Pieces: the metadata goes first but depends on the body, so a
         // placeholder holds its place.
-        let header_at = self.pieces.len();
+        let mut header_at = 0;
         if out.sink().is_none() {
-            self.pieces.try_push(Piece::Static(&[]))?;
+            let st = self.stage.get().ok_or(Error::InvalidBuilderState)?;
+            header_at = st.pieces.len();
+            st.pieces.try_push(Piece::Static(&[]))?;
         }
         let body_len = match compression {
             #[cfg(feature = "compression")]
@@ -567,10 +636,11 @@ impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool> Encoder<'a, A, S, 
                 self.planner.body_len
             }
             _ => {
+                let st = self.stage.get().ok_or(Error::InvalidBuilderState)?;
                 let mut v = Collector {
                     planner: &mut self.planner,
-                    side: &mut self.side,
-                    pieces: &mut self.pieces,
+                    side: &mut st.side,
+                    pieces: &mut st.pieces,
                     alignment: self.options.alignment,
                 };
                 for c in columns {
@@ -631,7 +701,8 @@ impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool> Encoder<'a, A, S, 
             },
             #[cfg(feature = "compression")]
             None if compression.is_some() && body_len > 0 => {
-                self.pieces.try_push(Piece::Body {
+                let st = self.stage.get().ok_or(Error::InvalidBuilderState)?;
+                st.pieces.try_push(Piece::Body {
                     start: self.body_end - body_len,
                     len: body_len,
                 })?;

@@ -4,7 +4,7 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::encoder::Encoder;
+use super::encoder::{Encoder, Staging};
 use super::pieces::EncodedMessage;
 use super::IpcWriteOptions;
 use crate::array::RecordBatch;
@@ -106,7 +106,7 @@ pub struct StreamEncoder<
     #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
     S: CodecSet = BuiltinCodecs,
 > {
-    inner: Encoder<'a, A, S, false>,
+    inner: Encoder<'a, A, S, false, Staging<A>>,
 }
 
 impl<'a, A: Allocator + Clone> StreamEncoder<'a, A> {
@@ -190,7 +190,7 @@ pub struct FileEncoder<
     #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
     S: CodecSet = BuiltinCodecs,
 > {
-    inner: Encoder<'a, A, S, true>,
+    inner: Encoder<'a, A, S, true, Staging<A>>,
 }
 
 impl<'a, A: Allocator + Clone> FileEncoder<'a, A> {

@@ -172,7 +172,7 @@ pub struct StreamWriter<
 > {
     out: PositionWriter<W>,
     /// The stream encoder, writing into `out` as it encodes.
-    enc: Encoder<'a, A, S, false>,
+    enc: Encoder<'a, A, S, false, ()>,
 }
 
 impl<'a, W: Write, A: Allocator + Clone> StreamWriter<'a, W, A> {
@@ -350,7 +350,7 @@ pub struct FileWriter<
 > {
     out: PositionWriter<W>,
     /// The file encoder, writing into `out` as it encodes.
-    enc: Encoder<'a, A, S, true>,
+    enc: Encoder<'a, A, S, true, ()>,
 }
 
 impl<'a, W: Write, A: Allocator + Clone> FileWriter<'a, W, A> {
