@@ -359,7 +359,16 @@ impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool, P: Stage<A>>
 
     /// The file magic and its padding (file format), then the schema
     /// message, unless already produced.
-    fn start<O: Out>(&mut self, out: &mut O) -> Result<()> {
+    ///
+    /// `given`, when given, is the encoder's own schema and options (the
+    /// caller's, which they were copied from: a schema in flash and constant
+    /// options stay visible to the compiler, which can then drop what they
+    /// do not use, e.g. metadata and the Alkaid spelling of its keys).
+    fn start<O: Out>(
+        &mut self,
+        out: &mut O,
+        given: Option<(&Schema<'a, A>, &IpcWriteOptions)>,
+    ) -> Result<()> {
         if self.started {
             return Ok(());
         }
@@ -368,12 +377,15 @@ impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool, P: Stage<A>>
             self.emit_static(out, magic)?;
             self.emit_static(out, zeros(8 - magic.len()))?;
         }
-        let schema = &self.schema;
+        let (schema, options) = match given {
+            Some(g) => g,
+            None => (&self.schema, &self.options),
+        };
         for f in schema.fields().iter() {
             crate::ipc::check_layouts(f.data_type(), 0)?;
         }
-        let alkaid = self.options.alkaid;
-        let start = encode_in(&mut self.scratch, &self.options, |buf| {
+        let alkaid = options.alkaid;
+        let start = encode_in(&mut self.scratch, options, |buf| {
             let n = buf.len();
             Ok(n - encode_schema_message(buf, schema, Endianness::NATIVE, alkaid)?.len())
         })?;
@@ -394,7 +406,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool, P: Stage<A>>
         if out.sink().is_some() {
             return Err(Error::InvalidBuilderState);
         }
-        self.start(out)
+        self.start(out, None)
     }
 
     fn magic(&self) -> &'static [u8] {
@@ -411,18 +423,24 @@ impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool, P: Stage<A>>
             return Err(Error::InvalidBuilderState);
         }
         self.begin(&mut ())?;
-        let r = self.start(&mut ());
+        let r = self.start(&mut (), None);
         self.end(r)
     }
 
     /// [`Self::encode_schema`] into `sink`.
-    pub(crate) fn write_schema(&mut self, sink: Sink<'_>) -> Result<()> {
+    /// `schema` and `options` are the ones the encoder was created with.
+    pub(crate) fn write_schema(
+        &mut self,
+        schema: &Schema<'a, A>,
+        options: &IpcWriteOptions,
+        sink: Sink<'_>,
+    ) -> Result<()> {
         if self.started || self.finished {
             return Err(Error::InvalidBuilderState);
         }
         let mut sink = sink;
         self.begin(&mut sink)?;
-        let r = self.start(&mut sink);
+        let r = self.start(&mut sink, Some((schema, options)));
         self.settle(r)
     }
 

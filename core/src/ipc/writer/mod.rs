@@ -243,7 +243,7 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> StreamWriter<'a, W, A, S> 
     ) -> Result<Self> {
         let mut enc = Encoder::new_in(schema, options, codecs, alloc)?;
         let mut out = PositionWriter::new(sink);
-        enc.write_schema(&mut |b| out.write_all(b))?;
+        enc.write_schema(schema, &options, &mut |b| out.write_all(b))?;
         Ok(StreamWriter { out, enc })
     }
 
@@ -382,7 +382,7 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> FileWriter<'a, W, A, S> {
     ) -> Result<Self> {
         let mut enc = Encoder::new_in(schema, options, codecs, alloc)?;
         let mut out = PositionWriter::new(sink);
-        enc.write_schema(&mut |b| out.write_all(b))?;
+        enc.write_schema(schema, &options, &mut |b| out.write_all(b))?;
         Ok(FileWriter { out, enc })
     }
 
