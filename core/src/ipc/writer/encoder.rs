@@ -128,18 +128,73 @@ impl<A: Allocator + Clone> Stage<A> for Staging<A> {
     }
 }
 
+/// The format an encoder writes, chosen at compile time: [`Stream`], or
+/// [`File`] with the record batch blocks its footer indexes (a stream
+/// writer links and stores none of the file format's state).
+pub(crate) trait Format<A: Allocator> {
+    /// Whether this is the file format (magic, footer).
+    const FILE: bool;
+    /// The state before the first output.
+    fn new_in(alloc: A) -> Self;
+    /// The record batch blocks so far (file format only).
+    fn record_blocks(&mut self) -> Option<&mut TryVec<Block, A>>;
+    /// The record batch blocks so far (none for a stream).
+    fn record_blocks_ref(&self) -> &[Block];
+}
+
+/// The IPC stream format.
+pub(crate) struct Stream;
+
+impl<A: Allocator> Format<A> for Stream {
+    const FILE: bool = false;
+    #[inline(always)]
+    fn new_in(_: A) -> Self {
+        Stream
+    }
+    #[inline(always)]
+    fn record_blocks(&mut self) -> Option<&mut TryVec<Block, A>> {
+        None
+    }
+    #[inline(always)]
+    fn record_blocks_ref(&self) -> &[Block] {
+        &[]
+    }
+}
+
+/// The IPC file format, with the record batch blocks so far.
+pub(crate) struct File<A: Allocator> {
+    pub(crate) record_blocks: TryVec<Block, A>,
+}
+
+impl<A: Allocator> Format<A> for File<A> {
+    const FILE: bool = true;
+    fn new_in(alloc: A) -> Self {
+        File {
+            record_blocks: TryVec::new_in(alloc),
+        }
+    }
+    #[inline(always)]
+    fn record_blocks(&mut self) -> Option<&mut TryVec<Block, A>> {
+        Some(&mut self.record_blocks)
+    }
+    #[inline(always)]
+    fn record_blocks_ref(&self) -> &[Block] {
+        self.record_blocks.as_slice()
+    }
+}
+
 /// What both encoders share: options, the metadata scratch, the body
 /// planner, the dictionary tracker, the compression scratch, the byte count
 /// and the stage `P` of the current output's pieces.
 ///
-/// `FILE` selects the file format (magic, footer, record batch blocks) at
-/// compile time, so a stream writer links none of the file format's code.
+/// `F` selects the format ([`Stream`], [`File`]) at compile time, so a
+/// stream writer links none of the file format's code.
 ///
 /// Two ways out: [`EncodedMessage`] pieces (the public encoders, with a
 /// [`Staging`]), or a [`Sink`] the bytes are passed to as they are encoded
 /// (the sync writers, stage `()`, which then need no heap for pieces or
 /// transformed buffers).
-pub(crate) struct Encoder<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool, P: Stage<A>> {
+pub(crate) struct Encoder<'a, A: Allocator + Clone, S: CodecSet, F: Format<A>, P: Stage<A>> {
     pub(crate) options: IpcWriteOptions,
     pub(crate) schema: Schema<'a, A>,
     scratch: MutableBuffer<A>,
@@ -167,8 +222,8 @@ pub(crate) struct Encoder<'a, A: Allocator + Clone, S: CodecSet, const FILE: boo
     /// [`Staging::first_block`].
     #[cfg(feature = "dictionary")]
     dictionary_blocks: TryVec<Block, A>,
-    /// Record batch blocks so far (file only).
-    pub(crate) record_blocks: TryVec<Block, A>,
+    /// The format, and its state (file: the record batch blocks so far).
+    pub(crate) format: F,
     /// Bytes of every output so far.
     pub(crate) position: u64,
     started: bool,
@@ -176,9 +231,7 @@ pub(crate) struct Encoder<'a, A: Allocator + Clone, S: CodecSet, const FILE: boo
     failed: bool,
 }
 
-impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool, P: Stage<A>>
-    Encoder<'a, A, S, FILE, P>
-{
+impl<'a, A: Allocator + Clone, S: CodecSet, F: Format<A>, P: Stage<A>> Encoder<'a, A, S, F, P> {
     pub(crate) fn new_in(
         schema: &Schema<'a, A>,
         options: IpcWriteOptions,
@@ -217,7 +270,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool, P: Stage<A>>
             stage: P::new_in(alloc.clone()),
             #[cfg(feature = "dictionary")]
             dictionary_blocks: TryVec::new_in(alloc.clone()),
-            record_blocks: TryVec::new_in(alloc),
+            format: F::new_in(alloc),
             position: 0,
             started: false,
             finished: false,
@@ -231,7 +284,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool, P: Stage<A>>
         self.begin_check()?;
         if out.sink().is_none() {
             #[cfg(feature = "dictionary")]
-            if !FILE {
+            if !F::FILE {
                 self.dictionary_blocks.clear();
             }
             let st = self.stage.get().ok_or(Error::InvalidBuilderState)?;
@@ -372,7 +425,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool, P: Stage<A>>
         if self.started {
             return Ok(());
         }
-        if FILE {
+        if F::FILE {
             let magic = self.magic();
             self.emit_static(out, magic)?;
             self.emit_static(out, zeros(8 - magic.len()))?;
@@ -499,8 +552,8 @@ impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool, P: Stage<A>>
         #[cfg(feature = "dictionary")]
         self.dictionaries(out, batch)?;
         let block = self.batch(out, batch.columns(), batch.num_rows(), None, metadata)?;
-        if FILE {
-            self.record_blocks.try_push(block)?;
+        if let Some(blocks) = self.format.record_blocks() {
+            blocks.try_push(block)?;
         }
         if let Some(st) = self.stage.get() {
             st.record_block = Some(block);
@@ -562,7 +615,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool, P: Stage<A>>
         let dicts = self.dictionary_blocks.as_slice();
         #[cfg(not(feature = "dictionary"))]
         let dicts: &[Block] = &[];
-        let (schema, records) = (&self.schema, &self.record_blocks);
+        let (schema, records) = (&self.schema, self.format.record_blocks_ref());
         let start = encode_in(&mut self.scratch, &self.options, |buf| {
             let n = buf.len();
             Ok(n - encode_footer(buf, schema, Endianness::NATIVE, dicts, records, alkaid)?.len())
@@ -742,7 +795,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet, const FILE: bool, P: Stage<A>>
         let mut pending = TryVec::new_in(self.scratch.allocator().clone());
         self.dictionaries.collect(batch, &mut pending)?;
         for (id, values) in pending.iter() {
-            match self.dictionaries.action(*id, values, FILE)? {
+            match self.dictionaries.action(*id, values, F::FILE)? {
                 DictionaryAction::Skip => {}
                 DictionaryAction::Write { delta_from } => {
                     let (delta, part) = match delta_from {

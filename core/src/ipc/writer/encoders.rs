@@ -4,7 +4,7 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::encoder::{Encoder, Staging};
+use super::encoder::{Encoder, File, Staging, Stream};
 use super::pieces::EncodedMessage;
 use super::IpcWriteOptions;
 use crate::array::RecordBatch;
@@ -106,7 +106,7 @@ pub struct StreamEncoder<
     #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
     S: CodecSet = BuiltinCodecs,
 > {
-    inner: Encoder<'a, A, S, false, Staging<A>>,
+    inner: Encoder<'a, A, S, Stream, Staging<A>>,
 }
 
 impl<'a, A: Allocator + Clone> StreamEncoder<'a, A> {
@@ -190,7 +190,7 @@ pub struct FileEncoder<
     #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
     S: CodecSet = BuiltinCodecs,
 > {
-    inner: Encoder<'a, A, S, true, Staging<A>>,
+    inner: Encoder<'a, A, S, File<A>, Staging<A>>,
 }
 
 impl<'a, A: Allocator + Clone> FileEncoder<'a, A> {
@@ -245,7 +245,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet> FileEncoder<'a, A, S> {
 
     /// The number of record batches encoded.
     pub fn num_batches(&self) -> usize {
-        self.inner.record_blocks.len()
+        self.inner.format.record_blocks.len()
     }
 }
 
@@ -262,7 +262,7 @@ impl<A: Allocator + Clone, S: CodecSet> core::fmt::Debug for FileEncoder<'_, A, 
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("FileEncoder")
             .field("position", &self.inner.position)
-            .field("record_batches", &self.inner.record_blocks.len())
+            .field("record_batches", &self.inner.format.record_blocks.len())
             .finish()
     }
 }

@@ -28,7 +28,7 @@ mod pieces;
 use allocator_api2::alloc::Allocator;
 use embedded_io::Write;
 
-use self::encoder::Encoder;
+use self::encoder::{Encoder, File, Stream};
 pub use self::encoders::{FileEncoder, StreamEncoder};
 pub use self::pieces::{EncodedMessage, Pieces};
 use super::compression::{BuiltinCodecs, CodecSet};
@@ -172,7 +172,7 @@ pub struct StreamWriter<
 > {
     out: PositionWriter<W>,
     /// The stream encoder, writing into `out` as it encodes.
-    enc: Encoder<'a, A, S, false, ()>,
+    enc: Encoder<'a, A, S, Stream, ()>,
 }
 
 impl<'a, W: Write, A: Allocator + Clone> StreamWriter<'a, W, A> {
@@ -350,7 +350,7 @@ pub struct FileWriter<
 > {
     out: PositionWriter<W>,
     /// The file encoder, writing into `out` as it encodes.
-    enc: Encoder<'a, A, S, true, ()>,
+    enc: Encoder<'a, A, S, File<A>, ()>,
 }
 
 impl<'a, W: Write, A: Allocator + Clone> FileWriter<'a, W, A> {
@@ -447,7 +447,7 @@ impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug for FileWrite
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("FileWriter")
             .field("position", &self.out.position())
-            .field("record_batches", &self.enc.record_blocks.len())
+            .field("record_batches", &self.enc.format.record_blocks.len())
             .finish()
     }
 }
