@@ -124,7 +124,6 @@ impl<'s> FlatBufferBuilder<'s> {
     ///
     /// # Errors
     /// [`Error::ScratchTooSmall`].
-    #[inline(always)] // one body, in `create_string_parts`
     pub fn create_string(&mut self, s: &str) -> Result<WIPOffset> {
         self.create_byte_string(s.as_bytes())
     }
@@ -133,9 +132,13 @@ impl<'s> FlatBufferBuilder<'s> {
     ///
     /// # Errors
     /// [`Error::ScratchTooSmall`].
-    #[inline(always)] // one body, in `create_string_parts`
     pub fn create_byte_string(&mut self, s: &[u8]) -> Result<WIPOffset> {
-        self.create_string_parts(&[], s)
+        self.prep(4, s.len() + 1)?;
+        self.push(&[0])?;
+        self.push(s)?;
+        let n = u32::try_from(s.len()).map_err(|_| Error::ScratchTooSmall)?;
+        self.push(&n.to_le_bytes())?;
+        Ok(WIPOffset(self.pos()?))
     }
 
     /// Writes the concatenation of `head` and `tail` as one string, the same

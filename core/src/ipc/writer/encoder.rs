@@ -381,17 +381,19 @@ impl<'a, A: Allocator + Clone, S: CodecSet, F: Format<A>, P: Stage<A>> Encoder<'
         let total = padded(8 + fb.len(), self.options.alignment);
         let len = i32::try_from(total - 8).map_err(|_| Error::LimitExceeded)?;
         let pad = zeros(total - 8 - fb.len());
+        // The continuation marker and the metadata length, in one piece.
+        let mut prefix = [0; 8];
+        prefix[..4].copy_from_slice(&CONTINUATION);
+        prefix[4..].copy_from_slice(&len.to_le_bytes());
         if let Some(f) = out.sink() {
-            f(&CONTINUATION)?;
-            f(&len.to_le_bytes())?;
+            f(&prefix)?;
             f(fb)?;
             f(pad)?;
             return Ok(total);
         }
         let st = self.stage.get().ok_or(Error::InvalidBuilderState)?;
         let side_at = st.side.len();
-        st.side.try_extend_from_slice(&CONTINUATION)?;
-        st.side.try_extend_from_slice(&len.to_le_bytes())?;
+        st.side.try_extend_from_slice(&prefix)?;
         st.side.try_extend_from_slice(fb)?;
         st.side.try_extend_from_slice(pad)?;
         let piece = Piece::Side {
