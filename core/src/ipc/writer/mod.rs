@@ -49,6 +49,12 @@ pub const ALKAID_MAGIC: &[u8] = b"ALKAID1";
 /// The continuation marker that starts every encapsulated message.
 pub const CONTINUATION: [u8; 4] = [0xFF; 4];
 
+/// The byte sink the encoder writes to for a sync writer: one closure type
+/// (and one vtable) per writer type, whichever step writes.
+fn sink_of<W: Write>(out: &mut PositionWriter<W>) -> impl FnMut(&[u8]) -> Result<()> + '_ {
+    move |b| out.write_all(b)
+}
+
 /// Options of the IPC writers.
 ///
 /// Body compression with LZ4 frames (built into the core with feature
@@ -243,7 +249,7 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> StreamWriter<'a, W, A, S> 
     ) -> Result<Self> {
         let mut enc = Encoder::new_in(schema, options, codecs, alloc)?;
         let mut out = PositionWriter::new(sink);
-        enc.write_schema(schema, &options, &mut |b| out.write_all(b))?;
+        enc.write_schema(schema, &options, &mut sink_of(&mut out))?;
         Ok(StreamWriter { out, enc })
     }
 
@@ -268,9 +274,8 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> StreamWriter<'a, W, A, S> 
         batch: &RecordBatch<'a, A>,
         metadata: Option<&Metadata<'_, A>>,
     ) -> Result<()> {
-        let out = &mut self.out;
         self.enc
-            .write_batch(batch, metadata, &mut |b| out.write_all(b))
+            .write_batch(batch, metadata, &mut sink_of(&mut self.out))
     }
 
     /// Writes the end-of-stream marker (`0xFFFFFFFF 0x00000000`) and flushes.
@@ -278,8 +283,7 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> StreamWriter<'a, W, A, S> 
     /// # Errors
     /// I/O errors.
     pub fn finish(&mut self) -> Result<()> {
-        let out = &mut self.out;
-        self.enc.write_finish_stream(&mut |b| out.write_all(b))?;
+        self.enc.write_finish_stream(&mut sink_of(&mut self.out))?;
         self.out.flush()
     }
 
@@ -382,7 +386,7 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> FileWriter<'a, W, A, S> {
     ) -> Result<Self> {
         let mut enc = Encoder::new_in(schema, options, codecs, alloc)?;
         let mut out = PositionWriter::new(sink);
-        enc.write_schema(schema, &options, &mut |b| out.write_all(b))?;
+        enc.write_schema(schema, &options, &mut sink_of(&mut out))?;
         Ok(FileWriter { out, enc })
     }
 
@@ -405,9 +409,8 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> FileWriter<'a, W, A, S> {
         batch: &RecordBatch<'a, A>,
         metadata: Option<&Metadata<'_, A>>,
     ) -> Result<()> {
-        let out = &mut self.out;
         self.enc
-            .write_batch(batch, metadata, &mut |b| out.write_all(b))
+            .write_batch(batch, metadata, &mut sink_of(&mut self.out))
     }
 
     /// Writes the end-of-stream marker, the footer, its length and the
@@ -416,8 +419,7 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> FileWriter<'a, W, A, S> {
     /// # Errors
     /// I/O and allocation errors.
     pub fn finish(&mut self) -> Result<()> {
-        let out = &mut self.out;
-        self.enc.write_finish_file(&mut |b| out.write_all(b))?;
+        self.enc.write_finish_file(&mut sink_of(&mut self.out))?;
         self.out.flush()
     }
 
