@@ -417,3 +417,29 @@ impl<'s> FlatBufferBuilder<'s> {
         Ok(&self.buf[head..])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::FlatBufferBuilder;
+
+    #[test]
+    fn string_parts_are_the_joined_string() {
+        for (head, tail) in [
+            ("ALKAID:", "extension:name"),
+            ("", "x"),
+            ("ab", ""),
+            ("", ""),
+        ] {
+            let joined = [head.as_bytes(), tail.as_bytes()].concat();
+            let (mut a, mut b) = ([0u8; 64], [0u8; 64]);
+            let ra = FlatBufferBuilder::new(&mut a)
+                .create_byte_string(&joined)
+                .map(|o| o.0);
+            let rb = FlatBufferBuilder::new(&mut b)
+                .create_string_parts(head.as_bytes(), tail.as_bytes())
+                .map(|o| o.0);
+            assert_eq!(ra, rb);
+            assert_eq!(a, b);
+        }
+    }
+}
