@@ -219,7 +219,7 @@ pub(crate) struct Encoder<'a, A: Allocator + Clone, S: CodecSet, F: Format<A>, P
     stage: P,
     /// Dictionary blocks: the current output's (stream), or every one so
     /// far (file: the footer needs them), the current output's from
-    /// [`Staging::first_block`].
+    /// `Staging::first_block`.
     #[cfg(feature = "dictionary")]
     dictionary_blocks: TryVec<Block, A>,
     /// The format, and its state (file: the record batch blocks so far).
