@@ -113,18 +113,11 @@ pub(crate) fn encode_metadata<A: Allocator>(
     let mark = b.pending_mark();
     for (k, v) in metadata.iter() {
         let key = match k.as_str().strip_prefix(ARROW_PREFIX) {
-            Some(rest) if alkaid => {
-                // Write the two parts as one string without allocating.
-                let mut tmp = [0u8; 256];
-                let total = ALKAID_PREFIX.len() + rest.len();
-                match tmp.get_mut(..total) {
-                    Some(t) => {
-                        t[..ALKAID_PREFIX.len()].copy_from_slice(ALKAID_PREFIX.as_bytes());
-                        t[ALKAID_PREFIX.len()..].copy_from_slice(rest.as_bytes());
-                        b.create_byte_string(t)?
-                    }
-                    None => b.create_string(k)?,
-                }
+            // Keys of up to 256 bytes take the Alkaid spelling (as when
+            // they were joined in a 256-byte stack buffer); longer keys
+            // are written as they are.
+            Some(rest) if alkaid && ALKAID_PREFIX.len() + rest.len() <= 256 => {
+                b.create_string_parts(ALKAID_PREFIX.as_bytes(), rest.as_bytes())?
             }
             _ => b.create_string(k)?,
         };

@@ -141,6 +141,23 @@ impl<'s> FlatBufferBuilder<'s> {
         Ok(WIPOffset(self.pos()?))
     }
 
+    /// Writes the concatenation of `head` and `tail` as one string, the same
+    /// bytes as [`Self::create_byte_string`] of both parts, without copying
+    /// them together first.
+    ///
+    /// # Errors
+    /// [`Error::ScratchTooSmall`].
+    pub fn create_string_parts(&mut self, head: &[u8], tail: &[u8]) -> Result<WIPOffset> {
+        let len = head.len() + tail.len();
+        self.prep(4, len + 1)?;
+        self.push(&[0])?;
+        self.push(tail)?;
+        self.push(head)?;
+        let n = u32::try_from(len).map_err(|_| Error::ScratchTooSmall)?;
+        self.push(&n.to_le_bytes())?;
+        Ok(WIPOffset(self.pos()?))
+    }
+
     /// Starts a vector of `len` elements of `elem_size` bytes aligned to
     /// `align`; push the elements last-to-first with [`Self::push_element`]
     /// (or [`Self::push_offset_element`]), then call [`Self::end_vector`].
@@ -398,5 +415,31 @@ impl<'s> FlatBufferBuilder<'s> {
         self.push(&v.to_le_bytes())?;
         let head = self.head;
         Ok(&self.buf[head..])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FlatBufferBuilder;
+
+    #[test]
+    fn string_parts_are_the_joined_string() {
+        for (head, tail) in [
+            ("ALKAID:", "extension:name"),
+            ("", "x"),
+            ("ab", ""),
+            ("", ""),
+        ] {
+            let joined = [head.as_bytes(), tail.as_bytes()].concat();
+            let (mut a, mut b) = ([0u8; 64], [0u8; 64]);
+            let ra = FlatBufferBuilder::new(&mut a)
+                .create_byte_string(&joined)
+                .map(|o| o.0);
+            let rb = FlatBufferBuilder::new(&mut b)
+                .create_string_parts(head.as_bytes(), tail.as_bytes())
+                .map(|o| o.0);
+            assert_eq!(ra, rb);
+            assert_eq!(a, b);
+        }
     }
 }

@@ -1,0 +1,268 @@
+//! The public sans-IO encoders, [`StreamEncoder`] and [`FileEncoder`]:
+//! thin wrappers over the shared [`Encoder`] whose outputs are
+//! [`EncodedMessage`] pieces ("IPC Streaming Format", "IPC File Format").
+
+use allocator_api2::alloc::Allocator;
+
+use super::encoder::{Encoder, File, Staging, Stream};
+use super::pieces::EncodedMessage;
+use super::IpcWriteOptions;
+use crate::array::RecordBatch;
+use crate::datatypes::{Metadata, Schema};
+#[allow(unused_imports)]
+use crate::error::{Error, Result};
+use crate::ipc::compression::{BuiltinCodecs, CodecSet};
+
+macro_rules! encoder_common {
+    () => {
+        /// The schema message, to be written first (the file format: the
+        /// magic and its padding, then the schema message). Optional: the
+        /// first [`Self::encode_batch`] or [`Self::finish`] includes it
+        /// when it was not asked for.
+        ///
+        /// # Errors
+        /// [`Error::InvalidBuilderState`] when already produced;
+        /// [`Error::UnsupportedType`] for a field type the IPC format cannot
+        /// carry; [`Error::LimitExceeded`] when the flatbuffer outgrows
+        /// [`IpcWriteOptions::max_metadata_size`]; allocation errors.
+        pub fn encode_schema(&mut self) -> Result<EncodedMessage<'_>> {
+            self.inner.encode_schema()
+        }
+
+        /// The messages of one record batch: the dictionary batches it needs
+        /// (new, delta or replacement), then the record batch. Its body
+        /// buffers are borrowed from the arrays.
+        ///
+        /// # Errors
+        /// [`Error::SchemaMismatch`] when the batch's fields differ from the
+        /// schema's; [`Error::InvalidBuilderState`] after [`Self::finish`] or
+        /// an earlier error; compression, metadata size and allocation
+        /// errors.
+        pub fn encode_batch<'e>(
+            &'e mut self,
+            batch: &'e RecordBatch<'a, A>,
+        ) -> Result<EncodedMessage<'e>> {
+            self.inner.encode_batch(batch, None)
+        }
+
+        /// As [`Self::encode_batch`], with custom metadata on the record
+        /// batch's message (`Message.custom_metadata`).
+        ///
+        /// # Errors
+        /// As [`Self::encode_batch`].
+        pub fn encode_batch_with_metadata<'e>(
+            &'e mut self,
+            batch: &'e RecordBatch<'a, A>,
+            metadata: Option<&Metadata<'_, A>>,
+        ) -> Result<EncodedMessage<'e>> {
+            self.inner.encode_batch(batch, metadata)
+        }
+
+        /// Bytes of every output so far (where the next one goes).
+        pub fn position(&self) -> u64 {
+            self.inner.position
+        }
+
+        /// The schema.
+        pub fn schema(&self) -> &Schema<'a, A> {
+            &self.inner.schema
+        }
+
+        /// The options.
+        pub fn options(&self) -> &IpcWriteOptions {
+            &self.inner.options
+        }
+    };
+}
+
+/// The sans-IO encoder of the IPC stream format: schema, dictionary and
+/// record batches, end-of-stream marker, as [`EncodedMessage`]s for any I/O
+/// to write ("IPC Streaming Format"). [`StreamWriter`](super::StreamWriter)
+/// is a loop over it.
+///
+/// ```
+/// use alkaid::array::{Array, Float64Array, RecordBatch};
+/// use alkaid::ipc::writer::{StreamEncoder, StreamWriter};
+///
+/// let batch = RecordBatch::try_from_iter([("t", Float64Array::from(vec![20.5, 21.0]).into_array_ref())])?;
+/// let mut enc = StreamEncoder::try_new(batch.schema())?;
+/// let mut out = Vec::new();
+/// for msg in [enc.encode_batch(&batch)?] {
+///     // The schema message, then the record batch.
+///     assert_eq!(msg.offset(), 0);
+///     msg.pieces().for_each(|p| out.extend_from_slice(p));
+/// }
+/// enc.finish()?.pieces().for_each(|p| out.extend_from_slice(p));
+///
+/// let mut w = StreamWriter::try_new(Vec::new(), batch.schema())?;
+/// w.write(&batch)?;
+/// w.finish()?;
+/// assert_eq!(out, w.into_inner());
+/// # Ok::<(), alkaid::Error>(())
+/// ```
+pub struct StreamEncoder<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+    S: CodecSet = BuiltinCodecs,
+> {
+    inner: Encoder<'a, A, S, Stream, Staging<A>>,
+}
+
+impl<'a, A: Allocator + Clone> StreamEncoder<'a, A> {
+    /// An encoder of batches of `schema` with scratch memory from `alloc`
+    /// and the core's [`BuiltinCodecs`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a bad alignment;
+    /// [`Error::UnsupportedType`] for a compression codec not built in.
+    pub fn try_new_in(schema: &Schema<'a, A>, options: IpcWriteOptions, alloc: A) -> Result<Self> {
+        Self::try_new_with_codecs_in(schema, options, BuiltinCodecs::new(), alloc)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<'a> StreamEncoder<'a> {
+    /// An encoder with the default options and the global heap.
+    ///
+    /// # Errors
+    /// As [`StreamEncoder::try_new_in`].
+    pub fn try_new(schema: &Schema<'a, crate::Global>) -> Result<Self> {
+        Self::try_new_in(schema, IpcWriteOptions::default(), crate::Global)
+    }
+}
+
+impl<'a, A: Allocator + Clone, S: CodecSet> StreamEncoder<'a, A, S> {
+    /// As [`StreamEncoder::try_new_in`] with the codecs of `codecs`.
+    ///
+    /// # Errors
+    /// As [`StreamEncoder::try_new_in`].
+    pub fn try_new_with_codecs_in(
+        schema: &Schema<'a, A>,
+        options: IpcWriteOptions,
+        codecs: S,
+        alloc: A,
+    ) -> Result<Self> {
+        Ok(StreamEncoder {
+            inner: Encoder::new_in(schema, options, codecs, alloc)?,
+        })
+    }
+
+    encoder_common!();
+
+    /// The end-of-stream marker (`0xFFFFFFFF 0x00000000`), after the schema
+    /// when nothing was encoded yet; empty when already finished.
+    ///
+    /// # Errors
+    /// [`Error::InvalidBuilderState`] after an earlier error; as
+    /// [`Self::encode_schema`].
+    pub fn finish(&mut self) -> Result<EncodedMessage<'_>> {
+        self.inner.finish_stream()
+    }
+}
+
+/// The sans-IO encoder of the IPC file format: magic and schema, dictionary
+/// and record batches, then the footer, as [`EncodedMessage`]s ("IPC File
+/// Format"). It counts the bytes it produced for the footer's blocks, so
+/// every output must be written in full and in order.
+/// [`FileWriter`](super::FileWriter) is a loop over it.
+///
+/// ```
+/// use alkaid::array::{Array, Int64Array, RecordBatch};
+/// use alkaid::ipc::reader::FileReader;
+/// use alkaid::ipc::writer::FileEncoder;
+///
+/// let batch = RecordBatch::try_from_iter([("n", Int64Array::from(vec![1, 2, 3]).into_array_ref())])?;
+/// let mut enc = FileEncoder::try_new(batch.schema())?;
+/// let mut out = Vec::new();
+/// enc.encode_schema()?.pieces().for_each(|p| out.extend_from_slice(p));
+/// let msg = enc.encode_batch(&batch)?;
+/// let block = msg.record_batch_block().ok_or(alkaid::Error::InvalidBuilderState)?;
+/// assert_eq!(block.offset as usize, out.len());
+/// msg.pieces().for_each(|p| out.extend_from_slice(p));
+/// enc.finish()?.pieces().for_each(|p| out.extend_from_slice(p));
+/// assert_eq!(FileReader::try_new(&out)?.batch(0)?, batch);
+/// # Ok::<(), alkaid::Error>(())
+/// ```
+pub struct FileEncoder<
+    'a,
+    #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
+    #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
+    S: CodecSet = BuiltinCodecs,
+> {
+    inner: Encoder<'a, A, S, File<A>, Staging<A>>,
+}
+
+impl<'a, A: Allocator + Clone> FileEncoder<'a, A> {
+    /// An encoder of a file of batches of `schema` with scratch memory from
+    /// `alloc` and the core's [`BuiltinCodecs`].
+    ///
+    /// # Errors
+    /// As [`StreamEncoder::try_new_in`].
+    pub fn try_new_in(schema: &Schema<'a, A>, options: IpcWriteOptions, alloc: A) -> Result<Self> {
+        Self::try_new_with_codecs_in(schema, options, BuiltinCodecs::new(), alloc)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<'a> FileEncoder<'a> {
+    /// An encoder with the default options and the global heap.
+    ///
+    /// # Errors
+    /// As [`StreamEncoder::try_new_in`].
+    pub fn try_new(schema: &Schema<'a, crate::Global>) -> Result<Self> {
+        Self::try_new_in(schema, IpcWriteOptions::default(), crate::Global)
+    }
+}
+
+impl<'a, A: Allocator + Clone, S: CodecSet> FileEncoder<'a, A, S> {
+    /// As [`FileEncoder::try_new_in`] with the codecs of `codecs`.
+    ///
+    /// # Errors
+    /// As [`StreamEncoder::try_new_in`].
+    pub fn try_new_with_codecs_in(
+        schema: &Schema<'a, A>,
+        options: IpcWriteOptions,
+        codecs: S,
+        alloc: A,
+    ) -> Result<Self> {
+        Ok(FileEncoder {
+            inner: Encoder::new_in(schema, options, codecs, alloc)?,
+        })
+    }
+
+    encoder_common!();
+
+    /// The end-of-stream marker, the footer indexing every dictionary and
+    /// record batch, its length and the closing magic; empty when already
+    /// finished.
+    ///
+    /// # Errors
+    /// As [`StreamEncoder::finish`].
+    pub fn finish(&mut self) -> Result<EncodedMessage<'_>> {
+        self.inner.finish_file()
+    }
+
+    /// The number of record batches encoded.
+    pub fn num_batches(&self) -> usize {
+        self.inner.format.record_blocks.len()
+    }
+}
+
+impl<A: Allocator + Clone, S: CodecSet> core::fmt::Debug for StreamEncoder<'_, A, S> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("StreamEncoder")
+            .field("position", &self.inner.position)
+            .field("finished", &self.inner.finished)
+            .finish()
+    }
+}
+
+impl<A: Allocator + Clone, S: CodecSet> core::fmt::Debug for FileEncoder<'_, A, S> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("FileEncoder")
+            .field("position", &self.inner.position)
+            .field("record_batches", &self.inner.format.record_blocks.len())
+            .finish()
+    }
+}
