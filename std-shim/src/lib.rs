@@ -59,7 +59,9 @@
 //! - Writing: [`create_stream`] and [`create_file`] write to a path through a
 //!   `BufWriter`; [`StreamWriter`] and [`FileWriter`] (one implementation,
 //!   [`FormatWriter`]) and [`IpcWriter`] (the format chosen at run time)
-//!   write to any `std::io::Write`.
+//!   write to any `std::io::Write`; [`VectoredStreamWriter`] and
+//!   [`VectoredFileWriter`] write the same bytes with one `write_vectored`
+//!   per batch, body buffers straight from array memory.
 //! - Errors are [`Error`]: a core error ([`alkaid::Error`](Error::Arrow)) or
 //!   the operating system's [`std::io::Error`] when a read or write fails
 //!   (kept by the adapter between `std::io` and the core's `embedded-io`
@@ -112,6 +114,7 @@ mod follow;
 pub mod format;
 mod read;
 mod seek;
+mod vectored;
 mod write;
 
 pub use codecs::{StdCodecs, ZstdCodec};
@@ -119,6 +122,7 @@ pub use error::{Error, Result};
 pub use follow::Follow;
 pub use read::{open_ipc, read_ipc, read_stream, read_stream_with, IpcFormat, IpcInput, IpcReader};
 pub use seek::FileSeekReader;
+pub use vectored::{VectoredFileWriter, VectoredStreamWriter};
 pub use write::{
     create_file, create_stream, FileFormat, FileWriter, FormatWriter, IpcWriter, StreamFormat,
     StreamWriter, WriterFormat,

@@ -3,9 +3,11 @@
 //!
 //! "Buffer Layout" / "Record Batch" of the IPC chapter: a depth-first,
 //! pre-order walk of the columns yields one [`FieldNode`] per array and its
-//! buffers (validity first). The walk runs twice with two visitors: the
-//! [`Planner`] records nodes and buffer extents (no data read), then the
-//! [`BodyWriter`] streams the bytes from array memory to the sink.
+//! buffers (validity first). Uncompressed, one walk with the encoder's
+//! `Collector` records the plan (nodes, buffer extents: the [`Planner`])
+//! and the pieces that carry each buffer (array memory as it is, or its
+//! transformed bytes); compressed, the [`Planner`] walk sizes the scratch
+//! and a second walk ([`Compressing`]) compresses every buffer into it.
 //!
 //! Sliced arrays are normalised on the fly: a validity bitmap with a bit
 //! offset is shifted in 64-byte chunks, offsets are rebased to start at zero
@@ -16,14 +18,12 @@
 //! which keeps firmware writers small.
 
 use allocator_api2::alloc::Allocator;
-use embedded_io::Write;
 
 use crate::array::{Array, ArrayRef};
 use crate::buffer::{NullBuffer, TryVec};
 #[cfg(feature = "union")]
 use crate::datatypes::UnionMode;
 use crate::error::{Error, Result};
-use crate::ipc::io::PositionWriter;
 use crate::ipc::message::{BufferSpec, FieldNode};
 
 /// Receives the nodes and buffers of a body in order.
@@ -56,7 +56,7 @@ impl Shift {
     /// Transforms the whole values of `src` into `dst` (same length). The
     /// values are non-negative, so widening them without sign extension
     /// is exact.
-    fn apply(&self, src: &[u8], dst: &mut [u8]) {
+    pub(crate) fn apply(&self, src: &[u8], dst: &mut [u8]) {
         let w = self.width;
         // Where the `w` value bytes sit in the native bytes of an `i64`.
         let at = if cfg!(target_endian = "big") {
@@ -430,7 +430,12 @@ pub(crate) fn padded(n: usize, align: usize) -> usize {
 
 /// Emits `len` bits from bit `bit_offset` of `bytes` as whole bytes starting
 /// at bit 0, in chunks of up to 64 bytes; bits past `len` are zero.
-fn bitmap_chunks<F>(bytes: &[u8], bit_offset: usize, len: usize, mut emit: F) -> Result<()>
+pub(crate) fn bitmap_chunks<F>(
+    bytes: &[u8],
+    bit_offset: usize,
+    len: usize,
+    mut emit: F,
+) -> Result<()>
 where
     F: FnMut(&[u8]) -> Result<()>,
 {
@@ -521,56 +526,88 @@ impl<A: Allocator + Clone> BodyVisitor for Planner<A> {
     }
 }
 
-/// Pass 2: streams the buffers to the sink, each padded to the alignment.
-pub(crate) struct BodyWriter<'w, W: Write> {
-    pub(crate) out: &'w mut PositionWriter<W>,
-    pub(crate) alignment: usize,
+/// Where the sync writers' bytes go: a sink for byte slices (the writer's
+/// `write_all`), as a trait object so that the encoder is compiled once for
+/// every writer type.
+pub(crate) type Sink<'s> = &'s mut dyn FnMut(&[u8]) -> Result<()>;
+
+/// Where an encoder output goes, decided at compile time so that a program
+/// links only the way it uses: `()` for pieces ([`EncodedMessage`]), a
+/// [`Sink`] for the sync writers.
+///
+/// [`EncodedMessage`]: crate::ipc::writer::EncodedMessage
+pub(crate) trait Out {
+    /// The sink, or `None` for pieces.
+    fn sink(&mut self) -> Option<&mut dyn FnMut(&[u8]) -> Result<()>>;
 }
 
-impl<W: Write> BodyWriter<'_, W> {
-    fn pad(&mut self, written: usize) -> Result<()> {
-        self.out
-            .write_zeros(padded(written, self.alignment) - written)
+impl Out for () {
+    #[inline(always)]
+    fn sink(&mut self) -> Option<&mut dyn FnMut(&[u8]) -> Result<()>> {
+        None
     }
 }
 
-impl<W: Write> BodyVisitor for BodyWriter<'_, W> {
+impl Out for Sink<'_> {
+    #[inline(always)]
+    fn sink(&mut self) -> Option<&mut dyn FnMut(&[u8]) -> Result<()>> {
+        Some(&mut **self)
+    }
+}
+
+/// The sync writers' body walk (after the [`Planner`] walk): streams every
+/// buffer from array memory to the sink, each padded to the alignment;
+/// transformed buffers go through a stack buffer.
+pub(crate) struct BodyWriter<'s> {
+    pub(crate) out: &'s mut dyn FnMut(&[u8]) -> Result<()>,
+    pub(crate) alignment: usize,
+}
+
+impl BodyWriter<'_> {
+    fn pad(&mut self, written: usize) -> Result<()> {
+        let n = padded(written, self.alignment) - written;
+        if n == 0 {
+            return Ok(());
+        }
+        (self.out)(crate::ipc::writer::pieces::zeros(n))
+    }
+}
+
+impl BodyVisitor for BodyWriter<'_> {
     fn node(&mut self, _length: usize, _null_count: usize) -> Result<()> {
         Ok(())
     }
 
     fn buffer(&mut self, bytes: &[u8]) -> Result<()> {
-        self.out.write_all(bytes)?;
+        (self.out)(bytes)?;
         self.pad(bytes.len())
     }
 
     fn bitmap(&mut self, bytes: &[u8], bit_offset: usize, len: usize) -> Result<()> {
-        let n = len.div_ceil(8);
         // Byte-aligned: the whole bytes as they are; the rest (all of a
         // shifted bitmap, or the last partial byte, whose bits past `len`
         // must be zero) through the chunk buffer.
         let start = bit_offset / 8;
-        let out = &mut *self.out;
         let done = match bytes.get(start..start + len / 8) {
             Some(whole) if bit_offset % 8 == 0 => {
-                out.write_all(whole)?;
+                (self.out)(whole)?;
                 whole.len() * 8
             }
             _ => 0,
         };
         if done < len {
-            bitmap_chunks(bytes, bit_offset + done, len - done, |c| out.write_all(c))?;
+            bitmap_chunks(bytes, bit_offset + done, len - done, &mut *self.out)?;
         }
-        self.pad(n)
+        self.pad(len.div_ceil(8))
     }
 
     fn mapped(&mut self, values: &[u8], shift: Shift) -> Result<()> {
         // 512 bytes: a whole number of values of every width.
         let mut chunk = [0u8; 512];
         for part in values.chunks(chunk.len()) {
-            let out = &mut chunk[..part.len()];
+            let out = chunk.get_mut(..part.len()).unwrap_or(&mut []);
             shift.apply(part, out);
-            self.out.write_all(out)?;
+            (self.out)(out)?;
         }
         self.pad(values.len())
     }
@@ -603,14 +640,17 @@ pub(crate) struct Compressing<'x, A: Allocator> {
     pub(crate) tmp: &'x mut crate::buffer::MutableBuffer<A>,
     pub(crate) specs: &'x mut TryVec<BufferSpec, A>,
     pub(crate) alignment: usize,
-    /// End of the body written so far (start at 0 for each batch).
+    /// Where this body starts in `body` (the bodies of one encoder output
+    /// follow each other); buffer offsets are relative to it.
+    pub(crate) start: usize,
+    /// End of the body written so far (`start` before the first buffer).
     pub(crate) end: usize,
 }
 
 #[cfg(feature = "compression")]
 impl<A: Allocator> Compressing<'_, A> {
-    /// Grows `body` (never shrinks it) to the most the buffers of `plan`
-    /// can take, in bytes: per non-empty buffer of `n` bytes, the 8-byte
+    /// Grows `body` (never shrinks it) to `end` plus the most the buffers
+    /// of `plan` can take, in bytes: per non-empty buffer of `n` bytes, the 8-byte
     /// length prefix plus the larger of `n` and the codec's bound for `n`,
     /// padded to the alignment. That is where [`compress_buffer_at`] needs
     /// room for each buffer, so the walk then finds `body` large enough. One
@@ -641,6 +681,7 @@ impl<A: Allocator> Compressing<'_, A> {
                 & !(self.alignment - 1);
             worst = worst.checked_add(room).ok_or(Error::CapacityOverflow)?;
         }
+        let worst = worst.checked_add(self.end).ok_or(Error::CapacityOverflow)?;
         if worst > self.body.len() {
             let more = worst - self.body.len();
             self.body.try_reserve_exact(more)?;
@@ -659,7 +700,7 @@ impl<A: Allocator> Compressing<'_, A> {
             offset,
         )?;
         self.specs.try_push(BufferSpec {
-            offset: offset as i64,
+            offset: (offset - self.start) as i64,
             length: n as i64,
         })?;
         let data_end = offset + n;
@@ -712,38 +753,6 @@ impl<A: Allocator> BodyVisitor for Compressing<'_, A> {
 mod tests {
     use super::*;
     use std::vec::Vec;
-
-    fn bitmap_bytes(bytes: &[u8], bit_offset: usize, len: usize) -> Vec<u8> {
-        let mut out = PositionWriter::new(Vec::new());
-        BodyWriter {
-            out: &mut out,
-            alignment: 8,
-        }
-        .bitmap(bytes, bit_offset, len)
-        .unwrap();
-        out.into_inner()
-    }
-
-    /// Byte-aligned bitmaps are written as they are, bits past the length
-    /// cleared; others are shifted to start at bit 0. Padded to 8 bytes.
-    #[test]
-    fn bitmap_aligned_and_shifted() {
-        let src = [0b1010_1101u8, 0xFF, 0b0101_0110];
-        assert_eq!(bitmap_bytes(&src, 0, 16), [0xAD, 0xFF, 0, 0, 0, 0, 0, 0]);
-        assert_eq!(bitmap_bytes(&src, 8, 3), [0b0000_0111, 0, 0, 0, 0, 0, 0, 0]);
-        assert_eq!(
-            bitmap_bytes(&src, 8, 12),
-            [0xFF, 0b0000_0110, 0, 0, 0, 0, 0, 0]
-        );
-        assert_eq!(bitmap_bytes(&src, 0, 0), Vec::<u8>::new());
-        // Bit offset 3: 0b10101 then the next byte's bits.
-        assert_eq!(
-            bitmap_bytes(&src, 3, 10),
-            [0b1111_0101, 0b0000_0011, 0, 0, 0, 0, 0, 0]
-        );
-        // Past the end of the source: zero bits.
-        assert_eq!(bitmap_bytes(&src, 16, 16), [0x56, 0, 0, 0, 0, 0, 0, 0]);
-    }
 
     fn ne_bytes<const N: usize, T: Copy>(v: &[T], f: fn(T) -> [u8; N]) -> Vec<u8> {
         v.iter().flat_map(|x| f(*x)).collect()

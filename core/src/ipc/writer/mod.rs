@@ -17,30 +17,24 @@
 mod body;
 #[cfg(feature = "dictionary")]
 mod dictionary;
+mod encoder;
+#[cfg(all(test, feature = "dictionary", feature = "nested", feature = "views"))]
+mod encoder_tests;
+mod pieces;
 
 use allocator_api2::alloc::Allocator;
 use embedded_io::Write;
 
-#[cfg(feature = "compression")]
-use self::body::Compressing;
-use self::body::{visit_array, BodyWriter, Planner};
-#[cfg(feature = "dictionary")]
-use self::dictionary::{DictionaryAction, DictionaryTracker};
+use self::encoder::Encoder;
+pub use self::encoder::{FileEncoder, StreamEncoder};
+pub use self::pieces::{EncodedMessage, Pieces};
 use super::compression::{BuiltinCodecs, CodecSet};
 use super::io::PositionWriter;
-#[cfg(feature = "compression")]
-use super::message::BufferSpec;
 /// The body compression codecs [`IpcWriteOptions::compression`] names.
 pub use super::message::CompressionCodec;
-use super::message::{
-    encode_dictionary_batch_message, encode_footer, encode_record_batch_message,
-    encode_schema_message, Block, RecordBatchHeader,
-};
-use super::Endianness;
-use crate::array::{ArrayRef, RecordBatch};
-use crate::buffer::{MutableBuffer, TryVec};
+use crate::array::RecordBatch;
 use crate::datatypes::{Metadata, Schema};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 
 /// File magic of the standard spelling ("ARROW1"; 2 bytes of padding follow
 /// it at the start of a file).
@@ -51,23 +45,6 @@ pub const ALKAID_MAGIC: &[u8] = b"ALKAID1";
 
 /// The continuation marker that starts every encapsulated message.
 pub const CONTINUATION: [u8; 4] = [0xFF; 4];
-
-/// Whether a writer may take `batch`: [`Error::InvalidBuilderState`] once
-/// finished, [`Error::SchemaMismatch`] when the batch's fields are not the
-/// writer's.
-fn check_batch<A: Allocator + Clone>(
-    finished: bool,
-    schema: &Schema<'_, A>,
-    batch: &RecordBatch<'_, A>,
-) -> Result<()> {
-    if finished {
-        return Err(Error::InvalidBuilderState);
-    }
-    if batch.schema().fields() != schema.fields() {
-        return Err(Error::SchemaMismatch);
-    }
-    Ok(())
-}
 
 /// Options of the IPC writers.
 ///
@@ -132,267 +109,9 @@ impl Default for IpcWriteOptions {
 }
 
 impl IpcWriteOptions {
-    fn check(&self) -> Result<()> {
+    pub(crate) fn check(&self) -> Result<()> {
         if !matches!(self.alignment, 8 | 16 | 32 | 64) {
             return Err(Error::InvalidArgument);
-        }
-        Ok(())
-    }
-}
-
-/// Runs `encode` over `scratch`, growing it through its allocator until the
-/// flatbuffer fits; returns where the flatbuffer starts in the scratch.
-fn encode_in<A: Allocator, F>(
-    scratch: &mut MutableBuffer<A>,
-    options: &IpcWriteOptions,
-    mut encode: F,
-) -> Result<usize>
-where
-    F: FnMut(&mut [u8]) -> Result<usize>,
-{
-    if scratch.is_empty() {
-        scratch.try_extend_zeros(options.initial_scratch.max(256))?;
-    }
-    loop {
-        match encode(scratch.as_slice_mut()) {
-            Err(e) if e.kind() == ErrorKind::ScratchTooSmall => {
-                let n = scratch.len();
-                if n >= options.max_metadata_size {
-                    return Err(Error::LimitExceeded);
-                }
-                scratch.try_extend_zeros(n)?;
-            }
-            r => return r,
-        }
-    }
-}
-
-/// What both writers share: options, metadata scratch, the body planner and
-/// the dictionary tracker.
-struct Encoder<'a, A: Allocator + Clone, S: CodecSet> {
-    options: IpcWriteOptions,
-    scratch: MutableBuffer<A>,
-    planner: Planner<A>,
-    #[cfg(feature = "dictionary")]
-    dictionaries: DictionaryTracker<'a, A>,
-    /// The lifetime of the dictionaries the tracker keeps.
-    #[cfg(not(feature = "dictionary"))]
-    dictionaries: core::marker::PhantomData<&'a ()>,
-    #[cfg_attr(not(feature = "compression"), allow(dead_code))]
-    codecs: S,
-    /// Compressed path: the body (reused, never cleared: see
-    /// [`Compressing`]), one materialised buffer, the buffer extents.
-    #[cfg(feature = "compression")]
-    body: MutableBuffer<A>,
-    #[cfg(feature = "compression")]
-    tmp: MutableBuffer<A>,
-    #[cfg(feature = "compression")]
-    specs: TryVec<BufferSpec, A>,
-}
-
-impl<'a, A: Allocator + Clone, S: CodecSet> Encoder<'a, A, S> {
-    fn new_in(options: IpcWriteOptions, mut codecs: S, alloc: A) -> Result<Self> {
-        options.check()?;
-        if let Some(c) = options.compression {
-            // Without the `compression` feature no codec is usable.
-            #[cfg(not(feature = "compression"))]
-            let _ = (c, &mut codecs);
-            #[cfg(feature = "compression")]
-            let usable = codecs.get(c).is_some_and(|codec| codec.can_compress());
-            #[cfg(not(feature = "compression"))]
-            let usable = false;
-            if !usable {
-                return Err(Error::UnsupportedType);
-            }
-        }
-        Ok(Encoder {
-            options,
-            scratch: MutableBuffer::new_in(alloc.clone()),
-            planner: Planner::new_in(alloc.clone(), options.alignment),
-            #[cfg(feature = "dictionary")]
-            dictionaries: DictionaryTracker::new_in(alloc.clone()),
-            #[cfg(not(feature = "dictionary"))]
-            dictionaries: core::marker::PhantomData,
-            codecs,
-            #[cfg(feature = "compression")]
-            body: MutableBuffer::new_in(alloc.clone()),
-            #[cfg(feature = "compression")]
-            tmp: MutableBuffer::new_in(alloc.clone()),
-            #[cfg(feature = "compression")]
-            specs: TryVec::new_in(alloc),
-        })
-    }
-
-    /// Writes an encapsulated message's prefix and padded flatbuffer; returns
-    /// its metadata length (prefix + flatbuffer + padding).
-    fn write_metadata<W: Write>(&self, out: &mut PositionWriter<W>, start: usize) -> Result<usize> {
-        let fb = self
-            .scratch
-            .as_slice()
-            .get(start..)
-            .ok_or(Error::InvalidBuilderState)?;
-        let total = body::padded(8 + fb.len(), self.options.alignment);
-        let len = i32::try_from(total - 8).map_err(|_| Error::LimitExceeded)?;
-        out.write_all(&CONTINUATION)?;
-        out.write_all(&len.to_le_bytes())?;
-        out.write_all(fb)?;
-        out.write_zeros(total - 8 - fb.len())?;
-        Ok(total)
-    }
-
-    fn write_schema<W: Write>(
-        &mut self,
-        out: &mut PositionWriter<W>,
-        schema: &Schema<'_, A>,
-    ) -> Result<()> {
-        for f in schema.fields().iter() {
-            super::check_layouts(f.data_type(), 0)?;
-        }
-        let alkaid = self.options.alkaid;
-        let start = encode_in(&mut self.scratch, &self.options, |buf| {
-            let n = buf.len();
-            Ok(n - encode_schema_message(buf, schema, Endianness::NATIVE, alkaid)?.len())
-        })?;
-        self.write_metadata(out, start)?;
-        Ok(())
-    }
-
-    /// Plans, encodes and writes one record or dictionary batch.
-    fn write_batch<W: Write>(
-        &mut self,
-        out: &mut PositionWriter<W>,
-        columns: &[ArrayRef<'_, A>],
-        num_rows: usize,
-        dictionary: Option<(i64, bool)>,
-        metadata: Option<&Metadata<'_, A>>,
-    ) -> Result<Block> {
-        self.planner.clear();
-        for c in columns {
-            visit_array(&mut self.planner, c)?;
-        }
-        // Always `None` without the `compression` feature (`new_in`).
-        let compression = self
-            .options
-            .compression
-            .filter(|_| cfg!(feature = "compression"));
-        #[cfg_attr(not(feature = "compression"), allow(unused_mut))]
-        let mut body_len = self.planner.body_len;
-        #[cfg(feature = "compression")]
-        if let Some(codec) = compression {
-            self.specs.clear();
-            let codec = self.codecs.get(codec).ok_or(Error::UnsupportedType)?;
-            let mut v = Compressing {
-                codec,
-                body: &mut self.body,
-                tmp: &mut self.tmp,
-                specs: &mut self.specs,
-                alignment: self.options.alignment,
-                end: 0,
-            };
-            v.reserve_for(&self.planner.buffers)?;
-            for c in columns {
-                visit_array(&mut v, c)?;
-            }
-            body_len = v.end;
-        }
-        let alkaid = self.options.alkaid;
-        let offset = out.position() as i64;
-        let planner = &self.planner;
-        let header = RecordBatchHeader {
-            length: num_rows as i64,
-            nodes: &planner.nodes,
-            buffers: match compression {
-                #[cfg(feature = "compression")]
-                Some(_) => &self.specs,
-                _ => &planner.buffers,
-            },
-            compression,
-            #[cfg(feature = "views")]
-            variadic_buffer_counts: &planner.variadic,
-            #[cfg(not(feature = "views"))]
-            variadic_buffer_counts: &[],
-        };
-        let start = encode_in(&mut self.scratch, &self.options, |buf| {
-            let n = buf.len();
-            let fb = match dictionary {
-                Some((id, delta)) => {
-                    encode_dictionary_batch_message::<A>(buf, id, delta, &header, body_len as i64)?
-                }
-                None => {
-                    encode_record_batch_message(buf, &header, body_len as i64, metadata, alkaid)?
-                }
-            };
-            Ok(n - fb.len())
-        })?;
-        let meta_len = self.write_metadata(out, start)?;
-        let before = out.position();
-        match compression {
-            #[cfg(feature = "compression")]
-            Some(_) => {
-                let body = self
-                    .body
-                    .as_slice()
-                    .get(..body_len)
-                    .ok_or(Error::InvalidBuilderState)?;
-                out.write_all(body)?;
-            }
-            _ => {
-                let mut w = BodyWriter {
-                    out,
-                    alignment: self.options.alignment,
-                };
-                for c in columns {
-                    visit_array(&mut w, c)?;
-                }
-            }
-        }
-        if out.position() - before != body_len as u64 {
-            return Err(Error::InvalidBuilderState);
-        }
-        Ok(Block {
-            offset,
-            meta_data_length: i32::try_from(meta_len).map_err(|_| Error::LimitExceeded)?,
-            body_length: body_len as i64,
-        })
-    }
-
-    /// Writes the dictionary batches `batch` needs; returns their blocks
-    /// through `blocks` when given (file format).
-    #[cfg(feature = "dictionary")]
-    fn write_dictionaries<W: Write>(
-        &mut self,
-        out: &mut PositionWriter<W>,
-        batch: &RecordBatch<'a, A>,
-        file: bool,
-        mut blocks: Option<&mut TryVec<Block, A>>,
-    ) -> Result<()> {
-        let mut pending = TryVec::new_in(self.scratch.allocator().clone());
-        self.dictionaries.collect(batch, &mut pending)?;
-        for (id, values) in pending.iter() {
-            match self.dictionaries.action(*id, values, file)? {
-                DictionaryAction::Skip => {}
-                DictionaryAction::Write { delta_from } => {
-                    let (delta, part) = match delta_from {
-                        Some(old_len) => {
-                            use crate::array::Array;
-                            (true, values.slice(old_len, values.len() - old_len)?)
-                        }
-                        None => (false, values.clone()),
-                    };
-                    let rows = crate::array::Array::len(&part);
-                    let block = self.write_batch(
-                        out,
-                        core::slice::from_ref(&part),
-                        rows,
-                        Some((*id, delta)),
-                        None,
-                    )?;
-                    if let Some(b) = blocks.as_deref_mut() {
-                        b.try_push(block)?;
-                    }
-                    self.dictionaries.record(*id, values.clone())?;
-                }
-            }
         }
         Ok(())
     }
@@ -449,9 +168,8 @@ pub struct StreamWriter<
     S: CodecSet = BuiltinCodecs,
 > {
     out: PositionWriter<W>,
-    schema: Schema<'a, A>,
+    /// The stream encoder, writing into `out` as it encodes.
     enc: Encoder<'a, A, S>,
-    finished: bool,
 }
 
 impl<'a, W: Write, A: Allocator + Clone> StreamWriter<'a, W, A> {
@@ -520,14 +238,10 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> StreamWriter<'a, W, A, S> 
         codecs: S,
         alloc: A,
     ) -> Result<Self> {
-        let mut w = StreamWriter {
-            out: PositionWriter::new(sink),
-            schema: schema.clone(),
-            enc: Encoder::new_in(options, codecs, alloc)?,
-            finished: false,
-        };
-        w.enc.write_schema(&mut w.out, schema)?;
-        Ok(w)
+        let mut enc = Encoder::new_in(schema, options, codecs, alloc, false)?;
+        let mut out = PositionWriter::new(sink);
+        enc.write_schema(&mut |b| out.write_all(b))?;
+        Ok(StreamWriter { out, enc })
     }
 
     /// Writes a record batch (after the dictionary batches it needs).
@@ -551,18 +265,9 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> StreamWriter<'a, W, A, S> 
         batch: &RecordBatch<'a, A>,
         metadata: Option<&Metadata<'_, A>>,
     ) -> Result<()> {
-        check_batch(self.finished, &self.schema, batch)?;
-        #[cfg(feature = "dictionary")]
+        let out = &mut self.out;
         self.enc
-            .write_dictionaries(&mut self.out, batch, false, None)?;
-        self.enc.write_batch(
-            &mut self.out,
-            batch.columns(),
-            batch.num_rows(),
-            None,
-            metadata,
-        )?;
-        Ok(())
+            .write_batch(batch, metadata, &mut |b| out.write_all(b))
     }
 
     /// Writes the end-of-stream marker (`0xFFFFFFFF 0x00000000`) and flushes.
@@ -570,13 +275,9 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> StreamWriter<'a, W, A, S> 
     /// # Errors
     /// I/O errors.
     pub fn finish(&mut self) -> Result<()> {
-        if !self.finished {
-            self.out.write_all(&CONTINUATION)?;
-            self.out.write_all(&[0; 4])?;
-            self.out.flush()?;
-            self.finished = true;
-        }
-        Ok(())
+        let out = &mut self.out;
+        self.enc.write_finish_stream(&mut |b| out.write_all(b))?;
+        self.out.flush()
     }
 
     /// Bytes written so far.
@@ -605,7 +306,7 @@ impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug for StreamWri
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("StreamWriter")
             .field("position", &self.out.position())
-            .field("finished", &self.finished)
+            .field("encoded", &self.enc.position)
             .finish()
     }
 }
@@ -645,11 +346,8 @@ pub struct FileWriter<
     S: CodecSet = BuiltinCodecs,
 > {
     out: PositionWriter<W>,
-    schema: Schema<'a, A>,
+    /// The file encoder, writing into `out` as it encodes.
     enc: Encoder<'a, A, S>,
-    dictionary_blocks: TryVec<Block, A>,
-    record_blocks: TryVec<Block, A>,
-    finished: bool,
 }
 
 impl<'a, W: Write, A: Allocator + Clone> FileWriter<'a, W, A> {
@@ -679,23 +377,10 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> FileWriter<'a, W, A, S> {
         codecs: S,
         alloc: A,
     ) -> Result<Self> {
-        let mut w = FileWriter {
-            out: PositionWriter::new(sink),
-            schema: schema.clone(),
-            enc: Encoder::new_in(options, codecs, alloc.clone())?,
-            dictionary_blocks: TryVec::new_in(alloc.clone()),
-            record_blocks: TryVec::new_in(alloc),
-            finished: false,
-        };
-        let magic = if options.alkaid {
-            ALKAID_MAGIC
-        } else {
-            ARROW_MAGIC
-        };
-        w.out.write_all(magic)?;
-        w.out.write_zeros(8 - magic.len())?;
-        w.enc.write_schema(&mut w.out, schema)?;
-        Ok(w)
+        let mut enc = Encoder::new_in(schema, options, codecs, alloc, true)?;
+        let mut out = PositionWriter::new(sink);
+        enc.write_schema(&mut |b| out.write_all(b))?;
+        Ok(FileWriter { out, enc })
     }
 
     /// Writes a record batch (after the dictionary batches it needs).
@@ -717,22 +402,9 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> FileWriter<'a, W, A, S> {
         batch: &RecordBatch<'a, A>,
         metadata: Option<&Metadata<'_, A>>,
     ) -> Result<()> {
-        check_batch(self.finished, &self.schema, batch)?;
-        #[cfg(feature = "dictionary")]
-        self.enc.write_dictionaries(
-            &mut self.out,
-            batch,
-            true,
-            Some(&mut self.dictionary_blocks),
-        )?;
-        let block = self.enc.write_batch(
-            &mut self.out,
-            batch.columns(),
-            batch.num_rows(),
-            None,
-            metadata,
-        )?;
-        self.record_blocks.try_push(block)
+        let out = &mut self.out;
+        self.enc
+            .write_batch(batch, metadata, &mut |b| out.write_all(b))
     }
 
     /// Writes the end-of-stream marker, the footer, its length and the
@@ -741,31 +413,9 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> FileWriter<'a, W, A, S> {
     /// # Errors
     /// I/O and allocation errors.
     pub fn finish(&mut self) -> Result<()> {
-        if self.finished {
-            return Ok(());
-        }
-        self.out.write_all(&CONTINUATION)?;
-        self.out.write_all(&[0; 4])?;
-        let alkaid = self.enc.options.alkaid;
-        let (schema, dicts, records) = (&self.schema, &self.dictionary_blocks, &self.record_blocks);
-        let start = encode_in(&mut self.enc.scratch, &self.enc.options, |buf| {
-            let n = buf.len();
-            Ok(n - encode_footer(buf, schema, Endianness::NATIVE, dicts, records, alkaid)?.len())
-        })?;
-        let footer = self
-            .enc
-            .scratch
-            .as_slice()
-            .get(start..)
-            .ok_or(Error::InvalidBuilderState)?;
-        let len = i32::try_from(footer.len()).map_err(|_| Error::LimitExceeded)?;
-        self.out.write_all(footer)?;
-        self.out.write_all(&len.to_le_bytes())?;
-        self.out
-            .write_all(if alkaid { ALKAID_MAGIC } else { ARROW_MAGIC })?;
-        self.out.flush()?;
-        self.finished = true;
-        Ok(())
+        let out = &mut self.out;
+        self.enc.write_finish_file(&mut |b| out.write_all(b))?;
+        self.out.flush()
     }
 
     /// Bytes written so far.
@@ -794,7 +444,7 @@ impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug for FileWrite
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("FileWriter")
             .field("position", &self.out.position())
-            .field("record_batches", &self.record_blocks.len())
+            .field("record_batches", &self.enc.record_blocks.len())
             .finish()
     }
 }
