@@ -17,8 +17,10 @@
 #             toolchain; see tests/fuzz/Cargo.toml and src/lib.rs for the
 #             targets and their oracles): installs cargo-fuzz
 #             $CARGO_FUZZ_VERSION when missing (cargo install --locked),
-#             builds every target, then runs each for $FUZZ_SECONDS s
-#             (ALKAID_FUZZ_SECONDS overrides) on a temporary copy of its
+#             builds every target, then runs each for its share of
+#             $FUZZ_TOTAL_SECONDS (160 s split evenly over the targets:
+#             adding a target keeps the stage's time; ALKAID_FUZZ_SECONDS
+#             sets the seconds per target instead) on a temporary copy of its
 #             committed corpus (tests/fuzz/corpus/<target>/, never
 #             modified) with tests/fuzz/ipc.dict, -timeout=10 (s per input)
 #             and -rss_limit_mb=2048. Any finding (crash, oracle panic,
@@ -26,9 +28,9 @@
 #             target/fuzz-artifacts/<target>/. Prints per target the
 #             executions, executions per second and the corpus size after
 #             the run (from libFuzzer's -print_final_stats=1 lines).
-#             Time: the runs take 8 x 21 s; the install about 1 min; the
-#             build of the eight ASan-instrumented targets ~2.5-4 min of
-#             CPU on 2 vCPUs (on a machine shared by other builds, load 6-7,
+#             Time: the runs take 153 s (9 targets x 17 s, the budget
+#             of 160 s split); the install about 1 min; the build of the
+#             nine ASan-instrumented targets ~2.5-4 min of CPU on 2 vCPUs (on a machine shared by other builds, load 6-7,
 #             it took 7.5 min, the whole stage 640 s; 187 s once built).
 #   miri      the core's unsafe code under Miri (nightly toolchain)
 #   interop   round trips with pyarrow (the .venv's, or $ALKAID_PYTHON) and
@@ -182,7 +184,7 @@ stage_test() {
 # Fuzzing (see the header). The fuzz workspace builds into its own
 # tests/fuzz/target (cargo-fuzz's default), whatever CARGO_TARGET_DIR says.
 CARGO_FUZZ_VERSION=0.13.2
-FUZZ_SECONDS=${ALKAID_FUZZ_SECONDS:-20}
+FUZZ_TOTAL_SECONDS=160
 stage_fuzz() {
     local dir="$ROOT/tests/fuzz" host bin t work log runs secs eps files bytes rc bad=0
     if ! cargo fuzz --version 2>/dev/null | grep -qF "$CARGO_FUZZ_VERSION"; then
@@ -194,6 +196,7 @@ stage_fuzz() {
     host=$(rustc +nightly -vV | sed -n 's/^host: //p')
     local targets=()
     mapfile -t targets < <(cd "$dir" && cargo +nightly fuzz list)
+    local FUZZ_SECONDS=${ALKAID_FUZZ_SECONDS:-$((FUZZ_TOTAL_SECONDS / ${#targets[@]}))}
     local table="$WORK/fuzz-table"
     printf '%-20s %8s %10s %8s %8s %10s  %s\n' target seconds executions exec/s corpus bytes result >"$table"
     for t in "${targets[@]}"; do

@@ -445,10 +445,13 @@ pub fn read_stream_with<'r>(src: impl Read + 'r, options: IpcReadOptions) -> Res
     let reader =
         StreamReader::try_new_with_codecs_in(tracked, options, StdCodecs::default(), Global)?;
     Ok(IpcReader {
-        inner: Inner::Read(reader),
+        inner: Inner::Read(Box::new(reader)),
         validated: options.validation(),
     })
 }
+
+/// The stream reader over a `std::io::Read` source.
+type ReadStream<'b> = StreamReader<'b, Tracked<Box<dyn Read + 'b>>, Global, StdCodecs>;
 
 enum Inner<'b> {
     Slice(SliceStreamReader<'b, Global, StdCodecs>),
@@ -456,7 +459,8 @@ enum Inner<'b> {
         reader: FileReader<'b, Global, StdCodecs>,
         next: usize,
     },
-    Read(StreamReader<'b, Tracked<Box<dyn Read + 'b>>, Global, StdCodecs>),
+    /// Boxed: the push decoder's buffers make it the largest variant.
+    Read(Box<ReadStream<'b>>),
 }
 
 /// The record batches of an IPC stream or file, in order: an [`Iterator`] of

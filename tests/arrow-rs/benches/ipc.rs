@@ -11,8 +11,9 @@
 //!
 //! Measured: stream write into a pre-allocated `Vec` (and a `memcpy` of the
 //! same number of bytes as the bandwidth reference), fully validated read
-//! (our `SliceStreamReader` and `StreamReader`; arrow-rs's `StreamReader`,
-//! which validates by default, and its zero-copy `StreamDecoder`), and the
+//! (our `SliceStreamReader`, `StreamReader` and `StreamDecoder`, whole and
+//! in 64 KiB pieces; arrow-rs's `StreamReader`, which validates by default,
+//! and its `StreamDecoder`, whole and in the same pieces), and the
 //! zero-copy read of one batch at 1×, 4× and 16× the body size.
 
 mod util;
@@ -23,7 +24,9 @@ use std::sync::Arc;
 use alkaid::array::{Array, ArrayRef, PrimitiveArray, RecordBatch, StringArray, ValidationLevel};
 use alkaid::buffer::{Buffer, SharedSlice};
 use alkaid::datatypes::{DataType, Field, Schema};
-use alkaid::ipc::reader::{FileReader, IpcReadOptions, SliceStreamReader, StreamReader};
+use alkaid::ipc::reader::{
+    FileReader, IpcReadOptions, SliceStreamReader, StreamDecoder, StreamReader,
+};
 use alkaid::ipc::writer::{FileWriter, IpcWriteOptions, StreamWriter};
 use alkaid::Global as G;
 use arrow_array as aa;
@@ -201,6 +204,49 @@ fn read_theirs_stream(input: &[u8]) -> usize {
     rows
 }
 
+/// Bytes per piece of the chunked push-decoder reads (a socket's or an
+/// object store's read size): messages split across pieces are copied.
+const PIECE: usize = 64 << 10;
+
+/// Our push decoder fed `input` in pieces of `piece` bytes (slices of the
+/// 64-byte aligned buffer: whole messages in a piece are zero copy).
+fn read_ours_decoder(input: &Buffer<'static, G>, piece: usize) -> usize {
+    let mut d = StreamDecoder::try_new_in(IpcReadOptions::default(), G).unwrap();
+    let mut rows = 0;
+    let mut at = 0;
+    while at < input.len() && !d.is_finished() {
+        let n = piece.min(input.len() - at);
+        let mut p = input.slice(at, n).unwrap();
+        at += n;
+        while !p.is_empty() && !d.is_finished() {
+            if let Some(b) = d.decode(&mut p).unwrap() {
+                rows += black_box(b).num_rows();
+            }
+        }
+    }
+    d.finish().unwrap();
+    rows
+}
+
+/// arrow-rs's push decoder fed `input` in pieces of `piece` bytes.
+fn read_theirs_decoder_pieces(input: &arrow_buffer::Buffer, piece: usize) -> usize {
+    let mut d = arrow_ipc::reader::StreamDecoder::new();
+    let mut rows = 0;
+    let mut at = 0;
+    while at < input.len() {
+        let n = piece.min(input.len() - at);
+        let mut p = input.slice_with_length(at, n);
+        at += n;
+        while !p.is_empty() {
+            if let Some(b) = d.decode(&mut p).unwrap() {
+                rows += black_box(b).num_rows();
+            }
+        }
+    }
+    d.finish().unwrap();
+    rows
+}
+
 /// arrow-rs's push decoder over a 64-byte aligned `Buffer`: zero copy,
 /// validated.
 fn read_theirs_decoder(input: &arrow_buffer::Buffer) -> usize {
@@ -342,10 +388,20 @@ fn data_set(name: &str, pairs: &[Pair], budget: Budget) {
             &mut || {
                 black_box(read_theirs_decoder(&theirs_buf));
             },
+            &mut || {
+                black_box(read_ours_decoder(&aligned, usize::MAX));
+            },
+            &mut || {
+                black_box(read_ours_decoder(&aligned, PIECE));
+            },
+            &mut || {
+                black_box(read_theirs_decoder_pieces(&theirs_buf, PIECE));
+            },
         ],
         budget,
     );
     let (slice, stream, theirs_stream, theirs_dec) = (t[0], t[1], t[2], t[3]);
+    let (dec, dec_pieces, theirs_pieces) = (t[4], t[5], t[6]);
     for (what, ours_t, theirs_t) in [
         (
             "validated read: SliceStreamReader / StreamReader",
@@ -361,6 +417,16 @@ fn data_set(name: &str, pairs: &[Pair], budget: Budget) {
             "validated zero-copy: SliceStreamReader / StreamDecoder",
             slice,
             theirs_dec,
+        ),
+        (
+            "validated zero-copy: StreamDecoder / StreamDecoder",
+            dec,
+            theirs_dec,
+        ),
+        (
+            "validated, 64 KiB pieces: StreamDecoder / StreamDecoder",
+            dec_pieces,
+            theirs_pieces,
         ),
     ] {
         let [o, t_, r] = vs(ours_t, theirs_t);

@@ -1,6 +1,7 @@
-//! IPC readers: [`StreamReader`] over `embedded_io::Read`, [`SliceStreamReader`]
-//! and [`FileReader`] over a `&[u8]` (zero copy), [`FileSeekReader`] over
-//! `Read + Seek`.
+//! IPC readers: [`StreamDecoder`] fed bytes as they arrive (no I/O of its
+//! own), [`StreamReader`] over `embedded_io::Read` (a loop over it),
+//! [`SliceStreamReader`] and [`FileReader`] over a `&[u8]` (zero copy),
+//! [`FileSeekReader`] over `Read + Seek`.
 //!
 //! Input is untrusted: every message is verified, every node and buffer is
 //! checked against the header and the body, arrays are validated fully, and
@@ -11,11 +12,15 @@
 
 mod block;
 mod decode;
+mod decoder;
+#[cfg(test)]
+mod decoder_tests;
 #[cfg(feature = "dictionary")]
 mod dictionary;
 mod file;
 mod stream;
 
+pub use decoder::StreamDecoder;
 pub use file::{FileReader, FileSeekReader};
 pub use stream::{SliceStreamReader, StreamReader};
 

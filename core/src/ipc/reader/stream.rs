@@ -1,23 +1,21 @@
-//! Stream format readers: over `embedded_io::Read`, and zero-copy over `&[u8]`.
+//! Stream format readers: over `embedded_io::Read` (a loop over the push
+//! decoder), and zero-copy over `&[u8]`.
 
 use allocator_api2::alloc::Allocator;
 use embedded_io::Read;
 
-use super::{frame, IpcReadOptions, ReaderCore};
+use super::{frame, IpcReadOptions, ReaderCore, StreamDecoder};
 use crate::array::RecordBatch;
-use crate::buffer::{Buffer, MutableBuffer};
+use crate::buffer::Buffer;
 use crate::datatypes::{Metadata, Schema};
 use crate::error::{Error, Result};
 use crate::ipc::compression::{BuiltinCodecs, CodecSet};
-use crate::ipc::io::{read_exact, read_exact_or_eof};
 use crate::ipc::message::MessageView;
 use crate::ipc::Endianness;
 
-/// Bytes a body is read in per growth step, so that a short input declaring
-/// a huge body does not make us allocate the declared size up front.
-const BODY_CHUNK: usize = 1 << 20;
-
-/// Reads the IPC stream format from an `embedded_io::Read` source.
+/// Reads the IPC stream format from an `embedded_io::Read` source: a loop
+/// over a [`StreamDecoder`] that reads into the decoder's buffer exactly
+/// the bytes of the current part of a message (never past it).
 ///
 /// Bodies are read into 64-byte aligned memory from `A`; the batches own
 /// their buffers (`'static`). Iterate with [`StreamReader::next_batch`] or as
@@ -57,11 +55,10 @@ pub struct StreamReader<
     S: CodecSet = BuiltinCodecs,
 > {
     src: R,
-    core: ReaderCore<'a, A, S>,
-    metadata: MutableBuffer<A>,
+    decoder: StreamDecoder<'a, A, S>,
+    /// The schema (a shared copy of the decoder's).
+    schema: Schema<'a, A>,
     done: bool,
-    /// Index of the message last read (the schema is message 0).
-    message: usize,
 }
 
 impl<'a, R: Read, A: Allocator + Clone + 'a> StreamReader<'a, R, A> {
@@ -89,22 +86,28 @@ impl<'a, R: Read, A: Allocator + Clone + 'a, S: CodecSet> StreamReader<'a, R, A,
         codecs: S,
         alloc: A,
     ) -> Result<Self> {
-        let mut metadata = MutableBuffer::new_in(alloc.clone());
+        let mut decoder = StreamDecoder::try_new_with_codecs_in(options, codecs, alloc)?;
         let mut src = src;
-        if !read_metadata(&mut src, &mut metadata, &options)? {
-            return Err(Error::UnexpectedEof);
-        }
-        let msg = MessageView::decode(metadata.as_slice())?;
-        let core = ReaderCore::from_message(&msg, options, codecs, alloc)?;
-        if msg.body_length != 0 {
-            return Err(Error::InvalidMessage);
-        }
+        let schema = loop {
+            if let Some(s) = decoder.schema() {
+                break s.clone();
+            }
+            // No batch precedes the schema (the decoder refuses one), and
+            // the end of the input here is an error from `finish`.
+            match pull(&mut src, &mut decoder)? {
+                Pulled::More => {}
+                Pulled::Batch(_) => return Err(Error::UnexpectedMessage),
+                Pulled::End => {
+                    decoder.finish()?;
+                    return Err(Error::UnexpectedEof);
+                }
+            }
+        };
         Ok(StreamReader {
             src,
-            core,
-            metadata,
+            decoder,
+            schema,
             done: false,
-            message: 0,
         })
     }
 
@@ -115,12 +118,12 @@ impl<'a, R: Read, A: Allocator + Clone + 'a, S: CodecSet> StreamReader<'a, R, A,
     /// error. The number of entries is bounded by
     /// `ReadLimits::schema.max_metadata_entries`.
     pub fn batch_metadata(&self) -> &Metadata<'a, A> {
-        &self.core.batch_metadata
+        self.decoder.batch_metadata()
     }
 
     /// The stream's schema.
     pub fn schema(&self) -> &Schema<'a, A> {
-        &self.core.schema
+        &self.schema
     }
 
     /// The source, mutably (e.g. to take an error the source kept; reading
@@ -132,7 +135,7 @@ impl<'a, R: Read, A: Allocator + Clone + 'a, S: CodecSet> StreamReader<'a, R, A,
     /// The byte order the stream was written in (batches are returned in the
     /// native order).
     pub fn endianness(&self) -> Endianness {
-        self.core.endianness
+        self.decoder.endianness().unwrap_or(Endianness::NATIVE)
     }
 
     /// The next record batch, or `None` at the end of the stream (an
@@ -143,70 +146,60 @@ impl<'a, R: Read, A: Allocator + Clone + 'a, S: CodecSet> StreamReader<'a, R, A,
     /// schema is message 0); the reader is finished after an error.
     pub fn next_batch(&mut self) -> Result<Option<RecordBatch<'a, A>>> {
         while !self.done {
-            self.message = self.message.saturating_add(1);
-            let r = self.step();
-            match r {
+            match self.step() {
                 Ok(Some(b)) => return Ok(Some(b)),
-                Ok(None) => {}
+                Ok(None) => self.done = true,
                 Err(e) => {
                     self.done = true;
-                    return Err(e.with_message(self.message));
+                    return Err(e);
                 }
             }
         }
         Ok(None)
     }
 
+    /// Reads until the decoder completes a record batch; `None` at the end.
     fn step(&mut self) -> Result<Option<RecordBatch<'a, A>>> {
-        let opts = self.core.options;
-        if !read_metadata(&mut self.src, &mut self.metadata, &opts)? {
-            self.done = true;
-            return Ok(None);
+        while !self.decoder.is_finished() {
+            match pull(&mut self.src, &mut self.decoder)? {
+                Pulled::Batch(b) => return Ok(Some(b)),
+                Pulled::More => {}
+                Pulled::End => {
+                    self.decoder.finish()?;
+                    return Ok(None);
+                }
+            }
         }
-        let msg = MessageView::decode(self.metadata.as_slice())?;
-        let body_len = usize::try_from(msg.body_length).map_err(|_| Error::InvalidMessage)?;
-        if body_len > opts.limits.max_body_size {
-            return Err(Error::LimitExceeded);
-        }
-        let mut body = MutableBuffer::new_in(self.core.alloc.clone());
-        while body.len() < body_len {
-            let k = (body_len - body.len()).min(BODY_CHUNK.max(body.len()));
-            let at = body.len();
-            body.try_reserve_exact(k)?;
-            body.try_extend_zeros(k)?;
-            read_exact(&mut self.src, &mut body.as_slice_mut()[at..])?;
-        }
-        let body: Buffer<'static, A> = body.into_buffer();
-        self.core.process(&msg, body)
+        Ok(None)
     }
 }
 
-/// Reads one message's framing and metadata into `metadata`; `false` at the
-/// end of the stream.
-fn read_metadata<R: Read, A: Allocator>(
+/// What one read did.
+enum Pulled<'a, A: Allocator> {
+    /// The input ended.
+    End,
+    /// The decoder took the bytes and needs more.
+    More,
+    /// The decoder completed a record batch.
+    Batch(RecordBatch<'a, A>),
+}
+
+/// Reads once from `src` into the decoder's buffer (at most the rest of the
+/// current part of a message) and hands the bytes to the decoder.
+fn pull<'a, R: Read, A: Allocator + Clone + 'a, S: CodecSet>(
     src: &mut R,
-    metadata: &mut MutableBuffer<A>,
-    options: &IpcReadOptions,
-) -> Result<bool> {
-    let mut word = [0u8; 4];
-    if !read_exact_or_eof(src, &mut word)? {
-        return Ok(false);
-    }
-    if word == [0xFF; 4] {
-        read_exact(src, &mut word)?;
-    }
-    let len = i32::from_le_bytes(word);
-    if len == 0 {
-        return Ok(false);
-    }
-    let len = usize::try_from(len).map_err(|_| Error::InvalidMessage)?;
-    if len > options.limits.max_metadata_size {
-        return Err(Error::LimitExceeded);
-    }
-    metadata.clear();
-    metadata.try_extend_zeros(len)?;
-    read_exact(src, metadata.as_slice_mut())?;
-    Ok(true)
+    decoder: &mut StreamDecoder<'a, A, S>,
+) -> Result<Pulled<'a, A>> {
+    let room = decoder.buffer_mut()?;
+    let n = match src.read(room) {
+        Ok(0) => return Ok(Pulled::End),
+        Ok(n) => n,
+        Err(_) => return Err(decoder.fail(Error::Io)),
+    };
+    Ok(match decoder.advance(n)? {
+        Some(b) => Pulled::Batch(b),
+        None => Pulled::More,
+    })
 }
 
 impl<'a, R: Read, A: Allocator + Clone + 'a, S: CodecSet> Iterator for StreamReader<'a, R, A, S> {
