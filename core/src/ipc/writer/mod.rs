@@ -14,6 +14,8 @@
 //!   (the file format allows one non-delta dictionary per id).
 //! - The schema is marked with the machine's native endianness.
 
+#[cfg(feature = "async")]
+mod async_writer;
 mod body;
 #[cfg(feature = "dictionary")]
 mod dictionary;
@@ -26,6 +28,8 @@ use allocator_api2::alloc::Allocator;
 use embedded_io::Write;
 
 use self::encoder::Encoder;
+#[cfg(feature = "async")]
+pub use self::async_writer::{AsyncFileWriter, AsyncStreamWriter};
 pub use self::encoder::{FileEncoder, StreamEncoder};
 pub use self::pieces::{EncodedMessage, Pieces};
 use super::compression::{BuiltinCodecs, CodecSet};
