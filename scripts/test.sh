@@ -55,7 +55,9 @@
 #   firmware  every targets/qemu-cortex-m4/src/bin/*.rs run under QEMU
 #             (mps2-an386, Cortex-M4F, no global allocator), and
 #             targets/defmt-log: a firmware logging with defmt over
-#             semihosting, decoded on the host by defmt-print
+#             semihosting, decoded on the host by defmt-print, and
+#             targets/embassy-async: AsyncStreamWriter and AsyncStreamReader
+#             tasks on an Embassy executor across an embassy-sync pipe
 #   size      targets/size-report/report.sh: text/data/bss and heap of a
 #             minimal stream writer and reader firmware against the budget
 #             (writer <= 16 KiB text and no steady-state heap, reader <=
@@ -84,7 +86,7 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 
 STAGES=(install fmt clippy test fuzz interop miri nostd firmware size s390x demo)
-FIRMWARE_DIRS=(targets/qemu-cortex-m4 targets/defmt-log)
+FIRMWARE_DIRS=(targets/qemu-cortex-m4 targets/defmt-log targets/embassy-async)
 # Other firmware projects (not test harnesses): fmt and clippy here, run by
 # their own stages.
 FIRMWARE_APP_DIRS=(targets/size-report targets/sensor-demo/firmware)
@@ -313,6 +315,8 @@ stage_nostd() {
         echo "-- $t"
         cargo build -p alkaid --no-default-features --target "$t"
         cargo build -p alkaid --no-default-features --features lz4,defmt --target "$t"
+        # The async front-ends need no executor and no global allocator.
+        cargo build -p alkaid --no-default-features --features async,lz4 --target "$t"
         # The ZSTD decoder needs a global allocator only when linked, not to build.
         cargo build -p alkaid --no-default-features --features zstd-decode --target "$t"
         cargo build -p alkaid-alloc --target "$t"

@@ -10,6 +10,8 @@
 //! continuation, big-endian input (byte-swapped to native), the `ARROW1` and
 //! `ALKAID1` file magics, and dictionary batches (replacement and delta).
 
+#[cfg(feature = "async")]
+mod async_reader;
 mod block;
 mod decode;
 mod decoder;
@@ -20,6 +22,8 @@ mod dictionary;
 mod file;
 mod stream;
 
+#[cfg(feature = "async")]
+pub use async_reader::AsyncStreamReader;
 pub use decoder::StreamDecoder;
 pub use file::{FileReader, FileSeekReader};
 pub use stream::{SliceStreamReader, StreamReader};

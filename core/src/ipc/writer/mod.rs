@@ -16,6 +16,8 @@
 //!   (the file format allows one non-delta dictionary per id).
 //! - The schema is marked with the machine's native endianness.
 
+#[cfg(feature = "async")]
+mod async_writer;
 mod body;
 #[cfg(feature = "dictionary")]
 mod dictionary;
@@ -28,6 +30,8 @@ mod pieces;
 use allocator_api2::alloc::Allocator;
 use embedded_io::Write;
 
+#[cfg(feature = "async")]
+pub use self::async_writer::{AsyncFileWriter, AsyncStreamWriter};
 use self::encoder::{Encoder, File, Stream};
 pub use self::encoders::{FileEncoder, StreamEncoder};
 pub use self::pieces::{EncodedMessage, Pieces};
