@@ -134,13 +134,25 @@ fn golden_files_through_the_async_writers_and_reader() {
             };
             for max in [usize::MAX, 1, 7] {
                 let (s, f) = pollster::block_on(write_async(&want_batches, o, max));
-                assert_eq!(s, want_stream, "{} {compression:?} stream, {max} B per call", case.stem);
-                assert_eq!(f, want_file, "{} {compression:?} file, {max} B per call", case.stem);
+                assert_eq!(
+                    s, want_stream,
+                    "{} {compression:?} stream, {max} B per call",
+                    case.stem
+                );
+                assert_eq!(
+                    f, want_file,
+                    "{} {compression:?} file, {max} B per call",
+                    case.stem
+                );
             }
             for max in [1, 7, 4096, usize::MAX] {
                 let got = pollster::block_on(read_async(&want_stream, max))
                     .unwrap_or_else(|e| panic!("{} {compression:?}: {e}", case.stem));
-                assert_eq!(got, want_batches, "{} {compression:?}, {max} B per read", case.stem);
+                assert_eq!(
+                    got, want_batches,
+                    "{} {compression:?}, {max} B per read",
+                    case.stem
+                );
             }
             compared[k] += 1;
         }

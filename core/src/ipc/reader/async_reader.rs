@@ -199,7 +199,9 @@ impl<'a, R: Read, A: Allocator + Clone + 'a, S: CodecSet> AsyncStreamReader<'a, 
     }
 }
 
-impl<R: Read, A: Allocator + Clone, S: CodecSet> core::fmt::Debug for AsyncStreamReader<'_, R, A, S> {
+impl<R: Read, A: Allocator + Clone, S: CodecSet> core::fmt::Debug
+    for AsyncStreamReader<'_, R, A, S>
+{
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("AsyncStreamReader")
             .field("done", &self.done)

@@ -195,7 +195,9 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> AsyncStreamWriter<'a, W, A
     }
 }
 
-impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug for AsyncStreamWriter<'_, W, A, S> {
+impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug
+    for AsyncStreamWriter<'_, W, A, S>
+{
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("AsyncStreamWriter")
             .field("position", &self.position)
@@ -355,7 +357,9 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> AsyncFileWriter<'a, W, A, 
     }
 }
 
-impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug for AsyncFileWriter<'_, W, A, S> {
+impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug
+    for AsyncFileWriter<'_, W, A, S>
+{
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("AsyncFileWriter")
             .field("position", &self.position)
