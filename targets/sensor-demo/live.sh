@@ -59,7 +59,7 @@ server="grpc://127.0.0.1:$port"
 echo "Flight server (pyarrow) at $server"
 
 start=$(date +%s.%N)
-since() { awk -v s="$start" -v n="$(date +%s.%N)" 'BEGIN { printf "%6.2f", n - s }'; }
+since() { awk -v s="$start" -v n="$(date +%s.%N)" 'BEGIN { printf "%6.3f", n - s }'; }
 "$here/run.sh" "$out" "${run_args[@]}" >"$out/firmware.log" 2>&1 &
 qemu=$!
 pids+=($qemu)
@@ -67,8 +67,10 @@ for _ in $(seq 300); do [ -e "$out/sensor.arrows" ] && break; sleep 0.05; done
 
 # The idle limit ends the readers when the firmware stops sending (killed);
 # a finished stream ends them at its end-of-stream marker.
+# Each line is stamped with the host's clock as it arrives ($EPOCHREALTIME:
+# no process per line, so the stamping keeps up with the output).
 "$alkaid" cat --follow --idle-timeout 3 "$out/sensor.arrows" 2>"$out/cat.err" |
-    while IFS= read -r line; do printf '%s  %s\n' "$(since)" "$line"; done >"$out/cat.log" &
+    while IFS= read -r line; do printf '%s  %s\n' "$EPOCHREALTIME" "$line"; done >"$out/cat.raw" &
 cat_pid=$!
 "$alkaid" flight put "$server" --path sensors --follow --idle-timeout 3 "$out/sensor.arrows" \
     >"$out/put.log" 2>&1 &
@@ -84,16 +86,29 @@ qemu_status=$?
 finished=$(since)
 wait "$cat_pid"
 cat_status=$?
+# Seconds since QEMU started instead of the raw clock.
+awk -v s="$start" '{ printf "%7.3f  %s\n", $1 - s, substr($0, length($1) + 3) }' "$out/cat.raw" >"$out/cat.log"
 wait "$put_pid"
 put_status=$?
 
 echo "-- firmware log"
 cat "$out/firmware.log"
-echo "-- alkaid cat --follow (seconds since the firmware started | output)"
+echo "-- alkaid cat --follow (seconds since QEMU started | output)"
 head -6 "$out/cat.log"
 echo "   ... ($(wc -l <"$out/cat.log") lines)"
 first=$(awk 'NR == 3 { print $1 }' "$out/cat.log")
 echo "first batch shown at ${first:-?} s; firmware finished at $finished s"
+# Per batch: when `cat --follow` printed its first row and when the Flight
+# server received it (host clock, seconds since QEMU started).
+if [ -s "$out/flight/arrivals.log" ]; then
+    echo "-- batch arrival (s since QEMU started): cat --follow | Flight server | forwarding"
+    awk -v s="$start" 'NR == FNR { shown[FNR] = $1; next }
+        { k = FNR - 1; at = $1 - s; line = 3 + 100 * k
+          if (line in shown) printf "batch %d: %7.3f | %7.3f | %+.3f\n", k, shown[line], at, at - shown[line] }' \
+        "$out/cat.log" "$out/flight/arrivals.log" | tee "$out/arrivals.txt"
+    awk '{ print $NF }' "$out/arrivals.txt" | sort -g |
+        awk '{ d[NR] = $1 } END { if (NR) printf "median forwarding delay (cat --follow to Flight server): %.3f s over %d batches\n", d[int((NR + 1) / 2)], NR }'
+fi
 echo "-- alkaid flight put"
 cat "$out/put.log"
 echo "-- checks"

@@ -6,7 +6,9 @@ Binds 127.0.0.1 (port 0: any free port) and prints the port on the first
 line of standard output once it serves. DoPut stores the uploaded batches as
 they came (zero-row batches too) under the descriptor's path (also when the
 upload ends early: the batches received whole are kept); with --dump DIR it is also written to
-DIR/<path segments joined by '.'>.arrows (IPC stream) for other readers.
+DIR/<path segments joined by '.'>.arrows (IPC stream) for other readers,
+and the arrival of every batch is logged to DIR/arrivals.log as
+`<unix time, seconds> <path> <rows>` lines (the demo's latency figures).
 GetFlightInfo and DoGet serve the stored tables (the ticket is the path,
 segments joined by NUL). With --refuse every DoPut is refused with
 UNAUTHORIZED (PermissionDenied).
@@ -15,6 +17,7 @@ UNAUTHORIZED (PermissionDenied).
 import argparse
 import os
 import sys
+import time
 
 import pyarrow as pa
 import pyarrow.flight as flight
@@ -39,6 +42,9 @@ class Server(flight.FlightServerBase):
         try:
             for chunk in reader:
                 batches.append(chunk.data)
+                if self.dump:
+                    with open(os.path.join(self.dump, "arrivals.log"), "a") as log:
+                        log.write(f"{time.time():.6f} {'/'.join(key)} {chunk.data.num_rows}\n")
         finally:
             self.tables[key] = (reader.schema, batches)
             if self.dump:
