@@ -132,9 +132,13 @@ stage_clippy() {
     RUSTDOCFLAGS="-D warnings" cargo doc -p alkaid --all-features \
         --document-private-items --no-deps
     # alkaid-std's pages link to the core's (just built): every link
-    # resolves, and none is left as literal `[...]` text.
+    # resolves, and none is left as literal `[...]` text. The blanket
+    # implementations at the end of each page are other crates' docs (the
+    # Flight stack's tower and tracing traits) and are not checked.
     RUSTDOCFLAGS="-D warnings" cargo doc -p alkaid-std --no-deps
-    if grep -rl '\[<code>[^<]*</code>\]' "${CARGO_TARGET_DIR:-target}/doc/alkaid_std"; then
+    if find "${CARGO_TARGET_DIR:-target}/doc/alkaid_std" -name '*.html' -exec perl -0777 -ne \
+        's/id="blanket-implementations-list".*//s; print "$ARGV\n" if /\[<code>[^<]*<\/code>\]/' {} + |
+        grep .; then
         echo "alkaid-std docs: links rendered as literal text (files above)" >&2
         return 1
     fi

@@ -156,11 +156,14 @@ impl<'b> Mask<'b> {
             let word =
                 read_bits(vbytes, values.offset() + at) & read_bits(valid.bytes, valid.offset + at);
             let left = len - at;
-            if left < 64 {
+            let word = if left < 64 {
                 word & ((1u64 << left) - 1)
             } else {
                 word
-            }
+            };
+            // Bitmaps are little-endian bytes: the word's bytes in that
+            // order on every host (the buffer stores `u64`s natively).
+            word.to_le()
         })?;
         Ok(Some(out))
     }
@@ -524,7 +527,8 @@ fn filter_nulls<A: Allocator>(
             pending: 0,
             n_pending: 0,
         };
-        out.try_extend_from_fn(mask.count.div_ceil(64), |_| c.next_word())?;
+        // Little-endian words: the bitmap's byte order on every host.
+        out.try_extend_from_fn(mask.count.div_ceil(64), |_| c.next_word().to_le())?;
     }
     let bits = BooleanBuffer::try_new(out.into_buffer(), 0, mask.count)?;
     Ok(Some(NullBuffer::new(bits)))
