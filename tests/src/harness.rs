@@ -517,3 +517,69 @@ pub fn summarize<'r>(title: &str, rows: &'r [Row]) -> Vec<&'r Row> {
     );
     bad
 }
+
+/// One golden stream re-written by the sync writers with one compression:
+/// the reference the other writers (async, vectored, parallel) are
+/// compared against.
+#[derive(Debug)]
+pub struct Rewrite<'s> {
+    /// The golden case's file stem, for messages.
+    pub stem: &'s str,
+    /// The golden stream's batches, as [`SliceStreamReader`] reads them.
+    pub batches: &'s [RecordBatch<'s, Global>],
+    /// The write options (only `compression` set).
+    pub options: IpcWriteOptions,
+    /// What [`StreamWriter`] writes for `batches` with `options`.
+    pub stream: Vec<u8>,
+    /// What [`FileWriter`] writes for `batches` with `options`.
+    pub file: Vec<u8>,
+}
+
+/// The compressions every writer is compared under: none, LZ4 frame, ZSTD.
+pub const REWRITE_COMPRESSIONS: [Option<alkaid::ipc::writer::CompressionCodec>; 3] = [
+    None,
+    Some(alkaid::ipc::writer::CompressionCodec::Lz4Frame),
+    Some(alkaid::ipc::writer::CompressionCodec::Zstd),
+];
+
+/// Calls `check` for every golden stream with at least one batch, re-written
+/// by the sync writers under each of [`REWRITE_COMPRESSIONS`]; streams the
+/// readers or writers refuse are skipped. Returns how many streams were
+/// checked per compression (in the order of [`REWRITE_COMPRESSIONS`]), for
+/// the caller to assert a floor on.
+pub fn for_each_golden_rewrite(mut check: impl FnMut(&Rewrite<'_>)) -> [usize; 3] {
+    let mut checked = [0usize; 3];
+    for case in cases(&golden_dir()) {
+        let Ok(bytes) = std::fs::read(case.stream_path()) else {
+            continue;
+        };
+        let Ok(reader) = SliceStreamReader::try_new_in(&bytes, IpcReadOptions::default(), Global)
+        else {
+            continue;
+        };
+        let Ok(batches) = reader.collect::<Result<Vec<_>, _>>() else {
+            continue;
+        };
+        if batches.is_empty() {
+            continue;
+        }
+        for (k, compression) in REWRITE_COMPRESSIONS.into_iter().enumerate() {
+            let options = IpcWriteOptions {
+                compression,
+                ..Default::default()
+            };
+            let Ok((stream, file)) = rewrite_with(&bytes, options) else {
+                continue;
+            };
+            check(&Rewrite {
+                stem: &case.stem,
+                batches: &batches,
+                options,
+                stream,
+                file,
+            });
+            checked[k] += 1;
+        }
+    }
+    checked
+}

@@ -7,11 +7,10 @@
 use std::io::{self, IoSlice, Write};
 
 use alkaid::array::{Array, RecordBatch};
-use alkaid::ipc::reader::{IpcReadOptions, SliceStreamReader};
-use alkaid::ipc::writer::{CompressionCodec, IpcWriteOptions};
+use alkaid::ipc::writer::IpcWriteOptions;
 use alkaid::Global;
 use alkaid_std::{VectoredFileWriter, VectoredStreamWriter};
-use alkaid_tests::harness::{cases, golden_dir, rewrite_with};
+use alkaid_tests::harness::for_each_golden_rewrite;
 
 /// A sink taking at most `max` bytes per call (across slices), returning
 /// `Interrupted` on every third call when `interrupt`; it counts
@@ -65,11 +64,6 @@ impl Write for Sink {
     }
 }
 
-fn batches(stream: &[u8]) -> Option<Vec<RecordBatch<'_, Global>>> {
-    let r = SliceStreamReader::try_new_in(stream, IpcReadOptions::default(), Global).ok()?;
-    r.map(|b| b.ok()).collect()
-}
-
 fn vectored(
     batches: &[RecordBatch<'_, Global>],
     o: IpcWriteOptions,
@@ -93,49 +87,16 @@ fn vectored(
 /// interrupted sinks.
 #[test]
 fn golden_files_rewritten_vectored_match_the_sync_writers() {
-    let mut compared = [0usize; 3];
-    for case in cases(&golden_dir()) {
-        let Ok(stream) = std::fs::read(case.stream_path()) else {
-            continue;
-        };
-        let Some(batches) = batches(&stream) else {
-            continue;
-        };
-        if batches.is_empty() {
-            continue;
+    let checked = for_each_golden_rewrite(|rw| {
+        let o = rw.options;
+        for (max, interrupt) in [(usize::MAX, false), (1, false), (7, false), (7, true)] {
+            let got = vectored(rw.batches, o, || Sink::limited(max, interrupt));
+            let what = format!("{} {:?}, {max} B per call", rw.stem, o.compression);
+            assert_eq!(got.0, rw.stream, "{what}: stream");
+            assert_eq!(got.1, rw.file, "{what}: file");
         }
-        for (k, compression) in [
-            None,
-            Some(CompressionCodec::Lz4Frame),
-            Some(CompressionCodec::Zstd),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let o = IpcWriteOptions {
-                compression,
-                ..Default::default()
-            };
-            let Ok((want_stream, want_file)) = rewrite_with(&stream, o) else {
-                continue;
-            };
-            for (max, interrupt) in [(usize::MAX, false), (1, false), (7, false), (7, true)] {
-                let got = vectored(&batches, o, || Sink::limited(max, interrupt));
-                assert_eq!(
-                    got.0, want_stream,
-                    "{} {compression:?} stream, {max} B per call",
-                    case.stem
-                );
-                assert_eq!(
-                    got.1, want_file,
-                    "{} {compression:?} file, {max} B per call",
-                    case.stem
-                );
-            }
-            compared[k] += 1;
-        }
-    }
-    assert!(compared.iter().all(|&n| n >= 20), "{compared:?}");
+    });
+    assert!(checked.iter().all(|&n| n >= 20), "{checked:?}");
 }
 
 /// A sink that takes everything gets one `write_vectored` call per batch,

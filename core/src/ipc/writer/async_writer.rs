@@ -35,6 +35,107 @@ async fn write_message<W: Write>(sink: &mut W, msg: EncodedMessage<'_>) -> Resul
     Ok(n)
 }
 
+/// The methods both async writers share, around their `encoder` field
+/// (a [`StreamEncoder`] or a [`FileEncoder`]); the formats differ only in
+/// what the encoder produces.
+macro_rules! async_writer_common {
+    () => {
+        /// Writes a record batch, after the dictionary batches it needs.
+        ///
+        /// # Errors
+        /// [`Error::SchemaMismatch`] when the batch's fields differ from the
+        /// schema's; [`Error::InvalidBuilderState`] after [`Self::finish`] or
+        /// a sink error; [`Error::DictionaryReplacementInFile`] (file format)
+        /// when a dictionary changes other than by appending; I/O and
+        /// allocation errors.
+        pub async fn write(&mut self, batch: &RecordBatch<'a, A>) -> Result<()> {
+            self.write_with_metadata(batch, None).await
+        }
+
+        /// As [`Self::write`], with custom metadata on the record batch's
+        /// message (`Message.custom_metadata`).
+        ///
+        /// # Errors
+        /// As [`Self::write`].
+        pub async fn write_with_metadata(
+            &mut self,
+            batch: &RecordBatch<'a, A>,
+            metadata: Option<&Metadata<'_, A>>,
+        ) -> Result<()> {
+            if self.failed {
+                return Err(Error::InvalidBuilderState);
+            }
+            let msg = self.encoder.encode_batch_with_metadata(batch, metadata)?;
+            match write_message(&mut self.sink, msg).await {
+                Ok(n) => {
+                    self.position += n;
+                    Ok(())
+                }
+                Err(e) => {
+                    self.failed = true;
+                    Err(e)
+                }
+            }
+        }
+
+        /// Writes what ends the output (the stream format: the
+        /// end-of-stream marker `0xFFFFFFFF 0x00000000`; the file format:
+        /// that marker, the footer and the closing magic) and flushes the
+        /// sink.
+        ///
+        /// # Errors
+        /// [`Error::InvalidBuilderState`] after a sink error; I/O and
+        /// allocation errors.
+        pub async fn finish(&mut self) -> Result<()> {
+            if self.failed {
+                return Err(Error::InvalidBuilderState);
+            }
+            let msg = self.encoder.finish()?;
+            self.position += write_message(&mut self.sink, msg).await?;
+            self.sink.flush().await.map_err(|_| Error::Io)
+        }
+
+        /// Bytes written so far.
+        pub fn position(&self) -> u64 {
+            self.position
+        }
+
+        /// The sink.
+        pub fn get_ref(&self) -> &W {
+            &self.sink
+        }
+
+        /// Unwraps the sink without finishing the output (a file without
+        /// its footer is unreadable).
+        pub fn into_inner(self) -> W {
+            self.sink
+        }
+
+        /// Writes the first message of a new writer (the schema; the file
+        /// format: the magic first).
+        async fn start(mut self) -> Result<Self> {
+            let msg = self.encoder.encode_schema()?;
+            self.position += write_message(&mut self.sink, msg).await?;
+            Ok(self)
+        }
+    };
+}
+
+/// `Debug` for an async writer: its position and whether a sink error
+/// stopped it.
+macro_rules! async_writer_debug {
+    ($name:ident) => {
+        impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug for $name<'_, W, A, S> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("position", &self.position)
+                    .field("failed", &self.failed)
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
+
 /// Writes the IPC stream format to an `embedded_io_async::Write` sink (a
 /// UART, a USB or TCP socket, an `embassy-sync` pipe, or a tokio stream
 /// through `embedded-io-adapters`): the schema when created, then
@@ -118,93 +219,19 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> AsyncStreamWriter<'a, W, A
         codecs: S,
         alloc: A,
     ) -> Result<Self> {
-        let mut w = AsyncStreamWriter {
+        let w = AsyncStreamWriter {
             sink,
             encoder: StreamEncoder::try_new_with_codecs_in(schema, options, codecs, alloc)?,
             position: 0,
             failed: false,
         };
-        let msg = w.encoder.encode_schema()?;
-        w.position += write_message(&mut w.sink, msg).await?;
-        Ok(w)
+        w.start().await
     }
 
-    /// Writes a record batch, after the dictionary batches it needs.
-    ///
-    /// # Errors
-    /// [`Error::SchemaMismatch`] when the batch's fields differ from the
-    /// schema's; [`Error::InvalidBuilderState`] after [`Self::finish`] or a
-    /// sink error; I/O and allocation errors.
-    pub async fn write(&mut self, batch: &RecordBatch<'a, A>) -> Result<()> {
-        self.write_with_metadata(batch, None).await
-    }
-
-    /// As [`Self::write`], with custom metadata on the record batch's
-    /// message (`Message.custom_metadata`).
-    ///
-    /// # Errors
-    /// As [`Self::write`].
-    pub async fn write_with_metadata(
-        &mut self,
-        batch: &RecordBatch<'a, A>,
-        metadata: Option<&Metadata<'_, A>>,
-    ) -> Result<()> {
-        if self.failed {
-            return Err(Error::InvalidBuilderState);
-        }
-        let msg = self.encoder.encode_batch_with_metadata(batch, metadata)?;
-        match write_message(&mut self.sink, msg).await {
-            Ok(n) => {
-                self.position += n;
-                Ok(())
-            }
-            Err(e) => {
-                self.failed = true;
-                Err(e)
-            }
-        }
-    }
-
-    /// Writes the end-of-stream marker (`0xFFFFFFFF 0x00000000`) and flushes
-    /// the sink.
-    ///
-    /// # Errors
-    /// [`Error::InvalidBuilderState`] after a sink error; I/O errors.
-    pub async fn finish(&mut self) -> Result<()> {
-        if self.failed {
-            return Err(Error::InvalidBuilderState);
-        }
-        let msg = self.encoder.finish()?;
-        self.position += write_message(&mut self.sink, msg).await?;
-        self.sink.flush().await.map_err(|_| Error::Io)
-    }
-
-    /// Bytes written so far.
-    pub fn position(&self) -> u64 {
-        self.position
-    }
-
-    /// The sink.
-    pub fn get_ref(&self) -> &W {
-        &self.sink
-    }
-
-    /// Unwraps the sink (without finishing the stream).
-    pub fn into_inner(self) -> W {
-        self.sink
-    }
+    async_writer_common!();
 }
 
-impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug
-    for AsyncStreamWriter<'_, W, A, S>
-{
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("AsyncStreamWriter")
-            .field("position", &self.position)
-            .field("failed", &self.failed)
-            .finish_non_exhaustive()
-    }
-}
+async_writer_debug!(AsyncStreamWriter);
 
 /// Writes the IPC file format to an `embedded_io_async::Write` sink (no
 /// seeking: the encoder counts the bytes for the footer's blocks): magic and
@@ -279,91 +306,16 @@ impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> AsyncFileWriter<'a, W, A, 
         codecs: S,
         alloc: A,
     ) -> Result<Self> {
-        let mut w = AsyncFileWriter {
+        let w = AsyncFileWriter {
             sink,
             encoder: FileEncoder::try_new_with_codecs_in(schema, options, codecs, alloc)?,
             position: 0,
             failed: false,
         };
-        let msg = w.encoder.encode_schema()?;
-        w.position += write_message(&mut w.sink, msg).await?;
-        Ok(w)
+        w.start().await
     }
 
-    /// Writes a record batch, after the dictionary batches it needs.
-    ///
-    /// # Errors
-    /// As [`AsyncStreamWriter::write`]; [`Error::DictionaryReplacementInFile`]
-    /// when a dictionary changes other than by appending.
-    pub async fn write(&mut self, batch: &RecordBatch<'a, A>) -> Result<()> {
-        self.write_with_metadata(batch, None).await
-    }
-
-    /// As [`Self::write`], with custom metadata on the record batch's
-    /// message.
-    ///
-    /// # Errors
-    /// As [`Self::write`].
-    pub async fn write_with_metadata(
-        &mut self,
-        batch: &RecordBatch<'a, A>,
-        metadata: Option<&Metadata<'_, A>>,
-    ) -> Result<()> {
-        if self.failed {
-            return Err(Error::InvalidBuilderState);
-        }
-        let msg = self.encoder.encode_batch_with_metadata(batch, metadata)?;
-        match write_message(&mut self.sink, msg).await {
-            Ok(n) => {
-                self.position += n;
-                Ok(())
-            }
-            Err(e) => {
-                self.failed = true;
-                Err(e)
-            }
-        }
-    }
-
-    /// Writes the end-of-stream marker, the footer and the closing magic,
-    /// and flushes the sink.
-    ///
-    /// # Errors
-    /// [`Error::InvalidBuilderState`] after a sink error; I/O and allocation
-    /// errors.
-    pub async fn finish(&mut self) -> Result<()> {
-        if self.failed {
-            return Err(Error::InvalidBuilderState);
-        }
-        let msg = self.encoder.finish()?;
-        self.position += write_message(&mut self.sink, msg).await?;
-        self.sink.flush().await.map_err(|_| Error::Io)
-    }
-
-    /// Bytes written so far.
-    pub fn position(&self) -> u64 {
-        self.position
-    }
-
-    /// The sink.
-    pub fn get_ref(&self) -> &W {
-        &self.sink
-    }
-
-    /// Unwraps the sink (without finishing the file: it is unreadable
-    /// without its footer).
-    pub fn into_inner(self) -> W {
-        self.sink
-    }
+    async_writer_common!();
 }
 
-impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug
-    for AsyncFileWriter<'_, W, A, S>
-{
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("AsyncFileWriter")
-            .field("position", &self.position)
-            .field("failed", &self.failed)
-            .finish_non_exhaustive()
-    }
-}
+async_writer_debug!(AsyncFileWriter);
