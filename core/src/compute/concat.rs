@@ -322,19 +322,12 @@ fn concat_views<'a, T: ByteViewType, A: Allocator + Clone>(
     total: usize,
     alloc: A,
 ) -> Result<ArrayRef<'a, A>> {
-    let mut n_buffers = 0usize;
-    for a in arrays {
-        let v = T::downcast(a).ok_or(Error::TypeMismatch)?;
-        n_buffers = n_buffers
-            .checked_add(v.data_buffers().len())
-            .ok_or(Error::CapacityOverflow)?;
-    }
-    let (buffers, combined) = shared_buffers::<T, A>(arrays, n_buffers, alloc.clone())?;
+    let shared = shared_buffers::<T, A>(arrays, alloc.clone())?;
     let mut views = MutableBuffer::new_in(alloc.clone());
     views.try_reserve_exact(byte_size::<ByteView>(total)?)?;
-    let mut base = 0usize;
-    for a in arrays {
+    for (k, a) in arrays.iter().enumerate() {
         let v = T::downcast(a).ok_or(Error::TypeMismatch)?;
+        let base = shared.bases.get(k).copied().ok_or(Error::InvalidArgument)?;
         for view in v.views() {
             let view = if view.length() <= ByteView::MAX_INLINE_LEN as i32 {
                 *view
@@ -342,43 +335,93 @@ fn concat_views<'a, T: ByteViewType, A: Allocator + Clone>(
                 let index = usize::try_from(view.buffer_index())
                     .ok()
                     .filter(|&i| i < v.data_buffers().len())
-                    .and_then(|i| combined.get(base + i))
+                    .and_then(|i| shared.combined.get(base + i))
                     .ok_or(Error::ViewBufferIndexOutOfBounds)?;
                 let index = i32::try_from(*index).map_err(|_| Error::CapacityOverflow)?;
                 ByteView::from_parts(view.length(), view.prefix(), index, view.offset())
             };
             views.try_extend_from_slice(view.as_bytes())?;
         }
-        base += v.data_buffers().len();
     }
     let nulls = concat_nulls(arrays, total, alloc)?;
-    let a = GenericByteViewArray::<T, A>::try_new(views.into_buffer(), buffers, nulls)?;
+    let a = GenericByteViewArray::<T, A>::try_new(views.into_buffer(), shared.buffers, nulls)?;
     Ok(a.into_array_ref())
+}
+
+/// The data buffers of the inputs of a view concatenation, shared, and how
+/// the inputs' buffer indices map into them.
+#[cfg(feature = "views")]
+struct SharedBuffers<'a, A: Allocator> {
+    /// Each distinct data buffer once, at the place of its first occurrence.
+    buffers: SharedSlice<'a, Buffer<'a, A>, A>,
+    /// For every buffer of every *leading* input (one whose buffer list
+    /// differs from the previous input's), in order: its index in `buffers`.
+    combined: TryVec<usize, A>,
+    /// For every input: where its buffers start in `combined` (an input
+    /// with the same buffer list as the one before it shares its entries).
+    bases: TryVec<usize, A>,
+}
+
+/// Whether two inputs point at the same data buffers (same addresses and
+/// lengths, in order), as slices of one array do.
+#[cfg(feature = "views")]
+fn same_buffers<A: Allocator>(x: &[Buffer<'_, A>], y: &[Buffer<'_, A>]) -> bool {
+    x.len() == y.len()
+        && x.iter()
+            .zip(y)
+            .all(|(p, q)| (p.as_ptr(), p.len()) == (q.as_ptr(), q.len()))
 }
 
 /// The data buffers of view arrays, shared (not copied) and each distinct
 /// one once: buffers over the same bytes (same address and length, e.g.
 /// the same buffer of slices of one array) are listed once, at the place of
-/// their first occurrence. Returns them with, for every input buffer in
-/// order (`n` in all), its index in that list.
+/// their first occurrence. Runs of inputs with one buffer list (slices of
+/// one array, the common case) are looked at once, so concatenating m
+/// slices of an array with b buffers costs O(m · b) comparisons and
+/// O(m + b) memory, not a sort of m · b entries.
 #[cfg(feature = "views")]
-#[allow(clippy::type_complexity)]
 fn shared_buffers<'a, T: ByteViewType, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
-    n: usize,
     alloc: A,
-) -> Result<(SharedSlice<'a, Buffer<'a, A>, A>, TryVec<usize, A>)> {
-    // (address, length, position) of every input buffer, sorted so that
+) -> Result<SharedBuffers<'a, A>> {
+    let lists = || {
+        arrays
+            .iter()
+            .map(|a| T::downcast(a).map(|v| v.data_buffers().as_slice()))
+    };
+    // bases[k]: where input k's buffers start among the leaders' buffers.
+    let mut bases = TryVec::new_in(alloc.clone());
+    bases.try_reserve(arrays.len())?;
+    let mut n = 0usize;
+    let mut previous: Option<&[Buffer<'a, A>]> = None;
+    for list in lists() {
+        let list = list.ok_or(Error::TypeMismatch)?;
+        match previous {
+            Some(p) if same_buffers(p, list) => {
+                let last = bases.last().copied().ok_or(Error::InvalidArgument)?;
+                bases.try_push(last)?;
+            }
+            _ => {
+                bases.try_push(n)?;
+                n = n.checked_add(list.len()).ok_or(Error::CapacityOverflow)?;
+            }
+        }
+        previous = Some(list);
+    }
+    // The leaders' buffers, in order (g: position among them).
+    let leaders = || {
+        let mut previous: Option<&[Buffer<'a, A>]> = None;
+        lists().flatten().flat_map(move |list| {
+            let lead = !previous.is_some_and(|p| same_buffers(p, list));
+            previous = Some(list);
+            list.iter().filter(move |_| lead)
+        })
+    };
+    // (address, length, position) of every leader buffer, sorted so that
     // equal buffers are adjacent with the first occurrence first.
     let mut keys = TryVec::new_in(alloc.clone());
     keys.try_reserve(n)?;
-    let all = || {
-        arrays
-            .iter()
-            .filter_map(T::downcast)
-            .flat_map(|v| v.data_buffers().iter())
-    };
-    for (g, b) in all().enumerate() {
+    for (g, b) in leaders().enumerate() {
         keys.try_push((b.as_ptr() as usize, b.len(), g))?;
     }
     keys.as_mut_slice().sort_unstable();
@@ -416,11 +459,17 @@ fn shared_buffers<'a, T: ByteViewType, A: Allocator + Clone>(
     let buffers = if distinct == 0 {
         SharedSlice::empty()
     } else {
-        let mut sources = all().enumerate().filter(|(g, _)| first.get(*g) == Some(g));
+        let mut sources = leaders()
+            .enumerate()
+            .filter(|(g, _)| first.get(*g) == Some(g));
         SharedSlice::try_from_fn_in(distinct, alloc, |_| {
             let (_, b) = sources.next().ok_or(Error::InvalidArgument)?;
             Ok(b.clone())
         })?
     };
-    Ok((buffers, combined))
+    Ok(SharedBuffers {
+        buffers,
+        combined,
+        bases,
+    })
 }

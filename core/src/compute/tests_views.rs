@@ -80,6 +80,68 @@ fn keep_one_percent_of_120k_rows_shares_the_50_buffers() {
     assert_eq!(g.iter().map(Option::unwrap).collect::<Vec<_>>(), want);
 }
 
+/// Runs of slices of one array and slices of other arrays, interleaved:
+/// every distinct buffer is listed once, the values are the inputs', and
+/// concat's scratch stays in proportion to the distinct buffer lists, not
+/// to slices × buffers.
+#[test]
+fn concat_of_interleaved_slice_runs_lists_each_buffer_once() {
+    let (a, _) = many_buffers(6_000, 50);
+    let (b, _) = many_buffers(600, 3);
+    let mut parts = Vec::new();
+    for i in 0..400 {
+        parts.push(a.slice(i * 13 % 6_000, 2).unwrap());
+        if i % 50 == 0 {
+            parts.push(b.slice(i % 600, 3).unwrap());
+            parts.push(b.slice(7, 1).unwrap());
+        }
+    }
+    let want: Vec<String> = parts.iter().flat_map(|p| slots(p)).collect();
+    let refs: Vec<&ArrayRef<'static, Global>> = parts.iter().collect();
+    let c = concat(&refs, Global).unwrap();
+    c.validate(ValidationLevel::Full).unwrap();
+    assert_eq!(slots(&c), want);
+    assert_eq!(as_views(&c).data_buffers().len(), 53);
+
+    // 1,000 one-row slices of a 50-buffer array, concatenated in a counting
+    // allocator: the peak is concat's copy of the input list, the 1,000
+    // views and a base per input; a table of slices × buffers (50,000
+    // entries of 24 bytes, as before) would not fit under it.
+    let blocks: Vec<ArrayRef<'static, TestAlloc>> = (0..50)
+        .map(|k| {
+            let s: Vec<String> = (0..40)
+                .map(|i| format!("block {k:>3} row {i:>8}"))
+                .collect();
+            let v: Vec<Option<&str>> = s.iter().map(|s| Some(s.as_str())).collect();
+            StringViewArray::<TestAlloc>::try_from_options_in(&v, counting())
+                .unwrap()
+                .into_array_ref()
+        })
+        .collect();
+    let refs: Vec<&ArrayRef<'static, TestAlloc>> = blocks.iter().collect();
+    let one = concat(&refs, counting()).unwrap();
+    let slices: Vec<ArrayRef<'static, TestAlloc>> =
+        (0..1_000).map(|i| one.slice(i * 2, 1).unwrap()).collect();
+    let refs: Vec<&ArrayRef<'static, TestAlloc>> = slices.iter().collect();
+    let probe = counting();
+    let c = concat(&refs, probe.clone()).unwrap();
+    assert_eq!(as_views_of(&c).data_buffers().len(), 50);
+    let peak = probe.inner().peak_bytes();
+    let bound = 1_000 * (core::mem::size_of::<ArrayRef<'static, TestAlloc>>() + 16 + 8) + 8_192;
+    assert!(peak < bound, "peak {peak} bytes, bound {bound}");
+    assert!(
+        bound < 50_000 * 24,
+        "the bound must exclude a per-slice table"
+    );
+}
+
+fn as_views_of<'b>(a: &'b ArrayRef<'static, TestAlloc>) -> &'b StringViewArray<'static, TestAlloc> {
+    let ArrayRef::Utf8View(v) = a else {
+        panic!("not Utf8View")
+    };
+    v
+}
+
 #[test]
 fn filter_and_take_allocate_only_views_and_bitmap() {
     let rows = 12_000;
