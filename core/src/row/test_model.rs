@@ -328,7 +328,10 @@ pub(crate) fn build(dt: &Dt, vals: &[V]) -> ArrayRef<'static, G> {
             .into_array_ref()
         }
         Dictionary(index, value_type, _) => build_dictionary(*index, value_type, vals),
+        #[cfg(feature = "union")]
         DataType::Union(u, mode) => build_union(u, *mode, vals),
+        #[cfg(not(feature = "union"))]
+        DataType::Union(..) => panic!("unions need the union feature"),
         RunEndEncoded(_, vf) => {
             let mut ends = Vec::new();
             let mut heads = Vec::new();
@@ -357,6 +360,7 @@ pub(crate) fn build(dt: &Dt, vals: &[V]) -> ArrayRef<'static, G> {
 /// `V::Null` under a null parent, becomes a null of the first child). The
 /// slots of a sparse child that another child selects hold that child's
 /// previous selected value (or a null), which the encoder must ignore.
+#[cfg(feature = "union")]
 fn build_union(
     u: &crate::datatypes::UnionFields<'static, G>,
     mode: crate::datatypes::UnionMode,
@@ -458,7 +462,11 @@ fn build_dictionary(index: IndexType, value_type: &Dt, vals: &[V]) -> ArrayRef<'
 /// The value of slot `i` of `a`.
 pub(crate) fn value_at(a: &ArrayRef<'_, G>, i: usize) -> V {
     use ArrayRef as R;
-    if !matches!(a, R::Dictionary(_) | R::RunEndEncoded(_) | R::Union(_)) && !a.is_valid(i) {
+    // Dictionaries, run-end encoded arrays and unions: nulls are in the children.
+    let nulls_in_children = matches!(a, R::Dictionary(_) | R::RunEndEncoded(_));
+    #[cfg(feature = "union")]
+    let nulls_in_children = nulls_in_children || matches!(a, R::Union(_));
+    if !nulls_in_children && !a.is_valid(i) {
         return V::Null;
     }
     let list = |child: &ArrayRef<'_, G>, r: core::ops::Range<usize>| {
@@ -525,6 +533,7 @@ pub(crate) fn value_at(a: &ArrayRef<'_, G>, i: usize) -> V {
             None => V::Null,
         },
         R::RunEndEncoded(r) => value_at(r.values(), r.physical_index(i).unwrap()),
+        #[cfg(feature = "union")]
         R::Union(u) => {
             let (id, k, slot) = u.value(i).unwrap();
             V::T(id, std::boxed::Box::new(value_at(&u.children()[k], slot)))
