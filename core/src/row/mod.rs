@@ -25,10 +25,16 @@
 //!   sentinel then as many zero bytes. u32 258 is `01 00 00 01 02`.
 //! - **Signed integers** (also decimals, dates, times, timestamps,
 //!   durations): the sign bit flipped, then as unsigned. i32 -5 is `01 7F FF FF FB`.
-//! - **Floats**: NaNs become one canonical NaN and `-0.0` becomes `0.0`; the
-//!   bits are turned into an order-preserving integer, giving
-//!   `-inf < negatives < -0.0 = 0.0 < positives < inf < NaN`, all NaNs equal
-//!   (decoding gives the canonical values back).
+//! - **Floats** (the seed's rules): NaNs become one canonical NaN and `-0.0`
+//!   becomes `0.0`; the bits are turned into an order-preserving integer,
+//!   giving `-inf < negatives < -0.0 = 0.0 < positives < inf < NaN`, all NaNs
+//!   equal (decoding gives `0.0` and the canonical quiet NaN back, not the
+//!   original bits). **This differs from arrow-row**, which orders floats by
+//!   IEEE 754 `totalOrder`: there `-0.0 < 0.0`, NaNs with the sign bit set
+//!   sort below `-inf`, and NaNs with different payloads are distinct rows.
+//!   The bytes are arrow-row's for every other value (the canonical positive
+//!   NaN included); `-0.0` gets the row of `0.0` and every other NaN the row
+//!   of the canonical NaN. See [`SortOptions`] for an example.
 //! - **Booleans**: `0x01` then `0x00` or `0x01`. **Intervals**: their fields in
 //!   order, each as a signed integer. **Fixed-size binary**: `0x01` then the bytes.
 //! - **Variable-length bytes and strings** (Binary, Utf8, their `Large` and
@@ -155,6 +161,35 @@ use interner::Interner;
 pub use interner::RowInterner;
 
 /// How one column sorts.
+///
+/// Floats sort by the seed's rules whatever the options: `-0.0` and `0.0`
+/// are one value and so are all NaNs (above `+inf`), where arrow-row's IEEE
+/// 754 `totalOrder` puts `-0.0` before `0.0`, negative NaNs below `-inf` and
+/// tells NaN payloads apart (see the module's "Encoding" section).
+///
+/// ```
+/// # #[cfg(feature = "alloc")] {
+/// use alkaid::array::{Array, Float64Array};
+/// use alkaid::datatypes::DataType;
+/// use alkaid::row::{RowConverter, SortField, SortOptions};
+///
+/// let quiet_nan_with_payload = f64::from_bits(0x7FF8_0000_0000_0001);
+/// let values = Float64Array::from(vec![-0.0, 0.0, f64::NAN, -f64::NAN, quiet_nan_with_payload]);
+/// for options in [SortOptions::default(), SortOptions::new(true, false)] {
+///     let converter = RowConverter::try_new(&[SortField::new_with_options(DataType::Float64, options)])?;
+///     let rows = converter.convert_columns(&[values.clone().into_array_ref()])?;
+///     assert_eq!(rows.row(0), rows.row(1)); // -0.0 and 0.0: equal rows
+///     assert_eq!(rows.row(2), rows.row(3)); // NaN and -NaN
+///     assert_eq!(rows.row(2), rows.row(4)); // NaN payloads
+///     // Decoding gives 0.0 and the canonical NaN back.
+///     let back = converter.convert_rows(&rows)?;
+///     let back = back[0].as_primitive::<f64>().expect("Float64");
+///     assert_eq!(back.value(0).map(f64::to_bits), Some(0.0f64.to_bits()));
+///     assert_eq!(back.value(3).map(f64::to_bits), Some(f64::NAN.to_bits()));
+/// }
+/// # }
+/// # Ok::<(), alkaid::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SortOptions {
     /// Largest values first.

@@ -41,6 +41,9 @@ pub(crate) enum V {
     S(Vec<V>),
     /// List, fixed-size list and map elements (map entries are `S([k, v])`).
     L(Vec<V>),
+    /// A union value: the type id and the selected child's value (a union
+    /// slot itself is never null; its child value may be).
+    T(i8, std::boxed::Box<V>),
 }
 
 /// The normalised bits of a float.
@@ -325,6 +328,10 @@ pub(crate) fn build(dt: &Dt, vals: &[V]) -> ArrayRef<'static, G> {
             .into_array_ref()
         }
         Dictionary(index, value_type, _) => build_dictionary(*index, value_type, vals),
+        #[cfg(feature = "union")]
+        DataType::Union(u, mode) => build_union(u, *mode, vals),
+        #[cfg(not(feature = "union"))]
+        DataType::Union(..) => panic!("unions need the union feature"),
         RunEndEncoded(_, vf) => {
             let mut ends = Vec::new();
             let mut heads = Vec::new();
@@ -346,8 +353,63 @@ pub(crate) fn build(dt: &Dt, vals: &[V]) -> ArrayRef<'static, G> {
                 .unwrap()
                 .into_array_ref()
         }
-        other => panic!("no builder for {other:?}"),
     }
+}
+
+/// A sparse or dense union of `vals` (`V::T`; anything else, such as the
+/// `V::Null` under a null parent, becomes a null of the first child). The
+/// slots of a sparse child that another child selects hold that child's
+/// previous selected value (or a null), which the encoder must ignore.
+#[cfg(feature = "union")]
+fn build_union(
+    u: &crate::datatypes::UnionFields<'static, G>,
+    mode: crate::datatypes::UnionMode,
+    vals: &[V],
+) -> ArrayRef<'static, G> {
+    use crate::datatypes::UnionMode;
+    let n = u.len();
+    let mut ids = Vec::new();
+    let mut offsets = Vec::new();
+    let mut children: Vec<Vec<V>> = std::vec![Vec::new(); n];
+    for v in vals {
+        let (id, x) = match v {
+            V::T(id, x) => (*id, (**x).clone()),
+            _ => (u.type_ids()[0], V::Null),
+        };
+        let k = u.child_index(id).unwrap();
+        ids.push(id);
+        match mode {
+            UnionMode::Dense => {
+                offsets.push(children[k].len() as i32);
+                children[k].push(x);
+            }
+            UnionMode::Sparse => {
+                for (j, c) in children.iter_mut().enumerate() {
+                    let filler = if j == k {
+                        x.clone()
+                    } else {
+                        c.last().cloned().unwrap_or(V::Null)
+                    };
+                    c.push(filler);
+                }
+            }
+        }
+    }
+    let arrays = SharedSlice::try_from_fn_in(n, Global, |k| {
+        Ok(build(u.fields()[k].data_type(), &children[k]))
+    })
+    .unwrap();
+    let offsets =
+        (mode == UnionMode::Dense).then(|| ScalarBuffer::try_copy_in(&offsets, Global).unwrap());
+    crate::array::UnionArray::try_new(
+        u.clone(),
+        mode,
+        ScalarBuffer::try_copy_in(&ids, Global).unwrap(),
+        offsets,
+        arrays,
+    )
+    .unwrap()
+    .into_array_ref()
 }
 
 /// A dictionary whose values are the distinct values in reverse order of
@@ -400,7 +462,11 @@ fn build_dictionary(index: IndexType, value_type: &Dt, vals: &[V]) -> ArrayRef<'
 /// The value of slot `i` of `a`.
 pub(crate) fn value_at(a: &ArrayRef<'_, G>, i: usize) -> V {
     use ArrayRef as R;
-    if !matches!(a, R::Dictionary(_) | R::RunEndEncoded(_)) && !a.is_valid(i) {
+    // Dictionaries, run-end encoded arrays and unions: nulls are in the children.
+    let nulls_in_children = matches!(a, R::Dictionary(_) | R::RunEndEncoded(_));
+    #[cfg(feature = "union")]
+    let nulls_in_children = nulls_in_children || matches!(a, R::Union(_));
+    if !nulls_in_children && !a.is_valid(i) {
         return V::Null;
     }
     let list = |child: &ArrayRef<'_, G>, r: core::ops::Range<usize>| {
@@ -467,7 +533,11 @@ pub(crate) fn value_at(a: &ArrayRef<'_, G>, i: usize) -> V {
             None => V::Null,
         },
         R::RunEndEncoded(r) => value_at(r.values(), r.physical_index(i).unwrap()),
-        R::Union(_) => panic!("unions are not supported"),
+        #[cfg(feature = "union")]
+        R::Union(u) => {
+            let (id, k, slot) = u.value(i).unwrap();
+            V::T(id, std::boxed::Box::new(value_at(&u.children()[k], slot)))
+        }
     }
 }
 
@@ -485,55 +555,62 @@ fn leaf_cmp(a: &V, b: &V) -> Ordering {
     }
 }
 
-/// The order rows of `a` and `b` must have under `opts`; `None` where the
-/// spec's list encoding does not follow the element order (see `list.rs`).
-pub(crate) fn reference_cmp(dt: &Dt, opts: SortOptions, a: &V, b: &V) -> Option<Ordering> {
+/// The order rows of `a` and `b` must have under `opts` (the order of
+/// the values: every case is defined, none is left out).
+pub(crate) fn reference_cmp(dt: &Dt, opts: SortOptions, a: &V, b: &V) -> Ordering {
     use DataType::*;
     let nulls = |o: Ordering| if opts.nulls_first { o } else { o.reverse() };
     match (a, b) {
-        (V::Null, V::Null) => return Some(Ordering::Equal),
-        (V::Null, _) => return Some(nulls(Ordering::Less)),
-        (_, V::Null) => return Some(nulls(Ordering::Greater)),
+        (V::Null, V::Null) => return Ordering::Equal,
+        (V::Null, _) => return nulls(Ordering::Less),
+        (_, V::Null) => return nulls(Ordering::Greater),
         _ => {}
     }
     let dir = |o: Ordering| if opts.descending { o.reverse() } else { o };
+    // Element by element with `opts`, stopping at the first difference.
+    let each = |f: &Dt, o: SortOptions, x: &[V], y: &[V]| {
+        x.iter()
+            .zip(y)
+            .map(|(p, q)| reference_cmp(f, o, p, q))
+            .find(|c| c.is_ne())
+            .unwrap_or(Ordering::Equal)
+    };
     match dt {
         Struct(fields) => {
             let (V::S(x), V::S(y)) = (a, b) else { panic!() };
-            for (f, (x, y)) in fields.iter().zip(x.iter().zip(y)) {
-                match reference_cmp(f.data_type(), opts, x, y)? {
-                    Ordering::Equal => continue,
-                    o => return Some(o),
-                }
-            }
-            Some(Ordering::Equal)
+            fields
+                .iter()
+                .zip(x.iter().zip(y))
+                .map(|(f, (p, q))| reference_cmp(f.data_type(), opts, p, q))
+                .find(|c| c.is_ne())
+                .unwrap_or(Ordering::Equal)
         }
         FixedSizeList(f, _) => {
             let (V::L(x), V::L(y)) = (a, b) else { panic!() };
-            for (x, y) in x.iter().zip(y) {
-                match reference_cmp(f.data_type(), opts, x, y)? {
-                    Ordering::Equal => continue,
-                    o => return Some(o),
-                }
-            }
-            Some(Ordering::Equal)
+            each(f.data_type(), opts, x, y)
         }
         List(f) | LargeList(f) | ListView(f) | LargeListView(f) | Map(f, _) => {
             let (V::L(x), V::L(y)) = (a, b) else { panic!() };
             // Elements ascending with the nulls placement they get before
-            // the whole list is inverted for descending.
+            // the whole list is inverted for descending; a prefix first.
             let eo = SortOptions::new(false, opts.nulls_first != opts.descending);
-            for (p, q) in x.iter().zip(y) {
-                match reference_cmp(f.data_type(), eo, p, q)? {
-                    Ordering::Equal => continue,
-                    o => return Some(dir(o)),
-                }
-            }
-            Some(dir(x.len().cmp(&y.len())))
+            dir(each(f.data_type(), eo, x, y).then(x.len().cmp(&y.len())))
         }
         Dictionary(_, v, _) => reference_cmp(v, opts, a, b),
         RunEndEncoded(_, v) => reference_cmp(v.data_type(), opts, a, b),
-        _ => Some(dir(leaf_cmp(a, b))),
+        // By type id (larger first when descending), then by the child's
+        // value under the union's options (nulls inside the child).
+        Union(u, _) => {
+            let (V::T(p, x), V::T(q, y)) = (a, b) else {
+                panic!()
+            };
+            if p != q {
+                return dir(p.cmp(q));
+            }
+            let k = u.child_index(*p).unwrap();
+            reference_cmp(u.fields()[k].data_type(), opts, x, y)
+        }
+        _ => dir(leaf_cmp(a, b)),
     }
 }
 

@@ -10,7 +10,9 @@
 //!   a signed integer: `-inf < negatives < -0.0 = 0.0 < positives < inf <
 //!   NaN`, all NaNs equal; decoding normalises too (bytes of another NaN or
 //!   of `-0.0`, which only a foreign row can hold, decode to the canonical
-//!   NaN and `0.0`);
+//!   NaN and `0.0`). arrow-row's IEEE `totalOrder` differs: `-0.0 < 0.0`,
+//!   negative NaNs below `-inf`, NaN payloads distinct; other values get
+//!   the same bytes (module `row`, "Encoding");
 //! - intervals: their fields in declaration order, each as a signed integer.
 
 use core::mem::size_of;
