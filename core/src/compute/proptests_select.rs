@@ -1,7 +1,8 @@
 //! Property tests of [`super::take_in`] and [`super::filter_in`] against
 //! the plain value model (`select_model`): random columns of every layout
 //! the model builds (leaf types, structs, lists, large lists, list views,
-//! fixed-size lists, maps, dictionaries, run-end encoded; nested twice),
+//! fixed-size lists, maps, dictionaries, run-end encoded, sparse and dense
+//! unions; nested twice),
 //! sliced, taken by random nullable `u32` / `u64` / `usize` indices and
 //! filtered by random nullable predicates. The result validates at Full,
 //! has the input's data type, the model's values slot by slot, and the
@@ -12,7 +13,9 @@ use std::vec::Vec;
 use proptest::collection::vec;
 use proptest::prelude::*;
 
-use super::select_model::{build, field, float, value_at, Dt, G, V};
+use super::select_model::{build, field, float, value_at, with_validity, Dt, G, V};
+#[cfg(feature = "union")]
+use super::select_model::{union_ids, union_of};
 use super::{filter_in, take_in};
 use crate::array::{Array, ArrayRef, BooleanArray, PrimitiveArray, ValidationLevel};
 use crate::buffer::{SharedBox, SharedSlice};
@@ -93,16 +96,55 @@ fn data_type() -> BoxedStrategy<Dt> {
             )
                 .prop_map(|(t, k)| Dictionary(
                     k,
-                    SharedBox::try_new_in(t, Global).unwrap(),
+                    SharedBox::try_new_in(with_validity(t), Global).unwrap(),
                     false
                 )),
-            inner.prop_map(|t| RunEndEncoded(
+            inner.clone().prop_map(|t| RunEndEncoded(
                 field("run_ends", Int32, false),
-                field("values", t, true)
+                field("values", with_validity(t), true)
             )),
+            unions(inner),
         ]
     });
     prop_oneof![1 => Just(DataType::Null), 12 => t].boxed()
+}
+
+/// Sparse and dense unions of 1 to 3 of `inner`'s types with shuffled
+/// type ids (structs of them without the `union` feature).
+fn unions(inner: BoxedStrategy<Dt>) -> BoxedStrategy<Dt> {
+    #[cfg(feature = "union")]
+    {
+        (vec(inner, 1..=3), any::<bool>())
+            .prop_flat_map(|(ts, dense)| {
+                let n = ts.len();
+                (Just(ts), Just(dense), union_ids(n))
+            })
+            .prop_map(|(ts, dense, ids)| union_of(&ts, &ids, dense))
+            .boxed()
+    }
+    #[cfg(not(feature = "union"))]
+    {
+        inner
+            .prop_map(|t| {
+                DataType::Struct(
+                    SharedSlice::try_from_iter_in([Field::new("f0", t, true)], Global).unwrap(),
+                )
+            })
+            .boxed()
+    }
+}
+
+/// What a null index takes: a null slot, or for a union (which has no
+/// validity of its own) a null of its first declared child.
+fn null_of(dt: &Dt) -> V {
+    match dt {
+        #[cfg(feature = "union")]
+        DataType::Union(u, _) => match (u.type_ids().first(), u.fields().first()) {
+            (Some(&id), Some(f)) => V::T(id, std::boxed::Box::new(null_of(f.data_type()))),
+            _ => V::Null,
+        },
+        _ => V::Null,
+    }
 }
 
 fn bytes_value(max: usize) -> BoxedStrategy<V> {
@@ -172,6 +214,21 @@ fn value(dt: &Dt) -> BoxedStrategy<V> {
         }
         Dictionary(_, v, _) => value(v),
         RunEndEncoded(_, v) => value(v.data_type()),
+        // A union slot is never null itself (its child's value may be).
+        #[cfg(feature = "union")]
+        Union(u, _) => {
+            let alternatives: Vec<BoxedStrategy<V>> = u
+                .type_ids()
+                .iter()
+                .zip(u.fields().iter())
+                .map(|(&id, f)| {
+                    value(f.data_type())
+                        .prop_map(move |v| V::T(id, std::boxed::Box::new(v)))
+                        .boxed()
+                })
+                .collect();
+            return prop::strategy::Union::new(alternatives).boxed();
+        }
         other => panic!("no values for {other:?}"),
     };
     prop_oneof![1 => Just(V::Null), 4 => non_null].boxed()
@@ -285,7 +342,7 @@ proptest! {
         let want: Vec<V> = c
             .indices
             .iter()
-            .map(|i| i.map_or(V::Null, |j| c.vals[j].clone()))
+            .map(|i| i.map_or_else(|| null_of(&c.dt), |j| c.vals[j].clone()))
             .collect();
         let got = match c.index_kind {
             0 => {

@@ -141,7 +141,7 @@ mod union_tests;
 mod variable;
 
 #[cfg(test)]
-mod proptests;
+pub(crate) mod proptests;
 #[cfg(test)]
 pub(crate) mod test_model;
 #[cfg(test)]

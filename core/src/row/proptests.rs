@@ -85,7 +85,7 @@ fn dictionary_of(t: Dt, k: IndexType) -> Dt {
 
 /// A union of `ts` with the type ids `ids` (any order), sparse or dense.
 #[cfg(feature = "union")]
-fn union_of(ts: &[Dt], ids: &[i8], dense: bool) -> Dt {
+pub(crate) fn union_of(ts: &[Dt], ids: &[i8], dense: bool) -> Dt {
     use crate::datatypes::{UnionFields, UnionMode};
     let fields = SharedSlice::try_from_fn_in(ts.len(), Global, |i| {
         Ok(Field::new(NAMES[i], ts[i].clone(), true))
@@ -103,7 +103,7 @@ fn union_of(ts: &[Dt], ids: &[i8], dense: bool) -> Dt {
 /// Type ids of a union of `n` children: distinct, shuffled, from both ends
 /// of `0..=127`.
 #[cfg(feature = "union")]
-fn union_ids(n: usize) -> BoxedStrategy<Vec<i8>> {
+pub(crate) fn union_ids(n: usize) -> BoxedStrategy<Vec<i8>> {
     prop::sample::subsequence(std::vec![0i8, 1, 2, 5, 64, 127], n)
         .prop_shuffle()
         .boxed()
@@ -111,7 +111,7 @@ fn union_ids(n: usize) -> BoxedStrategy<Vec<i8>> {
 
 /// A union has no validity of its own, so the null slot of a dictionary or
 /// run-end encoded column cannot be one: such values are wrapped in a struct.
-fn with_validity(t: Dt) -> Dt {
+pub(crate) fn with_validity(t: Dt) -> Dt {
     if matches!(t, DataType::Union(..)) {
         struct_of(&[t])
     } else {
