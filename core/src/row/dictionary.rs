@@ -19,7 +19,7 @@ use allocator_api2::alloc::Allocator;
 use super::decode::{decode_column, null_len, skip_one, write_null, write_null_into};
 use super::encode::{encode_to_rows, Encoder};
 use super::interner::gather::{decodes_to, gather, RawSource, NULL_SPAN};
-use super::interner::{pairs, Interner};
+use super::interner::Interner;
 use super::{take, typed, Kind, Node, Rows, SortOptions};
 use crate::array::{
     Array, ArrayRef, DictionaryArray, DictionaryKeyType, DictionaryKeys, PrimitiveArray, RunArray,
@@ -144,7 +144,7 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
             let interner = dicts.get_mut(slot).ok_or(Error::RowInternerRequired)?;
             let (kind, raw) = RawSource::of(d.values());
             let spans = interner.intern_keys(encoded, value_sentinel, (kind, &raw), alloc)?;
-            key_table(pairs(&spans), interner.key_bytes(), opts, alloc)?
+            key_table(&spans, interner.key_bytes(), opts, alloc)?
         }
     };
     Ok(Encoder::Table {
@@ -172,7 +172,7 @@ fn key_table<A: Allocator + Clone>(
         end = end.saturating_add(lens.next().unwrap_or(0));
         end
     })?;
-    let (bytes, _) = table.parts_mut()?;
+    let (bytes, _) = table.parts_mut();
     bytes.try_extend_zeros(end)?;
     let mut out = bytes.as_slice_mut();
     let (null, term) = (opts.null_sentinel(), if opts.descending { 0xFF } else { 0 });
@@ -459,13 +459,10 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
     if decodes_to(kind, &value_node.decoded) {
         // Raw values kept: each row's value is a copy of its entry's raw
         // bytes, at the span found through its key.
-        let mut spans = MutableBuffer::new_in(alloc.clone());
-        spans.try_extend_zeros(n.checked_mul(8).ok_or(Error::CapacityOverflow)?)?;
-        let out: &mut [[u32; 2]] = if n == 0 {
-            &mut []
-        } else {
-            bytemuck::try_cast_slice_mut(spans.as_slice_mut()).map_err(|_| Error::Misaligned)?
-        };
+        let mut spans = TryVec::new_in(alloc.clone());
+        spans.try_reserve_exact(n)?;
+        spans.try_extend_from_fn(n, |_| NULL_SPAN)?;
+        let out = spans.as_mut_slice();
         // Fewer than 2^32 rows of lengths below 2^32: `total` fits 64 bits.
         if n > u32::MAX as usize {
             return Err(Error::CapacityOverflow);
@@ -478,7 +475,7 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
             // find, through the reader (which also gives the errors).
             *span = match short.piece(row) {
                 Some((s, len)) => {
-                    *row = row.get(len..).unwrap_or(&[]);
+                    *row = row.get(len..).ok_or(Error::InvalidRow)?;
                     s
                 }
                 None => reader.next_span(row)?.unwrap_or(NULL_SPAN),
@@ -490,13 +487,15 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
             }
         }
         let total = usize::try_from(total).map_err(|_| Error::CapacityOverflow)?;
-        let spans: &[[u32; 2]] = if n == 0 {
-            &[]
-        } else {
-            bytemuck::try_cast_slice(spans.as_slice()).map_err(|_| Error::Misaligned)?
-        };
-        return gather(kind, &value_node.decoded, raw, (spans, nulls), total, alloc)?
-            .ok_or(Error::TypeMismatch);
+        return gather(
+            kind,
+            &value_node.decoded,
+            raw,
+            (&spans, nulls),
+            total,
+            alloc,
+        )?
+        .ok_or(Error::TypeMismatch);
     }
     // Row by row: each row's value encoding, decoded.
     let mut null_value = MutableBuffer::new_in(alloc.clone());
@@ -506,7 +505,7 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
         let row = rows.get_mut(i).ok_or(Error::OutOfBounds)?;
         match reader.next(row)? {
             None => Ok(null_value),
-            Some(p) => interner.value_at(p).ok_or(Error::UnknownDictionaryKey),
+            Some(p) => interner.value_at(p),
         }
     })?;
     let values = decode_column(value_node, dicts, &mut cursors, alloc)?;

@@ -145,7 +145,7 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
             at += width;
             at
         })?;
-        let (buffer, _) = rows.parts_mut()?;
+        let (buffer, _) = rows.parts_mut();
         // Never 0 (`step_by` would panic), also for 0 rows. Dictionary
         // tables write every row at once.
         let all_direct = encoders.iter().all(|e| matches!(e, Encoder::Direct(_)));
@@ -196,7 +196,7 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
         let fixed: usize = encoders.iter().filter_map(|e| fixed_width(e)).sum();
         let first = rows.len();
         rows.try_extend_offsets_with(n, move || fixed)?;
-        let (buffer, offsets) = rows.parts_mut()?;
+        let (buffer, offsets) = rows.parts_mut();
         let cursors = offsets.get_mut(first + 1..).ok_or(Error::OutOfBounds)?;
         if let ([only], [node]) = (&*encoders, nodes) {
             if let Some(bound) = byte_sizes::append_bound(only, node, n, APPEND_VALUE) {

@@ -409,7 +409,7 @@ fn decode_lists<'a, A: Allocator + Clone>(
         } else {
             variable::decode_ordered::<BLOCK_SIZE, A>(row, node.options, &mut scratch)?
         };
-        let count = parse_canonical(scratch.as_slice().get(start..).unwrap_or(&[]))?;
+        let count = parse_canonical(scratch.as_slice().get(start..).ok_or(Error::OutOfBounds)?)?;
         total = total.checked_add(count).ok_or(Error::InvalidRow)?;
         ends.try_extend_from_slice(&scratch.len().to_ne_bytes())?;
         counts.try_extend_from_slice(&count.to_ne_bytes())?;

@@ -195,7 +195,7 @@ pub(crate) fn decode_list<A: Allocator>(
 ) -> Result<Option<usize>> {
     let (&first, _) = row.split_first().ok_or(Error::InvalidRow)?;
     if first == opts.null_sentinel() {
-        *row = row.get(1..).unwrap_or(&[]);
+        *row = row.get(1..).ok_or(Error::InvalidRow)?;
         return Ok(None);
     }
     let flip = if opts.descending { 0xFF } else { 0 };

@@ -93,7 +93,7 @@ where
         } else if single {
             // The piece is the whole row, already of the right length.
             bad |= c
-                .decode_range(data.chunks_exact(width), |row, _| row, n, 0)?
+                .decode_range(data.chunks_exact(width), |row, _| Some(row), n, 0)?
                 .0;
         } else {
             bad |= c
@@ -110,10 +110,10 @@ where
     Ok(Some(columns))
 }
 
-/// The piece of a row at byte `at`, `len` bytes (empty when the row is
+/// The piece of a row at byte `at`, `len` bytes (`None` when the row is
 /// shorter: malformed).
-fn piece_at<'r>(at: usize) -> impl Fn(&'r [u8], usize) -> &'r [u8] {
-    move |row, len| row.get(at..at + len).unwrap_or(&[])
+fn piece_at<'r>(at: usize) -> impl Fn(&'r [u8], usize) -> Option<&'r [u8]> {
+    move |row, len| row.get(at..at + len)
 }
 
 /// Bit 15 of every 16-bit lane of a `u64`, and the other bits.

@@ -96,7 +96,7 @@ fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
         let len = e.wrapping_sub(prev);
         let last = data.get(e.wrapping_sub(1)).copied().unwrap_or(0);
         prev = e;
-        total = total.saturating_add(whole_len(len, last, flip, unordered, data, e));
+        total = total.saturating_add(whole_len(len, last, flip, unordered, data, e)?);
     }
     let room = total
         .checked_add(BLOCK_SIZE)
@@ -114,7 +114,7 @@ fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
         let ends = offsets
             .typed_mut::<T::Offset>()?
             .get_mut(1..)
-            .unwrap_or(&mut []);
+            .ok_or(Error::OutOfBounds)?;
         let bits = validity.as_slice_mut();
         let null = opts.null_sentinel();
         if unordered {
@@ -158,16 +158,23 @@ fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
 /// The value bytes of the row of `len` bytes ending before `data[e]`, its
 /// last byte `last` (see [`whole_row_len`]).
 #[inline(always)]
-fn whole_len(len: usize, last: u8, flip: u8, unordered: bool, data: &[u8], e: usize) -> usize {
+fn whole_len(
+    len: usize,
+    last: u8,
+    flip: u8,
+    unordered: bool,
+    data: &[u8],
+    e: usize,
+) -> Result<usize> {
     if unordered {
-        let row = data.get(e.wrapping_sub(len)..e).unwrap_or(&[]);
-        return whole_row_len(row, flip, true);
+        let row = data.get(e.wrapping_sub(len)..e).ok_or(Error::InvalidRow)?;
+        return Ok(whole_row_len(row, flip, true));
     }
     let k = len.saturating_sub(1) / (BLOCK_SIZE + 1);
     if k == 0 {
-        return 0;
+        return Ok(0);
     }
-    (k - 1) * BLOCK_SIZE + usize::from(last ^ flip).min(BLOCK_SIZE)
+    Ok((k - 1) * BLOCK_SIZE + usize::from(last ^ flip).min(BLOCK_SIZE))
 }
 
 /// Decodes each row (`data[starts[i]..starts[i + 1]]`, unordered encoding)

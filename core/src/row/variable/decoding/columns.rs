@@ -212,7 +212,7 @@ fn fill_cursors<O: OffsetSize, A: Allocator + Clone>(
     let mut validity = MutableBuffer::new_in(alloc.clone());
     validity.try_extend_zeros(n.div_ceil(8))?;
     let k = n.min(SAMPLE);
-    let sampled = decoded_total(rows.get(..k).unwrap_or(&[]), opts, false);
+    let sampled = decoded_total(rows.get(..k).ok_or(Error::OutOfBounds)?, opts, false);
     // The bytes the rows hold, summed wrapping (it vectorises; faster than
     // saturating): a sum that wrapped only makes the estimate smaller.
     let bound = rows.iter().fold(0usize, |t, r| t.wrapping_add(r.len()));
@@ -227,7 +227,10 @@ fn fill_cursors<O: OffsetSize, A: Allocator + Clone>(
     let mut exact = false;
     let null = opts.null_sentinel();
     {
-        let ends = offsets.typed_mut::<O>()?.get_mut(1..).unwrap_or(&mut []);
+        let ends = offsets
+            .typed_mut::<O>()?
+            .get_mut(1..)
+            .ok_or(Error::OutOfBounds)?;
         let bits = validity.as_slice_mut();
         loop {
             let stopped = values.try_extend_appended(room, |w| {
@@ -249,7 +252,7 @@ fn fill_cursors<O: OffsetSize, A: Allocator + Clone>(
             }
             values.truncate(start);
             next = row;
-            room = decoded_total(rows.get(row..).unwrap_or(&[]), opts, false)
+            room = decoded_total(rows.get(row..).ok_or(Error::OutOfBounds)?, opts, false)
                 .checked_add(BLOCK_SIZE)
                 .ok_or(Error::CapacityOverflow)?;
             exact = true;
@@ -282,8 +285,8 @@ fn append_rows<O: OffsetSize, const FLIP: u8>(
     bits: &mut [u8],
     null_count: &mut usize,
 ) -> Result<Option<(usize, usize)>> {
-    let rows = rows.get_mut(first..).unwrap_or(&mut []);
-    let ends = ends.get_mut(first..).unwrap_or(&mut []);
+    let rows = rows.get_mut(first..).ok_or(Error::OutOfBounds)?;
+    let ends = ends.get_mut(first..).ok_or(Error::OutOfBounds)?;
     for (i, (row, end)) in rows.iter_mut().zip(ends.iter_mut()).enumerate() {
         let start = w.pos();
         match decode_ordered_with(row, null, FLIP, w) {
@@ -334,7 +337,10 @@ fn fill<O: OffsetSize, A: Allocator + Clone, const ADVANCE: bool>(
     {
         let bits = validity.as_slice_mut();
         let out = values.as_slice_mut();
-        let ends = offsets.typed_mut::<O>()?.get_mut(1..).unwrap_or(&mut []);
+        let ends = offsets
+            .typed_mut::<O>()?
+            .get_mut(1..)
+            .ok_or(Error::OutOfBounds)?;
         // One loop per mode, the flip a constant in each (the byte
         // transforms vanish when ascending).
         macro_rules! rows {
