@@ -439,7 +439,7 @@ fn prepare<'c, 'b, A: Allocator + Clone>(
             Ok(enc)
         }
         (Kind::RunEnd(values), ArrayRef::RunEndEncoded(r)) => {
-            dictionary::prepare_run(values, dicts, r, alloc)
+            super::run_end::prepare_run(values, dicts, r, alloc)
         }
         #[cfg(feature = "union")]
         (Kind::Union(children), ArrayRef::Union(u)) => {

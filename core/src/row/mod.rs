@@ -124,9 +124,9 @@ mod encode;
 mod fixed;
 mod interner;
 mod list;
-mod list_elements;
 mod nested;
 mod rows;
+mod run_end;
 mod source;
 #[cfg(feature = "union")]
 mod union;
