@@ -17,6 +17,7 @@ use core::mem::size_of;
 
 use allocator_api2::alloc::Allocator;
 
+use super::contiguous;
 use super::FixedEncode;
 use crate::array::{
     Array, ArrayRef, BooleanArray, FixedSizeBinaryArray, NullArray, PrimitiveArray,
@@ -26,7 +27,8 @@ use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, ScalarBuffer, Shar
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
 use crate::row::decode::{fixed_len, is_variable, match_primitive};
-use crate::row::{Kind, Node, Row, SortOptions};
+use crate::row::source::RowSource;
+use crate::row::{Kind, Node, SortOptions};
 
 /// Rows decoded per step: one `u64` of validity bits.
 const CHUNK: usize = 64;
@@ -412,31 +414,50 @@ fn binary_rows<'r>(
     }
 }
 
-/// Decodes `rows` (`rows.len()` of them, each exactly `width` bytes) into
-/// one column per node, every node a fixed-width leaf (see [`row_width`]).
+/// Decodes the rows of `source` (each exactly `width` bytes) into one
+/// column per node, every node a fixed-width leaf (see [`row_width`]):
+/// rows stored back to back straight from their buffer
+/// ([`super::contiguous`]), any others one by one.
 ///
 /// # Errors
 /// [`Error::InvalidRow`] for a row of another length or a malformed piece;
 /// [`Error::LengthMismatch`] when the iterator yields fewer rows than it
 /// reported; [`Error::AllocationFailed`]; [`Error::CapacityOverflow`].
-pub(crate) fn decode_rows<'a, 'r, A, I>(
+pub(crate) fn decode_rows<'a, 'r, A, S>(
     nodes: &[Node<'a, A>],
     width: usize,
-    mut rows: I,
+    source: S,
     alloc: &A,
 ) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>>
 where
     A: Allocator + Clone,
-    I: ExactSizeIterator<Item = Row<'r>>,
+    S: RowSource<'r>,
 {
+    let columns_of = |n: usize| {
+        let mut offset = 0usize;
+        TryVec::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
+            let node = nodes.get(i).ok_or(Error::OutOfBounds)?;
+            let c = Column::try_new(node, offset, n, alloc)?;
+            offset += fixed_len(&node.data_type)?;
+            Ok(c)
+        })
+    };
+    let finish = |mut columns: TryVec<Column<'_, 'a, A>, A>, n: usize| {
+        SharedSlice::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
+            columns.get_mut(i).ok_or(Error::OutOfBounds)?.finish(n)
+        })
+    };
+    let contiguous = source.contiguous();
+    if let Some((rows, data)) = contiguous.and_then(|r| Some((r, contiguous::uniform(r, width)?))) {
+        // Rows back to back, every one `width` bytes: straight from the buffer.
+        let n = rows.len();
+        let mut columns = columns_of(n)?;
+        contiguous::decode_uniform(&mut columns, data, width, n)?;
+        return finish(columns, n);
+    }
+    let mut rows = source.rows();
     let n = rows.len();
-    let mut offset = 0usize;
-    let mut columns = TryVec::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
-        let node = nodes.get(i).ok_or(Error::OutOfBounds)?;
-        let c = Column::try_new(node, offset, n, alloc)?;
-        offset += fixed_len(&node.data_type)?;
-        Ok(c)
-    })?;
+    let mut columns = columns_of(n)?;
     if let [column] = &mut *columns {
         // One column: its decoder reads every row straight from the iterator.
         let rows = rows.map(|r| r.data());
@@ -481,14 +502,14 @@ where
             }
         }
     }
-    SharedSlice::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
-        columns.get_mut(i).ok_or(Error::OutOfBounds)?.finish(n)
-    })
+    finish(columns, n)
 }
 
 #[cfg(test)]
 mod tests {
     use std::vec::Vec;
+
+    use crate::row::Row;
 
     use allocator_api2::alloc::Global;
 

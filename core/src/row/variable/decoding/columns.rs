@@ -20,8 +20,9 @@ use crate::buffer::{
 use crate::datatypes::DataType;
 use crate::error::{Error, ErrorKind, Result};
 use crate::row::decode::is_variable;
+use crate::row::source::RowSource;
 use crate::row::variable::{BLOCK_SIZE, CONTINUATION, NON_EMPTY, UNORDERED_NULL};
-use crate::row::{Kind, Node, Row, SortOptions};
+use crate::row::{Kind, Node, SortOptions};
 
 /// Number of value bytes of the unordered value at the front of `row`
 /// (an upper bound when the row is malformed: decoding checks it).
@@ -511,8 +512,10 @@ pub(crate) fn single_variable<'n, 'a, A: Allocator>(
     }
 }
 
-/// Decodes `rows` of a converter of the one variable-length column `node`
-/// ([`single_variable`]): each row is one value. The rows are gathered
+/// Decodes the rows of `source` for a converter of the one variable-length
+/// column `node` ([`single_variable`]): each row is one value. Rows back
+/// to back (a [`crate::row::Rows`]) decode straight from their buffer
+/// ([`crate::row::variable::contiguous`]); otherwise the rows are gathered
 /// once, their value bytes estimated from their lengths and last bytes on
 /// the way (no separate sizing pass), and the trailing-bytes check is made
 /// in the decoding loop.
@@ -523,16 +526,24 @@ pub(crate) fn single_variable<'n, 'a, A: Allocator>(
 /// [`Error::InvalidUtf8`], [`Error::LengthMismatch`] for an iterator
 /// shorter than it said, [`Error::AllocationFailed`],
 /// [`Error::CapacityOverflow`].
-pub(crate) fn decode_single_column<'a, 'r, A, I>(
+pub(crate) fn decode_single_column<'a, 'r, A, S>(
     node: &Node<'a, A>,
-    rows: I,
+    source: S,
     alloc: &A,
 ) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>>
 where
     A: Allocator + Clone,
-    I: ExactSizeIterator<Item = Row<'r>>,
+    S: RowSource<'r>,
 {
     use DataType::*;
+    if let Some(rows) = source.contiguous() {
+        // Rows back to back: straight from their buffer, unless that path
+        // leaves them to this one (views, no rows, a malformed row).
+        if let Some(columns) = crate::row::variable::contiguous::decode_all(node, rows, alloc)? {
+            return Ok(columns);
+        }
+    }
+    let rows = source.rows();
     let (opts, unordered) = (node.options, node.unordered);
     let flip = if opts.descending { 0xFF } else { 0 };
     let mut total = 0usize;
@@ -588,6 +599,8 @@ where
 #[cfg(test)]
 mod tests {
     use std::vec::Vec;
+
+    use crate::row::Row;
 
     use allocator_api2::alloc::Global;
 
