@@ -230,13 +230,17 @@ impl<T, A: Allocator> TryVec<T, A> {
     /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`] (nothing is appended).
     pub fn try_extend_from_fn(&mut self, n: usize, mut f: impl FnMut(usize) -> T) -> Result<()> {
         self.try_reserve(n)?;
+        // SAFETY: `len + n <= cap` after reserving (or `T` is zero-sized):
+        // the `n` slots from `len` are in the allocation.
+        let tail = unsafe { self.ptr.as_ptr().add(self.len) };
         for i in 0..n {
-            // SAFETY: `len + n <= cap` after reserving (or `T` is
-            // zero-sized); `len` counts the elements written so far, so a
-            // panic in `f` leaves every counted element initialised.
-            unsafe { self.ptr.as_ptr().add(self.len).write(f(i)) };
-            self.len += 1;
+            // SAFETY: `i < n`, a slot of the reserved tail. `len` grows only
+            // once all `n` are written (the loop then vectorises), so a
+            // panic in `f` leaks the elements written, never exposes an
+            // unwritten one.
+            unsafe { tail.add(i).write(f(i)) };
         }
+        self.len += n;
         Ok(())
     }
 

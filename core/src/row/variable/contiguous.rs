@@ -93,10 +93,17 @@ fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
     let mut prev = first;
     let mut total = 0usize;
     for &e in rest {
-        let len = e.wrapping_sub(prev);
-        let last = data.get(e.wrapping_sub(1)).copied().unwrap_or(0);
+        let (s, len) = (prev, e.wrapping_sub(prev));
         prev = e;
-        total = total.saturating_add(whole_len(len, last, flip, unordered, data, e)?);
+        let value = if unordered {
+            let row = data.get(s..e).ok_or(Error::InvalidRow)?;
+            whole_row_len(row, flip, true)
+        } else {
+            // The last byte only matters for a row of a block or more
+            // (`ordered_len` is 0 below), which has one.
+            ordered_len(len, data.get(e.wrapping_sub(1)).copied().unwrap_or(0), flip)
+        };
+        total = total.saturating_add(value);
     }
     let room = total
         .checked_add(BLOCK_SIZE)
@@ -155,26 +162,15 @@ fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
     Ok(Some(array))
 }
 
-/// The value bytes of the row of `len` bytes ending before `data[e]`, its
-/// last byte `last` (see [`whole_row_len`]).
+/// The value bytes of an ordered row of `len` bytes whose last byte is
+/// `last` (see [`whole_row_len`]).
 #[inline(always)]
-fn whole_len(
-    len: usize,
-    last: u8,
-    flip: u8,
-    unordered: bool,
-    data: &[u8],
-    e: usize,
-) -> Result<usize> {
-    if unordered {
-        let row = data.get(e.wrapping_sub(len)..e).ok_or(Error::InvalidRow)?;
-        return Ok(whole_row_len(row, flip, true));
-    }
+fn ordered_len(len: usize, last: u8, flip: u8) -> usize {
     let k = len.saturating_sub(1) / (BLOCK_SIZE + 1);
     if k == 0 {
-        return Ok(0);
+        return 0;
     }
-    Ok((k - 1) * BLOCK_SIZE + usize::from(last ^ flip).min(BLOCK_SIZE))
+    (k - 1) * BLOCK_SIZE + usize::from(last ^ flip).min(BLOCK_SIZE)
 }
 
 /// Decodes each row (`data[starts[i]..starts[i + 1]]`, unordered encoding)
