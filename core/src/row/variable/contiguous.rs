@@ -92,18 +92,22 @@ fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
     let (&first, rest) = starts.split_first().ok_or(Error::InvalidRow)?;
     let mut prev = first;
     let mut total = 0usize;
-    for &e in rest {
-        let (s, len) = (prev, e.wrapping_sub(prev));
-        prev = e;
-        let value = if unordered {
-            let row = data.get(s..e).ok_or(Error::InvalidRow)?;
-            whole_row_len(row, flip, true)
-        } else {
-            // The last byte only matters for a row of a block or more
-            // (`ordered_len` is 0 below), which has one.
-            ordered_len(len, data.get(e.wrapping_sub(1)).copied().unwrap_or(0), flip)
-        };
-        total = total.saturating_add(value);
+    if unordered {
+        for &e in rest {
+            let row = data.get(prev..e).ok_or(Error::InvalidRow)?;
+            prev = e;
+            total = total.saturating_add(whole_row_len(row, flip, true));
+        }
+    } else {
+        // One branch-free pass (it vectorises). The last byte only matters
+        // for a row of a block or more (`ordered_len` is 0 below), which
+        // has one.
+        for &e in rest {
+            let len = e.wrapping_sub(prev);
+            let last = data.get(e.wrapping_sub(1)).copied().unwrap_or(0);
+            prev = e;
+            total = total.saturating_add(ordered_len(len, last, flip));
+        }
     }
     let room = total
         .checked_add(BLOCK_SIZE)
