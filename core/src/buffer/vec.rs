@@ -191,6 +191,75 @@ impl<T, A: Allocator> TryVec<T, A> {
     pub fn allocator(&self) -> &A {
         &self.alloc
     }
+
+    /// Makes room for exactly `additional` more elements (no doubling).
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
+    pub fn try_reserve_exact(&mut self, additional: usize) -> Result<()> {
+        let need = self
+            .len
+            .checked_add(additional)
+            .ok_or(Error::CapacityOverflow)?;
+        self.grow_to(need)
+    }
+
+    /// Drops the elements from `len` on (nothing when `len >= self.len()`),
+    /// keeping the capacity.
+    pub fn truncate(&mut self, len: usize) {
+        while self.len > len {
+            self.pop();
+        }
+    }
+
+    /// Appends `n` elements `f(0)`, `f(1)`, …, each written once, after one
+    /// growth (by doubling).
+    ///
+    /// ```
+    /// use alkaid::buffer::TryVec;
+    /// use alkaid::Global;
+    ///
+    /// let mut v = TryVec::new_in(Global);
+    /// v.try_extend_from_fn(3, |i| i as u32 * 2)?;
+    /// v.try_extend_from_fn(1, |_| 9)?;
+    /// assert_eq!(&v[..], [0, 2, 4, 9]);
+    /// # Ok::<(), alkaid::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`] (nothing is appended).
+    pub fn try_extend_from_fn(&mut self, n: usize, mut f: impl FnMut(usize) -> T) -> Result<()> {
+        self.try_reserve(n)?;
+        // SAFETY: `len + n <= cap` after reserving (or `T` is zero-sized):
+        // the `n` slots from `len` are in the allocation.
+        let tail = unsafe { self.ptr.as_ptr().add(self.len) };
+        for i in 0..n {
+            // SAFETY: `i < n`, a slot of the reserved tail. `len` grows only
+            // once all `n` are written (the loop then vectorises), so a
+            // panic in `f` leaks the elements written, never exposes an
+            // unwritten one.
+            unsafe { tail.add(i).write(f(i)) };
+        }
+        self.len += n;
+        Ok(())
+    }
+
+    /// Appends a copy of every element of `items`.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`] (nothing is appended).
+    pub fn try_extend_from_slice(&mut self, items: &[T]) -> Result<()>
+    where
+        T: Copy,
+    {
+        self.try_reserve(items.len())?;
+        for &v in items {
+            // SAFETY: `len < cap` after reserving room for all of `items`.
+            unsafe { self.ptr.as_ptr().add(self.len).write(v) };
+            self.len += 1;
+        }
+        Ok(())
+    }
 }
 
 impl<T, A: Allocator> Drop for TryVec<T, A> {
@@ -279,6 +348,30 @@ mod tests {
         );
         let v = TryVec::try_from_iter_in([1, 2].into_iter(), Global).unwrap();
         assert_eq!(&*v, &[1, 2]);
+    }
+
+    /// `try_extend_from_slice`, `try_extend_from_fn`, `try_reserve_exact`
+    /// (no doubling) and `truncate` (drops the tail, keeps the capacity).
+    #[test]
+    fn extend_reserve_truncate() {
+        let mut v = TryVec::new_in(Global);
+        v.try_reserve_exact(3).unwrap();
+        assert_eq!(v.cap, 3);
+        v.try_extend_from_slice(&[1u32, 2, 3]).unwrap();
+        assert_eq!(v.cap, 3);
+        v.try_extend_from_fn(2, |i| 10 + i as u32).unwrap();
+        assert_eq!(&*v, &[1, 2, 3, 10, 11]);
+        v.truncate(2);
+        assert_eq!(&*v, &[1, 2]);
+        v.truncate(5);
+        assert_eq!(v.len(), 2);
+        let live = Cell::new(3);
+        let mut c = TryVec::new_in(Global);
+        for _ in 0..3 {
+            c.try_push(Counted(&live)).unwrap();
+        }
+        c.truncate(1);
+        assert_eq!(live.get(), 1);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use allocator_api2::alloc::Allocator;
 
 use super::interner::Interner;
 
-use super::{dictionary, fixed, list, nested, variable, Kind, Node};
+use super::{dictionary, fixed, list, nested, run_end, variable, Kind, Node};
 use crate::array::{
     Array, ArrayRef, BinaryType, BinaryViewType, LargeBinaryType, LargeUtf8Type, NullArray,
     StringViewType, Utf8Type,
@@ -95,7 +95,7 @@ pub(crate) fn decode_column<'a, A: Allocator + Clone>(
         }
         Kind::List(_) => list::decode(node, node.child()?, dicts, rows, alloc),
         Kind::Dictionary(..) => dictionary::decode_dictionary(node, dicts, rows, alloc),
-        Kind::RunEnd(_) => dictionary::decode_run(node, dicts, rows, alloc),
+        Kind::RunEnd(_) => run_end::decode_run(node, dicts, rows, alloc),
         #[cfg(feature = "union")]
         Kind::Union(children) => super::union::decode(node, children, dicts, rows, alloc),
     }
@@ -252,7 +252,7 @@ pub(crate) fn skip_one<A: Allocator>(node: &Node<'_, A>, row: &[u8]) -> Result<u
             } else if node.canonical_lists {
                 variable::skip_ordered(row, node.options)?
             } else {
-                super::list_elements::skip_list(row, node.options)?
+                list::elements::skip_list(row, node.options)?
             }
         }
         Kind::Struct(children) => match row.first() {

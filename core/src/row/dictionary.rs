@@ -1,33 +1,31 @@
-//! Dictionary and run-end encoded columns: each slot's row piece is a copy
-//! of one row of a per-batch table.
+//! Dictionary columns, encode and decode, and the table encoder they share
+//! with run-end encoded columns ([`super::run_end`]): each slot's row piece
+//! is a copy of one row of a per-batch table ([`TableIndex`] says which).
 //!
-//! Dictionary, ordered: the dictionary's values are encoded (ascending) and
-//! interned ([`super::interner`]); the table holds, per
+//! By value (the default, as arrow-row 47 and later): the table is the
+//! dictionary values' own rows, so a key's row is its value's encoding and
+//! rows decode to the value type; a null key is the value type's null.
+//!
+//! Seed ([`super::RowEncoding::Seed`]): the dictionary's values are encoded
+//! (ascending) and interned ([`super::interner`]); the table holds, per
 //! dictionary value, `0x01` followed by its key and a `0x00` terminator (key
 //! and terminator inverted when descending), or the null sentinel for a null
 //! value. A null key is the null sentinel. So batches with different,
 //! unsorted dictionaries encode consistently.
-//!
-//! Dictionary, unordered: the table is the values' own encoding (rows are
-//! equal exactly when the values are); a null key is the value type's null.
-//!
-//! Run-end encoded (the spec leaves it open): encoded by value — each slot
-//! is its run's value's encoding, so rows compare as the logical values do.
 
 use allocator_api2::alloc::Allocator;
 
-use super::decode::{decode_column, null_len, skip_one, write_null, write_null_into};
+use super::decode::{decode_column, null_len, write_null, write_null_into};
 use super::encode::{encode_to_rows, Encoder};
 use super::interner::gather::{decodes_to, gather, RawSource, NULL_SPAN};
-use super::interner::{pairs, Interner};
-use super::{take, typed, Kind, Node, Rows, SortOptions};
+use super::interner::Interner;
+use super::run_end::RunWalk;
+use super::{Kind, Node, Rows, SortOptions};
 use crate::array::{
     Array, ArrayRef, DictionaryArray, DictionaryKeyType, DictionaryKeys, PrimitiveArray, RunArray,
-    RunEnds,
 };
+use crate::buffer::MutableBuffer;
 use crate::buffer::TryVec;
-use crate::buffer::{MutableBuffer, ScalarBuffer, SharedBox};
-use crate::datatypes::DataType;
 use crate::error::{Error, Result};
 
 /// Which table row each slot takes.
@@ -36,28 +34,6 @@ pub(crate) enum TableIndex<'c, 'b, A: Allocator> {
     Keys(&'c DictionaryKeys<'b, A>),
     /// The row of the slot's run, counted from run `first`.
     Runs(&'c RunArray<'b, A>, usize),
-}
-
-/// Walks the physical index of each logical slot of a run-end encoded view.
-struct RunWalk<'c, 'b, A: Allocator> {
-    ends: &'c RunEnds<'b, A>,
-    logical: i64,
-    run: usize,
-}
-
-impl<A: Allocator> RunWalk<'_, '_, A> {
-    /// The run of the next slot.
-    fn next(&mut self) -> Result<usize> {
-        loop {
-            let end = self.ends.get(self.run).ok_or(Error::RunEndsTooShort)?;
-            if end > self.logical {
-                break;
-            }
-            self.run += 1;
-        }
-        self.logical += 1;
-        Ok(self.run)
-    }
 }
 
 impl<'c, 'b, A: Allocator> TableIndex<'c, 'b, A> {
@@ -99,11 +75,7 @@ impl<'c, 'b, A: Allocator> TableIndex<'c, 'b, A> {
                 }
             }
             TableIndex::Runs(r, first) => {
-                let mut walk = RunWalk {
-                    ends: r.run_ends(),
-                    logical: i64::try_from(r.offset()).map_err(|_| Error::CapacityOverflow)?,
-                    run: *first,
-                };
+                let mut walk = RunWalk::new(r, *first)?;
                 for i in 0..len {
                     let j = walk.next()?;
                     f(i, Some(j - first))?;
@@ -144,7 +116,7 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
             let interner = dicts.get_mut(slot).ok_or(Error::RowInternerRequired)?;
             let (kind, raw) = RawSource::of(d.values());
             let spans = interner.intern_keys(encoded, value_sentinel, (kind, &raw), alloc)?;
-            key_table(pairs(&spans), interner.key_bytes(), opts, alloc)?
+            key_table(&spans, interner.key_bytes(), opts, alloc)?
         }
     };
     Ok(Encoder::Table {
@@ -172,7 +144,7 @@ fn key_table<A: Allocator + Clone>(
         end = end.saturating_add(lens.next().unwrap_or(0));
         end
     })?;
-    let (bytes, _) = table.parts_mut()?;
+    let (bytes, _) = table.parts_mut();
     bytes.try_extend_zeros(end)?;
     let mut out = bytes.as_slice_mut();
     let (null, term) = (opts.null_sentinel(), if opts.descending { 0xFF } else { 0 });
@@ -201,22 +173,6 @@ fn key_table<A: Allocator + Clone>(
         }
     }
     Ok(table)
-}
-
-/// Encodes the runs of a run-end encoded view.
-pub(crate) fn prepare_run<'c, 'b, A: Allocator + Clone>(
-    values: &[Node<'_, A>],
-    dicts: &mut [Interner<A>],
-    r: &'c RunArray<'b, A>,
-    alloc: &A,
-) -> Result<Encoder<'c, 'b, A>> {
-    let range = r.get_physical_range();
-    let runs = r.values().slice(range.start, range.len())?;
-    Ok(Encoder::Table {
-        table: encode_to_rows(values, dicts, core::slice::from_ref(&runs), alloc)?,
-        index: TableIndex::Runs(r, range.start),
-        width: None,
-    })
 }
 
 /// Adds each slot's table row length (or null length) to `lengths`.
@@ -459,13 +415,10 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
     if decodes_to(kind, &value_node.decoded) {
         // Raw values kept: each row's value is a copy of its entry's raw
         // bytes, at the span found through its key.
-        let mut spans = MutableBuffer::new_in(alloc.clone());
-        spans.try_extend_zeros(n.checked_mul(8).ok_or(Error::CapacityOverflow)?)?;
-        let out: &mut [[u32; 2]] = if n == 0 {
-            &mut []
-        } else {
-            bytemuck::try_cast_slice_mut(spans.as_slice_mut()).map_err(|_| Error::Misaligned)?
-        };
+        let mut spans = TryVec::new_in(alloc.clone());
+        spans.try_reserve_exact(n)?;
+        spans.try_extend_from_fn(n, |_| NULL_SPAN)?;
+        let out = spans.as_mut_slice();
         // Fewer than 2^32 rows of lengths below 2^32: `total` fits 64 bits.
         if n > u32::MAX as usize {
             return Err(Error::CapacityOverflow);
@@ -478,7 +431,7 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
             // find, through the reader (which also gives the errors).
             *span = match short.piece(row) {
                 Some((s, len)) => {
-                    *row = row.get(len..).unwrap_or(&[]);
+                    *row = row.get(len..).ok_or(Error::InvalidRow)?;
                     s
                 }
                 None => reader.next_span(row)?.unwrap_or(NULL_SPAN),
@@ -490,13 +443,15 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
             }
         }
         let total = usize::try_from(total).map_err(|_| Error::CapacityOverflow)?;
-        let spans: &[[u32; 2]] = if n == 0 {
-            &[]
-        } else {
-            bytemuck::try_cast_slice(spans.as_slice()).map_err(|_| Error::Misaligned)?
-        };
-        return gather(kind, &value_node.decoded, raw, (spans, nulls), total, alloc)?
-            .ok_or(Error::TypeMismatch);
+        return gather(
+            kind,
+            &value_node.decoded,
+            raw,
+            (&spans, nulls),
+            total,
+            alloc,
+        )?
+        .ok_or(Error::TypeMismatch);
     }
     // Row by row: each row's value encoding, decoded.
     let mut null_value = MutableBuffer::new_in(alloc.clone());
@@ -506,7 +461,7 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
         let row = rows.get_mut(i).ok_or(Error::OutOfBounds)?;
         match reader.next(row)? {
             None => Ok(null_value),
-            Some(p) => interner.value_at(p).ok_or(Error::UnknownDictionaryKey),
+            Some(p) => interner.value_at(p),
         }
     })?;
     let values = decode_column(value_node, dicts, &mut cursors, alloc)?;
@@ -514,82 +469,4 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
         return Err(Error::InvalidRow);
     }
     Ok(values)
-}
-
-/// Decodes a run-end encoded column: consecutive slots with equal value
-/// bytes form one run.
-///
-/// # Errors
-/// [`Error::InvalidRow`]; [`Error::CapacityOverflow`] when the length does
-/// not fit the run-end type; the values' decoding errors.
-pub(crate) fn decode_run<'a, A: Allocator + Clone>(
-    node: &Node<'a, A>,
-    dicts: &[Interner<A>],
-    rows: &mut [&[u8]],
-    alloc: &A,
-) -> Result<ArrayRef<'a, A>> {
-    let DataType::RunEndEncoded(ends_field, _) = &node.decoded else {
-        return Err(Error::TypeMismatch);
-    };
-    let value_node = node.child()?;
-    // The value of each slot, and the number of runs.
-    let mut runs = 0usize;
-    let mut prev: Option<&[u8]> = None;
-    let values_of = TryVec::try_from_fn_in(rows.len(), alloc.clone(), |i| {
-        let row = rows.get_mut(i).ok_or(Error::OutOfBounds)?;
-        let n = skip_one(value_node, row)?;
-        let v = take(row, n)?;
-        if prev != Some(v) {
-            runs += 1;
-            prev = Some(v);
-        }
-        Ok(v)
-    })?;
-    let mut ends = MutableBuffer::new_in(alloc.clone());
-    ends.try_reserve_exact(runs.checked_mul(8).ok_or(Error::CapacityOverflow)?)?;
-    let mut next = 0usize;
-    let mut heads = TryVec::try_from_fn_in(runs, alloc.clone(), |_| {
-        let head = *values_of.get(next).ok_or(Error::OutOfBounds)?;
-        next += 1;
-        while values_of.get(next) == Some(&head) {
-            next += 1;
-        }
-        ends.try_push(i64::try_from(next).map_err(|_| Error::CapacityOverflow)?)?;
-        Ok(head)
-    })?;
-    let values = decode_column(value_node, dicts, &mut heads, alloc)?;
-    if heads.iter().any(|c| !c.is_empty()) {
-        return Err(Error::InvalidRow);
-    }
-    let ends: &[i64] = typed(ends.as_slice())?;
-    let dt = ends_field.data_type().clone();
-    let run_ends = match dt {
-        DataType::Int16 => RunEnds::Int16(narrow::<i16, A>(ends, dt, alloc)?),
-        DataType::Int32 => RunEnds::Int32(narrow::<i32, A>(ends, dt, alloc)?),
-        DataType::Int64 => RunEnds::Int64(narrow::<i64, A>(ends, dt, alloc)?),
-        _ => return Err(Error::InvalidDataType),
-    };
-    Ok(RunArray::try_new(
-        node.decoded.clone(),
-        run_ends,
-        SharedBox::try_new_in(values, alloc.clone())?,
-    )?
-    .into_array_ref())
-}
-
-/// Run ends as a primitive array of `T`.
-fn narrow<'a, T, A: Allocator + Clone>(
-    ends: &[i64],
-    dt: DataType<'a, A>,
-    alloc: &A,
-) -> Result<PrimitiveArray<'a, T, A>>
-where
-    T: crate::array::PrimitiveType + TryFrom<i64>,
-{
-    let mut b = MutableBuffer::new_in(alloc.clone());
-    b.try_reserve_exact(ends.len() * core::mem::size_of::<T>())?;
-    for &e in ends {
-        b.try_push(T::try_from(e).map_err(|_| Error::CapacityOverflow)?)?;
-    }
-    PrimitiveArray::try_new(dt, ScalarBuffer::try_from_buffer(b.into_buffer())?, None)
 }

@@ -14,10 +14,10 @@ use super::fixed::Layout;
 use super::interner::Interner;
 use super::list::{self, ListIndex};
 use super::variable::sizes as byte_sizes;
-use super::{fixed, nested, variable, Kind, Node, Rows, SortOptions};
+use super::{fixed, nested, variable, Kind, Node, Rows};
 use crate::array::{Array, ArrayRef};
+use crate::buffer::NullBuffer;
 use crate::buffer::TryVec;
-use crate::buffer::{Appender, NullBuffer};
 use crate::error::{Error, Result};
 
 /// A column ready to be encoded.
@@ -145,7 +145,7 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
             at += width;
             at
         })?;
-        let (buffer, _) = rows.parts_mut()?;
+        let (buffer, _) = rows.parts_mut();
         // Never 0 (`step_by` would panic), also for 0 rows. Dictionary
         // tables write every row at once.
         let all_direct = encoders.iter().all(|e| matches!(e, Encoder::Direct(_)));
@@ -169,7 +169,7 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
                             let mut layout = Layout::Stride { width, offset };
                             let part = sliced(column, r0, r1, n)?;
                             let part = part.as_ref().unwrap_or(column);
-                            encode_fixed(part, node.options, data, &mut layout)?;
+                            fixed::encode_column(part, node.options, data, &mut layout)?;
                         }
                         Encoder::Table {
                             table,
@@ -196,7 +196,7 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
         let fixed: usize = encoders.iter().filter_map(|e| fixed_width(e)).sum();
         let first = rows.len();
         rows.try_extend_offsets_with(n, move || fixed)?;
-        let (buffer, offsets) = rows.parts_mut()?;
+        let (buffer, offsets) = rows.parts_mut();
         let cursors = offsets.get_mut(first + 1..).ok_or(Error::OutOfBounds)?;
         if let ([only], [node]) = (&*encoders, nodes) {
             if let Some(bound) = byte_sizes::append_bound(only, node, n, APPEND_VALUE) {
@@ -204,8 +204,11 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
                 // order, each byte once, without zeroing the rows first,
                 // and without a pass for the row starts (room is made for
                 // at most `bound` bytes).
-                buffer.try_extend_appended(bound, |w| {
-                    append_bytes(only, node, w, cursors).unwrap_or(Err(Error::UnsupportedType))
+                buffer.try_extend_appended(bound, |w| match only {
+                    Encoder::Direct(column) if !node.unordered => {
+                        variable::append_column(column, node.options, w, cursors)
+                    }
+                    _ => Err(Error::UnsupportedType),
                 })?;
                 return check_end(cursors, buffer.len());
             }
@@ -330,81 +333,6 @@ fn check_end(cursors: &[usize], end: usize) -> Result<()> {
     Ok(())
 }
 
-/// Writes the rows of `enc` through `w` (see [`variable::append_offsets`])
-/// when it is an offsets-based byte column encoded ordered; `None`
-/// (nothing done) otherwise.
-fn append_bytes<A: Allocator>(
-    enc: &Encoder<'_, '_, A>,
-    node: &Node<'_, A>,
-    w: &mut Appender<'_>,
-    cursors: &mut [usize],
-) -> Option<Result<()>> {
-    if node.unordered {
-        return None;
-    }
-    let Encoder::Direct(column) = enc else {
-        return None;
-    };
-    macro_rules! append {
-        ($a:expr) => {
-            Some(variable::append_offsets(
-                w,
-                cursors,
-                $a.value_offsets(),
-                $a.values().as_slice(),
-                $a.nulls(),
-                node.options,
-            ))
-        };
-    }
-    match column {
-        ArrayRef::Binary(a) => append!(a),
-        ArrayRef::LargeBinary(a) => append!(a),
-        ArrayRef::Utf8(a) => append!(a),
-        ArrayRef::LargeUtf8(a) => append!(a),
-        _ => None,
-    }
-}
-
-/// Encodes a fixed-width leaf column (Null, Boolean, primitive,
-/// FixedSizeBinary) into the rows of `layout`.
-///
-/// # Errors
-/// [`Error::UnsupportedType`] for other columns; as [`fixed::encode`].
-fn encode_fixed<A: Allocator>(
-    column: &ArrayRef<'_, A>,
-    opts: SortOptions,
-    data: &mut [u8],
-    layout: &mut Layout<'_>,
-) -> Result<()> {
-    macro_rules! fixed {
-        ($a:expr) => {
-            fixed::encode(data, layout, $a.values(), $a.nulls(), opts)
-        };
-    }
-    match column {
-        ArrayRef::Null(_) => Ok(()),
-        ArrayRef::Boolean(a) => fixed::encode_bool(data, layout, a, opts),
-        ArrayRef::Int8(a) => fixed!(a),
-        ArrayRef::Int16(a) => fixed!(a),
-        ArrayRef::Int32(a) => fixed!(a),
-        ArrayRef::Int64(a) => fixed!(a),
-        ArrayRef::UInt8(a) => fixed!(a),
-        ArrayRef::UInt16(a) => fixed!(a),
-        ArrayRef::UInt32(a) => fixed!(a),
-        ArrayRef::UInt64(a) => fixed!(a),
-        ArrayRef::Float16(a) => fixed!(a),
-        ArrayRef::Float32(a) => fixed!(a),
-        ArrayRef::Float64(a) => fixed!(a),
-        ArrayRef::Int128(a) => fixed!(a),
-        ArrayRef::Int256(a) => fixed!(a),
-        ArrayRef::IntervalDayTime(a) => fixed!(a),
-        ArrayRef::IntervalMonthDayNano(a) => fixed!(a),
-        ArrayRef::FixedSizeBinary(a) => fixed::encode_fixed_binary(data, layout, a, opts),
-        _ => Err(Error::UnsupportedType),
-    }
-}
-
 /// Readies one column for encoding (encoding its children, interning
 /// dictionary values).
 fn prepare<'c, 'b, A: Allocator + Clone>(
@@ -439,7 +367,7 @@ fn prepare<'c, 'b, A: Allocator + Clone>(
             Ok(enc)
         }
         (Kind::RunEnd(values), ArrayRef::RunEndEncoded(r)) => {
-            dictionary::prepare_run(values, dicts, r, alloc)
+            super::run_end::prepare_run(values, dicts, r, alloc)
         }
         #[cfg(feature = "union")]
         (Kind::Union(children), ArrayRef::Union(u)) => {
@@ -457,12 +385,7 @@ pub(crate) fn fixed_width<A: Allocator>(enc: &Encoder<'_, '_, A>) -> Option<usiz
         Encoder::Table { width, .. } => return *width,
         _ => return None,
     };
-    match column {
-        ArrayRef::Null(_) => Some(0),
-        ArrayRef::Boolean(_) => Some(2),
-        ArrayRef::FixedSizeBinary(a) => a.value_length().checked_add(1),
-        other => other.data_type().primitive_width().map(|w| w + 1),
-    }
+    fixed::column_width(column)
 }
 
 /// Adds `delta` to every length. Saturating, so that it vectorises: a
@@ -475,16 +398,6 @@ fn add_all(lengths: &mut [usize], delta: usize) -> Result<()> {
     Ok(())
 }
 
-/// `bytes` when `valid`, else `None`.
-#[inline]
-fn valid_bytes(valid: bool, bytes: Option<&[u8]>) -> Option<&[u8]> {
-    if valid {
-        bytes
-    } else {
-        None
-    }
-}
-
 /// Adds each row's encoded size for this column to `lengths[i]` (without
 /// overflow checks for byte columns when `bounded`: see
 /// [`byte_sizes::rows_bound`]).
@@ -494,42 +407,11 @@ pub(crate) fn add_lengths<A: Allocator>(
     lengths: &mut [usize],
     bounded: bool,
 ) -> Result<()> {
-    let unordered = node.unordered;
-    macro_rules! var {
-        ($a:expr) => {
-            variable::add_lengths(
-                lengths,
-                |i| valid_bytes($a.is_valid(i), $a.value_bytes(i)),
-                unordered,
-            )
-        };
-    }
-    macro_rules! offsets {
-        ($a:expr) => {
-            byte_sizes::add_lengths_from_offsets(
-                lengths,
-                $a.value_offsets(),
-                $a.nulls(),
-                unordered,
-                bounded,
-            )
-        };
-    }
     match enc {
-        Encoder::Direct(column) => match column {
-            ArrayRef::Null(_) => Ok(()),
-            ArrayRef::Boolean(_) => add_all(lengths, 2),
-            ArrayRef::FixedSizeBinary(a) => add_all(lengths, 1 + a.value_length()),
-            ArrayRef::Binary(a) => offsets!(a),
-            ArrayRef::LargeBinary(a) => offsets!(a),
-            ArrayRef::Utf8(a) => offsets!(a),
-            ArrayRef::LargeUtf8(a) => offsets!(a),
-            ArrayRef::BinaryView(a) => var!(a),
-            ArrayRef::Utf8View(a) => var!(a),
-            other => match other.data_type().primitive_width() {
-                Some(w) => add_all(lengths, 1 + w),
-                None => Err(Error::UnsupportedType),
-            },
+        Encoder::Direct(column) => match fixed::column_width(column) {
+            Some(0) => Ok(()),
+            Some(w) => add_all(lengths, w),
+            None => variable::add_column_lengths(column, lengths, node.unordered, bounded),
         },
         Encoder::Nested {
             nulls,
@@ -556,41 +438,13 @@ pub(crate) fn encode<A: Allocator>(
     cursors: &mut [usize],
 ) -> Result<()> {
     let opts = node.options;
-    let unordered = node.unordered;
-    macro_rules! offsets {
-        ($a:expr) => {
-            variable::encode_offsets(
-                data,
-                cursors,
-                $a.value_offsets(),
-                $a.values().as_slice(),
-                $a.nulls(),
-                opts,
-                unordered,
-            )
-        };
-    }
-    macro_rules! var {
-        ($a:expr) => {
-            variable::encode(
-                data,
-                cursors,
-                |i| valid_bytes($a.is_valid(i), $a.value_bytes(i)),
-                opts,
-                unordered,
-            )
-        };
-    }
     match enc {
-        Encoder::Direct(column) => match column {
-            ArrayRef::Binary(a) => offsets!(a),
-            ArrayRef::LargeBinary(a) => offsets!(a),
-            ArrayRef::Utf8(a) => offsets!(a),
-            ArrayRef::LargeUtf8(a) => offsets!(a),
-            ArrayRef::BinaryView(a) => var!(a),
-            ArrayRef::Utf8View(a) => var!(a),
-            other => encode_fixed(other, opts, data, &mut Layout::Cursors(cursors)),
-        },
+        Encoder::Direct(column) => {
+            match variable::encode_column(column, opts, node.unordered, data, cursors) {
+                Some(r) => r,
+                None => fixed::encode_column(column, opts, data, &mut Layout::Cursors(cursors)),
+            }
+        }
         Encoder::Nested {
             nulls,
             child,

@@ -112,15 +112,19 @@
 // over the whole buffer first, any rows (`convert_rows`, and the fallback)
 // take its row-by-row decoder.
 //
+// Each type family's encode and decode sit side by side in its file or
+// directory; `encode.rs` and `decode.rs` only dispatch on the column's kind.
+//
 // | family | encode | decode row by row | decode a whole `Rows` |
 // |---|---|---|---|
-// | driver | `encode.rs` (sizes, then one pass per column) | `source.rs` (dispatch), `decode.rs` (cursors, column by column) | `source.rs` |
+// | driver | `encode.rs` (sizes, then one pass per column) | `source.rs` (the dispatch), `decode.rs` (cursors, column by column) | `source.rs` |
 // | fixed width (Null, Boolean, primitives, FixedSizeBinary) | `fixed/mod.rs`, `fixed/native_order.rs` | `fixed/mod.rs` (cursors), `fixed/rows.rs` (all columns fixed) | `fixed/contiguous.rs` |
 // | bytes (Binary, Utf8, Large, View) | `variable/mod.rs`, `variable/sizes.rs` | `variable/decoding.rs`, `variable/decoding/columns.rs` | `variable/contiguous.rs` |
-// | struct, fixed-size list | `nested.rs` | `nested.rs` | — |
-// | list, list view, map | `list.rs`, `list_elements.rs` | `list.rs`, `list_elements.rs` | — |
-// | dictionary, run-end | `dictionary.rs` | `dictionary.rs` | — |
-// | seed dictionary (`RowInterner`) | `interner.rs`, `interner/` (`cache.rs`: tables of repeated dictionaries) | `dictionary.rs`, `interner/gather.rs` | `interner/contiguous.rs` |
+// | nested: struct, fixed-size list | `nested.rs` | `nested.rs` | — |
+// | list, list view, map | `list/mod.rs`; layouts `list/elements.rs` (default), `list/canonical.rs` (seed, unordered) | same | — |
+// | dictionary by value, and the table encoder | `dictionary.rs` | `dictionary.rs` | — |
+// | seed dictionary (`RowInterner`) | `interner/mod.rs`, `interner/` (`cache.rs`: tables of repeated dictionaries) | `dictionary.rs`, `interner/gather.rs` | `interner/contiguous.rs` |
+// | run-end encoded | `run_end.rs` (rows through the table encoder) | `run_end.rs` | — |
 // | union | `union.rs` | `union.rs` | — |
 // | storage | `rows.rs` (`Rows`, `Row`) | | |
 
@@ -130,9 +134,9 @@ mod encode;
 mod fixed;
 mod interner;
 mod list;
-mod list_elements;
 mod nested;
 mod rows;
+mod run_end;
 mod source;
 #[cfg(feature = "union")]
 mod union;

@@ -4,10 +4,8 @@ use core::fmt;
 
 use allocator_api2::alloc::Allocator;
 
-use crate::buffer::MutableBuffer;
+use crate::buffer::{MutableBuffer, TryVec};
 use crate::error::{Error, Result};
-
-const USIZE: usize = core::mem::size_of::<usize>();
 
 /// Encoded rows: one contiguous byte buffer and `len + 1` offsets (in bytes,
 /// native `usize`s), both in memory from `A`. Row `i` is
@@ -37,7 +35,7 @@ pub struct Rows<
 > {
     buffer: MutableBuffer<A>,
     /// `len + 1` offsets once a row was added; empty before (zero rows).
-    offsets: MutableBuffer<A>,
+    offsets: TryVec<usize, A>,
 }
 
 impl<A: Allocator> Rows<A> {
@@ -48,7 +46,7 @@ impl<A: Allocator> Rows<A> {
     {
         Rows {
             buffer: MutableBuffer::new_in(alloc.clone()),
-            offsets: MutableBuffer::new_in(alloc),
+            offsets: TryVec::new_in(alloc),
         }
     }
 
@@ -62,10 +60,7 @@ impl<A: Allocator> Rows<A> {
     {
         let mut r = Self::new_in(alloc);
         r.buffer.try_reserve_exact(bytes)?;
-        let n = rows
-            .checked_add(1)
-            .and_then(|n| n.checked_mul(USIZE))
-            .ok_or(Error::CapacityOverflow)?;
+        let n = rows.checked_add(1).ok_or(Error::CapacityOverflow)?;
         r.offsets.try_reserve_exact(n)?;
         Ok(r)
     }
@@ -73,7 +68,7 @@ impl<A: Allocator> Rows<A> {
     /// Number of rows.
     #[inline]
     pub fn len(&self) -> usize {
-        (self.offsets.len() / USIZE).saturating_sub(1)
+        self.offsets.len().saturating_sub(1)
     }
 
     /// `true` when there are no rows.
@@ -85,7 +80,7 @@ impl<A: Allocator> Rows<A> {
     /// The `len + 1` offsets (bytes into [`Self::data`]); empty when there are no rows.
     #[inline]
     pub fn offsets(&self) -> &[usize] {
-        bytemuck::try_cast_slice(self.offsets.as_slice()).unwrap_or(&[])
+        self.offsets.as_slice()
     }
 
     /// All row bytes, back to back.
@@ -141,11 +136,10 @@ impl<A: Allocator> Rows<A> {
 
     fn try_push_inner(&mut self, bytes: &[u8]) -> Result<()> {
         if self.offsets.is_empty() {
-            self.offsets.try_extend_from_slice(&0usize.to_ne_bytes())?;
+            self.offsets.try_push(0)?;
         }
         self.buffer.try_extend_from_slice(bytes)?;
-        self.offsets
-            .try_extend_from_slice(&self.buffer.len().to_ne_bytes())
+        self.offsets.try_push(self.buffer.len())
     }
 
     /// The rows' bytes, back to back (row `i` at `offsets()[i]..offsets()[i + 1]`).
@@ -188,15 +182,7 @@ impl<A: Allocator> Rows<A> {
     /// Adds `n` rows whose lengths the caller will write: returns the new
     /// offsets (`n` of them, zeroed) to be filled with lengths.
     pub(crate) fn try_grow_offsets(&mut self, n: usize) -> Result<()> {
-        let bytes = n.checked_mul(USIZE).ok_or(Error::CapacityOverflow)?;
-        if self.offsets.is_empty() {
-            // One allocation for the leading zero and the new offsets (a
-            // grow would copy).
-            self.offsets
-                .try_reserve_exact(bytes.checked_add(USIZE).ok_or(Error::CapacityOverflow)?)?;
-            self.offsets.try_extend_from_slice(&0usize.to_ne_bytes())?;
-        }
-        self.offsets.try_extend_zeros(bytes)
+        self.try_extend_offsets_with(n, || 0)
     }
 
     /// Adds `n` rows whose offsets (or, for the caller to turn into
@@ -213,18 +199,15 @@ impl<A: Allocator> Rows<A> {
         if self.offsets.is_empty() {
             // The leading zero and the new offsets in one allocation.
             let k = n.checked_add(1).ok_or(Error::CapacityOverflow)?;
-            self.offsets
-                .try_extend_from_fn(k, move |i| if i == 0 { 0 } else { next() })
-        } else {
-            self.offsets.try_extend_from_fn(n, move |_| next())
+            self.offsets.try_reserve_exact(k)?;
+            self.offsets.try_push(0)?;
         }
+        self.offsets.try_extend_from_fn(n, move |_| next())
     }
 
     /// The byte buffer and the offsets together, mutably.
-    pub(crate) fn parts_mut(&mut self) -> Result<(&mut MutableBuffer<A>, &mut [usize])> {
-        let offsets = bytemuck::try_cast_slice_mut(self.offsets.as_slice_mut())
-            .map_err(|_| Error::Misaligned)?;
-        Ok((&mut self.buffer, offsets))
+    pub(crate) fn parts_mut(&mut self) -> (&mut MutableBuffer<A>, &mut [usize]) {
+        (&mut self.buffer, self.offsets.as_mut_slice())
     }
 
     /// Byte length and offset count, to roll back a failed append.

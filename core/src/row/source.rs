@@ -4,17 +4,17 @@
 //! iterator: [`Rowwise`]); [`super::RowConverter::convert_all_rows`] decodes
 //! every row of a [`Rows`], whose rows also sit back to back in one buffer
 //! ([`Contiguous`]). Both are a [`RowSource`] and go through [`decode()`]: the
-//! converter's columns choose a [`Plan`] once, a contiguous source tries the
-//! plan's buffer decoder first, and every source can fall back to the
-//! plan's row-by-row decoder, with the same results and errors.
+//! converter's columns choose a [`Plan`] once, and the plan's one decoder
+//! takes the source: it reads rows back to back straight from their buffer
+//! when it can and row by row otherwise, with the same results and errors.
 
 use allocator_api2::alloc::Allocator;
 
 use super::decode;
-use super::fixed::{contiguous, rows as fixed_rows};
+use super::fixed::rows as fixed_rows;
 use super::interner::contiguous as contiguous_dict;
 use super::interner::Interner;
-use super::variable::{contiguous as contiguous_bytes, decoding as variable_decode};
+use super::variable::decoding as variable_decode;
 use super::{Kind, Node, Row, Rows, RowsIter};
 use crate::array::ArrayRef;
 use crate::buffer::{SharedSlice, TryVec};
@@ -97,7 +97,7 @@ impl<'r, I: ExactSizeIterator<Item = Row<'r>>> RowSource<'r> for Rowwise<I> {
 ///
 /// | plan | columns | row by row | contiguous rows |
 /// |---|---|---|---|
-/// | `Fixed` | all fixed-width leaves | `fixed/rows.rs` | `fixed/contiguous.rs` |
+/// | `Fixed` | all fixed-width leaves | `fixed/rows.rs` | `fixed/rows.rs` (through `fixed/contiguous.rs`) |
 /// | `Bytes` | one Binary, Utf8 (Large, View) | `variable/decoding/columns.rs` | `variable/contiguous.rs` (offset types) |
 /// | `SeedDictionary` | one seed dictionary | cursors | `interner/contiguous.rs` |
 /// | `Cursors` | anything else | cursors (`decode`) | cursors |
@@ -147,26 +147,22 @@ where
     S: RowSource<'r>,
 {
     let plan = Plan::of(nodes, dicts)?;
-    if let Some(rows) = source.contiguous() {
-        // `None`: rows these decoders leave to the row-by-row ones (other
-        // lengths, no rows, malformed rows), which give the errors.
-        let decoded = match plan {
-            Plan::Fixed(width) => contiguous::decode_all(nodes, width, rows, alloc)?,
-            Plan::Bytes(node) => contiguous_bytes::decode_all(node, rows, alloc)?,
-            Plan::SeedDictionary(node, interner) => {
-                contiguous_dict::decode_all(node, interner, rows, alloc)?
-            }
-            Plan::Cursors => None,
-        };
-        if let Some(columns) = decoded {
-            return Ok(columns);
-        }
-    }
-    let rows = source.rows();
+    // One decoder per family for both kinds of source.
     match plan {
-        Plan::Fixed(width) => fixed_rows::decode_rows(nodes, width, rows, alloc),
-        Plan::Bytes(node) => variable_decode::decode_single_column(node, rows, alloc),
-        Plan::SeedDictionary(..) | Plan::Cursors => by_cursors(nodes, dicts, rows, alloc),
+        Plan::Fixed(width) => fixed_rows::decode_rows(nodes, width, source, alloc),
+        Plan::Bytes(node) => variable_decode::decode_single_column(node, source, alloc),
+        Plan::SeedDictionary(node, interner) => {
+            // Rows back to back straight from their buffer, unless that
+            // path leaves them to the cursors (malformed rows, no rows, no
+            // raw values kept), which give the errors.
+            if let Some(rows) = source.contiguous() {
+                if let Some(columns) = contiguous_dict::decode_all(node, interner, rows, alloc)? {
+                    return Ok(columns);
+                }
+            }
+            by_cursors(nodes, dicts, source.rows(), alloc)
+        }
+        Plan::Cursors => by_cursors(nodes, dicts, source.rows(), alloc),
     }
 }
 

@@ -1,32 +1,27 @@
-//! Decoding every row of a [`Rows`](crate::row::Rows) straight from its byte buffer and
-//! offsets, for converters whose columns are all fixed-width (see
-//! [`super::rows`]): no per-row iterator, no per-row length check.
+//! The contiguous-rows path of [`super::rows::decode_rows`]: rows stored
+//! back to back (a [`Rows`](crate::row::Rows)) decode straight from the
+//! byte buffer, with no per-row iterator and no per-row length check.
 //!
 //! One pass over the offsets checks that row `i` starts at
 //! `start + i × width` (every row then has the converter's width); the
 //! rows are then the bytes `start..start + n × width` and each column
 //! decodes its piece of every row at its offset, column by column.
 //! Booleans go 8 rows per bitmap byte, their three well-formed pieces
-//! compared as `u16`s. Every byte is checked as the iterator decoders check
-//! it; when a row has another length (or the converter's rows are empty)
-//! the caller falls back to [`crate::row::RowConverter::convert_rows`], so the
-//! result and the errors are the same.
+//! compared as `u16`s. Every byte is checked as the row-by-row path checks
+//! it; when a row has another length (or there are no rows) the row-by-row
+//! path decodes them, so the result and the errors are the same.
 
 use allocator_api2::alloc::Allocator;
 
 use super::rows::Column;
-use crate::array::ArrayRef;
-use crate::buffer::SharedSlice;
-use crate::buffer::TryVec;
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
-use crate::row::decode::fixed_len;
 use crate::row::source::Contiguous;
-use crate::row::{Node, SortOptions};
+use crate::row::SortOptions;
 
 /// The bytes of all rows of `rows`, back to back, when every row is
 /// `width` bytes long (`width > 0`, at least one row); `None` otherwise.
-fn uniform(rows: Contiguous<'_>, width: usize) -> Option<&[u8]> {
+pub(super) fn uniform(rows: Contiguous<'_>, width: usize) -> Option<&[u8]> {
     let offsets = rows.offsets();
     let n = rows.len();
     if width == 0 || n == 0 || offsets.len() != n.checked_add(1)? {
@@ -56,64 +51,40 @@ fn uniform(rows: Contiguous<'_>, width: usize) -> Option<&[u8]> {
     rows.data().get(start..end)
 }
 
-/// Decodes every row of `rows` into one column per node (every node a
-/// fixed-width leaf, `width` the row width: see
-/// [`super::rows::row_width`]); `Ok(None)` when the rows are not
-/// all `width` bytes long, or there are none, for the caller to decode them
-/// through the iterator instead.
+/// Decodes `data` (`n` rows of `width` bytes, checked by [`uniform`])
+/// into `columns`, column by column.
 ///
 /// # Errors
-/// [`Error::InvalidRow`] for a malformed piece; [`Error::AllocationFailed`];
-/// [`Error::CapacityOverflow`].
-pub(crate) fn decode_all<'a, A>(
-    nodes: &[Node<'a, A>],
+/// [`Error::InvalidRow`] for a malformed piece; [`Error::CapacityOverflow`].
+pub(super) fn decode_uniform<A: Allocator + Clone>(
+    columns: &mut [Column<'_, '_, A>],
+    data: &[u8],
     width: usize,
-    rows: Contiguous<'_>,
-    alloc: &A,
-) -> Result<Option<SharedSlice<'a, ArrayRef<'a, A>, A>>>
-where
-    A: Allocator + Clone,
-{
-    let Some(data) = uniform(rows, width) else {
-        return Ok(None);
-    };
-    let n = rows.len();
-    let mut offset = 0usize;
-    let mut columns = TryVec::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
-        let node = nodes.get(i).ok_or(Error::OutOfBounds)?;
-        let c = Column::try_new(node, offset, n, alloc)?;
-        offset += fixed_len(&node.data_type)?;
-        Ok(c)
-    })?;
-    let mut bad = false;
+    n: usize,
+) -> Result<()> {
     let single = columns.len() == 1;
     for c in columns.iter_mut() {
-        if matches!(c.node.data_type, DataType::Boolean) {
-            bad |= decode_booleans(c, data, width, n)?;
+        let bad = if matches!(c.node.data_type, DataType::Boolean) {
+            decode_booleans(c, data, width, n)?
         } else if single {
             // The piece is the whole row, already of the right length.
-            bad |= c
-                .decode_range(data.chunks_exact(width), |row, _| row, n, 0)?
-                .0;
+            c.decode_range(data.chunks_exact(width), |row, _| Some(row), n, 0)?
+                .0
         } else {
-            bad |= c
-                .decode_range(data.chunks_exact(width), piece_at(c.offset), n, 0)?
-                .0;
-        }
+            c.decode_range(data.chunks_exact(width), piece_at(c.offset), n, 0)?
+                .0
+        };
         if bad {
             return Err(Error::InvalidRow);
         }
     }
-    let columns = SharedSlice::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
-        columns.get_mut(i).ok_or(Error::OutOfBounds)?.finish(n)
-    })?;
-    Ok(Some(columns))
+    Ok(())
 }
 
-/// The piece of a row at byte `at`, `len` bytes (empty when the row is
+/// The piece of a row at byte `at`, `len` bytes (`None` when the row is
 /// shorter: malformed).
-fn piece_at<'r>(at: usize) -> impl Fn(&'r [u8], usize) -> &'r [u8] {
-    move |row, len| row.get(at..at + len).unwrap_or(&[])
+fn piece_at<'r>(at: usize) -> impl Fn(&'r [u8], usize) -> Option<&'r [u8]> {
+    move |row, len| row.get(at..at + len)
 }
 
 /// Bit 15 of every 16-bit lane of a `u64`, and the other bits.
@@ -286,6 +257,7 @@ fn decode_booleans<A: Allocator + Clone>(
 
 #[cfg(test)]
 mod tests {
+    use crate::array::ArrayRef;
     use crate::row::Rows;
     use std::vec::Vec;
 

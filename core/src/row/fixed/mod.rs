@@ -21,7 +21,7 @@ mod native_order;
 pub(crate) mod rows;
 
 use super::{take, SortOptions};
-use crate::array::{Array, BooleanArray, FixedSizeBinaryArray, PrimitiveArray};
+use crate::array::{Array, ArrayRef, BooleanArray, FixedSizeBinaryArray, PrimitiveArray};
 use crate::buffer::{
     BooleanBuffer, Buffer, MutableBuffer, NullBuffer, NullBufferBuilder, ScalarBuffer,
 };
@@ -415,6 +415,57 @@ pub(crate) fn encode_fixed_binary<A: Allocator>(
         return Err(Error::OutOfBounds);
     }
     Ok(())
+}
+
+/// The encoded width of every row of a fixed-width leaf column (Null,
+/// Boolean, primitive, FixedSizeBinary: `1 +` the value width, 0 for Null),
+/// `None` for other columns.
+pub(crate) fn column_width<A: Allocator>(column: &ArrayRef<'_, A>) -> Option<usize> {
+    match column {
+        ArrayRef::Null(_) => Some(0),
+        ArrayRef::Boolean(_) => Some(2),
+        ArrayRef::FixedSizeBinary(a) => a.value_length().checked_add(1),
+        other => other.data_type().primitive_width().map(|w| w + 1),
+    }
+}
+
+/// Encodes a fixed-width leaf column (Null, Boolean, primitive,
+/// FixedSizeBinary) into the rows of `layout`.
+///
+/// # Errors
+/// [`Error::UnsupportedType`] for other columns; as [`encode`].
+pub(crate) fn encode_column<A: Allocator>(
+    column: &ArrayRef<'_, A>,
+    opts: SortOptions,
+    data: &mut [u8],
+    layout: &mut Layout<'_>,
+) -> Result<()> {
+    macro_rules! fixed {
+        ($a:expr) => {
+            encode(data, layout, $a.values(), $a.nulls(), opts)
+        };
+    }
+    match column {
+        ArrayRef::Null(_) => Ok(()),
+        ArrayRef::Boolean(a) => encode_bool(data, layout, a, opts),
+        ArrayRef::Int8(a) => fixed!(a),
+        ArrayRef::Int16(a) => fixed!(a),
+        ArrayRef::Int32(a) => fixed!(a),
+        ArrayRef::Int64(a) => fixed!(a),
+        ArrayRef::UInt8(a) => fixed!(a),
+        ArrayRef::UInt16(a) => fixed!(a),
+        ArrayRef::UInt32(a) => fixed!(a),
+        ArrayRef::UInt64(a) => fixed!(a),
+        ArrayRef::Float16(a) => fixed!(a),
+        ArrayRef::Float32(a) => fixed!(a),
+        ArrayRef::Float64(a) => fixed!(a),
+        ArrayRef::Int128(a) => fixed!(a),
+        ArrayRef::Int256(a) => fixed!(a),
+        ArrayRef::IntervalDayTime(a) => fixed!(a),
+        ArrayRef::IntervalMonthDayNano(a) => fixed!(a),
+        ArrayRef::FixedSizeBinary(a) => encode_fixed_binary(data, layout, a, opts),
+        _ => Err(Error::UnsupportedType),
+    }
 }
 
 /// Splits one fixed-width piece of `1 + width` bytes off the front of `row`:

@@ -17,6 +17,7 @@ use core::mem::size_of;
 
 use allocator_api2::alloc::Allocator;
 
+use super::contiguous;
 use super::FixedEncode;
 use crate::array::{
     Array, ArrayRef, BooleanArray, FixedSizeBinaryArray, NullArray, PrimitiveArray,
@@ -26,7 +27,8 @@ use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, ScalarBuffer, Shar
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
 use crate::row::decode::{fixed_len, is_variable, match_primitive};
-use crate::row::{Kind, Node, Row, SortOptions};
+use crate::row::source::RowSource;
+use crate::row::{Kind, Node, SortOptions};
 
 /// Rows decoded per step: one `u64` of validity bits.
 const CHUNK: usize = 64;
@@ -116,17 +118,14 @@ impl<'n, 'a, A: Allocator + Clone> Column<'n, 'a, A> {
     pub(super) fn decode_range<'r>(
         &mut self,
         rows: impl Iterator<Item = &'r [u8]>,
-        cut: impl Fn(&'r [u8], usize) -> &'r [u8],
+        cut: impl Fn(&'r [u8], usize) -> Option<&'r [u8]>,
         k: usize,
         base: usize,
     ) -> Result<(bool, usize)> {
         use DataType::*;
         let opts = self.node.options;
-        let validity = self
-            .validity
-            .as_slice_mut()
-            .get_mut(base / 8..)
-            .unwrap_or(&mut []);
+        // Not for Null columns (no validity).
+        let validity = self.validity.as_slice_mut().get_mut(base / 8..);
         macro_rules! prim {
             ($t:ty) => {{
                 let out = self
@@ -134,6 +133,7 @@ impl<'n, 'a, A: Allocator + Clone> Column<'n, 'a, A> {
                     .typed_mut::<$t>()?
                     .get_mut(base..base + k)
                     .ok_or(Error::OutOfBounds)?;
+                let validity = validity.ok_or(Error::OutOfBounds)?;
                 let len = 1 + size_of::<$t>();
                 let rows = rows.map(|r| cut(r, len));
                 if opts.descending {
@@ -147,7 +147,7 @@ impl<'n, 'a, A: Allocator + Clone> Column<'n, 'a, A> {
             Null => {
                 let (mut bad, mut got) = (false, 0);
                 for row in rows.take(k) {
-                    bad |= !cut(row, 0).is_empty();
+                    bad |= cut(row, 0).is_none_or(|p| !p.is_empty());
                     got += 1;
                 }
                 return Ok((bad, got));
@@ -157,7 +157,8 @@ impl<'n, 'a, A: Allocator + Clone> Column<'n, 'a, A> {
                     .values
                     .as_slice_mut()
                     .get_mut(base / 8..)
-                    .unwrap_or(&mut []);
+                    .ok_or(Error::OutOfBounds)?;
+                let validity = validity.ok_or(Error::OutOfBounds)?;
                 bool_rows(rows.take(k).map(|r| cut(r, 2)), opts, values, validity)
             }
             FixedSizeBinary(w) => {
@@ -168,6 +169,7 @@ impl<'n, 'a, A: Allocator + Clone> Column<'n, 'a, A> {
                     .get_mut(base * w..(base + k) * w)
                     .ok_or(Error::OutOfBounds)?;
                 let rows = rows.take(k).map(|r| cut(r, 1 + w));
+                let validity = validity.ok_or(Error::OutOfBounds)?;
                 binary_rows(rows, w, opts, out, validity)
             }
             _ => return Err(Error::UnsupportedType),
@@ -299,7 +301,7 @@ impl<'b, const PLANES: usize> Bits<'b, PLANES> {
 /// sort direction (a constant, so the inversion vanishes when ascending).
 #[inline(always)]
 fn prim_rows<'r, T: FixedEncode, const DESC: bool>(
-    pieces: impl Iterator<Item = &'r [u8]>,
+    pieces: impl Iterator<Item = Option<&'r [u8]>>,
     opts: SortOptions,
     out: &mut [T],
     validity: &mut [u8],
@@ -312,7 +314,7 @@ fn prim_rows<'r, T: FixedEncode, const DESC: bool>(
     for (i, (slot, piece)) in out.iter_mut().zip(pieces).enumerate() {
         got = i + 1;
         // One length check: the split and the conversion to an array.
-        let (head, mut b) = match piece.split_first() {
+        let (head, mut b) = match piece.and_then(<[u8]>::split_first) {
             Some((&head, payload)) => match T::Bytes::try_from(payload) {
                 Ok(b) => (head, b),
                 Err(_) => {
@@ -327,7 +329,7 @@ fn prim_rows<'r, T: FixedEncode, const DESC: bool>(
         };
         let is_valid = head == 1;
         // A constant-length comparison: one word compare, not a byte loop.
-        let zero = b.as_ref() == ZEROS.get(..w).unwrap_or(&[]);
+        let zero = ZEROS.get(..w).is_some_and(|z| b.as_ref() == z);
         bad |= !is_valid & !((head == null) & zero);
         if DESC {
             b.as_mut().iter_mut().for_each(|x| *x = !*x);
@@ -345,7 +347,7 @@ fn prim_rows<'r, T: FixedEncode, const DESC: bool>(
 /// `validity` (at most 8 × their length): as [`prim_rows`].
 #[inline(always)]
 fn bool_rows<'r>(
-    pieces: impl Iterator<Item = &'r [u8]>,
+    pieces: impl Iterator<Item = Option<&'r [u8]>>,
     opts: SortOptions,
     values: &mut [u8],
     validity: &mut [u8],
@@ -361,7 +363,7 @@ fn bool_rows<'r>(
     for (i, piece) in pieces.enumerate() {
         got = i + 1;
         let p = match piece {
-            &[head, b] => u16::from_le_bytes([head, b]),
+            Some(&[head, b]) => u16::from_le_bytes([head, b]),
             _ => 0xFFFF,
         };
         let (t, f) = (p == is_true, p == is_false);
@@ -378,7 +380,7 @@ fn bool_rows<'r>(
 /// per piece, zeroed; at most `out.len() / w` pieces) and `validity`: as
 /// [`prim_rows`].
 fn binary_rows<'r>(
-    pieces: impl Iterator<Item = &'r [u8]>,
+    pieces: impl Iterator<Item = Option<&'r [u8]>>,
     w: usize,
     opts: SortOptions,
     out: &mut [u8],
@@ -390,7 +392,7 @@ fn binary_rows<'r>(
     for (i, piece) in pieces.enumerate() {
         got = i + 1;
         let dst = out.get_mut(i * w..(i + 1) * w);
-        let (Some((&head, payload)), Some(dst)) = (piece.split_first(), dst) else {
+        let (Some((&head, payload)), Some(dst)) = (piece.and_then(<[u8]>::split_first), dst) else {
             bad = true;
             continue;
         };
@@ -412,35 +414,54 @@ fn binary_rows<'r>(
     }
 }
 
-/// Decodes `rows` (`rows.len()` of them, each exactly `width` bytes) into
-/// one column per node, every node a fixed-width leaf (see [`row_width`]).
+/// Decodes the rows of `source` (each exactly `width` bytes) into one
+/// column per node, every node a fixed-width leaf (see [`row_width`]):
+/// rows stored back to back straight from their buffer
+/// ([`super::contiguous`]), any others one by one.
 ///
 /// # Errors
 /// [`Error::InvalidRow`] for a row of another length or a malformed piece;
 /// [`Error::LengthMismatch`] when the iterator yields fewer rows than it
 /// reported; [`Error::AllocationFailed`]; [`Error::CapacityOverflow`].
-pub(crate) fn decode_rows<'a, 'r, A, I>(
+pub(crate) fn decode_rows<'a, 'r, A, S>(
     nodes: &[Node<'a, A>],
     width: usize,
-    mut rows: I,
+    source: S,
     alloc: &A,
 ) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>>
 where
     A: Allocator + Clone,
-    I: ExactSizeIterator<Item = Row<'r>>,
+    S: RowSource<'r>,
 {
+    let columns_of = |n: usize| {
+        let mut offset = 0usize;
+        TryVec::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
+            let node = nodes.get(i).ok_or(Error::OutOfBounds)?;
+            let c = Column::try_new(node, offset, n, alloc)?;
+            offset += fixed_len(&node.data_type)?;
+            Ok(c)
+        })
+    };
+    let finish = |mut columns: TryVec<Column<'_, 'a, A>, A>, n: usize| {
+        SharedSlice::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
+            columns.get_mut(i).ok_or(Error::OutOfBounds)?.finish(n)
+        })
+    };
+    let contiguous = source.contiguous();
+    if let Some((rows, data)) = contiguous.and_then(|r| Some((r, contiguous::uniform(r, width)?))) {
+        // Rows back to back, every one `width` bytes: straight from the buffer.
+        let n = rows.len();
+        let mut columns = columns_of(n)?;
+        contiguous::decode_uniform(&mut columns, data, width, n)?;
+        return finish(columns, n);
+    }
+    let mut rows = source.rows();
     let n = rows.len();
-    let mut offset = 0usize;
-    let mut columns = TryVec::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
-        let node = nodes.get(i).ok_or(Error::OutOfBounds)?;
-        let c = Column::try_new(node, offset, n, alloc)?;
-        offset += fixed_len(&node.data_type)?;
-        Ok(c)
-    })?;
+    let mut columns = columns_of(n)?;
     if let [column] = &mut *columns {
         // One column: its decoder reads every row straight from the iterator.
         let rows = rows.map(|r| r.data());
-        let (bad, got) = column.decode_range(rows, |row, _| row, n, 0)?;
+        let (bad, got) = column.decode_range(rows, |row, _| Some(row), n, 0)?;
         if got < n {
             return Err(Error::LengthMismatch);
         }
@@ -464,7 +485,7 @@ where
             if !bad {
                 for c in columns.iter_mut() {
                     let at = c.offset;
-                    let cut = |row: &'r [u8], len: usize| row.get(at..at + len).unwrap_or(&[]);
+                    let cut = |row: &'r [u8], len: usize| row.get(at..at + len);
                     bad |= c.decode_range(rows_k.iter().copied(), cut, k, base)?.0;
                 }
             }
@@ -481,14 +502,14 @@ where
             }
         }
     }
-    SharedSlice::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
-        columns.get_mut(i).ok_or(Error::OutOfBounds)?.finish(n)
-    })
+    finish(columns, n)
 }
 
 #[cfg(test)]
 mod tests {
     use std::vec::Vec;
+
+    use crate::row::Row;
 
     use allocator_api2::alloc::Global;
 

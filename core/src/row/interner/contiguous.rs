@@ -20,7 +20,7 @@ use allocator_api2::alloc::Allocator;
 use super::gather::{decodes_to, gather, NULL_SPAN};
 use super::{Interner, Reader, ShortSpans};
 use crate::array::ArrayRef;
-use crate::buffer::{MutableBuffer, SharedSlice};
+use crate::buffer::{SharedSlice, TryVec};
 use crate::error::{Error, Result};
 use crate::row::decode::one_column;
 use crate::row::source::Contiguous;
@@ -50,18 +50,16 @@ where
     }
     let n = rows.len();
     let mut reader = interner.reader(node.options, alloc);
-    let mut spans = MutableBuffer::new_in(alloc.clone());
-    spans.try_extend_zeros(n.checked_mul(8).ok_or(Error::CapacityOverflow)?)?;
-    let out: &mut [[u32; 2]] =
-        bytemuck::try_cast_slice_mut(spans.as_slice_mut()).map_err(|_| Error::Misaligned)?;
+    let mut spans = TryVec::new_in(alloc.clone());
+    spans.try_reserve_exact(n)?;
+    spans.try_extend_from_fn(n, |_| [0, 0])?;
+    let out = spans.as_mut_slice();
     let short = reader.short();
     let Some((total, nulls)) = look_up(short, &mut reader, rows.offsets(), rows.data(), out) else {
         return Ok(None);
     };
     let total = usize::try_from(total).map_err(|_| Error::CapacityOverflow)?;
-    let spans: &[[u32; 2]] =
-        bytemuck::try_cast_slice(spans.as_slice()).map_err(|_| Error::Misaligned)?;
-    let Some(column) = gather(kind, dt, raw, (spans, nulls), total, alloc)? else {
+    let Some(column) = gather(kind, dt, raw, (&spans, nulls), total, alloc)? else {
         return Ok(None);
     };
     one_column(column, alloc).map(Some)

@@ -341,7 +341,7 @@ fn gather_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
     let mut values = MutableBuffer::new_in(alloc.clone());
     let room = total.checked_add(ROOM).ok_or(Error::CapacityOverflow)?;
     let ends = offsets.typed_mut::<T::Offset>()?;
-    let ends = ends.get_mut(1..).unwrap_or(&mut []);
+    let ends = ends.get_mut(1..).ok_or(Error::OutOfBounds)?;
     if !values.try_extend_appended(room, |w| copy_spans(raw, spans, ends, w))? {
         return Err(Error::CapacityOverflow);
     }

@@ -3,7 +3,7 @@
 
 use allocator_api2::alloc::Allocator;
 
-use crate::buffer::MutableBuffer;
+use crate::buffer::TryVec;
 use crate::error::{Error, Result};
 
 /// Longest probe sequence of a [`HashIndex`] insertion or lookup.
@@ -44,7 +44,7 @@ pub(super) enum Lookup {
 /// Open addressing over entry positions: a power-of-two table of `u32`
 /// slots holding position + 1 (0: empty), linear probing.
 pub(super) struct HashIndex<A: Allocator> {
-    slots: MutableBuffer<A>,
+    slots: TryVec<u32, A>,
     /// Every entry is in the table.
     pub(super) complete: bool,
 }
@@ -52,7 +52,7 @@ pub(super) struct HashIndex<A: Allocator> {
 impl<A: Allocator> HashIndex<A> {
     pub(super) fn new_in(alloc: A) -> Self {
         HashIndex {
-            slots: MutableBuffer::new_in(alloc),
+            slots: TryVec::new_in(alloc),
             complete: true,
         }
     }
@@ -62,14 +62,17 @@ impl<A: Allocator> HashIndex<A> {
     pub(super) fn rebuild(
         &mut self,
         n: usize,
-        hash_of: impl Fn(usize) -> Option<u64>,
+        hash_of: impl Fn(usize) -> Result<Option<u64>>,
     ) -> Result<()> {
         if n >= u32::MAX as usize {
             return Err(Error::CapacityOverflow);
         }
         self.slots.clear();
         self.complete = true;
-        let count = (0..n).filter(|&i| hash_of(i).is_some()).count();
+        let mut count = 0usize;
+        for i in 0..n {
+            count += usize::from(hash_of(i)?.is_some());
+        }
         if count == 0 {
             return Ok(());
         }
@@ -77,11 +80,12 @@ impl<A: Allocator> HashIndex<A> {
             .checked_mul(2)
             .and_then(|c| c.max(16).checked_next_power_of_two())
             .ok_or(Error::CapacityOverflow)?;
-        self.slots.try_extend_zeros(cap * 4)?;
-        let slots: &mut [u32] = self.slots.typed_mut()?;
+        self.slots.try_reserve_exact(cap)?;
+        self.slots.try_extend_from_fn(cap, |_| 0)?;
+        let slots = self.slots.as_mut_slice();
         let mask = cap - 1;
         for i in 0..n {
-            let Some(h) = hash_of(i) else { continue };
+            let Some(h) = hash_of(i)? else { continue };
             let mut at = h as usize & mask;
             let mut placed = false;
             for _ in 0..MAX_PROBE {
@@ -99,14 +103,18 @@ impl<A: Allocator> HashIndex<A> {
     }
 
     /// The entry whose hash is `h` and for which `is(position)` holds.
-    pub(super) fn find(&self, h: u64, is: impl Fn(usize) -> bool) -> Lookup {
-        let slots: &[u32] = self.slots.typed().unwrap_or(&[]);
+    ///
+    /// # Errors
+    /// The first error of `is`.
+    pub(super) fn find(&self, h: u64, is: impl Fn(usize) -> Result<bool>) -> Result<Lookup> {
+        let slots = self.slots.as_slice();
+        let missed = if self.complete {
+            Lookup::Absent
+        } else {
+            Lookup::Unknown
+        };
         if slots.is_empty() {
-            return if self.complete {
-                Lookup::Absent
-            } else {
-                Lookup::Unknown
-            };
+            return Ok(missed);
         }
         let mask = slots.len() - 1;
         let mut at = h as usize & mask;
@@ -115,18 +123,14 @@ impl<A: Allocator> HashIndex<A> {
                 Some(0) | None => break,
                 Some(&p) => {
                     let i = p as usize - 1;
-                    if is(i) {
-                        return Lookup::Found(i);
+                    if is(i)? {
+                        return Ok(Lookup::Found(i));
                     }
                 }
             }
             at = (at + 1) & mask;
         }
-        if self.complete {
-            Lookup::Absent
-        } else {
-            Lookup::Unknown
-        }
+        Ok(missed)
     }
 }
 
@@ -140,17 +144,20 @@ mod tests {
     #[test]
     fn hash_index_bounds_probes() {
         let mut h = HashIndex::new_in(Global);
-        assert!(matches!(h.find(1, |_| true), Lookup::Absent));
-        h.rebuild(100, |_| Some(7)).unwrap();
+        assert!(matches!(h.find(1, |_| Ok(true)), Ok(Lookup::Absent)));
+        h.rebuild(100, |_| Ok(Some(7))).unwrap();
         assert!(!h.complete);
-        assert!(matches!(h.find(7, |i| i == 3), Lookup::Found(3)));
-        assert!(matches!(h.find(7, |i| i == 50), Lookup::Unknown));
-        h.rebuild(100, |i| Some(i as u64 * 0x9E37_79B9)).unwrap();
+        assert!(matches!(h.find(7, |i| Ok(i == 3)), Ok(Lookup::Found(3))));
+        assert!(matches!(h.find(7, |i| Ok(i == 50)), Ok(Lookup::Unknown)));
+        h.rebuild(100, |i| Ok(Some(i as u64 * 0x9E37_79B9)))
+            .unwrap();
         assert!(h.complete);
         assert!(matches!(
-            h.find(50 * 0x9E37_79B9, |i| i == 50),
-            Lookup::Found(50)
+            h.find(50 * 0x9E37_79B9, |i| Ok(i == 50)),
+            Ok(Lookup::Found(50))
         ));
-        assert!(matches!(h.find(12345, |_| false), Lookup::Absent));
+        assert!(matches!(h.find(12345, |_| Ok(false)), Ok(Lookup::Absent)));
+        let broken = h.find(50 * 0x9E37_79B9, |_| Err(Error::InvalidRow));
+        assert_eq!(broken.err(), Some(Error::InvalidRow));
     }
 }

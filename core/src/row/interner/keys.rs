@@ -22,26 +22,26 @@
 
 use allocator_api2::alloc::Allocator;
 
-use crate::buffer::MutableBuffer;
+use crate::buffer::TryVec;
 use crate::error::{Error, ErrorKind, Result};
 
 /// Entry positions of the one- and two-byte keys.
 pub(super) struct KeyIndex<A: Allocator> {
     /// 256 `u32`: entry position + 1 of key `[b]` (0: none).
-    one: MutableBuffer<A>,
+    one: TryVec<u32, A>,
     /// 1,024 `u64`: bit `c % 64` of word `4 b + c / 64` set for key `[b, c]`
     /// (empty with the dense table).
-    words: MutableBuffer<A>,
+    words: TryVec<u64, A>,
     /// 1,024 `u32`: the number of two-byte keys in the words before.
-    before: MutableBuffer<A>,
+    before: TryVec<u32, A>,
     /// Entry position of each two-byte key, in key order.
-    positions: MutableBuffer<A>,
+    positions: TryVec<u32, A>,
     /// 65,536 `u8`: at `256 b + c`, the place + 1 of key `[b, c]` among the
     /// keys starting with `b` (0: none); only with at least [`DENSE_MIN`]
     /// two-byte keys (else empty).
-    dense: MutableBuffer<A>,
+    dense: TryVec<u8, A>,
     /// 256 `u32` with `dense`: the rank of the first key starting with `b`.
-    bases: MutableBuffer<A>,
+    bases: TryVec<u32, A>,
 }
 
 /// Two-byte keys from which their ranks are kept in a dense table rather
@@ -76,12 +76,12 @@ impl<A: Allocator> KeyIndex<A> {
         A: Clone,
     {
         KeyIndex {
-            one: MutableBuffer::new_in(alloc.clone()),
-            words: MutableBuffer::new_in(alloc.clone()),
-            before: MutableBuffer::new_in(alloc.clone()),
-            positions: MutableBuffer::new_in(alloc.clone()),
-            dense: MutableBuffer::new_in(alloc.clone()),
-            bases: MutableBuffer::new_in(alloc),
+            one: TryVec::new_in(alloc.clone()),
+            words: TryVec::new_in(alloc.clone()),
+            before: TryVec::new_in(alloc.clone()),
+            positions: TryVec::new_in(alloc.clone()),
+            dense: TryVec::new_in(alloc.clone()),
+            bases: TryVec::new_in(alloc),
         }
     }
 
@@ -93,41 +93,43 @@ impl<A: Allocator> KeyIndex<A> {
     #[cfg(test)]
     pub(super) fn rebuild<'k>(&mut self, n: usize, key: impl Fn(usize) -> &'k [u8]) -> Result<()> {
         let two = (0..n).filter(|&i| key(i).len() == 2).count();
-        self.rebuild_counted(n, two, key)
+        self.rebuild_counted(n, two, |i| Ok(key(i)))
     }
 
     /// Rebuilds the tables over the keys `key(0), key(1), …` of `n` entries
     /// sorted by key, `two` of them two-byte keys.
     ///
     /// # Errors
-    /// [`Error::AllocationFailed`] (not for the dense table: the bitmap is
+    /// The first error of `key`; [`Error::AllocationFailed`] (not for the dense table: the bitmap is
     /// used instead), [`Error::CapacityOverflow`].
     pub(super) fn rebuild_counted<'k>(
         &mut self,
         n: usize,
         two: usize,
-        key: impl Fn(usize) -> &'k [u8],
+        key: impl Fn(usize) -> Result<&'k [u8]>,
     ) -> Result<()> {
         if n > u32::MAX as usize {
             return Err(Error::CapacityOverflow);
         }
         // Positions below `n` fit 32 bits.
         let pos = |i: usize| i as u32;
-        for b in [&mut self.one, &mut self.words, &mut self.before] {
-            b.clear();
-        }
+        self.one.clear();
+        self.words.clear();
+        self.before.clear();
         self.positions.clear();
         self.dense.clear();
         self.bases.clear();
-        self.one.try_extend_zeros(256 * 4)?;
+        self.one.try_extend_from_fn(256, |_| 0)?;
         // Many two-byte keys: their ranks in a dense table when its 65 KiB
         // can be had, else (also when the allocator refuses it: a small
         // arena) through the 8 KiB bitmap, found the same way.
         let dense = two >= DENSE_MIN
             && match self
                 .bases
-                .try_extend_zeros(256 * 4)
-                .and_then(|()| self.dense.try_extend_zeros(65536))
+                .try_reserve_exact(256)
+                .and_then(|()| self.bases.try_extend_from_fn(256, |_| 0))
+                .and_then(|()| self.dense.try_reserve_exact(65536))
+                .and_then(|()| self.dense.try_extend_from_fn(65536, |_| 0))
             {
                 Ok(()) => true,
                 Err(e) if e.kind() == ErrorKind::AllocationFailed => {
@@ -139,21 +141,23 @@ impl<A: Allocator> KeyIndex<A> {
             };
         if two > 0 {
             if !dense {
-                self.words.try_extend_zeros(1024 * 8)?;
+                self.words.try_reserve_exact(1024)?;
+                self.words.try_extend_from_fn(1024, |_| 0)?;
             }
-            self.positions.try_extend_zeros(two * 4)?;
+            self.positions.try_reserve_exact(two)?;
+            self.positions.try_extend_from_fn(two, |_| 0)?;
         }
         {
-            let one: &mut [u32] = self.one.typed_mut()?;
-            let words: &mut [u64] = self.words.typed_mut().unwrap_or(&mut []);
-            let places = self.dense.as_slice_mut();
-            let bases: &mut [u32] = self.bases.typed_mut().unwrap_or(&mut []);
-            let positions: &mut [u32] = self.positions.typed_mut().unwrap_or(&mut []);
+            let one = self.one.as_mut_slice();
+            let words = self.words.as_mut_slice();
+            let places = self.dense.as_mut_slice();
+            let bases = self.bases.as_mut_slice();
+            let positions = self.positions.as_mut_slice();
             // Two-byte keys so far, and then before the current first byte.
             let (mut rank, mut base, mut first) = (0usize, 0usize, None);
             let mut next = positions.iter_mut();
             for i in 0..n {
-                match *key(i) {
+                match *key(i)? {
                     [b] => {
                         if let Some(s) = one.get_mut(usize::from(b)) {
                             *s = pos(i + 1);
@@ -187,9 +191,9 @@ impl<A: Allocator> KeyIndex<A> {
             }
         }
         if two > 0 && !dense {
-            self.before.try_reserve_exact(1024 * 4)?;
+            self.before.try_reserve_exact(1024)?;
             let mut count = 0u32;
-            for &w in self.words.typed::<u64>()? {
+            for &w in self.words.as_slice() {
                 self.before.try_push(count)?;
                 count += w.count_ones();
             }
@@ -200,12 +204,12 @@ impl<A: Allocator> KeyIndex<A> {
     /// The tables, for [`KeyTables::find`].
     pub(super) fn tables(&self) -> KeyTables<'_> {
         KeyTables {
-            one: self.one.typed().unwrap_or(&[]),
-            words: self.words.typed().unwrap_or(&[]),
-            before: self.before.typed().unwrap_or(&[]),
-            positions: self.positions.typed().unwrap_or(&[]),
+            one: self.one.as_slice(),
+            words: self.words.as_slice(),
+            before: self.before.as_slice(),
+            positions: self.positions.as_slice(),
             dense: self.dense.as_slice(),
-            bases: self.bases.typed().unwrap_or(&[]),
+            bases: self.bases.as_slice(),
         }
     }
 }
@@ -333,7 +337,7 @@ mod tests {
         let mut k = KeyIndex::new_in(Global);
         k.rebuild(keys.len(), |i| &keys[i]).unwrap();
         assert_eq!(k.dense.len(), 65536);
-        assert_eq!(k.bases.len(), 256 * 4);
+        assert_eq!(k.bases.len(), 256);
         assert!(k.words.is_empty());
         finds_exactly(k.tables(), &keys);
         // Fewer keys again: back to the bitmap.
@@ -387,7 +391,7 @@ mod tests {
         k.rebuild(keys.len(), |i| &keys[i]).unwrap();
         assert_eq!(small.failed_requests(), 1, "the dense table was refused");
         assert!(k.dense.is_empty() && k.bases.is_empty());
-        assert_eq!(k.words.len(), 1024 * 8);
+        assert_eq!(k.words.len(), 1024);
         finds_exactly(k.tables(), &keys);
     }
 }

@@ -4,8 +4,8 @@
 use allocator_api2::alloc::Allocator;
 
 use super::gather::{RawKind, RawSource};
-use super::{entries_of, small, Entry, Interner};
-use crate::buffer::MutableBuffer;
+use super::{small, Entry, Interner};
+use crate::buffer::TryVec;
 use crate::error::{Error, Result};
 
 /// Number of values a suffix byte can take (`0x02..=0xFF`).
@@ -117,7 +117,7 @@ impl<A: Allocator> Interner<A> {
     pub(super) fn merge<'v, R: Fn(usize) -> &'v [u8]>(
         &mut self,
         place: &Placement<'_, '_, R>,
-        mut fresh: MutableBuffer<A>,
+        mut fresh: TryVec<u128, A>,
         spans: &mut [[u32; 2]],
         alloc: &A,
     ) -> Result<()>
@@ -127,13 +127,12 @@ impl<A: Allocator> Interner<A> {
         let row = place.row;
         // By prefix (then index); runs of equal prefixes by their values.
         super::sort::sort_pairs(&mut fresh, alloc)?;
-        let fresh: &mut [u128] =
-            bytemuck::try_cast_slice_mut(fresh.as_slice_mut()).map_err(|_| Error::Misaligned)?;
+        let fresh = fresh.as_mut_slice();
         let full = |a: &u128, b: &u128| row(*a as u64 as usize).cmp(row(*b as u64 as usize));
         let mut i = 0;
         while i < fresh.len() {
-            let p = fresh.get(i).map_or(0, |f| f >> 64);
-            let run = fresh.get(i..).unwrap_or(&[]);
+            let run = fresh.get(i..).ok_or(Error::OutOfBounds)?;
+            let p = run.first().map_or(0, |f| f >> 64);
             let len = run.iter().take_while(|f| *f >> 64 == p).count();
             if len > 1 {
                 if let Some(r) = fresh.get_mut(i..i + len) {
@@ -144,14 +143,13 @@ impl<A: Allocator> Interner<A> {
         }
 
         let old_len = self.len();
-        let mut merged = MutableBuffer::new_in(alloc.clone());
-        let bytes = old_len
+        let mut merged = TryVec::new_in(alloc.clone());
+        let total = old_len
             .checked_add(fresh.len())
-            .and_then(|n| n.checked_mul(core::mem::size_of::<Entry>()))
             .ok_or(Error::CapacityOverflow)?;
-        merged.try_extend_zeros(bytes)?;
-        let out: &mut [Entry] =
-            bytemuck::try_cast_slice_mut(merged.as_slice_mut()).map_err(|_| Error::Misaligned)?;
+        merged.try_reserve_exact(total)?;
+        merged.try_extend_from_fn(total, |_| bytemuck::Zeroable::zeroed())?;
+        let out = merged.as_mut_slice();
         let mut w = 0usize;
         if place.bulk.is_none() {
             let value_bytes: usize = fresh.iter().map(|&f| row(f as u64 as usize).len()).sum();
@@ -161,11 +159,12 @@ impl<A: Allocator> Interner<A> {
         let mut j = 0;
         let mut prev: Option<Entry> = None;
         for i in 0..=old_len {
-            let next = entries_of(&self.entries).get(i).copied();
+            let next = self.entries.get(i).copied();
             // The fresh values below `next`.
             let run_start = j;
+            let next_value = next.as_ref().map(|e| self.value(e)).transpose()?;
             while let Some(&f) = fresh.get(j) {
-                if next.is_some_and(|e| row(f as u64 as usize) >= self.value(&e)) {
+                if next_value.is_some_and(|v| row(f as u64 as usize) >= v) {
                     break;
                 }
                 j += 1;
@@ -182,7 +181,7 @@ impl<A: Allocator> Interner<A> {
                 prev = Some(e);
             }
         }
-        merged.truncate(w * core::mem::size_of::<Entry>());
+        merged.truncate(w);
         self.entries = merged;
         self.reindex()
     }
@@ -267,8 +266,8 @@ impl<A: Allocator> Interner<A> {
         };
         let distinct = 1 + run.windows(2).filter(|w| !same(w[0], w[1])).count();
         let g = gap(
-            lo.as_ref().map(|e| self.key(e)),
-            hi.as_ref().map(|e| self.key(e)),
+            lo.as_ref().map(|e| self.key(e)).transpose()?,
+            hi.as_ref().map(|e| self.key(e)).transpose()?,
         )?;
         let k = distinct as u128;
         let mut m = 0u32;

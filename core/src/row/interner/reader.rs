@@ -3,7 +3,7 @@
 use allocator_api2::alloc::Allocator;
 
 use super::keys::{KeyTables, Short};
-use super::{pairs, Interner};
+use super::Interner;
 use crate::buffer::MutableBuffer;
 use crate::error::{Error, Result};
 use crate::row::SortOptions;
@@ -14,12 +14,11 @@ impl<A: Allocator> Interner<A> {
     where
         A: Clone,
     {
-        let short = pairs(&self.short_spans);
         Reader {
             interner: self,
-            spans: pairs(&self.spans),
-            one_spans: short.get(..256).unwrap_or(&[]),
-            two_spans: short.get(256..).unwrap_or(&[]),
+            spans: self.spans.as_slice(),
+            one_spans: self.one_spans.as_slice(),
+            two_spans: self.two_spans.as_slice(),
             tables: self.short.tables(),
             flip: if opts.descending { 0xFF } else { 0 },
             null: opts.null_sentinel(),
@@ -72,7 +71,7 @@ impl<'i, A: Allocator> Reader<'i, A> {
         };
         match found {
             (skip, Short::Found(p)) => {
-                *row = row.get(skip..).unwrap_or(&[]);
+                *row = row.get(skip..).ok_or(Error::InvalidRow)?;
                 return Ok(Some(p));
             }
             (_, Short::Unknown) => return Err(Error::UnknownDictionaryKey),
@@ -103,14 +102,14 @@ impl<'i, A: Allocator> Reader<'i, A> {
                 // No such key (see `short_spans`).
                 Some(&[_, u32::MAX]) => return Err(Error::UnknownDictionaryKey),
                 span => {
-                    *row = rest.get(2..).unwrap_or(&[]);
+                    *row = rest.get(2..).ok_or(Error::InvalidRow)?;
                     span
                 }
             },
             [a, b, x, ..] if a != t && b != t && x == t => match self.tables.rank_two(a ^ t, b ^ t)
             {
                 Ok(rank) => {
-                    *row = rest.get(3..).unwrap_or(&[]);
+                    *row = rest.get(3..).ok_or(Error::InvalidRow)?;
                     self.two_spans.get(rank)
                 }
                 Err(Short::Unknown) => return Err(Error::UnknownDictionaryKey),
@@ -149,7 +148,7 @@ impl<'i, A: Allocator> Reader<'i, A> {
         let t = self.flip;
         let len = row.iter().position(|&b| b == t).ok_or(Error::InvalidRow)?;
         let k = row.get(..len).ok_or(Error::InvalidRow)?;
-        *row = row.get(len + 1..).unwrap_or(&[]);
+        *row = row.get(len + 1..).ok_or(Error::InvalidRow)?;
         let k = if t == 0 {
             k
         } else {
@@ -159,7 +158,7 @@ impl<'i, A: Allocator> Reader<'i, A> {
             self.scratch.as_slice()
         };
         self.interner
-            .position_of_key(k)
+            .position_of_key(k)?
             .ok_or(Error::UnknownDictionaryKey)
     }
 

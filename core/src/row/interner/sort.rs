@@ -11,7 +11,7 @@
 
 use allocator_api2::alloc::Allocator;
 
-use crate::buffer::MutableBuffer;
+use crate::buffer::TryVec;
 use crate::error::{Error, Result};
 
 /// Below this many pairs, a comparison sort alone.
@@ -20,21 +20,13 @@ const SMALL: usize = 256;
 /// Widest bucket number, in bits (64K buckets, 256 KiB of counts).
 const MAX_BITS: u32 = 16;
 
-/// Sorts the `u128` pairs of `buf` ascending (as `sort_unstable` does);
-/// `buf` may be replaced by another buffer holding them.
+/// Sorts the pairs of `buf` ascending (as `sort_unstable` does); `buf`
+/// may be replaced by another vector holding them.
 ///
 /// # Errors
-/// [`Error::AllocationFailed`], [`Error::CapacityOverflow`],
-/// [`Error::Misaligned`].
-pub(super) fn sort_pairs<A: Allocator + Clone>(
-    buf: &mut MutableBuffer<A>,
-    alloc: &A,
-) -> Result<()> {
-    if buf.is_empty() {
-        return Ok(());
-    }
-    let pairs: &mut [u128] =
-        bytemuck::try_cast_slice_mut(buf.as_slice_mut()).map_err(|_| Error::Misaligned)?;
+/// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
+pub(super) fn sort_pairs<A: Allocator + Clone>(buf: &mut TryVec<u128, A>, alloc: &A) -> Result<()> {
+    let pairs = buf.as_mut_slice();
     let n = pairs.len();
     let Some(&first) = pairs.first() else {
         return Ok(());
@@ -56,9 +48,9 @@ pub(super) fn sort_pairs<A: Allocator + Clone>(
     let buckets = 1usize << bits;
 
     // Start of each bucket (its count first), then where its next pair goes.
-    let mut starts = MutableBuffer::new_in(alloc.clone());
-    starts.try_extend_zeros((buckets + 1) * 4)?;
-    let starts: &mut [u32] = starts.typed_mut()?;
+    let mut starts = TryVec::new_in(alloc.clone());
+    starts.try_extend_from_fn(buckets + 1, |_| 0u32)?;
+    let starts = starts.as_mut_slice();
     for &p in pairs.iter() {
         if let Some(c) = starts.get_mut(bucket(p) + 1) {
             *c += 1;
@@ -69,10 +61,9 @@ pub(super) fn sort_pairs<A: Allocator + Clone>(
         sum += *s;
         *s = sum;
     }
-    let mut out = MutableBuffer::new_in(alloc.clone());
-    out.try_extend_zeros(n.checked_mul(16).ok_or(Error::CapacityOverflow)?)?;
-    let sorted: &mut [u128] =
-        bytemuck::try_cast_slice_mut(out.as_slice_mut()).map_err(|_| Error::Misaligned)?;
+    let mut out = TryVec::new_in(alloc.clone());
+    out.try_extend_from_fn(n, |_| 0u128)?;
+    let sorted = out.as_mut_slice();
     // `starts[b]` moves from the start of bucket `b` to its end.
     for &p in pairs.iter() {
         let s = starts.get_mut(bucket(p)).ok_or(Error::OutOfBounds)?;
@@ -124,15 +115,10 @@ mod tests {
     }
 
     fn sorted(pairs: &[u128]) -> Vec<u128> {
-        let mut b = MutableBuffer::new_in(Global);
-        for p in pairs {
-            b.try_extend_from_slice(&p.to_ne_bytes()).unwrap();
-        }
+        let mut b = TryVec::new_in(Global);
+        b.try_extend_from_slice(pairs).unwrap();
         sort_pairs(&mut b, &Global).unwrap();
-        b.as_slice()
-            .chunks_exact(16)
-            .map(|c| u128::from_ne_bytes(c.try_into().unwrap()))
-            .collect()
+        b.to_vec()
     }
 
     fn check(prefixes: &[u64]) {

@@ -92,11 +92,22 @@ fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
     let (&first, rest) = starts.split_first().ok_or(Error::InvalidRow)?;
     let mut prev = first;
     let mut total = 0usize;
-    for &e in rest {
-        let len = e.wrapping_sub(prev);
-        let last = data.get(e.wrapping_sub(1)).copied().unwrap_or(0);
-        prev = e;
-        total = total.saturating_add(whole_len(len, last, flip, unordered, data, e));
+    if unordered {
+        for &e in rest {
+            let row = data.get(prev..e).ok_or(Error::InvalidRow)?;
+            prev = e;
+            total = total.saturating_add(whole_row_len(row, flip, true));
+        }
+    } else {
+        // One branch-free pass (it vectorises). The last byte only matters
+        // for a row of a block or more (`ordered_len` is 0 below), which
+        // has one.
+        for &e in rest {
+            let len = e.wrapping_sub(prev);
+            let last = data.get(e.wrapping_sub(1)).copied().unwrap_or(0);
+            prev = e;
+            total = total.saturating_add(ordered_len(len, last, flip));
+        }
     }
     let room = total
         .checked_add(BLOCK_SIZE)
@@ -114,7 +125,7 @@ fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
         let ends = offsets
             .typed_mut::<T::Offset>()?
             .get_mut(1..)
-            .unwrap_or(&mut []);
+            .ok_or(Error::OutOfBounds)?;
         let bits = validity.as_slice_mut();
         let null = opts.null_sentinel();
         if unordered {
@@ -155,14 +166,10 @@ fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
     Ok(Some(array))
 }
 
-/// The value bytes of the row of `len` bytes ending before `data[e]`, its
-/// last byte `last` (see [`whole_row_len`]).
+/// The value bytes of an ordered row of `len` bytes whose last byte is
+/// `last` (see [`whole_row_len`]).
 #[inline(always)]
-fn whole_len(len: usize, last: u8, flip: u8, unordered: bool, data: &[u8], e: usize) -> usize {
-    if unordered {
-        let row = data.get(e.wrapping_sub(len)..e).unwrap_or(&[]);
-        return whole_row_len(row, flip, true);
-    }
+fn ordered_len(len: usize, last: u8, flip: u8) -> usize {
     let k = len.saturating_sub(1) / (BLOCK_SIZE + 1);
     if k == 0 {
         return 0;

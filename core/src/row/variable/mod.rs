@@ -17,6 +17,7 @@ pub(crate) mod decoding;
 pub(crate) mod sizes;
 
 use super::SortOptions;
+use crate::array::{Array, ArrayRef};
 use crate::buffer::{Appender, NullBuffer, OffsetSize};
 use crate::error::{Error, Result};
 
@@ -552,6 +553,136 @@ pub(crate) fn add_lengths<'v>(
         *l = l.checked_add(n).ok_or(Error::CapacityOverflow)?;
     }
     Ok(())
+}
+
+/// Writes the rows of an offsets-based byte column (Binary, Utf8, their
+/// `Large` forms), encoded ordered, through `w` (see [`append_offsets`]).
+///
+/// # Errors
+/// [`Error::UnsupportedType`] for other columns; as [`append_offsets`].
+pub(crate) fn append_column<A: Allocator>(
+    column: &ArrayRef<'_, A>,
+    opts: SortOptions,
+    w: &mut Appender<'_>,
+    cursors: &mut [usize],
+) -> Result<()> {
+    macro_rules! append {
+        ($a:expr) => {
+            append_offsets(
+                w,
+                cursors,
+                $a.value_offsets(),
+                $a.values().as_slice(),
+                $a.nulls(),
+                opts,
+            )
+        };
+    }
+    match column {
+        ArrayRef::Binary(a) => append!(a),
+        ArrayRef::LargeBinary(a) => append!(a),
+        ArrayRef::Utf8(a) => append!(a),
+        ArrayRef::LargeUtf8(a) => append!(a),
+        _ => Err(Error::UnsupportedType),
+    }
+}
+
+/// Adds each row's encoded size of a byte column (Binary, Utf8, their
+/// `Large` and `View` forms) to `lengths[i]` (without overflow checks
+/// for offsets-based columns when `bounded`: see [`sizes::rows_bound`]).
+///
+/// # Errors
+/// [`Error::UnsupportedType`] for other columns; [`Error::CapacityOverflow`].
+pub(crate) fn add_column_lengths<A: Allocator>(
+    column: &ArrayRef<'_, A>,
+    lengths: &mut [usize],
+    unordered: bool,
+    bounded: bool,
+) -> Result<()> {
+    macro_rules! var {
+        ($a:expr) => {
+            add_lengths(
+                lengths,
+                |i| valid_bytes($a.is_valid(i), $a.value_bytes(i)),
+                unordered,
+            )
+        };
+    }
+    macro_rules! offsets {
+        ($a:expr) => {
+            sizes::add_lengths_from_offsets(
+                lengths,
+                $a.value_offsets(),
+                $a.nulls(),
+                unordered,
+                bounded,
+            )
+        };
+    }
+    match column {
+        ArrayRef::Binary(a) => offsets!(a),
+        ArrayRef::LargeBinary(a) => offsets!(a),
+        ArrayRef::Utf8(a) => offsets!(a),
+        ArrayRef::LargeUtf8(a) => offsets!(a),
+        ArrayRef::BinaryView(a) => var!(a),
+        ArrayRef::Utf8View(a) => var!(a),
+        _ => Err(Error::UnsupportedType),
+    }
+}
+
+/// Writes each row's piece of a byte column (Binary, Utf8, their `Large`
+/// and `View` forms) at `data[cursors[i]..]`, advancing the cursors;
+/// `None` (nothing written) for other columns.
+pub(crate) fn encode_column<A: Allocator>(
+    column: &ArrayRef<'_, A>,
+    opts: SortOptions,
+    unordered: bool,
+    data: &mut [u8],
+    cursors: &mut [usize],
+) -> Option<Result<()>> {
+    macro_rules! offsets {
+        ($a:expr) => {
+            encode_offsets(
+                data,
+                cursors,
+                $a.value_offsets(),
+                $a.values().as_slice(),
+                $a.nulls(),
+                opts,
+                unordered,
+            )
+        };
+    }
+    macro_rules! var {
+        ($a:expr) => {
+            encode(
+                data,
+                cursors,
+                |i| valid_bytes($a.is_valid(i), $a.value_bytes(i)),
+                opts,
+                unordered,
+            )
+        };
+    }
+    Some(match column {
+        ArrayRef::Binary(a) => offsets!(a),
+        ArrayRef::LargeBinary(a) => offsets!(a),
+        ArrayRef::Utf8(a) => offsets!(a),
+        ArrayRef::LargeUtf8(a) => offsets!(a),
+        ArrayRef::BinaryView(a) => var!(a),
+        ArrayRef::Utf8View(a) => var!(a),
+        _ => return None,
+    })
+}
+
+/// `bytes` when `valid`, else `None`.
+#[inline]
+fn valid_bytes(valid: bool, bytes: Option<&[u8]>) -> Option<&[u8]> {
+    if valid {
+        bytes
+    } else {
+        None
+    }
 }
 
 pub(crate) use decoding::{

@@ -20,8 +20,9 @@ use crate::buffer::{
 use crate::datatypes::DataType;
 use crate::error::{Error, ErrorKind, Result};
 use crate::row::decode::is_variable;
+use crate::row::source::RowSource;
 use crate::row::variable::{BLOCK_SIZE, CONTINUATION, NON_EMPTY, UNORDERED_NULL};
-use crate::row::{Kind, Node, Row, SortOptions};
+use crate::row::{Kind, Node, SortOptions};
 
 /// Number of value bytes of the unordered value at the front of `row`
 /// (an upper bound when the row is malformed: decoding checks it).
@@ -212,7 +213,7 @@ fn fill_cursors<O: OffsetSize, A: Allocator + Clone>(
     let mut validity = MutableBuffer::new_in(alloc.clone());
     validity.try_extend_zeros(n.div_ceil(8))?;
     let k = n.min(SAMPLE);
-    let sampled = decoded_total(rows.get(..k).unwrap_or(&[]), opts, false);
+    let sampled = decoded_total(rows.get(..k).ok_or(Error::OutOfBounds)?, opts, false);
     // The bytes the rows hold, summed wrapping (it vectorises; faster than
     // saturating): a sum that wrapped only makes the estimate smaller.
     let bound = rows.iter().fold(0usize, |t, r| t.wrapping_add(r.len()));
@@ -227,7 +228,10 @@ fn fill_cursors<O: OffsetSize, A: Allocator + Clone>(
     let mut exact = false;
     let null = opts.null_sentinel();
     {
-        let ends = offsets.typed_mut::<O>()?.get_mut(1..).unwrap_or(&mut []);
+        let ends = offsets
+            .typed_mut::<O>()?
+            .get_mut(1..)
+            .ok_or(Error::OutOfBounds)?;
         let bits = validity.as_slice_mut();
         loop {
             let stopped = values.try_extend_appended(room, |w| {
@@ -249,7 +253,7 @@ fn fill_cursors<O: OffsetSize, A: Allocator + Clone>(
             }
             values.truncate(start);
             next = row;
-            room = decoded_total(rows.get(row..).unwrap_or(&[]), opts, false)
+            room = decoded_total(rows.get(row..).ok_or(Error::OutOfBounds)?, opts, false)
                 .checked_add(BLOCK_SIZE)
                 .ok_or(Error::CapacityOverflow)?;
             exact = true;
@@ -282,8 +286,8 @@ fn append_rows<O: OffsetSize, const FLIP: u8>(
     bits: &mut [u8],
     null_count: &mut usize,
 ) -> Result<Option<(usize, usize)>> {
-    let rows = rows.get_mut(first..).unwrap_or(&mut []);
-    let ends = ends.get_mut(first..).unwrap_or(&mut []);
+    let rows = rows.get_mut(first..).ok_or(Error::OutOfBounds)?;
+    let ends = ends.get_mut(first..).ok_or(Error::OutOfBounds)?;
     for (i, (row, end)) in rows.iter_mut().zip(ends.iter_mut()).enumerate() {
         let start = w.pos();
         match decode_ordered_with(row, null, FLIP, w) {
@@ -334,7 +338,10 @@ fn fill<O: OffsetSize, A: Allocator + Clone, const ADVANCE: bool>(
     {
         let bits = validity.as_slice_mut();
         let out = values.as_slice_mut();
-        let ends = offsets.typed_mut::<O>()?.get_mut(1..).unwrap_or(&mut []);
+        let ends = offsets
+            .typed_mut::<O>()?
+            .get_mut(1..)
+            .ok_or(Error::OutOfBounds)?;
         // One loop per mode, the flip a constant in each (the byte
         // transforms vanish when ascending).
         macro_rules! rows {
@@ -505,8 +512,10 @@ pub(crate) fn single_variable<'n, 'a, A: Allocator>(
     }
 }
 
-/// Decodes `rows` of a converter of the one variable-length column `node`
-/// ([`single_variable`]): each row is one value. The rows are gathered
+/// Decodes the rows of `source` for a converter of the one variable-length
+/// column `node` ([`single_variable`]): each row is one value. Rows back
+/// to back (a [`crate::row::Rows`]) decode straight from their buffer
+/// ([`crate::row::variable::contiguous`]); otherwise the rows are gathered
 /// once, their value bytes estimated from their lengths and last bytes on
 /// the way (no separate sizing pass), and the trailing-bytes check is made
 /// in the decoding loop.
@@ -517,16 +526,24 @@ pub(crate) fn single_variable<'n, 'a, A: Allocator>(
 /// [`Error::InvalidUtf8`], [`Error::LengthMismatch`] for an iterator
 /// shorter than it said, [`Error::AllocationFailed`],
 /// [`Error::CapacityOverflow`].
-pub(crate) fn decode_single_column<'a, 'r, A, I>(
+pub(crate) fn decode_single_column<'a, 'r, A, S>(
     node: &Node<'a, A>,
-    rows: I,
+    source: S,
     alloc: &A,
 ) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>>
 where
     A: Allocator + Clone,
-    I: ExactSizeIterator<Item = Row<'r>>,
+    S: RowSource<'r>,
 {
     use DataType::*;
+    if let Some(rows) = source.contiguous() {
+        // Rows back to back: straight from their buffer, unless that path
+        // leaves them to this one (views, no rows, a malformed row).
+        if let Some(columns) = crate::row::variable::contiguous::decode_all(node, rows, alloc)? {
+            return Ok(columns);
+        }
+    }
+    let rows = source.rows();
     let (opts, unordered) = (node.options, node.unordered);
     let flip = if opts.descending { 0xFF } else { 0 };
     let mut total = 0usize;
@@ -582,6 +599,8 @@ where
 #[cfg(test)]
 mod tests {
     use std::vec::Vec;
+
+    use crate::row::Row;
 
     use allocator_api2::alloc::Global;
 

@@ -49,7 +49,7 @@ use merge::Placement;
 pub(crate) use reader::{Reader, ShortSpans};
 
 use super::Rows;
-use crate::buffer::MutableBuffer;
+use crate::buffer::{MutableBuffer, TryVec};
 use crate::error::{Error, Result};
 use gather::{RawKind, RawSource, RawStore};
 
@@ -154,8 +154,8 @@ pub(crate) struct Interner<A: Allocator> {
     values: MutableBuffer<A>,
     /// Keys, back to back (append-only: old keys never move).
     keys: MutableBuffer<A>,
-    /// [`Entry`]s sorted by value (and so by key).
-    entries: MutableBuffer<A>,
+    /// Sorted by value (and so by key).
+    entries: TryVec<Entry, A>,
     /// Entry positions by value.
     by_value: HashIndex<A>,
     /// `by_value` misses the last values added: rebuilt before the next
@@ -167,11 +167,13 @@ pub(crate) struct Interner<A: Allocator> {
     short: KeyIndex<A>,
     /// The values' raw bytes, for decoding without their encodings.
     raw: RawStore<A>,
-    /// `[start, len]` of each entry's raw bytes (`[u32; 2]`), by position.
-    spans: MutableBuffer<A>,
-    /// The same of the one-byte keys by byte (256 of them; `[0, u32::MAX]`:
-    /// no such key), then of the two-byte keys by rank (see [`keys`]).
-    short_spans: MutableBuffer<A>,
+    /// `[start, len]` of each entry's raw bytes, by position.
+    spans: TryVec<[u32; 2], A>,
+    /// The same of the one-byte keys by byte (256 of them, or none when
+    /// the raw bytes are not kept; `[0, u32::MAX]`: no such key).
+    one_spans: TryVec<[u32; 2], A>,
+    /// The same of the two-byte keys by rank (see [`keys`]).
+    two_spans: TryVec<[u32; 2], A>,
     /// The table of the last dictionary encoded through this interner.
     pub(crate) cache: cache::TableCache<A>,
 }
@@ -182,47 +184,27 @@ impl<A: Allocator + Clone> Interner<A> {
         Interner {
             values: MutableBuffer::new_in(alloc.clone()),
             keys: MutableBuffer::new_in(alloc.clone()),
-            entries: MutableBuffer::new_in(alloc.clone()),
+            entries: TryVec::new_in(alloc.clone()),
             by_value: HashIndex::new_in(alloc.clone()),
             by_value_stale: false,
             by_key: HashIndex::new_in(alloc.clone()),
             short: KeyIndex::new_in(alloc.clone()),
             raw: RawStore::new_in(alloc.clone()),
-            spans: MutableBuffer::new_in(alloc.clone()),
-            short_spans: MutableBuffer::new_in(alloc.clone()),
+            spans: TryVec::new_in(alloc.clone()),
+            one_spans: TryVec::new_in(alloc.clone()),
+            two_spans: TryVec::new_in(alloc.clone()),
             cache: cache::TableCache::new_in(alloc),
         }
     }
 }
 
-fn entries_of<A: Allocator>(buf: &MutableBuffer<A>) -> &[Entry] {
-    // 64-byte aligned, grown by whole entries.
-    bytemuck::try_cast_slice(buf.as_slice()).unwrap_or(&[])
-}
-
-/// A buffer of `[u32; 2]`, mutably (empty when unallocated).
-fn spans_mut<A: Allocator>(b: &mut MutableBuffer<A>) -> Result<&mut [[u32; 2]]> {
-    if b.is_empty() {
-        Ok(&mut [])
-    } else {
-        bytemuck::try_cast_slice_mut(b.as_slice_mut()).map_err(|_| Error::Misaligned)
-    }
-}
-
-/// A buffer of `[u32; 2]` (empty when unallocated).
-pub(crate) fn pairs<A: Allocator>(b: &MutableBuffer<A>) -> &[[u32; 2]] {
-    if b.is_empty() {
-        &[]
-    } else {
-        bytemuck::try_cast_slice(b.as_slice()).unwrap_or(&[])
-    }
-}
-
-fn bytes_at<A: Allocator>(buf: &MutableBuffer<A>, start: u32, len: u32) -> &[u8] {
+/// Bytes `start..start + len` of `buf`; an entry pointing past them (a
+/// broken invariant) is [`Error::InvalidRow`], never empty bytes.
+fn bytes_at<A: Allocator>(buf: &MutableBuffer<A>, start: u32, len: u32) -> Result<&[u8]> {
     let start = start as usize;
     buf.as_slice()
         .get(start..start.saturating_add(len as usize))
-        .unwrap_or(&[])
+        .ok_or(Error::InvalidRow)
 }
 
 /// `true` when an encoded dictionary value stands for a null: empty (the
@@ -247,67 +229,108 @@ fn prefix(v: &[u8]) -> u64 {
 impl<A: Allocator> Interner<A> {
     /// Number of interned values.
     pub(crate) fn len(&self) -> usize {
-        entries_of(&self.entries).len()
+        self.entries.as_slice().len()
     }
 
-    fn value(&self, e: &Entry) -> &[u8] {
+    fn value(&self, e: &Entry) -> Result<&[u8]> {
         bytes_at(&self.values, e.value_start, e.value_len)
     }
 
-    fn key(&self, e: &Entry) -> &[u8] {
+    fn key(&self, e: &Entry) -> Result<&[u8]> {
         bytes_at(&self.keys, e.key_start, e.key_len)
     }
 
     /// The key of an interned value.
     #[cfg(test)]
     pub(crate) fn key_of(&self, value: &[u8]) -> Option<&[u8]> {
-        let i = self.position_of(value)?;
-        entries_of(&self.entries).get(i).map(|e| self.key(e))
+        let i = self.position_of(value).ok()??;
+        self.entries.get(i).and_then(|e| self.key(e).ok())
     }
 
     /// The position among the entries of an interned value.
-    fn position_of(&self, value: &[u8]) -> Option<usize> {
-        let entries = entries_of(&self.entries);
-        let at = |i: usize| entries.get(i).map_or(&[][..], |e| self.value(e));
+    fn position_of(&self, value: &[u8]) -> Result<Option<usize>> {
         let found = if self.by_value_stale {
             Lookup::Unknown
         } else {
-            self.by_value.find(hash(value), |i| at(i) == value)
+            self.by_value
+                .find(hash(value), |i| self.bytes_of(i, Self::value, value))?
         };
         match found {
-            Lookup::Found(i) => Some(i),
-            Lookup::Absent => None,
-            Lookup::Unknown => entries.binary_search_by(|e| self.value(e).cmp(value)).ok(),
+            Lookup::Found(i) => Ok(Some(i)),
+            Lookup::Absent => Ok(None),
+            Lookup::Unknown => self.search(Self::value, value),
         }
+    }
+
+    /// Whether entry `i`'s bytes (its value or key, as `part` picks) are `want`.
+    fn bytes_of<'s>(
+        &'s self,
+        i: usize,
+        part: fn(&'s Self, &Entry) -> Result<&'s [u8]>,
+        want: &[u8],
+    ) -> Result<bool> {
+        let e = self.entries.get(i).ok_or(Error::InvalidRow)?;
+        Ok(part(self, e)? == want)
+    }
+
+    /// Binary search of the entries for the one whose bytes (value or key,
+    /// as `part` picks) are `want`.
+    fn search<'s>(
+        &'s self,
+        part: fn(&'s Self, &Entry) -> Result<&'s [u8]>,
+        want: &[u8],
+    ) -> Result<Option<usize>> {
+        let (mut lo, mut hi) = (0, self.entries.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let e = self.entries.get(mid).ok_or(Error::InvalidRow)?;
+            match part(self, e)?.cmp(want) {
+                core::cmp::Ordering::Less => lo = mid + 1,
+                core::cmp::Ordering::Greater => hi = mid,
+                core::cmp::Ordering::Equal => return Ok(Some(mid)),
+            }
+        }
+        Ok(None)
     }
 
     /// The encoded value of a key.
     #[cfg(test)]
     pub(crate) fn value_of(&self, key: &[u8]) -> Option<&[u8]> {
-        self.position_of_key(key).and_then(|i| self.value_at(i))
+        let i = self.position_of_key(key).ok()??;
+        self.value_at(i).ok()
     }
 
     /// The position among the entries of the value of a key.
-    pub(crate) fn position_of_key(&self, key: &[u8]) -> Option<usize> {
+    ///
+    /// # Errors
+    /// [`Error::InvalidRow`] when an entry points past the keys.
+    pub(crate) fn position_of_key(&self, key: &[u8]) -> Result<Option<usize>> {
         match self.short.tables().find(key) {
-            Short::Found(i) => return Some(i),
-            Short::Unknown => return None,
+            Short::Found(i) => return Ok(Some(i)),
+            Short::Unknown => return Ok(None),
             Short::Long => {}
         }
-        let entries = entries_of(&self.entries);
-        let at = |i: usize| entries.get(i).map_or(&[][..], |e| self.key(e));
-        match self.by_key.find(hash(key), |i| at(i) == key) {
-            Lookup::Found(i) => Some(i),
-            Lookup::Absent => None,
-            Lookup::Unknown => entries.binary_search_by(|e| self.key(e).cmp(key)).ok(),
+        match self
+            .by_key
+            .find(hash(key), |i| self.bytes_of(i, Self::key, key))?
+        {
+            Lookup::Found(i) => Ok(Some(i)),
+            Lookup::Absent => Ok(None),
+            Lookup::Unknown => self.search(Self::key, key),
         }
     }
 
     /// The encoded value of the entry at `position`.
-    pub(crate) fn value_at(&self, position: usize) -> Option<&[u8]> {
-        entries_of(&self.entries)
+    ///
+    /// # Errors
+    /// [`Error::UnknownDictionaryKey`] when there is no such entry;
+    /// [`Error::InvalidRow`] when it points past the values.
+    pub(crate) fn value_at(&self, position: usize) -> Result<&[u8]> {
+        let e = self
+            .entries
             .get(position)
-            .map(|e| self.value(e))
+            .ok_or(Error::UnknownDictionaryKey)?;
+        self.value(e)
     }
 
     /// Every key, back to back (see [`Self::intern_keys`]).
@@ -324,55 +347,51 @@ impl<A: Allocator> Interner<A> {
     /// Rebuilds the key indexes over the current entries; the value index
     /// is rebuilt when next needed.
     fn reindex(&mut self) -> Result<()> {
-        let entries = entries_of(&self.entries);
+        let entries = self.entries.as_slice();
         let keys = &self.keys;
         self.by_value_stale = true;
         self.spans.clear();
         if self.raw.kind != RawKind::Off {
-            self.spans.try_extend_zeros(entries.len() * 8)?;
-            let spans: &mut [[u32; 2]] = if entries.is_empty() {
-                &mut []
-            } else {
-                bytemuck::try_cast_slice_mut(self.spans.as_slice_mut())
-                    .map_err(|_| Error::Misaligned)?
-            };
-            for (s, e) in spans.iter_mut().zip(entries) {
+            self.spans.try_reserve_exact(entries.len())?;
+            for e in entries {
                 if e.raw_len == u32::MAX {
                     self.raw.kind = RawKind::Off;
                 }
-                *s = [e.raw_start, e.raw_len];
+                self.spans.try_push([e.raw_start, e.raw_len])?;
             }
         }
+        let key_of = |i: usize| {
+            let e = entries.get(i).ok_or(Error::InvalidRow)?;
+            bytes_at(keys, e.key_start, e.key_len)
+        };
         let two = entries.iter().filter(|e| e.key_len == 2).count();
-        self.short.rebuild_counted(entries.len(), two, |i| {
-            entries
-                .get(i)
-                .map_or(&[][..], |e| bytes_at(keys, e.key_start, e.key_len))
-        })?;
+        self.short.rebuild_counted(entries.len(), two, key_of)?;
         self.by_key.rebuild(entries.len(), |i| {
-            let e = entries.get(i)?;
-            (e.key_len > 2).then(|| hash(bytes_at(keys, e.key_start, e.key_len)))
+            let k = key_of(i)?;
+            Ok((k.len() > 2).then(|| hash(k)))
         })?;
-        self.short_spans.clear();
+        self.one_spans.clear();
+        self.two_spans.clear();
         if self.raw.kind != RawKind::Off {
             let tables = self.short.tables();
             let (one, two) = tables.positions();
-            let spans = pairs(&self.spans);
-            let count = 256usize
-                .checked_add(two.len())
-                .ok_or(Error::CapacityOverflow)?;
-            self.short_spans.try_extend_zeros(count * 8)?;
-            let out: &mut [[u32; 2]] =
-                bytemuck::try_cast_slice_mut(self.short_spans.as_slice_mut())
-                    .map_err(|_| Error::Misaligned)?;
-            // One-byte keys: position + 1 (0: none); two-byte keys: position.
-            let one = one.iter().map(|&p| p.checked_sub(1));
-            for (p, out) in one.chain(two.iter().map(|&p| Some(p))).zip(out) {
-                *out = p
-                    .and_then(|p| spans.get(p as usize))
+            let spans = self.spans.as_slice();
+            // No such key: `[0, u32::MAX]`.
+            let span = |p: Option<u32>| {
+                p.and_then(|p| spans.get(p as usize))
                     .copied()
-                    .unwrap_or([0, u32::MAX]);
-            }
+                    .unwrap_or([0, u32::MAX])
+            };
+            // One-byte keys: position + 1 (0: none); two-byte keys: position.
+            let mut one = one.iter().map(|&p| span(p.checked_sub(1)));
+            self.one_spans.try_reserve_exact(256)?;
+            self.one_spans
+                .try_extend_from_fn(256, |_| one.next().unwrap_or([0, u32::MAX]))?;
+            let mut two = two.iter().map(|&p| span(Some(p)));
+            let count = two.len();
+            self.two_spans.try_reserve_exact(count)?;
+            self.two_spans
+                .try_extend_from_fn(count, |_| two.next().unwrap_or([0, u32::MAX]))?;
         }
         Ok(())
     }
@@ -382,11 +401,11 @@ impl<A: Allocator> Interner<A> {
         if !self.by_value_stale {
             return Ok(());
         }
-        let entries = entries_of(&self.entries);
+        let entries = self.entries.as_slice();
         let values = &self.values;
         self.by_value.rebuild(entries.len(), |i| {
-            let e = entries.get(i)?;
-            Some(hash(bytes_at(values, e.value_start, e.value_len)))
+            let e = entries.get(i).ok_or(Error::InvalidRow)?;
+            Ok(Some(hash(bytes_at(values, e.value_start, e.value_len)?)))
         })?;
         self.by_value_stale = false;
         Ok(())
@@ -426,7 +445,7 @@ impl<A: Allocator> Interner<A> {
         sentinel: u8,
         raw: (RawKind, &RawSource<'_>),
         alloc: &A,
-    ) -> Result<MutableBuffer<A>>
+    ) -> Result<TryVec<[u32; 2], A>>
     where
         A: Clone,
     {
@@ -437,9 +456,16 @@ impl<A: Allocator> Interner<A> {
         }
         let offsets = values.offsets();
         let data = values.data();
-        let row = |i: usize| match (offsets.get(i), offsets.get(i + 1)) {
-            (Some(&a), Some(&b)) => data.get(a..b).unwrap_or(&[]),
-            _ => &[],
+        // Sorting needs an infallible row lookup: a row index past the
+        // batch (a broken invariant) is noted and reported as an error
+        // once the pass is over, never taken for an empty value.
+        let broken = core::cell::Cell::new(false);
+        let row = |i: usize| match values.row(i) {
+            Some(r) => r.data(),
+            None => {
+                broken.set(true);
+                &[]
+            }
         };
         let empty = self.len() == 0;
         // An interner without values takes the batch's encodings whole
@@ -451,37 +477,29 @@ impl<A: Allocator> Interner<A> {
         // Each value's key as `[start, len]` (`len` 0: null value or not
         // interned yet), and the values not interned yet, as (prefix,
         // index) pairs.
-        let mut fresh = MutableBuffer::new_in(alloc.clone());
-        fresh.try_extend_zeros(n.checked_mul(16).ok_or(Error::CapacityOverflow)?)?;
-        let mut spans = MutableBuffer::new_in(alloc.clone());
-        spans.try_extend_zeros(n * 8)?;
-        let mut count = 0usize;
-        {
-            let pairs: &mut [u128] = if n == 0 {
-                &mut []
-            } else {
-                bytemuck::try_cast_slice_mut(fresh.as_slice_mut()).map_err(|_| Error::Misaligned)?
-            };
-            let entries = entries_of(&self.entries);
-            for (i, slot) in spans_mut(&mut spans)?.iter_mut().enumerate() {
-                let v = row(i);
-                if is_null_value(v, sentinel) {
-                    continue;
-                }
-                match (!empty).then(|| self.position_of(v)).flatten() {
+        let mut fresh = TryVec::new_in(alloc.clone());
+        fresh.try_reserve_exact(n)?;
+        let mut spans = TryVec::new_in(alloc.clone());
+        spans.try_reserve_exact(n)?;
+        for i in 0..n {
+            let v = row(i);
+            let mut span = [0, 0];
+            if !is_null_value(v, sentinel) {
+                let known = if empty { None } else { self.position_of(v)? };
+                match known {
                     Some(p) => {
-                        let e = entries.get(p).ok_or(Error::OutOfBounds)?;
-                        *slot = [e.key_start, e.key_len];
+                        let e = self.entries.get(p).ok_or(Error::OutOfBounds)?;
+                        span = [e.key_start, e.key_len];
                     }
-                    None => {
-                        let pair = pairs.get_mut(count).ok_or(Error::OutOfBounds)?;
-                        *pair = (u128::from(prefix(v)) << 64) | i as u128;
-                        count += 1;
-                    }
+                    None => fresh.try_push((u128::from(prefix(v)) << 64) | i as u128)?,
                 }
             }
+            spans.try_push(span)?;
         }
-        fresh.truncate(count * 16);
+        if broken.get() {
+            return Err(Error::InvalidRow);
+        }
+        let count = fresh.len();
         if count > 0 {
             // Mostly new values: their encodings (and raw bytes) are
             // appended whole, entries point into them; otherwise each new
@@ -506,7 +524,10 @@ impl<A: Allocator> Interner<A> {
                 raw: (keep_raw, raw.1),
                 bulk,
             };
-            self.merge(&place, fresh, spans_mut(&mut spans)?, alloc)?;
+            self.merge(&place, fresh, spans.as_mut_slice(), alloc)?;
+            if broken.get() {
+                return Err(Error::InvalidRow);
+            }
             if adopt {
                 self.values = values.into_data();
             }
@@ -530,16 +551,16 @@ mod tests {
     }
 
     fn check_sorted(i: &Interner<Global>) {
-        let e = entries_of(&i.entries);
+        let e = i.entries.as_slice();
         for w in e.windows(2) {
-            assert!(i.value(&w[0]) < i.value(&w[1]));
-            assert!(i.key(&w[0]) < i.key(&w[1]));
+            assert!(i.value(&w[0]).unwrap() < i.value(&w[1]).unwrap());
+            assert!(i.key(&w[0]).unwrap() < i.key(&w[1]).unwrap());
         }
         for x in e {
-            let k = i.key(x);
+            let k = i.key(x).unwrap();
             assert!(k.iter().all(|&b| b != 0));
             assert!(*k.last().unwrap() >= 2);
-            assert_eq!(i.value_of(k), Some(i.value(x)));
+            assert_eq!(i.value_of(k), Some(i.value(x).unwrap()));
         }
     }
 
@@ -552,14 +573,13 @@ mod tests {
         let first: [&[u8]; 4] = [b"\x01m", b"\x00", b"\x01c", b"\x01m"];
         let raw = (RawKind::Off, &RawSource::None);
         let spans = i.intern_keys(rows_of(&first), 0, raw, &Global).unwrap();
-        let check = |i: &Interner<Global>, batch: &[&[u8]], spans: &MutableBuffer<Global>| {
-            let spans = pairs(spans);
+        let check = |i: &Interner<Global>, batch: &[&[u8]], spans: &TryVec<[u32; 2], Global>| {
             assert_eq!(spans.len(), batch.len());
-            for (v, &[start, len]) in batch.iter().zip(spans) {
+            for (v, &[start, len]) in batch.iter().zip(spans.iter()) {
                 if v[0] == 0 {
                     assert_eq!(len, 0);
                 } else {
-                    assert_eq!(Some(bytes_at(&i.keys, start, len)), i.key_of(v), "{v:?}");
+                    assert_eq!(bytes_at(&i.keys, start, len).ok(), i.key_of(v), "{v:?}");
                 }
             }
         };

@@ -25,10 +25,13 @@ use core::ops::Range;
 
 use allocator_api2::alloc::Allocator;
 
-use super::variable::{BLOCK_SIZE, CONTINUATION, EMPTY, NON_EMPTY};
-use super::{take, Rows, SortOptions};
-use crate::buffer::MutableBuffer;
+use super::Decoded;
+use crate::buffer::{MutableBuffer, NullBufferBuilder, TryVec};
 use crate::error::{Error, Result};
+use crate::row::decode::decode_column;
+use crate::row::interner::Interner;
+use crate::row::variable::{BLOCK_SIZE, CONTINUATION, EMPTY, NON_EMPTY};
+use crate::row::{take, Node, Rows, SortOptions};
 
 /// Bytes of a mini-block.
 const MINI_BLOCK: usize = 8;
@@ -187,15 +190,15 @@ fn read_element<A: Allocator>(
 ///
 /// # Errors
 /// [`Error::InvalidRow`] for a malformed list, [`Error::AllocationFailed`].
-pub(crate) fn decode_list<A: Allocator>(
+fn decode_list<A: Allocator>(
     row: &mut &[u8],
     opts: SortOptions,
     scratch: &mut MutableBuffer<A>,
-    ends: &mut MutableBuffer<A>,
+    ends: &mut TryVec<usize, A>,
 ) -> Result<Option<usize>> {
     let (&first, _) = row.split_first().ok_or(Error::InvalidRow)?;
     if first == opts.null_sentinel() {
-        *row = row.get(1..).unwrap_or(&[]);
+        *row = row.get(1..).ok_or(Error::InvalidRow)?;
         return Ok(None);
     }
     let flip = if opts.descending { 0xFF } else { 0 };
@@ -207,7 +210,7 @@ pub(crate) fn decode_list<A: Allocator>(
             EMPTY => return Ok(Some(count)),
             NON_EMPTY => {
                 read_element(row, flip, Some(scratch))?;
-                ends.try_extend_from_slice(&scratch.len().to_ne_bytes())?;
+                ends.try_push(scratch.len())?;
                 count += 1;
             }
             _ => return Err(Error::InvalidRow),
@@ -235,4 +238,48 @@ pub(crate) fn skip_list(row: &[u8], opts: SortOptions) -> Result<usize> {
             _ => return Err(Error::InvalidRow),
         }
     }
+}
+
+/// Decodes the lists (element by element) at the front of each row.
+///
+/// # Errors
+/// [`Error::InvalidRow`] for a malformed list or element rows with bytes
+/// left over; the elements' decoding errors.
+pub(super) fn decode_lists<'a, A: Allocator + Clone>(
+    node: &Node<'a, A>,
+    child: &Node<'a, A>,
+    dicts: &[Interner<A>],
+    rows: &mut [&[u8]],
+    alloc: &A,
+) -> Result<Decoded<'a, A>> {
+    let mut scratch = MutableBuffer::new_in(alloc.clone());
+    let mut ends = TryVec::new_in(alloc.clone());
+    let mut counts = TryVec::new_in(alloc.clone());
+    let mut nulls = NullBufferBuilder::new_in(alloc.clone());
+    let mut total = 0usize;
+    for row in rows.iter_mut() {
+        let count = decode_list(row, node.options, &mut scratch, &mut ends)?;
+        nulls.try_append(count.is_some())?;
+        let count = count.unwrap_or(0);
+        total = total.checked_add(count).ok_or(Error::InvalidRow)?;
+        counts.try_push(count)?;
+    }
+    let bytes = scratch.as_slice();
+    let mut cursors = TryVec::try_from_fn_in(total, alloc.clone(), |k| {
+        let start = match k.checked_sub(1) {
+            Some(p) => *ends.get(p).ok_or(Error::InvalidRow)?,
+            None => 0,
+        };
+        let end = *ends.get(k).ok_or(Error::InvalidRow)?;
+        bytes.get(start..end).ok_or(Error::InvalidRow)
+    })?;
+    let values = decode_column(child, dicts, &mut cursors, alloc)?;
+    if cursors.iter().any(|c| !c.is_empty()) {
+        return Err(Error::InvalidRow);
+    }
+    Ok(Decoded {
+        counts,
+        nulls: nulls.finish(),
+        values,
+    })
 }

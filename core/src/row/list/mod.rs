@@ -1,0 +1,314 @@
+//! Lists: List, LargeList, ListView, LargeListView and Map (a list of
+//! key-value entries), encode and decode.
+//!
+//! The elements of a column's lists are encoded to rows first (one child
+//! [`Rows`]), then each list's piece is written from its elements' rows in
+//! one of two layouts:
+//!
+//! - element by element ([`elements`]), the default ordered encoding, as
+//!   arrow-row 52 and later;
+//! - the seed's "canonical byte array" ([`canonical`]), for
+//!   [`super::RowEncoding::Seed`] and for the unordered encoding.
+
+use core::ops::Range;
+
+use allocator_api2::alloc::Allocator;
+
+mod canonical;
+pub(crate) mod elements;
+
+use super::encode::{encode_to_rows, Encoder};
+use super::interner::Interner;
+use super::{Node, Rows};
+use crate::array::{
+    Array, ArrayRef, GenericListArray, GenericListViewArray, ListOffsetSize, MapArray,
+};
+use crate::buffer::{
+    MutableBuffer, NullBuffer, OffsetBuffer, OffsetSize, ScalarBuffer, SharedBox, TryVec,
+};
+use crate::datatypes::DataType;
+use crate::error::{Error, Result};
+
+/// Where the elements of slot `i` are in the encoded child rows.
+pub(crate) enum ListIndex<'c> {
+    /// Offsets (`len + 1`), minus the first (the child was sliced there).
+    List32(&'c [i32], usize),
+    /// As `List32`, 64-bit.
+    List64(&'c [i64], usize),
+    /// Offsets and sizes of a list view over the whole child.
+    View32(&'c [i32], &'c [i32]),
+    /// As `View32`, 64-bit.
+    View64(&'c [i64], &'c [i64]),
+}
+
+fn offsets_range<O: OffsetSize>(o: &[O], base: usize, i: usize) -> Option<Range<usize>> {
+    let start = o.get(i)?.to_usize()?.checked_sub(base)?;
+    let end = o.get(i.checked_add(1)?)?.to_usize()?.checked_sub(base)?;
+    (start <= end).then_some(start..end)
+}
+
+fn view_range<O: OffsetSize>(o: &[O], s: &[O], i: usize) -> Option<Range<usize>> {
+    let start = o.get(i)?.to_usize()?;
+    let end = start.checked_add(s.get(i)?.to_usize()?)?;
+    Some(start..end)
+}
+
+impl ListIndex<'_> {
+    /// The child rows of slot `i`.
+    fn range(&self, i: usize) -> Result<Range<usize>> {
+        match self {
+            ListIndex::List32(o, b) => offsets_range(o, *b, i),
+            ListIndex::List64(o, b) => offsets_range(o, *b, i),
+            ListIndex::View32(o, s) => view_range(o, s, i),
+            ListIndex::View64(o, s) => view_range(o, s, i),
+        }
+        .ok_or(Error::OffsetOutOfBounds)
+    }
+}
+
+/// The offset types of lists, mapping offsets to a [`ListIndex`].
+pub(crate) trait IndexOffset: ListOffsetSize {
+    fn list(o: &[Self], base: usize) -> ListIndex<'_>;
+    fn view<'c>(o: &'c [Self], s: &'c [Self]) -> ListIndex<'c>;
+}
+
+impl IndexOffset for i32 {
+    fn list(o: &[Self], base: usize) -> ListIndex<'_> {
+        ListIndex::List32(o, base)
+    }
+    fn view<'c>(o: &'c [Self], s: &'c [Self]) -> ListIndex<'c> {
+        ListIndex::View32(o, s)
+    }
+}
+
+impl IndexOffset for i64 {
+    fn list(o: &[Self], base: usize) -> ListIndex<'_> {
+        ListIndex::List64(o, base)
+    }
+    fn view<'c>(o: &'c [Self], s: &'c [Self]) -> ListIndex<'c> {
+        ListIndex::View64(o, s)
+    }
+}
+
+/// The element range `first..last` covered by `offsets`.
+fn bounds<O: OffsetSize>(offsets: &[O]) -> Result<(usize, usize)> {
+    let first = offsets.first().and_then(|o| o.to_usize()).unwrap_or(0);
+    let last = offsets.last().and_then(|o| o.to_usize()).unwrap_or(0);
+    if first > last {
+        return Err(Error::OffsetsNotMonotonic);
+    }
+    Ok((first, last))
+}
+
+/// Encodes the elements of a List/LargeList view into rows.
+pub(crate) fn prepare_list<'c, 'b, O: IndexOffset, A: Allocator + Clone>(
+    child: &[Node<'_, A>],
+    dicts: &mut [Interner<A>],
+    l: &'c GenericListArray<'b, O, A>,
+    alloc: &A,
+) -> Result<Encoder<'c, 'b, A>> {
+    let o = l.value_offsets();
+    let (first, last) = bounds(o)?;
+    let elements = l.values().slice(first, last - first)?;
+    Ok(Encoder::List {
+        nulls: l.nulls(),
+        index: O::list(o, first),
+        child: encode_to_rows(child, dicts, core::slice::from_ref(&elements), alloc)?,
+    })
+}
+
+/// Encodes the whole child of a ListView/LargeListView into rows.
+pub(crate) fn prepare_list_view<'c, 'b, O: IndexOffset, A: Allocator + Clone>(
+    child: &[Node<'_, A>],
+    dicts: &mut [Interner<A>],
+    l: &'c GenericListViewArray<'b, O, A>,
+    alloc: &A,
+) -> Result<Encoder<'c, 'b, A>> {
+    Ok(Encoder::List {
+        nulls: l.nulls(),
+        index: O::view(l.value_offsets(), l.value_sizes()),
+        child: encode_to_rows(child, dicts, core::slice::from_ref(l.values()), alloc)?,
+    })
+}
+
+/// Encodes the entries of a map view into rows.
+pub(crate) fn prepare_map<'c, 'b, A: Allocator + Clone>(
+    child: &[Node<'_, A>],
+    dicts: &mut [Interner<A>],
+    m: &'c MapArray<'b, A>,
+    alloc: &A,
+) -> Result<Encoder<'c, 'b, A>> {
+    prepare_list(child, dicts, m.list(), alloc)
+}
+
+#[inline]
+fn is_valid<A: Allocator>(nulls: Option<&NullBuffer<'_, A>>, i: usize) -> bool {
+    nulls.is_none_or(|n| n.is_valid(i))
+}
+
+/// Adds each list's encoded size to `lengths`.
+pub(crate) fn add_lengths<A: Allocator>(
+    nulls: Option<&NullBuffer<'_, A>>,
+    index: &ListIndex<'_>,
+    child: &Rows<A>,
+    node: &Node<'_, A>,
+    lengths: &mut [usize],
+) -> Result<()> {
+    let elementwise = !node.unordered && !node.canonical_lists;
+    for (i, l) in lengths.iter_mut().enumerate() {
+        let range = if is_valid(nulls, i) {
+            Some(index.range(i)?)
+        } else {
+            None
+        };
+        let n = match range {
+            _ if !elementwise => canonical::list_len(child, range, node.unordered)?,
+            Some(r) => elements::list_len(child, r)?,
+            None => 1,
+        };
+        *l = l.checked_add(n).ok_or(Error::CapacityOverflow)?;
+    }
+    Ok(())
+}
+
+/// Writes each list's encoding.
+pub(crate) fn encode<A: Allocator>(
+    nulls: Option<&NullBuffer<'_, A>>,
+    index: &ListIndex<'_>,
+    child: &Rows<A>,
+    node: &Node<'_, A>,
+    data: &mut [u8],
+    cursors: &mut [usize],
+) -> Result<()> {
+    let (opts, unordered) = (node.options, node.unordered);
+    let elementwise = !unordered && !node.canonical_lists;
+    for (i, c) in cursors.iter_mut().enumerate() {
+        let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
+        let range = if is_valid(nulls, i) {
+            Some(index.range(i)?)
+        } else {
+            None
+        };
+        *c += match range {
+            _ if !elementwise => canonical::encode_list(child, range, opts, unordered, out)?,
+            Some(r) => elements::encode_list(child, r, opts, out)?,
+            None => {
+                *out.first_mut().ok_or(Error::OutOfBounds)? = opts.null_sentinel();
+                1
+            }
+        };
+    }
+    Ok(())
+}
+
+/// A decoded list column: element counts per slot, validity and elements.
+pub(crate) struct Decoded<'a, A: Allocator> {
+    pub(super) counts: TryVec<usize, A>,
+    pub(super) nulls: Option<NullBuffer<'static, A>>,
+    pub(super) values: ArrayRef<'a, A>,
+}
+
+/// Decodes the lists at the front of each row.
+///
+/// # Errors
+/// [`Error::InvalidRow`] (bad blocks, lengths that disagree, element rows
+/// with bytes left over) and the elements' decoding errors.
+fn decode_lists<'a, A: Allocator + Clone>(
+    node: &Node<'a, A>,
+    child: &Node<'a, A>,
+    dicts: &[Interner<A>],
+    rows: &mut [&[u8]],
+    alloc: &A,
+) -> Result<Decoded<'a, A>> {
+    if !node.unordered && !node.canonical_lists {
+        elements::decode_lists(node, child, dicts, rows, alloc)
+    } else {
+        canonical::decode_lists(node, child, dicts, rows, alloc)
+    }
+}
+
+/// Offsets (`len + 1`, from 0) of the element counts.
+fn offsets_of<O: OffsetSize, A: Allocator + Clone>(
+    counts: &[usize],
+    alloc: &A,
+) -> Result<OffsetBuffer<'static, O, A>> {
+    let mut o = MutableBuffer::new_in(alloc.clone());
+    o.try_reserve_exact((counts.len() + 1) * core::mem::size_of::<O>())?;
+    o.try_push(O::ZERO)?;
+    let mut sum = 0usize;
+    for &c in counts {
+        sum = sum.checked_add(c).ok_or(Error::CapacityOverflow)?;
+        o.try_push(O::from_usize(sum).ok_or(Error::CapacityOverflow)?)?;
+    }
+    OffsetBuffer::try_new(ScalarBuffer::try_from_buffer(o.into_buffer())?)
+}
+
+/// Starts and sizes of list views over contiguous elements.
+fn views_of<O: OffsetSize, A: Allocator + Clone>(
+    counts: &[usize],
+    alloc: &A,
+) -> Result<(ScalarBuffer<'static, O, A>, ScalarBuffer<'static, O, A>)> {
+    let mut starts = MutableBuffer::new_in(alloc.clone());
+    let mut sizes = MutableBuffer::new_in(alloc.clone());
+    let mut sum = 0usize;
+    for &c in counts {
+        starts.try_push(O::from_usize(sum).ok_or(Error::CapacityOverflow)?)?;
+        sizes.try_push(O::from_usize(c).ok_or(Error::CapacityOverflow)?)?;
+        sum = sum.checked_add(c).ok_or(Error::CapacityOverflow)?;
+    }
+    Ok((
+        ScalarBuffer::try_from_buffer(starts.into_buffer())?,
+        ScalarBuffer::try_from_buffer(sizes.into_buffer())?,
+    ))
+}
+
+/// Decodes a List, LargeList, ListView, LargeListView or Map column.
+///
+/// # Errors
+/// As `decode_lists`; [`Error::CapacityOverflow`] when the elements exceed
+/// the offset type.
+pub(crate) fn decode<'a, A: Allocator + Clone>(
+    node: &Node<'a, A>,
+    child: &Node<'a, A>,
+    dicts: &[Interner<A>],
+    rows: &mut [&[u8]],
+    alloc: &A,
+) -> Result<ArrayRef<'a, A>> {
+    let d = decode_lists(node, child, dicts, rows, alloc)?;
+    let boxed = |v: ArrayRef<'a, A>| SharedBox::try_new_in(v, alloc.clone());
+    Ok(match &node.decoded {
+        DataType::List(f) => GenericListArray::<i32, A>::try_new(
+            f.clone(),
+            offsets_of(&d.counts, alloc)?,
+            boxed(d.values)?,
+            d.nulls,
+        )?
+        .into_array_ref(),
+        DataType::LargeList(f) => GenericListArray::<i64, A>::try_new(
+            f.clone(),
+            offsets_of(&d.counts, alloc)?,
+            boxed(d.values)?,
+            d.nulls,
+        )?
+        .into_array_ref(),
+        DataType::ListView(f) => {
+            let (o, s) = views_of::<i32, A>(&d.counts, alloc)?;
+            GenericListViewArray::try_new(f.clone(), o, s, boxed(d.values)?, d.nulls)?
+                .into_array_ref()
+        }
+        DataType::LargeListView(f) => {
+            let (o, s) = views_of::<i64, A>(&d.counts, alloc)?;
+            GenericListViewArray::try_new(f.clone(), o, s, boxed(d.values)?, d.nulls)?
+                .into_array_ref()
+        }
+        DataType::Map(f, sorted) => MapArray::try_new(
+            f.clone(),
+            offsets_of(&d.counts, alloc)?,
+            boxed(d.values)?,
+            d.nulls,
+            *sorted,
+        )?
+        .into_array_ref(),
+        _ => return Err(Error::TypeMismatch),
+    })
+}
