@@ -25,6 +25,7 @@
 //! 8-byte framing around any codec; [`decompress_buffer`] refuses declared
 //! lengths above a caller-set limit before allocating anything.
 
+mod jobs;
 #[cfg(feature = "lz4")]
 pub mod lz4_frame;
 mod set;
@@ -32,6 +33,8 @@ mod set;
 pub mod zstd_decode;
 pub mod zstd_frame;
 
+pub(crate) use jobs::room;
+pub use jobs::{run_sequentially, BodyExecutor, BodyJob};
 pub use set::{BuiltinCodecs, CodecSet, WithCodec};
 
 use allocator_api2::alloc::Allocator;
@@ -182,13 +185,10 @@ pub(crate) fn compress_buffer_at<C: Codec + ?Sized, A: Allocator>(
     if input.is_empty() {
         return Ok(0);
     }
-    let declared = i64::try_from(input.len()).map_err(|_| Error::CapacityOverflow)?;
     let bound = codec.max_compressed_len(input.len())?;
-    let body_start = at
+    let end = at
         .checked_add(LENGTH_PREFIX_BYTES)
-        .ok_or(Error::CapacityOverflow)?;
-    let end = body_start
-        .checked_add(bound.max(input.len()))
+        .and_then(|e| e.checked_add(bound.max(input.len())))
         .ok_or(Error::CapacityOverflow)?;
     if end > out.len() {
         // Geometric growth, so that appending buffer after buffer
@@ -202,22 +202,7 @@ pub(crate) fn compress_buffer_at<C: Codec + ?Sized, A: Allocator>(
         .as_slice_mut()
         .get_mut(at..end)
         .ok_or(Error::OutOfBounds)?;
-    let (prefix, rest) = frame.split_at_mut(LENGTH_PREFIX_BYTES);
-    let dst = rest.get_mut(..bound).ok_or(Error::OutOfBounds)?;
-    let written = codec.compress(input, dst)?;
-    if written > bound {
-        return Err(Error::OutOfBounds);
-    }
-    if written < input.len() {
-        prefix.copy_from_slice(&declared.to_le_bytes());
-        Ok(LENGTH_PREFIX_BYTES + written)
-    } else {
-        prefix.copy_from_slice(&NO_COMPRESSION_LENGTH.to_le_bytes());
-        rest.get_mut(..input.len())
-            .ok_or(Error::OutOfBounds)?
-            .copy_from_slice(input);
-        Ok(LENGTH_PREFIX_BYTES + input.len())
-    }
+    jobs::compress_into(codec, input, frame)
 }
 
 /// What the length prefix of a compressed body buffer says.

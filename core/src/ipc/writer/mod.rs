@@ -25,6 +25,8 @@ mod encoder;
 #[cfg(all(test, feature = "dictionary", feature = "nested", feature = "views"))]
 mod encoder_tests;
 mod encoders;
+#[cfg(feature = "compression")]
+mod parallel;
 mod pieces;
 
 use allocator_api2::alloc::Allocator;
