@@ -44,7 +44,7 @@ use alkaid::ipc::message::CompressionCodec;
 use alkaid::ipc::reader::{IpcReadOptions, SliceStreamReader, StreamReader};
 use alkaid::ipc::writer::{IpcWriteOptions, StreamWriter};
 use alkaid::Global;
-use alkaid_std::StdCodecs;
+use alkaid_std::{StdCodecs, ThreadedCodecs};
 
 use arrow_array::{
     Array as _, ArrayRef as ArrowArrayRef, Float64Array, Int64Array, RecordBatch as ArrowBatch,
@@ -428,6 +428,32 @@ fn measure(
     line(what, o, t, mb);
 }
 
+/// [`measure`] for our side on several threads: thread CPU time leaves out
+/// the other threads' work, so this line gives wall times (medians), their
+/// ratio, and (in parentheses) the CPU-time ratio of the calling thread.
+fn measure_wall(
+    what: &str,
+    filter: Option<&str>,
+    runs: usize,
+    mb: f64,
+    a: impl FnMut(),
+    b: impl FnMut(),
+) {
+    if filter.is_some_and(|f| !what.contains(f)) {
+        return;
+    }
+    let (ours, theirs) = compare(runs, a, b);
+    println!(
+        "{what:<34} ours {:>8.2} ms ({:>5.0} MB/s)   arrow-rs {:>8.2} ms ({:>5.0} MB/s)   ratio {:>5.2}x WALL ({:.2}x calling-thread CPU)",
+        ours.wall.as_secs_f64() * 1e3,
+        mb / ours.wall.as_secs_f64(),
+        theirs.wall.as_secs_f64() * 1e3,
+        mb / theirs.wall.as_secs_f64(),
+        theirs.wall.as_secs_f64() / ours.wall.as_secs_f64(),
+        theirs.cpu.as_secs_f64() / ours.cpu.as_secs_f64(),
+    );
+}
+
 /// Thread CPU times, throughput, the CPU-time ratio and (in parentheses) the
 /// wall-clock ratio.
 fn line(what: &str, ours: Times, theirs: Times, mb: f64) {
@@ -594,6 +620,41 @@ fn main() {
             mb,
             || {
                 black_box(read_ours_stream(&ob, StdCodecs::default()));
+            },
+            || {
+                black_box(read_arrow(&ab));
+            },
+        );
+        // The same writer and reader with `ThreadedCodecs` on 2 threads
+        // (the same bytes: checked here), against arrow-rs on one; wall
+        // time.
+        let threaded = write_ours(&schema, &batches, Some(ours_codec), ThreadedCodecs::new(2));
+        assert!(threaded == ob, "{name}: 2 threads wrote other bytes");
+        assert_eq!(read_ours_slice(&ob, ThreadedCodecs::new(2)), total);
+        measure_wall(
+            &format!("{name} stream write, 2 threads"),
+            filter,
+            runs,
+            mb,
+            || {
+                black_box(write_ours(
+                    &schema,
+                    &batches,
+                    Some(ours_codec),
+                    ThreadedCodecs::new(2),
+                ));
+            },
+            || {
+                black_box(write_arrow(&aschema, &abatches, arrow_codec));
+            },
+        );
+        measure_wall(
+            &format!("{name} stream read, 2 threads"),
+            filter,
+            runs,
+            mb,
+            || {
+                black_box(read_ours_slice(&ob, ThreadedCodecs::new(2)));
             },
             || {
                 black_box(read_arrow(&ab));
