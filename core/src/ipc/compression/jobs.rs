@@ -13,7 +13,7 @@
 //! exactly those of the sequential path (the std shim's `ThreadedCodecs`
 //! runs them with `std::thread::scope`, with one codec set per thread).
 
-use super::{Codec, CodecSet, LENGTH_PREFIX_BYTES, NO_COMPRESSION_LENGTH};
+use super::{compress_into, Codec, CodecSet, LENGTH_PREFIX_BYTES};
 use crate::error::{Error, Result};
 use crate::ipc::message::CompressionCodec;
 
@@ -150,45 +150,6 @@ fn decompress_exact(codec: &mut dyn Codec, input: &[u8], out: &mut [u8]) -> Resu
         return Err(Error::DecompressedSizeMismatch);
     }
     Ok(n)
-}
-
-/// Frames `input` as one compressed body buffer at the start of `frame`
-/// (which holds [`LENGTH_PREFIX_BYTES`] plus the larger of `input.len()`
-/// and the codec's bound): the little-endian uncompressed length and the
-/// codec's stream, or -1 and the raw bytes when the stream is not smaller;
-/// nothing for an empty input. Returns the bytes written.
-///
-/// # Errors
-/// [`Error::OutOfBounds`] when `frame` is too small;
-/// [`Error::CapacityOverflow`]; the codec's errors.
-pub(crate) fn compress_into<C: Codec + ?Sized>(
-    codec: &mut C,
-    input: &[u8],
-    frame: &mut [u8],
-) -> Result<usize> {
-    if input.is_empty() {
-        return Ok(0);
-    }
-    let declared = i64::try_from(input.len()).map_err(|_| Error::CapacityOverflow)?;
-    let bound = codec.max_compressed_len(input.len())?;
-    let (prefix, rest) = frame
-        .split_at_mut_checked(LENGTH_PREFIX_BYTES)
-        .ok_or(Error::OutOfBounds)?;
-    let dst = rest.get_mut(..bound).ok_or(Error::OutOfBounds)?;
-    let written = codec.compress(input, dst)?;
-    if written > bound {
-        return Err(Error::OutOfBounds);
-    }
-    if written < input.len() {
-        prefix.copy_from_slice(&declared.to_le_bytes());
-        Ok(LENGTH_PREFIX_BYTES + written)
-    } else {
-        prefix.copy_from_slice(&NO_COMPRESSION_LENGTH.to_le_bytes());
-        rest.get_mut(..input.len())
-            .ok_or(Error::OutOfBounds)?
-            .copy_from_slice(input);
-        Ok(LENGTH_PREFIX_BYTES + input.len())
-    }
 }
 
 /// Room, in bytes, that compressing a buffer of `n` bytes needs in a body

@@ -1,7 +1,9 @@
 //! [`CodecSet`]: the codecs a reader or writer may use, chosen by the
 //! `BodyCompression` codec of each message.
 
-use super::{BodyExecutor, Codec};
+#[cfg(feature = "compression")]
+use super::BodyExecutor;
+use super::Codec;
 use crate::ipc::message::CompressionCodec;
 
 /// A set of [`Codec`]s indexed by [`CompressionCodec`].
@@ -18,7 +20,9 @@ pub trait CodecSet {
     /// codecs that write the same bytes as this set's; `None` (the
     /// default): the writers and readers run them one after the other with
     /// [`CodecSet::get`]'s codecs. ([`WithCodec`] offers none: the
-    /// executor of its `rest` would not know its added codec.)
+    /// executor of its `rest` would not know its added codec.) Feature
+    /// `compression`.
+    #[cfg(feature = "compression")]
     fn executor(&mut self) -> Option<&mut dyn BodyExecutor> {
         None
     }

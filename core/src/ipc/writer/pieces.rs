@@ -73,6 +73,7 @@ impl RawSlice {
     }
 
     /// The length, in bytes.
+    #[cfg(feature = "compression")]
     pub(crate) fn len(self) -> usize {
         self.len
     }
