@@ -498,7 +498,7 @@ errors! {
     /// A [`BodyExecutor`](crate::ipc::compression::BodyExecutor) returned
     /// without running every job it was given, or one of its worker threads
     /// panicked while running them.
-    ExecutorFailed => "a job executor did not run every job (a worker panicked)",
+    ExecutorFailed => "job executor failed",
 }
 
 impl fmt::Display for ErrorKind {
