@@ -3,8 +3,8 @@
 //! body is compressed on its own, so buffers can be compressed, or
 //! decompressed, in any order and at the same time).
 //!
-//! The core has no threads: a [`CodecSet`](super::CodecSet) may offer a
-//! [`BodyExecutor`] ([`CodecSet::executor`](super::CodecSet::executor),
+//! The core has no threads: a [`CodecSet`] may offer a
+//! [`BodyExecutor`] ([`CodecSet::executor`],
 //! `None` by default), and the writers and readers then hand it the jobs of
 //! a batch body instead of running them one after the other. Each
 //! [`BodyJob`] is one buffer: its input bytes and the output room that only
@@ -17,7 +17,8 @@ use super::{compress_into, Codec, CodecSet, LENGTH_PREFIX_BYTES};
 use crate::error::{Error, Result};
 use crate::ipc::message::CompressionCodec;
 
-/// Runs the jobs of one body (see the [module](self) documentation).
+/// Runs the jobs of one body: each a buffer whose input and output room
+/// are its own, so that they may run on any thread and in any order.
 ///
 /// Implementations must run every job exactly once with a codec set whose
 /// codecs produce the same bytes as the set that offered the executor (the
