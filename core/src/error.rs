@@ -493,6 +493,12 @@ errors! {
     /// sequences section's `Symbol_Compression_Modes` byte (RFC 8878 section
     /// 3.1.1.3.2.1).
     ZstdReservedBitsSet => "reserved bits set in a ZSTD sequences section header",
+
+    // ----- parallel compression (#17) -----
+    /// A [`BodyExecutor`](crate::ipc::compression::BodyExecutor) returned
+    /// without running every job it was given, or one of its worker threads
+    /// panicked while running them.
+    ExecutorFailed => "job executor failed",
 }
 
 impl fmt::Display for ErrorKind {

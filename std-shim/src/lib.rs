@@ -114,6 +114,7 @@ mod follow;
 pub mod format;
 mod read;
 mod seek;
+mod threads;
 mod vectored;
 mod write;
 
@@ -122,6 +123,7 @@ pub use error::{Error, Result};
 pub use follow::Follow;
 pub use read::{open_ipc, read_ipc, read_stream, read_stream_with, IpcFormat, IpcInput, IpcReader};
 pub use seek::FileSeekReader;
+pub use threads::ThreadedCodecs;
 pub use vectored::{VectoredFileWriter, VectoredStreamWriter};
 pub use write::{
     create_file, create_stream, FileFormat, FileWriter, FormatWriter, IpcWriter, StreamFormat,

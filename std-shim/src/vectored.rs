@@ -15,6 +15,7 @@ use std::io::{self, IoSlice, Write};
 
 use alkaid::array::RecordBatch;
 use alkaid::datatypes::{Metadata, Schema};
+use alkaid::ipc::compression::CodecSet;
 use alkaid::ipc::writer::{EncodedMessage, FileEncoder, IpcWriteOptions, StreamEncoder};
 use alkaid::Global;
 
@@ -54,9 +55,9 @@ fn write_message<W: Write>(w: &mut W, msg: &EncodedMessage<'_>) -> io::Result<u6
 macro_rules! vectored_writer {
     ($(#[$doc:meta])* $name:ident, $encoder:ident) => {
         $(#[$doc])*
-        pub struct $name<'a, W: Write> {
+        pub struct $name<'a, W: Write, S: CodecSet = StdCodecs> {
             sink: W,
-            enc: $encoder<'a, Global, StdCodecs>,
+            enc: $encoder<'a, Global, S>,
             position: u64,
         }
 
@@ -86,8 +87,13 @@ macro_rules! vectored_writer {
             ) -> Result<Self> {
                 Self::try_new_with_codecs(sink, schema, options, StdCodecs::default())
             }
+        }
 
-            /// As [`Self::try_new_with_options`] with the codecs `codecs`.
+        impl<'a, W: Write, S: CodecSet> $name<'a, W, S> {
+            /// As [`Self::try_new_with_options`] with the codecs `codecs`
+            /// (e.g. [`ThreadedCodecs`](crate::ThreadedCodecs), which
+            /// compresses each batch's buffers on several threads: the same
+            /// bytes).
             ///
             /// # Errors
             /// As [`Self::try_new_with_options`];
@@ -97,7 +103,7 @@ macro_rules! vectored_writer {
                 mut sink: W,
                 schema: &Schema<'a, Global>,
                 options: IpcWriteOptions,
-                codecs: StdCodecs,
+                codecs: S,
             ) -> Result<Self> {
                 let mut enc = $encoder::try_new_with_codecs_in(schema, options, codecs, Global)?;
                 let position = write_message(&mut sink, &enc.encode_schema()?)?;
@@ -164,7 +170,7 @@ macro_rules! vectored_writer {
             }
         }
 
-        impl<W: Write> std::fmt::Debug for $name<'_, W> {
+        impl<W: Write, S: CodecSet> std::fmt::Debug for $name<'_, W, S> {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.debug_struct(stringify!($name))
                     .field("position", &self.position)

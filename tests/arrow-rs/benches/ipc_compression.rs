@@ -44,7 +44,7 @@ use alkaid::ipc::message::CompressionCodec;
 use alkaid::ipc::reader::{IpcReadOptions, SliceStreamReader, StreamReader};
 use alkaid::ipc::writer::{IpcWriteOptions, StreamWriter};
 use alkaid::Global;
-use alkaid_std::StdCodecs;
+use alkaid_std::{StdCodecs, ThreadedCodecs};
 
 use arrow_array::{
     Array as _, ArrayRef as ArrowArrayRef, Float64Array, Int64Array, RecordBatch as ArrowBatch,
@@ -377,17 +377,50 @@ fn thread_cpu() -> Duration {
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
-/// Median thread CPU time and median wall time of one side.
+/// CPU time of the whole process (every thread, the codec threads of
+/// `ThreadedCodecs` included).
+fn process_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: as in `thread_cpu`.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_PROCESS_CPUTIME_ID)");
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// Median thread CPU time, median wall time and median process CPU time
+/// of one side.
 struct Times {
     cpu: Duration,
     wall: Duration,
+    all: Duration,
 }
 
-fn time(f: &mut impl FnMut(), cpu: &mut Vec<Duration>, wall: &mut Vec<Duration>) {
-    let (c, t) = (thread_cpu(), Instant::now());
+#[derive(Default)]
+struct Samples {
+    cpu: Vec<Duration>,
+    wall: Vec<Duration>,
+    all: Vec<Duration>,
+}
+
+impl Samples {
+    fn medians(self) -> Times {
+        Times {
+            cpu: median(self.cpu),
+            wall: median(self.wall),
+            all: median(self.all),
+        }
+    }
+}
+
+fn time(f: &mut impl FnMut(), s: &mut Samples) {
+    let (c, p, t) = (thread_cpu(), process_cpu(), Instant::now());
     f();
-    cpu.push(thread_cpu() - c);
-    wall.push(t.elapsed());
+    s.cpu.push(thread_cpu() - c);
+    s.all.push(process_cpu() - p);
+    s.wall.push(t.elapsed());
 }
 
 /// Times `a` and `b` alternately (one warm-up each, then `runs` each) and
@@ -395,21 +428,12 @@ fn time(f: &mut impl FnMut(), cpu: &mut Vec<Duration>, wall: &mut Vec<Duration>)
 fn compare(runs: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> (Times, Times) {
     a();
     b();
-    let (mut ca, mut wa, mut cb, mut wb) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut sa, mut sb) = (Samples::default(), Samples::default());
     for _ in 0..runs {
-        time(&mut a, &mut ca, &mut wa);
-        time(&mut b, &mut cb, &mut wb);
+        time(&mut a, &mut sa);
+        time(&mut b, &mut sb);
     }
-    (
-        Times {
-            cpu: median(ca),
-            wall: median(wa),
-        },
-        Times {
-            cpu: median(cb),
-            wall: median(wb),
-        },
-    )
+    (sa.medians(), sb.medians())
 }
 
 /// Compares and prints one line, unless `filter` excludes `what`.
@@ -426,6 +450,39 @@ fn measure(
     }
     let (o, t) = compare(runs, a, b);
     line(what, o, t, mb);
+}
+
+/// [`measure`] for our side on several threads: thread CPU time leaves out
+/// the other threads' work, so this line gives wall times (medians) and
+/// their ratio, then (in parentheses) the CPU-time ratio of the calling
+/// threads and each side's CPU time over all its threads (what the threads
+/// cost in all: on a machine with idle cores the wall time approaches the
+/// busiest thread's CPU time; on a loaded one the scheduler's share
+/// decides).
+fn measure_wall(
+    what: &str,
+    filter: Option<&str>,
+    runs: usize,
+    mb: f64,
+    a: impl FnMut(),
+    b: impl FnMut(),
+) {
+    if filter.is_some_and(|f| !what.contains(f)) {
+        return;
+    }
+    let (ours, theirs) = compare(runs, a, b);
+    println!(
+        "{what:<34} ours {:>8.2} ms ({:>5.0} MB/s)   arrow-rs {:>8.2} ms ({:>5.0} MB/s)   ratio {:>5.2}x WALL \
+         (CPU: calling thread {:.2}x, all threads ours {:.2} ms / arrow-rs {:.2} ms)",
+        ours.wall.as_secs_f64() * 1e3,
+        mb / ours.wall.as_secs_f64(),
+        theirs.wall.as_secs_f64() * 1e3,
+        mb / theirs.wall.as_secs_f64(),
+        theirs.wall.as_secs_f64() / ours.wall.as_secs_f64(),
+        theirs.cpu.as_secs_f64() / ours.cpu.as_secs_f64(),
+        ours.all.as_secs_f64() * 1e3,
+        theirs.all.as_secs_f64() * 1e3,
+    );
 }
 
 /// Thread CPU times, throughput, the CPU-time ratio and (in parentheses) the
@@ -594,6 +651,41 @@ fn main() {
             mb,
             || {
                 black_box(read_ours_stream(&ob, StdCodecs::default()));
+            },
+            || {
+                black_box(read_arrow(&ab));
+            },
+        );
+        // The same writer and reader with `ThreadedCodecs` on 2 threads
+        // (the same bytes: checked here), against arrow-rs on one; wall
+        // time.
+        let threaded = write_ours(&schema, &batches, Some(ours_codec), ThreadedCodecs::new(2));
+        assert!(threaded == ob, "{name}: 2 threads wrote other bytes");
+        assert_eq!(read_ours_slice(&ob, ThreadedCodecs::new(2)), total);
+        measure_wall(
+            &format!("{name} stream write, 2 threads"),
+            filter,
+            runs,
+            mb,
+            || {
+                black_box(write_ours(
+                    &schema,
+                    &batches,
+                    Some(ours_codec),
+                    ThreadedCodecs::new(2),
+                ));
+            },
+            || {
+                black_box(write_arrow(&aschema, &abatches, arrow_codec));
+            },
+        );
+        measure_wall(
+            &format!("{name} stream read, 2 threads"),
+            filter,
+            runs,
+            mb,
+            || {
+                black_box(read_ours_slice(&ob, ThreadedCodecs::new(2)));
             },
             || {
                 black_box(read_arrow(&ab));

@@ -562,7 +562,9 @@ fn put(out: &mut [u8], pos: &mut usize, bytes: &[u8]) -> Result<()> {
 ///
 /// It keeps the block compressor's hash table (16 KiB for 64 KiB blocks, made
 /// on the first compression), so place the codec where that memory should
-/// live (a `static` on a firmware) rather than on a small stack.
+/// live (a `static` on a firmware) rather than on a small stack. What it
+/// writes for a buffer depends on that buffer and the options alone, not on
+/// what it compressed before.
 ///
 /// One IPC body buffer, framed (8-byte uncompressed length, then an LZ4
 /// frame) and read back:
@@ -620,11 +622,24 @@ impl Lz4FrameCodec {
         // that LZ4 cannot shrink, is stored as is.
         let room = out.len().saturating_sub(data_at);
         if room >= lz4_block::get_maximum_output_size(chunk.len()) {
+            // The table is the one the block's size calls for, whatever
+            // the codec compressed before (lz4_flex hashes differently with
+            // each, and turns a small table into a large one for a large
+            // block): a buffer's bytes depend on the buffer alone, so
+            // writers running one codec per thread write the same bytes.
+            let small = chunk.len() < u16::MAX as usize;
+            if self
+                .table
+                .as_ref()
+                .is_some_and(|t| matches!(t, CompressTable::Small(_)) != small)
+            {
+                self.table = None;
+            }
             let table = self.table.get_or_insert_with(|| {
-                if chunk.len() >= u16::MAX as usize {
-                    CompressTable::large()
-                } else {
+                if small {
                     CompressTable::small()
+                } else {
+                    CompressTable::large()
                 }
             });
             let dst = out.get_mut(data_at..).ok_or(Error::OutOfBounds)?;

@@ -90,6 +90,28 @@ fn round_trips_of_many_sizes_and_options() {
     }
 }
 
+/// A buffer's frame does not depend on what the codec compressed before
+/// (small buffers after a large one, whose 64 KiB blocks need the large
+/// hash table): the parallel writers, one codec per thread, rely on it.
+#[test]
+#[cfg_attr(miri, ignore)] // large inputs
+fn frames_do_not_depend_on_earlier_buffers() {
+    // Letters from an 8-letter alphabet: compressible, irregular.
+    let letters = |n, seed| -> Vec<u8> { noise(n, seed).iter().map(|b| b'a' + b % 8).collect() };
+    let (small, large) = (letters(9_000, 1), letters(200_000, 2));
+    let mut c = Lz4FrameCodec::new();
+    let mut run = |data: &[u8]| {
+        let mut out = std::vec![0u8; c.max_compressed_len(data.len()).unwrap()];
+        let n = c.compress(data, &mut out).unwrap();
+        out.truncate(n);
+        out
+    };
+    let after_large = [run(&large), run(&small), run(&large)];
+    assert_eq!(after_large[1], compress(&small));
+    assert_eq!(after_large[2], after_large[0]);
+    assert_eq!(after_large[0], compress(&large));
+}
+
 #[test]
 #[cfg_attr(miri, ignore)] // large inputs or fixture files
 fn one_mebibyte_round_trip_and_sizes() {

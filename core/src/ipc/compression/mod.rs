@@ -25,6 +25,8 @@
 //! 8-byte framing around any codec; [`decompress_buffer`] refuses declared
 //! lengths above a caller-set limit before allocating anything.
 
+#[cfg(feature = "compression")]
+mod jobs;
 #[cfg(feature = "lz4")]
 pub mod lz4_frame;
 mod set;
@@ -32,6 +34,10 @@ mod set;
 pub mod zstd_decode;
 pub mod zstd_frame;
 
+#[cfg(feature = "compression")]
+pub(crate) use jobs::room;
+#[cfg(feature = "compression")]
+pub use jobs::{run_sequentially, BodyExecutor, BodyJob};
 pub use set::{BuiltinCodecs, CodecSet, WithCodec};
 
 use allocator_api2::alloc::Allocator;
@@ -182,13 +188,10 @@ pub(crate) fn compress_buffer_at<C: Codec + ?Sized, A: Allocator>(
     if input.is_empty() {
         return Ok(0);
     }
-    let declared = i64::try_from(input.len()).map_err(|_| Error::CapacityOverflow)?;
     let bound = codec.max_compressed_len(input.len())?;
-    let body_start = at
+    let end = at
         .checked_add(LENGTH_PREFIX_BYTES)
-        .ok_or(Error::CapacityOverflow)?;
-    let end = body_start
-        .checked_add(bound.max(input.len()))
+        .and_then(|e| e.checked_add(bound.max(input.len())))
         .ok_or(Error::CapacityOverflow)?;
     if end > out.len() {
         // Geometric growth, so that appending buffer after buffer
@@ -202,7 +205,31 @@ pub(crate) fn compress_buffer_at<C: Codec + ?Sized, A: Allocator>(
         .as_slice_mut()
         .get_mut(at..end)
         .ok_or(Error::OutOfBounds)?;
-    let (prefix, rest) = frame.split_at_mut(LENGTH_PREFIX_BYTES);
+    compress_into(codec, input, frame)
+}
+
+/// Frames `input` as one compressed body buffer at the start of `frame`
+/// (which holds [`LENGTH_PREFIX_BYTES`] plus the larger of `input.len()`
+/// and the codec's bound): the little-endian uncompressed length and the
+/// codec's stream, or -1 and the raw bytes when the stream is not smaller;
+/// nothing for an empty input. Returns the bytes written.
+///
+/// # Errors
+/// [`Error::OutOfBounds`] when `frame` is too small;
+/// [`Error::CapacityOverflow`]; the codec's errors.
+pub(crate) fn compress_into<C: Codec + ?Sized>(
+    codec: &mut C,
+    input: &[u8],
+    frame: &mut [u8],
+) -> Result<usize> {
+    if input.is_empty() {
+        return Ok(0);
+    }
+    let declared = i64::try_from(input.len()).map_err(|_| Error::CapacityOverflow)?;
+    let bound = codec.max_compressed_len(input.len())?;
+    let (prefix, rest) = frame
+        .split_at_mut_checked(LENGTH_PREFIX_BYTES)
+        .ok_or(Error::OutOfBounds)?;
     let dst = rest.get_mut(..bound).ok_or(Error::OutOfBounds)?;
     let written = codec.compress(input, dst)?;
     if written > bound {

@@ -1,6 +1,8 @@
 //! [`CodecSet`]: the codecs a reader or writer may use, chosen by the
 //! `BodyCompression` codec of each message.
 
+#[cfg(feature = "compression")]
+use super::BodyExecutor;
 use super::Codec;
 use crate::ipc::message::CompressionCodec;
 
@@ -12,6 +14,18 @@ use crate::ipc::message::CompressionCodec;
 pub trait CodecSet {
     /// The codec for `codec`, or `None` when this set has none.
     fn get(&mut self, codec: CompressionCodec) -> Option<&mut dyn Codec>;
+
+    /// An executor that runs the compression or decompression jobs of a
+    /// batch body, possibly on several threads ([`BodyExecutor`]), with
+    /// codecs that write the same bytes as this set's; `None` (the
+    /// default): the writers and readers run them one after the other with
+    /// [`CodecSet::get`]'s codecs. ([`WithCodec`] offers none: the
+    /// executor of its `rest` would not know its added codec.) Feature
+    /// `compression`.
+    #[cfg(feature = "compression")]
+    fn executor(&mut self) -> Option<&mut dyn BodyExecutor> {
+        None
+    }
 }
 
 /// The codecs built into the core: LZ4 frame with feature `lz4`; the ZSTD

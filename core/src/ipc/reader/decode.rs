@@ -76,6 +76,10 @@ pub(crate) struct BodyDecoder<'m, 'b, 'd, A: Allocator + Clone> {
     pub(crate) dictionaries: &'d DictionaryStore<'b, A>,
     #[cfg(feature = "compression")]
     pub(crate) decompressor: Option<&'d mut dyn crate::ipc::compression::Codec>,
+    /// The body's buffers, decompressed beforehand through the codec
+    /// set's executor (`super::parallel`); taken by index.
+    #[cfg(feature = "compression")]
+    pub(crate) ready: Option<super::parallel::Ready<'b, A>>,
     /// Largest decompressed buffer, in bytes.
     #[cfg_attr(not(feature = "compression"), allow(dead_code))]
     pub(crate) max_buffer_size: usize,
@@ -114,6 +118,16 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
     fn next_buffer_at(&mut self) -> Result<Buffer<'b, A>> {
         if self.buffer >= self.header.num_buffers() {
             return Err(Error::BufferCountMismatch);
+        }
+        #[cfg(feature = "compression")]
+        if let Some(b) = self
+            .ready
+            .as_mut()
+            .and_then(|r| r.as_mut_slice().get_mut(self.buffer))
+            .and_then(Option::take)
+        {
+            self.buffer += 1;
+            return Ok(b);
         }
         let spec = self.header.buffer(self.buffer)?;
         self.buffer += 1;

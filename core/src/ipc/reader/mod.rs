@@ -20,6 +20,8 @@ mod decoder_tests;
 #[cfg(feature = "dictionary")]
 mod dictionary;
 mod file;
+#[cfg(feature = "compression")]
+mod parallel;
 mod stream;
 
 #[cfg(feature = "async")]
@@ -238,6 +240,18 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> ReaderCore<'b, A, S> {
         version: MetadataVersion,
     ) -> Result<BodyDecoder<'m, 'b, 'd, A>> {
         #[cfg(feature = "compression")]
+        let ready = match header.compression {
+            Some(c) => parallel::predecode(
+                &mut self.codecs,
+                c,
+                &header,
+                &body,
+                self.options.limits.max_buffer_size,
+                &self.alloc,
+            ),
+            None => None,
+        };
+        #[cfg(feature = "compression")]
         let decompressor = match header.compression {
             Some(c) => Some(self.codecs.get(c).ok_or(Error::UnsupportedType)?),
             None => None,
@@ -257,6 +271,8 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> ReaderCore<'b, A, S> {
             dictionaries: &self.dictionaries,
             #[cfg(feature = "compression")]
             decompressor,
+            #[cfg(feature = "compression")]
+            ready,
             level: self.options.validation,
             max_buffer_size: self.options.limits.max_buffer_size,
             _d: core::marker::PhantomData,

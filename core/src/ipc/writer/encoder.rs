@@ -685,22 +685,43 @@ impl<'a, A: Allocator + Clone, S: CodecSet, F: Format<A>, P: Stage<A>> Encoder<'
                     // Written at once: the next body may reuse the scratch.
                     self.body_end = 0;
                 }
-                let codec = self.codecs.get(codec).ok_or(Error::UnsupportedType)?;
-                let mut v = Compressing {
-                    codec,
+                let start = self.body_end;
+                let target = super::parallel::Target {
                     body: &mut self.body,
-                    tmp: &mut self.tmp,
+                    staged: &mut self.tmp,
                     specs: &mut self.specs,
                     alignment: self.options.alignment,
-                    start: self.body_end,
-                    end: self.body_end,
+                    start,
                 };
-                v.reserve_for(&self.planner.buffers)?;
-                for c in columns {
-                    visit_array(&mut v, c)?;
-                }
-                self.body_end = v.end;
-                v.end - v.start
+                let plan = &self.planner.buffers;
+                let end = match super::parallel::compress_body(
+                    &mut self.codecs,
+                    codec,
+                    columns,
+                    plan,
+                    target,
+                )? {
+                    Some(end) => end,
+                    None => {
+                        let codec = self.codecs.get(codec).ok_or(Error::UnsupportedType)?;
+                        let mut v = Compressing {
+                            codec,
+                            body: &mut self.body,
+                            tmp: &mut self.tmp,
+                            specs: &mut self.specs,
+                            alignment: self.options.alignment,
+                            start,
+                            end: start,
+                        };
+                        v.reserve_for(plan)?;
+                        for c in columns {
+                            visit_array(&mut v, c)?;
+                        }
+                        v.end
+                    }
+                };
+                self.body_end = end;
+                end - start
             }
             _ if out.sink().is_some() => {
                 for c in columns {

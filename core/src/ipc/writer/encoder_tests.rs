@@ -28,7 +28,7 @@ fn append(out: &mut Vec<u8>, msg: &super::EncodedMessage<'_>) {
 /// A batch in allocator `A`: a sliced nullable Int64 column (its bitmap
 /// shifted), a sliced Utf8 column (its offsets rebased) and a dictionary
 /// column whose dictionary grows by `extra` values (a delta).
-fn batch_in(alloc: TestAlloc, extra: usize) -> RecordBatch<'static, TestAlloc> {
+pub(crate) fn batch_in(alloc: TestAlloc, extra: usize) -> RecordBatch<'static, TestAlloc> {
     let dict_type = DataType::Dictionary(
         IndexType::Int8,
         SharedBox::try_new_in(DataType::Utf8, alloc.clone()).unwrap(),

@@ -25,6 +25,16 @@ mod encoder;
 #[cfg(all(test, feature = "dictionary", feature = "nested", feature = "views"))]
 mod encoder_tests;
 mod encoders;
+#[cfg(feature = "compression")]
+mod parallel;
+#[cfg(all(
+    test,
+    feature = "lz4",
+    feature = "dictionary",
+    feature = "nested",
+    feature = "views"
+))]
+mod parallel_tests;
 mod pieces;
 
 use allocator_api2::alloc::Allocator;

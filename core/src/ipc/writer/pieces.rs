@@ -65,11 +65,17 @@ pub(crate) enum Piece {
 }
 
 impl RawSlice {
-    fn new(bytes: &[u8]) -> Self {
+    pub(crate) fn new(bytes: &[u8]) -> Self {
         RawSlice {
             ptr: bytes.as_ptr(),
             len: bytes.len(),
         }
+    }
+
+    /// The length, in bytes.
+    #[cfg(feature = "compression")]
+    pub(crate) fn len(self) -> usize {
+        self.len
     }
 
     /// The bytes.
@@ -77,7 +83,7 @@ impl RawSlice {
     /// # Safety
     /// The memory must still be alive and unchanged: the caller holds a
     /// borrow of the batch whose walk recorded it (see [`Collector`]).
-    unsafe fn get<'e>(self) -> &'e [u8] {
+    pub(crate) unsafe fn get<'e>(self) -> &'e [u8] {
         // SAFETY: the caller's contract; the pointer and length come from a
         // `&[u8]` of that memory.
         unsafe { core::slice::from_raw_parts(self.ptr, self.len) }
