@@ -16,7 +16,7 @@ use alkaid::ipc::reader::{FileReader, IpcReadOptions, SliceStreamReader, StreamR
 use alkaid::ipc::writer::{FileWriter, IpcWriteOptions, StreamWriter};
 use alkaid::{ErrorKind, Global};
 use alkaid_std::{StdCodecs, ThreadedCodecs, VectoredFileWriter, VectoredStreamWriter, ZstdCodec};
-use alkaid_tests::harness::{cases, golden_dir, rewrite_with};
+use alkaid_tests::harness::for_each_golden_rewrite;
 
 /// Every body of two buffers or more spread over `n` threads.
 fn spread(n: usize) -> ThreadedCodecs {
@@ -57,17 +57,6 @@ impl BodyExecutor for Counted {
 
 fn counted(n: usize, jobs: &'static AtomicUsize) -> Counted {
     Counted(spread(n), jobs)
-}
-
-fn read_seq(stream: &[u8]) -> Option<Vec<RecordBatch<'_, Global>>> {
-    let r = SliceStreamReader::try_new_with_codecs_in(
-        stream,
-        IpcReadOptions::default(),
-        StdCodecs::default(),
-        Global,
-    )
-    .ok()?;
-    r.map(|b| b.ok()).collect()
 }
 
 /// Stream and file bytes of the core's sync writers with `codecs`.
@@ -134,49 +123,24 @@ fn read_all_with<'b, S: CodecSet>(
 /// threads, the batches are the single-threaded readers'.
 #[test]
 fn golden_files_rewritten_in_parallel_match_the_sync_writers() {
-    let mut compared = [0usize; 3];
-    for case in cases(&golden_dir()) {
-        let Ok(stream) = std::fs::read(case.stream_path()) else {
-            continue;
-        };
-        let Some(batches) = read_seq(&stream) else {
-            continue;
-        };
-        if batches.is_empty() {
-            continue;
+    let checked = for_each_golden_rewrite(|rw| {
+        let (batches, o) = (rw.batches, rw.options);
+        for threads in [2, 3] {
+            let what = format!("{} {:?} on {threads} threads", rw.stem, o.compression);
+            let (s, f) = sync_with(batches, o, || counted(threads, &WRITE_JOBS));
+            assert_eq!(s, rw.stream, "{what}: sync stream");
+            assert_eq!(f, rw.file, "{what}: sync file");
+            let (s, f) = vectored_with(batches, o, || spread(threads));
+            assert_eq!(s, rw.stream, "{what}: vectored stream");
+            assert_eq!(f, rw.file, "{what}: vectored file");
         }
-        for (k, compression) in [
-            None,
-            Some(CompressionCodec::Lz4Frame),
-            Some(CompressionCodec::Zstd),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let o = IpcWriteOptions {
-                compression,
-                ..Default::default()
-            };
-            let Ok((want_stream, want_file)) = rewrite_with(&stream, o) else {
-                continue;
-            };
-            for threads in [2, 3] {
-                let what = format!("{} {compression:?} on {threads} threads", case.stem);
-                let (s, f) = sync_with(&batches, o, || counted(threads, &WRITE_JOBS));
-                assert_eq!(s, want_stream, "{what}: sync stream");
-                assert_eq!(f, want_file, "{what}: sync file");
-                let (s, f) = vectored_with(&batches, o, || spread(threads));
-                assert_eq!(s, want_stream, "{what}: vectored stream");
-                assert_eq!(f, want_file, "{what}: vectored file");
-            }
-            let seq = read_all_with(&want_stream, &want_file, StdCodecs::default).unwrap();
-            let par = read_all_with(&want_stream, &want_file, || counted(2, &READ_JOBS)).unwrap();
-            assert_eq!(par, seq, "{} {compression:?}: read on 2 threads", case.stem);
-            assert_eq!(par, batches, "{} {compression:?}: read back", case.stem);
-            compared[k] += 1;
-        }
-    }
-    assert!(compared.iter().all(|&n| n >= 20), "{compared:?}");
+        let what = format!("{} {:?}", rw.stem, o.compression);
+        let seq = read_all_with(&rw.stream, &rw.file, StdCodecs::default).unwrap();
+        let par = read_all_with(&rw.stream, &rw.file, || counted(2, &READ_JOBS)).unwrap();
+        assert_eq!(par, seq, "{what}: read on 2 threads");
+        assert_eq!(par, batches, "{what}: read back");
+    });
+    assert!(checked.iter().all(|&n| n >= 20), "{checked:?}");
     // Both directions went through the executor.
     let jobs = (
         WRITE_JOBS.load(Ordering::Relaxed),
