@@ -653,15 +653,26 @@ pub(crate) fn encode_column<A: Allocator>(
             )
         };
     }
-    macro_rules! var {
+    macro_rules! views {
         ($a:expr) => {
-            encode(
-                data,
-                cursors,
-                |i| valid_bytes($a.is_valid(i), $a.value_bytes(i)),
-                opts,
-                unordered,
-            )
+            if unordered {
+                encode(
+                    data,
+                    cursors,
+                    |i| valid_bytes($a.is_valid(i), $a.value_bytes(i)),
+                    opts,
+                    true,
+                )
+            } else {
+                encode_views(
+                    data,
+                    cursors,
+                    $a.views(),
+                    $a.data_buffers(),
+                    $a.nulls(),
+                    opts,
+                )
+            }
         };
     }
     Some(match column {
@@ -669,10 +680,72 @@ pub(crate) fn encode_column<A: Allocator>(
         ArrayRef::LargeBinary(a) => offsets!(a),
         ArrayRef::Utf8(a) => offsets!(a),
         ArrayRef::LargeUtf8(a) => offsets!(a),
-        ArrayRef::BinaryView(a) => var!(a),
-        ArrayRef::Utf8View(a) => var!(a),
+        ArrayRef::BinaryView(a) => views!(a),
+        ArrayRef::Utf8View(a) => views!(a),
         _ => return None,
     })
+}
+
+/// The ordered encoding of the slots of a view array (BinaryView,
+/// Utf8View) at `data[cursors[i]..]`, advancing the cursors, read straight
+/// from the views: an inline value (at most 12 bytes) is one block loaded
+/// from the view itself; a longer one is encoded from its data buffer, whose
+/// following bytes fill the last block's load as the offsets path does.
+///
+/// # Errors
+/// [`Error::OutOfBounds`] when a row does not fit, a view points outside
+/// its data buffers or there are fewer views than cursors.
+fn encode_views<A: Allocator>(
+    data: &mut [u8],
+    cursors: &mut [usize],
+    views: &[crate::array::ByteView],
+    buffers: &[crate::buffer::Buffer<'_, A>],
+    nulls: Option<&NullBuffer<'_, A>>,
+    opts: SortOptions,
+) -> Result<()> {
+    const B: usize = BLOCK_SIZE;
+    let flip = if opts.descending { 0xFF } else { 0 };
+    let null = opts.null_sentinel();
+    let views = views.get(..cursors.len()).ok_or(Error::OutOfBounds)?;
+    for (i, (c, view)) in cursors.iter_mut().zip(views).enumerate() {
+        let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
+        let len = usize::try_from(view.length()).map_err(|_| Error::OutOfBounds)?;
+        let written = if !nulls.is_none_or(|n| n.is_valid(i)) {
+            *out.first_mut().ok_or(Error::OutOfBounds)? = null;
+            1
+        } else if len == 0 {
+            *out.first_mut().ok_or(Error::OutOfBounds)? = EMPTY ^ flip;
+            1
+        } else if len <= crate::array::ByteView::MAX_INLINE_LEN {
+            // The inline bytes (zero-padded to 12 in the view), in a
+            // zeroed block; the mask keeps the first `len`.
+            let mut block = [0u8; B];
+            if let (Some(d), Some(s)) = (block.get_mut(..12), view.as_bytes().get(4..16)) {
+                d.copy_from_slice(s);
+            }
+            let dst = out.get_mut(..B + 2).ok_or(Error::OutOfBounds)?;
+            let (first, rest) = dst.split_first_mut().ok_or(Error::OutOfBounds)?;
+            *first = NON_EMPTY ^ flip;
+            put_block(
+                rest.try_into().map_err(|_| Error::OutOfBounds)?,
+                &block,
+                mask(len)?,
+                len as u8,
+                flip,
+            );
+            B + 2
+        } else {
+            let buffer = usize::try_from(view.buffer_index())
+                .ok()
+                .and_then(|b| buffers.get(b))
+                .ok_or(Error::OutOfBounds)?;
+            let start = usize::try_from(view.offset()).map_err(|_| Error::OutOfBounds)?;
+            let end = start.checked_add(len).ok_or(Error::OutOfBounds)?;
+            write_value(out, buffer.as_slice(), start, end, flip)?
+        };
+        *c += written;
+    }
+    Ok(())
 }
 
 /// `bytes` when `valid`, else `None`.
