@@ -8,6 +8,7 @@ use core::cmp::Ordering;
 use allocator_api2::alloc::Allocator;
 
 use super::indices::Bits;
+use super::read_bits;
 use super::sort::{emit, row_count, SortColumn};
 use super::sort_topk::BoundedHeap;
 use crate::array::{
@@ -249,9 +250,40 @@ pub(super) fn lexsort_top_k<'a, A: Allocator + Clone>(
         a.cmp(b)
     };
     let mut heap = BoundedHeap::try_new_in(keep, alloc.clone())?;
-    if keep > 0 {
-        for i in 0..n {
-            heap.offer(i, &mut cmp)?;
+    // Once the worst row kept is null in the first column and nulls come
+    // first there (or valid, and nulls come last), every row kept is too,
+    // and so must be every row that enters: the rest of the rows are read
+    // from the first column's validity words, only those of that kind.
+    let first = orders
+        .first()
+        .and_then(|o| o.nulls.map(|b| (b, o.options.nulls_first)));
+    let mut i = 0u32;
+    let mut only_valid = None;
+    while i < n && keep > 0 {
+        heap.offer(i, &mut cmp)?;
+        i += 1;
+        if let (Some(&worst), Some((bits, nulls_first))) = (heap.worst_if_full(), first) {
+            let worst_null = !bits.get(worst as usize);
+            if worst_null == nulls_first {
+                only_valid = Some((bits, !worst_null));
+                break;
+            }
+        }
+    }
+    if let Some((bits, valid)) = only_valid {
+        let mut at = i as usize;
+        while at < len {
+            let w = read_bits(bits.bytes, bits.offset + at);
+            let mut w = if valid { w } else { !w };
+            if len - at < 64 {
+                w &= (1u64 << (len - at)) - 1;
+            }
+            while w != 0 {
+                let row = at + w.trailing_zeros() as usize;
+                heap.offer(row_count(row)?, &mut cmp)?;
+                w &= w - 1;
+            }
+            at += 64;
         }
     }
     let sorted = heap.into_sorted(&mut cmp);

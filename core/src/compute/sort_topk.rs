@@ -39,6 +39,17 @@ impl<T: Copy, A: Allocator> BoundedHeap<T, A> {
         self.cap
     }
 
+    /// The largest item kept, once the heap is full (`None` before: every
+    /// item offered is then kept).
+    #[inline]
+    pub(super) fn worst_if_full(&self) -> Option<&T> {
+        if self.items.len() < self.cap {
+            None
+        } else {
+            self.items.as_slice().first()
+        }
+    }
+
     /// Offers `item`: kept when the heap is not full, or in place of the
     /// root when `cmp(item, root)` is `Less` (the root is then dropped).
     /// `cmp` must be a total order (ties broken, e.g. by row index), the
