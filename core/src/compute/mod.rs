@@ -44,6 +44,27 @@ mod interleave;
     feature = "views"
 ))]
 mod sort;
+#[cfg(all(
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "views"
+))]
+mod sort_lex;
+#[cfg(all(
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "views"
+))]
+mod sort_radix;
+#[cfg(all(
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "views"
+))]
+mod sort_topk;
 mod take;
 #[cfg(any(
     feature = "dictionary",
@@ -96,6 +117,14 @@ mod tests_select;
     feature = "views"
 ))]
 mod tests_sort;
+#[cfg(all(
+    test,
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "views"
+))]
+mod tests_sort_topk;
 #[cfg(all(test, feature = "views"))]
 mod tests_views;
 

@@ -6,6 +6,7 @@
 use allocator_api2::alloc::Allocator;
 
 use super::indices::{check_bounds, Bits, Idx, Indices, TakeIndex};
+use super::read_bits;
 #[cfg(feature = "dictionary")]
 use super::take_nested::take_dictionary;
 #[cfg(feature = "run-end")]
@@ -190,33 +191,40 @@ pub(super) fn take_nulls<I: TakeIndex, A: Allocator>(
     }
     let n = idx.len();
     let mut out = MutableBuffer::new_in(alloc);
-    match (idx.valid, src) {
-        (None, Some(s)) => {
-            let mut chunks = idx.values.chunks(8);
-            out.try_extend_from_fn(n.div_ceil(8), |_| {
-                let mut byte = 0u8;
-                for (b, i) in chunks.next().unwrap_or(&[]).iter().enumerate() {
-                    byte |= u8::from(s.get(i.index())) << b;
+    // 64 output bits at a time, stored as little-endian words (the bitmap's
+    // byte order on every host).
+    let mut chunks = idx.values.chunks(64);
+    let mut base = 0usize;
+    out.try_extend_from_fn(n.div_ceil(64), |_| {
+        let chunk = chunks.next().unwrap_or(&[]);
+        let live = match chunk.len() {
+            64 => u64::MAX,
+            k => (1u64 << k) - 1,
+        };
+        let valid = idx
+            .valid
+            .map_or(live, |v| read_bits(v.bytes, v.offset + base) & live);
+        base += 64;
+        let word = match src {
+            None => valid,
+            Some(s) if valid == live => {
+                let mut word = 0u64;
+                for (b, i) in chunk.iter().enumerate() {
+                    word |= u64::from(s.get(i.index())) << b;
                 }
-                byte
-            })?;
-        }
-        _ => {
-            let mut byte_index = 0usize;
-            out.try_extend_from_fn(n.div_ceil(8), |_| {
-                let mut byte = 0u8;
-                let base = byte_index * 8;
-                for b in 0..8 {
-                    let valid = idx
-                        .get(base + b)
-                        .is_some_and(|j| src.is_none_or(|s| s.get(j)));
-                    byte |= u8::from(valid) << b;
+                word
+            }
+            Some(s) => {
+                let mut word = 0u64;
+                for (b, i) in chunk.iter().enumerate() {
+                    let bit = (valid >> b) & 1 != 0 && s.get(i.index());
+                    word |= u64::from(bit) << b;
                 }
-                byte_index += 1;
-                byte
-            })?;
-        }
-    }
+                word
+            }
+        };
+        word.to_le()
+    })?;
     Ok(Some(NullBuffer::new(BooleanBuffer::try_new(
         out.into_buffer(),
         0,
@@ -232,9 +240,9 @@ pub(super) fn gather<T: bytemuck::Pod + Default, I: TakeIndex, A: Allocator>(
     alloc: A,
 ) -> Result<MutableBuffer<A>> {
     let mut out = MutableBuffer::new_in(alloc);
-    let mut bad = None;
     match idx.valid {
         None => {
+            let mut bad = None;
             let mut it = idx.values.iter();
             out.try_extend_from_fn(idx.len(), |k| {
                 let j = it.next().map_or(usize::MAX, |i| i.index());
@@ -246,8 +254,13 @@ pub(super) fn gather<T: bytemuck::Pod + Default, I: TakeIndex, A: Allocator>(
                     }
                 }
             })?;
+            match bad {
+                Some(k) => Err(Error::TakeIndexOutOfBounds.with_row(k)),
+                None => Ok(out),
+            }
         }
         Some(_) => {
+            let mut bad = None;
             out.try_extend_from_fn(idx.len(), |k| match idx.get(k) {
                 None => T::default(),
                 Some(j) => match values.get(j) {
@@ -258,11 +271,11 @@ pub(super) fn gather<T: bytemuck::Pod + Default, I: TakeIndex, A: Allocator>(
                     }
                 },
             })?;
+            match bad {
+                Some(k) => Err(Error::TakeIndexOutOfBounds.with_row(k)),
+                None => Ok(out),
+            }
         }
-    }
-    match bad {
-        Some(k) => Err(Error::TakeIndexOutOfBounds.with_row(k)),
-        None => Ok(out),
     }
 }
 
@@ -352,28 +365,42 @@ fn take_bytes<'a, T: ByteArrayType, I: TakeIndex, A: Allocator + Clone>(
     let offs = b.value_offsets();
     let data = b.values().as_slice();
     let n = idx.len();
+    // Two passes, as the output's size is known only after the first: the
+    // offsets (and the total), then the bytes into one exact allocation.
     let mut offsets = MutableBuffer::new_in(alloc.clone());
     offsets.try_reserve_exact(super::concat::byte_size::<T::Offset>(
         n.checked_add(1).ok_or(Error::CapacityOverflow)?,
     )?)?;
     offsets.try_push(T::Offset::ZERO)?;
-    // One pass, the values growing as needed from an estimate: the input's
-    // mean value length times the number of indices.
-    let (first, last) = super::concat::offset_range(offs)?;
-    let estimate = (last - first)
-        .checked_div(b.len())
-        .unwrap_or(0)
-        .saturating_mul(n);
-    let mut values = MutableBuffer::new_in(alloc.clone());
-    values.try_reserve_exact(estimate)?;
-    for k in 0..n {
+    let mut total = 0usize;
+    let mut bad = None;
+    offsets.try_extend_from_fn(n, |k| {
         if let Some(j) = idx.get(k) {
-            let (s, e) = range_of(offs, j)?;
-            let v = data.get(s..e).ok_or(Error::OffsetOutOfBounds)?;
-            values.try_extend_from_slice(v)?;
+            match range_of(offs, j) {
+                Ok((s, e)) => total = total.saturating_add(e - s),
+                Err(e) => {
+                    bad.get_or_insert(e);
+                }
+            }
         }
-        let end = T::Offset::from_usize(values.len()).ok_or(Error::CapacityOverflow)?;
-        offsets.try_push(end)?;
+        T::Offset::from_usize(total).unwrap_or(T::Offset::ZERO)
+    })?;
+    if let Some(e) = bad {
+        return Err(e);
+    }
+    T::Offset::from_usize(total).ok_or(Error::CapacityOverflow)?;
+    let mut values = MutableBuffer::new_in(alloc.clone());
+    values.try_extend_appended(total, |out| {
+        for k in 0..n {
+            if let Some(j) = idx.get(k) {
+                let (s, e) = range_of(offs, j)?;
+                out.put_slice(data.get(s..e).ok_or(Error::OffsetOutOfBounds)?)?;
+            }
+        }
+        Ok(())
+    })?;
+    if values.len() != total {
+        return Err(Error::OffsetOutOfBounds);
     }
     let nulls = take_nulls(b.nulls(), idx, alloc)?;
     let offsets = ScalarBuffer::try_from_buffer(offsets.into_buffer())?;

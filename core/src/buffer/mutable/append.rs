@@ -262,6 +262,26 @@ impl Appender<'_> {
         Ok(())
     }
 
+    /// Writes `bytes` (of any length) next.
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] when they do not fit in the appended range
+    /// (nothing is written).
+    #[inline(always)]
+    pub(crate) fn put_slice(&mut self, bytes: &[u8]) -> Result<()> {
+        let next = self
+            .pos
+            .checked_add(bytes.len())
+            .filter(|&e| e <= self.guard.end)
+            .ok_or(Error::OutOfBounds)?;
+        // SAFETY: as in `put`, for `bytes.len()` bytes.
+        unsafe {
+            ptr::copy_nonoverlapping(bytes.as_ptr(), self.guard.data.add(self.pos), bytes.len())
+        };
+        self.pos = next;
+        Ok(())
+    }
+
     /// Writes all `N` bytes of `bytes` next but keeps only the first `n`
     /// (`n <= N`): the position advances by `n`, and the other `N - n`
     /// bytes are overwritten by the next write or zeroed when the append
