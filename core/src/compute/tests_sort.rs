@@ -140,7 +140,7 @@ fn floats_in_total_order() {
 }
 
 #[test]
-fn strings_go_through_the_row_format() {
+fn strings_sort_by_prefix_then_whole_bytes() {
     let keys = [
         Some("pear"),
         None,

@@ -5,8 +5,8 @@
 //! `cargo bench -p alkaid-tests-arrow-rs --bench sort`
 //!
 //! Cases: one Int64 column with 10 % nulls (direct path on both sides), one
-//! Utf8 column of 4 to 40 bytes (our row format path against arrow-ord's
-//! string sort), and (Int64, Utf8) lexicographically on 1,048,576 rows; each
+//! Utf8 column of 4 to 40 bytes (ours: 8-byte prefix keys, then the whole
+//! strings; arrow-ord's string sort), and (Int64, Utf8) lexicographically on 1,048,576 rows; each
 //! whole and as top-100 (`limit`). The same values on both sides; before
 //! timing, the values in the two orders are checked equal (ours is stable;
 //! arrow-ord may order equal keys differently).
@@ -105,7 +105,7 @@ fn main() {
             verdict(util::speedup(r[0].cpu, r[1].cpu), 1.0),
         ]);
 
-        // Utf8 through the row format.
+        // Utf8: prefix keys, then the whole strings on ties.
         let ours = sort_to_indices_in(&o_str, None, limit, G).unwrap();
         let theirs = arrow_ord::sort::sort_to_indices(&t_str, None, limit).unwrap();
         assert_eq!(
