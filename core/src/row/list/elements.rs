@@ -1,5 +1,5 @@
 //! Lists element by element: the ordered list encoding of arrow-row 52 and
-//! later (the default, [`super::RowEncoding::Ordered`]).
+//! later (the default, [`crate::row::RowEncoding::Ordered`]).
 //!
 //! A null list is the null sentinel alone. Any other list is each element's
 //! row written as a non-empty byte string, then the empty byte string `0x01`
@@ -13,8 +13,8 @@
 //! Because an element starts with `0x02` and the terminator is `0x01`, a list
 //! that is a prefix of another sorts first, and lists compare element by
 //! element: unlike the seed's canonical byte arrays
-//! ([`super::RowEncoding::Seed`]), `[1]` sorts before `[1, null]` under every
-//! [`super::SortOptions`]. For lists of fixed-width elements the bytes are
+//! ([`crate::row::RowEncoding::Seed`]), `[1]` sorts before `[1, null]` under every
+//! [`crate::row::SortOptions`]. For lists of fixed-width elements the bytes are
 //! those arrow-row 60 writes.
 //!
 //! An element whose row is empty (a Null-typed element takes no bytes) is
