@@ -15,7 +15,7 @@ use proptest::prelude::*;
 
 use super::select_model::{build, field, float, value_at, with_validity, Dt, G, V};
 #[cfg(feature = "union")]
-use super::select_model::{union_ids, union_of};
+use super::select_model::{union_ids, union_of, union_value};
 use super::{filter_in, take_in};
 use crate::array::{Array, ArrayRef, BooleanArray, PrimitiveArray, ValidationLevel};
 use crate::buffer::{SharedBox, SharedSlice};
@@ -217,17 +217,7 @@ fn value(dt: &Dt) -> BoxedStrategy<V> {
         // A union slot is never null itself (its child's value may be).
         #[cfg(feature = "union")]
         Union(u, _) => {
-            let alternatives: Vec<BoxedStrategy<V>> = u
-                .type_ids()
-                .iter()
-                .zip(u.fields().iter())
-                .map(|(&id, f)| {
-                    value(f.data_type())
-                        .prop_map(move |v| V::T(id, std::boxed::Box::new(v)))
-                        .boxed()
-                })
-                .collect();
-            return prop::strategy::Union::new(alternatives).boxed();
+            return union_value(u, value);
         }
         other => panic!("no values for {other:?}"),
     };

@@ -5,5 +5,5 @@
 
 pub(super) use crate::row::proptests::with_validity;
 #[cfg(feature = "union")]
-pub(super) use crate::row::proptests::{union_ids, union_of};
+pub(super) use crate::row::proptests::{union_ids, union_of, union_value};
 pub(super) use crate::row::test_model::{build, field, float, value_at, Dt, G, V};

@@ -109,6 +109,25 @@ pub(crate) fn union_ids(n: usize) -> BoxedStrategy<Vec<i8>> {
         .boxed()
 }
 
+/// Values of a union `u`: one child's value under its type id, the values
+/// of each child from `value`. A union slot is never null itself.
+pub(crate) fn union_value(
+    u: &crate::datatypes::UnionFields<'static, G>,
+    value: impl Fn(&Dt) -> BoxedStrategy<V>,
+) -> BoxedStrategy<V> {
+    let alternatives: Vec<BoxedStrategy<V>> = u
+        .type_ids()
+        .iter()
+        .zip(u.fields().iter())
+        .map(|(&id, f)| {
+            value(f.data_type())
+                .prop_map(move |v| V::T(id, std::boxed::Box::new(v)))
+                .boxed()
+        })
+        .collect();
+    prop::strategy::Union::new(alternatives).boxed()
+}
+
 /// A union has no validity of its own, so the null slot of a dictionary or
 /// run-end encoded column cannot be one: such values are wrapped in a struct.
 pub(crate) fn with_validity(t: Dt) -> Dt {
@@ -358,17 +377,7 @@ fn value(dt: &Dt) -> BoxedStrategy<V> {
         RunEndEncoded(_, v) => value(v.data_type()),
         // A union slot is never null (its child value may be).
         Union(u, _) => {
-            let alternatives: Vec<BoxedStrategy<V>> = u
-                .type_ids()
-                .iter()
-                .zip(u.fields().iter())
-                .map(|(&id, f)| {
-                    value(f.data_type())
-                        .prop_map(move |v| V::T(id, std::boxed::Box::new(v)))
-                        .boxed()
-                })
-                .collect();
-            return prop::strategy::Union::new(alternatives).boxed();
+            return union_value(u, value);
         }
     };
     prop_oneof![1 => Just(V::Null), 4 => non_null].boxed()
