@@ -19,6 +19,7 @@ use memmap2::Mmap;
 use crate::bridge::Tracked;
 use crate::codecs::StdCodecs;
 use crate::error::{Error, Result};
+use crate::threads::ThreadedCodecs;
 
 /// The two IPC formats ("IPC Streaming Format" and "IPC File Format").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -328,36 +329,63 @@ impl IpcInput {
     /// [`alkaid::Error::InvalidFlatbuffer`], …); [`Error::Io`] on a read
     /// error, or when a lazily read source was already consumed.
     pub fn reader_with(&self, options: IpcReadOptions) -> Result<IpcReader<'static>> {
-        self.open_reader(options).map_err(|e| match e {
-            Error::Arrow(_) if !self.plausible => Error::NotIpc,
-            e => e,
-        })
+        self.reader_with_codecs(options, StdCodecs::default())
     }
 
-    fn open_reader(&self, options: IpcReadOptions) -> Result<IpcReader<'static>> {
+    /// As [`Self::reader_with`], decompressing with `codecs`: a
+    /// [`StdCodecs`] on the calling thread, or a [`ThreadedCodecs`] that
+    /// decompresses each batch's buffers on several threads (the batches
+    /// are the same).
+    ///
+    /// ```
+    /// # use alkaid_std::array::{Array, Int64Array, RecordBatch};
+    /// # let batch = RecordBatch::try_from_iter([("n", Int64Array::from_iter_values((0..200_000).map(|v| v % 9)).into_array_ref()), ("m", Int64Array::from_iter_values(0..200_000).into_array_ref())])?;
+    /// use alkaid_std::{CompressionCodec, IpcInput, IpcReadOptions, IpcWriteOptions, StreamWriter, ThreadedCodecs};
+    ///
+    /// let options = IpcWriteOptions { compression: Some(CompressionCodec::Zstd), ..Default::default() };
+    /// let mut w = StreamWriter::try_new_with_options(Vec::new(), batch.schema(), options)?;
+    /// w.write(&batch)?;
+    /// w.finish()?;
+    /// let input = IpcInput::from_bytes(&w.into_inner())?;
+    /// let mut reader = input.reader_with_codecs(IpcReadOptions::default(), ThreadedCodecs::new(2))?;
+    /// assert_eq!(reader.next_batch()?, Some(batch));
+    /// # Ok::<(), alkaid_std::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Self::reader_with`].
+    pub fn reader_with_codecs(
+        &self,
+        options: IpcReadOptions,
+        codecs: impl Into<ThreadedCodecs>,
+    ) -> Result<IpcReader<'static>> {
+        self.open_reader(options, codecs.into())
+            .map_err(|e| match e {
+                Error::Arrow(_) if !self.plausible => Error::NotIpc,
+                e => e,
+            })
+    }
+
+    fn open_reader(
+        &self,
+        options: IpcReadOptions,
+        codecs: ThreadedCodecs,
+    ) -> Result<IpcReader<'static>> {
         let bytes = match &self.data {
             Data::Mapped(b) | Data::Owned(b) => b.clone(),
             Data::Reader(r) => {
                 let src = r
                     .take()
                     .ok_or_else(|| io::Error::other("input stream already consumed"))?;
-                return read_stream_with(src, options);
+                return read_stream_with_codecs(src, options, codecs);
             }
         };
         let inner = match self.format {
             IpcFormat::Stream => Inner::Slice(SliceStreamReader::try_from_buffer_with_codecs_in(
-                bytes,
-                options,
-                StdCodecs::default(),
-                Global,
+                bytes, options, codecs, Global,
             )?),
             IpcFormat::File => Inner::File {
-                reader: FileReader::try_from_buffer_with_codecs_in(
-                    bytes,
-                    options,
-                    StdCodecs::default(),
-                    Global,
-                )?,
+                reader: FileReader::try_from_buffer_with_codecs_in(bytes, options, codecs, Global)?,
                 next: 0,
             },
         };
@@ -438,12 +466,20 @@ pub fn read_stream<'r>(src: impl Read + 'r) -> Result<IpcReader<'r>> {
 /// # Errors
 /// As [`IpcInput::reader_with`].
 pub fn read_stream_with<'r>(src: impl Read + 'r, options: IpcReadOptions) -> Result<IpcReader<'r>> {
+    read_stream_with_codecs(src, options, StdCodecs::default().into())
+}
+
+/// [`read_stream_with`] decompressing with `codecs`.
+fn read_stream_with_codecs<'r>(
+    src: impl Read + 'r,
+    options: IpcReadOptions,
+    codecs: ThreadedCodecs,
+) -> Result<IpcReader<'r>> {
     let boxed: Box<dyn Read + 'r> = Box::new(src);
     // The shim reads the schema message itself (the core's constructor
     // drops its source, and any error kept there, when it fails).
     let tracked = Tracked::prefetch_message(boxed, options.limits.max_metadata_size)?;
-    let reader =
-        StreamReader::try_new_with_codecs_in(tracked, options, StdCodecs::default(), Global)?;
+    let reader = StreamReader::try_new_with_codecs_in(tracked, options, codecs, Global)?;
     Ok(IpcReader {
         inner: Inner::Read(Box::new(reader)),
         validated: options.validation(),
@@ -451,12 +487,12 @@ pub fn read_stream_with<'r>(src: impl Read + 'r, options: IpcReadOptions) -> Res
 }
 
 /// The stream reader over a `std::io::Read` source.
-type ReadStream<'b> = StreamReader<'b, Tracked<Box<dyn Read + 'b>>, Global, StdCodecs>;
+type ReadStream<'b> = StreamReader<'b, Tracked<Box<dyn Read + 'b>>, Global, ThreadedCodecs>;
 
 enum Inner<'b> {
-    Slice(SliceStreamReader<'b, Global, StdCodecs>),
+    Slice(SliceStreamReader<'b, Global, ThreadedCodecs>),
     File {
-        reader: FileReader<'b, Global, StdCodecs>,
+        reader: FileReader<'b, Global, ThreadedCodecs>,
         next: usize,
     },
     /// Boxed: the push decoder's buffers make it the largest variant.
@@ -468,7 +504,9 @@ enum Inner<'b> {
 ///
 /// Batches are validated fully by the core readers
 /// ([`ValidationLevel::Full`]); their lifetime `'b` is that of the input.
-/// Compressed bodies (LZ4 frame, ZSTD) are decompressed with [`StdCodecs`].
+/// Compressed bodies (LZ4 frame, ZSTD) are decompressed with [`StdCodecs`],
+/// on several threads when opened with a [`ThreadedCodecs`]
+/// ([`IpcInput::reader_with_codecs`]).
 pub struct IpcReader<'b> {
     inner: Inner<'b>,
     /// The level the core reader validates every batch at as it decodes it.

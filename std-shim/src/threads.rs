@@ -111,6 +111,18 @@ impl<S> ThreadedCodecs<S> {
     }
 }
 
+/// One codec set on the calling thread alone: no thread is started, and
+/// the set compresses exactly as it does outside a `ThreadedCodecs`. The
+/// shim's writers and readers turn a plain [`StdCodecs`] into this.
+impl<S> From<S> for ThreadedCodecs<S> {
+    fn from(set: S) -> Self {
+        ThreadedCodecs {
+            sets: vec![set],
+            min_bytes: Self::DEFAULT_MIN_BYTES,
+        }
+    }
+}
+
 impl<S> fmt::Debug for ThreadedCodecs<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ThreadedCodecs")

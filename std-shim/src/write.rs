@@ -22,6 +22,7 @@ use crate::bridge::Tracked;
 use crate::codecs::StdCodecs;
 use crate::error::Result;
 use crate::read::IpcFormat;
+use crate::threads::ThreadedCodecs;
 
 /// Writes the IPC stream format to a `std::io::Write` sink: the schema at
 /// once, then dictionary and record batches, then the end-of-stream marker
@@ -102,7 +103,7 @@ mod sealed {
             sink: Tracked<W>,
             schema: &Schema<'a, Global>,
             options: IpcWriteOptions,
-            codecs: StdCodecs,
+            codecs: ThreadedCodecs,
         ) -> alkaid::Result<Self::Core<'a, W>>;
         fn write<'a, W: Write>(
             w: &mut Self::Core<'a, W>,
@@ -121,13 +122,14 @@ mod sealed {
     macro_rules! core_writer {
         ($format:ty, $core:ident, $tag:expr) => {
             impl CoreWriter for $format {
-                type Core<'a, W: Write> = core_writer::$core<'a, Tracked<W>, Global, StdCodecs>;
+                type Core<'a, W: Write> =
+                    core_writer::$core<'a, Tracked<W>, Global, ThreadedCodecs>;
                 const FORMAT: IpcFormat = $tag;
                 fn try_new<'a, W: Write>(
                     sink: Tracked<W>,
                     schema: &Schema<'a, Global>,
                     options: IpcWriteOptions,
-                    codecs: StdCodecs,
+                    codecs: ThreadedCodecs,
                 ) -> alkaid::Result<Self::Core<'a, W>> {
                     Self::Core::try_new_with_codecs_in(sink, schema, options, codecs, Global)
                 }
@@ -216,9 +218,28 @@ impl<'a, W: Write, F: WriterFormat> FormatWriter<'a, W, F> {
         Self::try_new_with_codecs(sink, schema, options, StdCodecs::default())
     }
 
-    /// As [`Self::try_new_with_options`] with the codecs `codecs` (e.g. ZSTD
-    /// at another level:
-    /// `WithCodec::new(ZstdCodec::with_level(9), BuiltinCodecs::new())`).
+    /// As [`Self::try_new_with_options`] with the codecs `codecs`: a
+    /// [`StdCodecs`] (e.g. ZSTD at another level:
+    /// `WithCodec::new(ZstdCodec::with_level(9), BuiltinCodecs::new())`),
+    /// used on the calling thread, or a [`ThreadedCodecs`] that compresses
+    /// each batch's buffers on several threads. The bytes written are the
+    /// same either way.
+    ///
+    /// ```
+    /// # use alkaid_std::array::{Array, Int64Array, RecordBatch};
+    /// # let batch = RecordBatch::try_from_iter([("n", Int64Array::from_iter_values((0..200_000).map(|v| v % 9)).into_array_ref()), ("m", Int64Array::from_iter_values(0..200_000).into_array_ref())])?;
+    /// use alkaid_std::{CompressionCodec, IpcWriteOptions, StdCodecs, StreamWriter, ThreadedCodecs};
+    ///
+    /// let options = IpcWriteOptions { compression: Some(CompressionCodec::Lz4Frame), ..Default::default() };
+    /// let mut one = StreamWriter::try_new_with_codecs(Vec::new(), batch.schema(), options, StdCodecs::default())?;
+    /// let mut four = StreamWriter::try_new_with_codecs(Vec::new(), batch.schema(), options, ThreadedCodecs::new(4))?;
+    /// for w in [&mut one, &mut four] {
+    ///     w.write(&batch)?;
+    ///     w.finish()?;
+    /// }
+    /// assert_eq!(one.into_inner(), four.into_inner());
+    /// # Ok::<(), alkaid_std::Error>(())
+    /// ```
     ///
     /// # Errors
     /// As [`Self::try_new_with_options`];
@@ -228,8 +249,9 @@ impl<'a, W: Write, F: WriterFormat> FormatWriter<'a, W, F> {
         sink: W,
         schema: &Schema<'a, Global>,
         options: IpcWriteOptions,
-        codecs: StdCodecs,
+        codecs: impl Into<ThreadedCodecs>,
     ) -> Result<Self> {
+        let codecs = codecs.into();
         // The core writes the opening bytes into memory (it drops the sink
         // if it fails); the shim then writes them itself, so that a failing
         // sink's error is returned with its cause.
@@ -343,13 +365,29 @@ impl<'a, W: Write> IpcWriter<'a, W> {
         schema: &Schema<'a, Global>,
         options: IpcWriteOptions,
     ) -> Result<Self> {
+        Self::try_new_with_codecs(sink, format, schema, options, StdCodecs::default())
+    }
+
+    /// As [`Self::try_new`], compressing with `codecs` (see
+    /// [`StreamWriter::try_new_with_codecs`]: a [`ThreadedCodecs`] spreads
+    /// each batch's buffers over several threads, with the same bytes).
+    ///
+    /// # Errors
+    /// As [`StreamWriter::try_new_with_codecs`].
+    pub fn try_new_with_codecs(
+        sink: W,
+        format: IpcFormat,
+        schema: &Schema<'a, Global>,
+        options: IpcWriteOptions,
+        codecs: impl Into<ThreadedCodecs>,
+    ) -> Result<Self> {
         Ok(match format {
-            IpcFormat::Stream => {
-                IpcWriter::Stream(StreamWriter::try_new_with_options(sink, schema, options)?)
-            }
-            IpcFormat::File => {
-                IpcWriter::File(FileWriter::try_new_with_options(sink, schema, options)?)
-            }
+            IpcFormat::Stream => IpcWriter::Stream(StreamWriter::try_new_with_codecs(
+                sink, schema, options, codecs,
+            )?),
+            IpcFormat::File => IpcWriter::File(FileWriter::try_new_with_codecs(
+                sink, schema, options, codecs,
+            )?),
         })
     }
 

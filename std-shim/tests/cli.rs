@@ -151,6 +151,66 @@ fn convert_with_compression() {
 }
 
 #[test]
+fn convert_on_threads_writes_the_single_threaded_bytes() {
+    // Batches of 150,000 rows: bodies of about 2 MB, above the size from
+    // which `ThreadedCodecs` spreads a batch's buffers over threads.
+    let dir = common::temp_dir("convert_threads");
+    let (schema, batches) = common::compressible(150_000);
+    let plain = common::write_with(IpcFormat::Stream, &schema, &batches, Default::default());
+    let input = dir.join("in.arrows");
+    std::fs::write(&input, &plain).unwrap();
+    for (codec, name) in [
+        (alkaid_std::CompressionCodec::Lz4Frame, "lz4"),
+        (alkaid_std::CompressionCodec::Zstd, "zstd"),
+    ] {
+        for (format, fname) in [(IpcFormat::Stream, "stream"), (IpcFormat::File, "file")] {
+            let options = alkaid_std::IpcWriteOptions {
+                compression: Some(codec),
+                ..Default::default()
+            };
+            let expected = common::write_with(format, &schema, &batches, options);
+            for threads in ["1", "3"] {
+                let out = dir.join(format!("{name}-{threads}.{fname}"));
+                ok(&run(
+                    &[
+                        "convert",
+                        path_str(&input),
+                        path_str(&out),
+                        "--format",
+                        fname,
+                        "--compression",
+                        name,
+                        "--threads",
+                        threads,
+                    ],
+                    None,
+                ));
+                let bytes = std::fs::read(&out).unwrap();
+                assert!(bytes == expected, "{name} {fname} on {threads} threads");
+                // Decompressed on 2 threads: the uncompressed stream again.
+                let back = run(
+                    &[
+                        "convert",
+                        path_str(&out),
+                        "-",
+                        "--format",
+                        "stream",
+                        "--threads",
+                        "2",
+                    ],
+                    None,
+                );
+                ok(&back);
+                assert!(back.stdout == plain, "{name} {fname} read on 2 threads");
+            }
+        }
+    }
+    // No thread at all is a usage error.
+    let o = run(&["convert", path_str(&input), "-", "--threads", "0"], None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
 fn convert_stream_to_file_to_stream() {
     let dir = common::temp_dir("convert_round_trip");
     let s = write_sample(&dir, "in.arrows", IpcFormat::Stream);

@@ -20,7 +20,8 @@ use alkaid::ipc::message::CompressionCodec;
 use alkaid_std::flight::FlightClient;
 use alkaid_std::format;
 use alkaid_std::{
-    open_ipc, read_ipc, Error, Follow, IpcFormat, IpcInput, IpcWriteOptions, IpcWriter,
+    open_ipc, read_ipc, Error, Follow, IpcFormat, IpcInput, IpcReadOptions, IpcWriteOptions,
+    IpcWriter, ThreadedCodecs,
 };
 use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -58,6 +59,11 @@ enum Command {
         /// buffers that do not shrink are stored uncompressed)
         #[arg(long, value_enum, default_value_t = Compression::None)]
         compression: Compression,
+        /// Compress and decompress each batch's buffers on up to N threads
+        /// (the output bytes do not depend on N) [default: the number of
+        /// CPUs]
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
         #[command(flatten)]
         follow: FollowArgs,
     },
@@ -274,8 +280,9 @@ fn main() -> ExitCode {
             output,
             format,
             compression,
+            threads,
             follow,
-        } => convert(&input, &output, format, compression, follow),
+        } => convert(&input, &output, format, compression, threads, follow),
         Command::Validate { input } => validate(&input),
         Command::Flight(FlightCommand::Put {
             server,
@@ -593,11 +600,18 @@ fn convert(
     output: &Path,
     format: Option<Format>,
     compression: Compression,
+    threads: Option<u16>,
     follow: FollowArgs,
 ) -> Result<(), Failure> {
+    let threads = threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    );
     let sink = Sink::new(output)?;
     let src = open_following(input, Some(follow))?;
-    let mut reader = src.reader().map_err(about(input))?;
+    let mut reader = src
+        .reader_with_codecs(IpcReadOptions::default(), ThreadedCodecs::new(threads))
+        .map_err(about(input))?;
     let format = match format {
         Some(Format::Stream) => IpcFormat::Stream,
         Some(Format::File) => IpcFormat::File,
@@ -612,7 +626,9 @@ fn convert(
             compression: compression.codec(),
             ..IpcWriteOptions::default()
         };
-        let mut w = IpcWriter::try_new(out, format, &schema, options).map_err(about(output))?;
+        let codecs = ThreadedCodecs::new(threads);
+        let mut w = IpcWriter::try_new_with_codecs(out, format, &schema, options, codecs)
+            .map_err(about(output))?;
         let mut rows = 0usize;
         while let Some(batch) = reader.next_batch().map_err(about(input))? {
             w.write(&batch).map_err(about(output))?;
