@@ -140,6 +140,94 @@ impl IpcWriteOptions {
     }
 }
 
+/// The methods both blocking writers share, around their `out` (the sink
+/// with its position) and `enc` (the encoder writing into it); `$output`
+/// names what they write in the docs, `$finish` is the encoder's method
+/// that ends it.
+macro_rules! sync_writer_common {
+    ($output:literal, $finish:ident) => {
+        /// As `try_new_in` with the codecs of `codecs` (e.g. a ZSTD codec
+        /// from the std shim, or its `ThreadedCodecs`).
+        ///
+        /// # Errors
+        /// As [`StreamWriter::try_new_in`].
+        pub fn try_new_with_codecs_in(
+            sink: W,
+            schema: &Schema<'a, A>,
+            options: IpcWriteOptions,
+            codecs: S,
+            alloc: A,
+        ) -> Result<Self> {
+            let mut enc = Encoder::new_in(schema, options, codecs, alloc)?;
+            let mut out = PositionWriter::new(sink);
+            enc.write_schema(schema, &options, &mut sink_of(&mut out))?;
+            Ok(Self { out, enc })
+        }
+
+        /// Writes a record batch (after the dictionary batches it needs).
+        ///
+        /// # Errors
+        /// [`Error::SchemaMismatch`] when the batch's schema differs from
+        /// the writer's; [`Error::InvalidBuilderState`] after
+        /// [`Self::finish`]; [`Error::DictionaryReplacementInFile`] (file
+        /// format) when a dictionary changes other than by appending; I/O
+        /// and allocation errors.
+        pub fn write(&mut self, batch: &RecordBatch<'a, A>) -> Result<()> {
+            self.write_with_metadata(batch, None)
+        }
+
+        /// As [`Self::write`], with custom metadata on the record batch's
+        /// message (`Message.custom_metadata`, read back by the readers'
+        /// `batch_metadata`).
+        ///
+        /// # Errors
+        /// As [`Self::write`].
+        pub fn write_with_metadata(
+            &mut self,
+            batch: &RecordBatch<'a, A>,
+            metadata: Option<&Metadata<'_, A>>,
+        ) -> Result<()> {
+            self.enc
+                .write_batch(batch, metadata, &mut sink_of(&mut self.out))
+        }
+
+        /// Writes what ends the output (the stream format: the
+        /// end-of-stream marker `0xFFFFFFFF 0x00000000`; the file format:
+        /// that marker, the footer, its length and the closing magic) and
+        /// flushes.
+        ///
+        /// # Errors
+        /// I/O and allocation errors.
+        pub fn finish(&mut self) -> Result<()> {
+            self.enc.$finish(&mut sink_of(&mut self.out))?;
+            self.out.flush()
+        }
+
+        /// Bytes written so far.
+        pub fn position(&self) -> u64 {
+            self.out.position()
+        }
+
+        /// The sink.
+        pub fn get_ref(&self) -> &W {
+            self.out.get_ref()
+        }
+
+        #[doc = concat!(
+                    "The sink, mutably (e.g. to take an error the sink kept; writing to\n",
+                    "it directly corrupts the ", $output, ")."
+                )]
+        pub fn get_mut(&mut self) -> &mut W {
+            self.out.get_mut()
+        }
+
+        #[doc = concat!("Unwraps the sink (without finishing the ", $output, ").")]
+        pub fn into_inner(self) -> W {
+            self.out.into_inner()
+        }
+    };
+}
+
 /// Writes the IPC stream format: the schema, then dictionary and record
 /// batches as they come, then the end-of-stream marker on [`Self::finish`].
 ///
@@ -249,78 +337,7 @@ impl<'a, W: Write, A: Allocator + Clone> StreamWriter<'a, W, A> {
 }
 
 impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> StreamWriter<'a, W, A, S> {
-    /// As [`StreamWriter::try_new_in`] with the codecs of `codecs` (e.g. a
-    /// ZSTD codec from the std shim).
-    ///
-    /// # Errors
-    /// As [`StreamWriter::try_new_in`].
-    pub fn try_new_with_codecs_in(
-        sink: W,
-        schema: &Schema<'a, A>,
-        options: IpcWriteOptions,
-        codecs: S,
-        alloc: A,
-    ) -> Result<Self> {
-        let mut enc = Encoder::new_in(schema, options, codecs, alloc)?;
-        let mut out = PositionWriter::new(sink);
-        enc.write_schema(schema, &options, &mut sink_of(&mut out))?;
-        Ok(StreamWriter { out, enc })
-    }
-
-    /// Writes a record batch (after the dictionary batches it needs).
-    ///
-    /// # Errors
-    /// [`Error::SchemaMismatch`] when the batch's schema differs from the
-    /// stream's; [`Error::InvalidBuilderState`] after [`Self::finish`]; I/O
-    /// and allocation errors.
-    pub fn write(&mut self, batch: &RecordBatch<'a, A>) -> Result<()> {
-        self.write_with_metadata(batch, None)
-    }
-
-    /// As [`Self::write`], with custom metadata on the record batch's
-    /// message (`Message.custom_metadata`, read back by the readers'
-    /// `batch_metadata`).
-    ///
-    /// # Errors
-    /// As [`Self::write`].
-    pub fn write_with_metadata(
-        &mut self,
-        batch: &RecordBatch<'a, A>,
-        metadata: Option<&Metadata<'_, A>>,
-    ) -> Result<()> {
-        self.enc
-            .write_batch(batch, metadata, &mut sink_of(&mut self.out))
-    }
-
-    /// Writes the end-of-stream marker (`0xFFFFFFFF 0x00000000`) and flushes.
-    ///
-    /// # Errors
-    /// I/O errors.
-    pub fn finish(&mut self) -> Result<()> {
-        self.enc.write_finish_stream(&mut sink_of(&mut self.out))?;
-        self.out.flush()
-    }
-
-    /// Bytes written so far.
-    pub fn position(&self) -> u64 {
-        self.out.position()
-    }
-
-    /// The sink.
-    pub fn get_ref(&self) -> &W {
-        self.out.get_ref()
-    }
-
-    /// The sink, mutably (e.g. to take an error the sink kept; writing to
-    /// it directly corrupts the stream).
-    pub fn get_mut(&mut self) -> &mut W {
-        self.out.get_mut()
-    }
-
-    /// Unwraps the sink (without finishing the stream).
-    pub fn into_inner(self) -> W {
-        self.out.into_inner()
-    }
+    sync_writer_common!("stream", write_finish_stream);
 }
 
 impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug for StreamWriter<'_, W, A, S> {
@@ -387,76 +404,7 @@ impl<'a, W: Write, A: Allocator + Clone> FileWriter<'a, W, A> {
 }
 
 impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> FileWriter<'a, W, A, S> {
-    /// As [`FileWriter::try_new_in`] with the codecs of `codecs`.
-    ///
-    /// # Errors
-    /// As [`StreamWriter::try_new_in`].
-    pub fn try_new_with_codecs_in(
-        sink: W,
-        schema: &Schema<'a, A>,
-        options: IpcWriteOptions,
-        codecs: S,
-        alloc: A,
-    ) -> Result<Self> {
-        let mut enc = Encoder::new_in(schema, options, codecs, alloc)?;
-        let mut out = PositionWriter::new(sink);
-        enc.write_schema(schema, &options, &mut sink_of(&mut out))?;
-        Ok(FileWriter { out, enc })
-    }
-
-    /// Writes a record batch (after the dictionary batches it needs).
-    ///
-    /// # Errors
-    /// As [`StreamWriter::write`], and [`Error::DictionaryReplacementInFile`]
-    /// when a dictionary changes other than by appending.
-    pub fn write(&mut self, batch: &RecordBatch<'a, A>) -> Result<()> {
-        self.write_with_metadata(batch, None)
-    }
-
-    /// As [`Self::write`], with custom metadata on the record batch's
-    /// message (`Message.custom_metadata`).
-    ///
-    /// # Errors
-    /// As [`Self::write`].
-    pub fn write_with_metadata(
-        &mut self,
-        batch: &RecordBatch<'a, A>,
-        metadata: Option<&Metadata<'_, A>>,
-    ) -> Result<()> {
-        self.enc
-            .write_batch(batch, metadata, &mut sink_of(&mut self.out))
-    }
-
-    /// Writes the end-of-stream marker, the footer, its length and the
-    /// closing magic, and flushes.
-    ///
-    /// # Errors
-    /// I/O and allocation errors.
-    pub fn finish(&mut self) -> Result<()> {
-        self.enc.write_finish_file(&mut sink_of(&mut self.out))?;
-        self.out.flush()
-    }
-
-    /// Bytes written so far.
-    pub fn position(&self) -> u64 {
-        self.out.position()
-    }
-
-    /// The sink.
-    pub fn get_ref(&self) -> &W {
-        self.out.get_ref()
-    }
-
-    /// The sink, mutably (e.g. to take an error the sink kept; writing to
-    /// it directly corrupts the file).
-    pub fn get_mut(&mut self) -> &mut W {
-        self.out.get_mut()
-    }
-
-    /// Unwraps the sink (without finishing the file).
-    pub fn into_inner(self) -> W {
-        self.out.into_inner()
-    }
+    sync_writer_common!("file", write_finish_file);
 }
 
 impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug for FileWriter<'_, W, A, S> {
