@@ -22,7 +22,7 @@ use crate::array::{
 };
 #[cfg(feature = "views")]
 use crate::array::{BinaryViewType, ByteView, ByteViewType, GenericByteViewArray, StringViewType};
-use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer};
+use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer, TryVec};
 use crate::error::{Error, Result};
 use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
 
@@ -356,6 +356,12 @@ pub(super) fn range_of<O: OffsetSize>(offs: &[O], j: usize) -> Result<(usize, us
     }
 }
 
+/// Bytes copied per value in one fixed-size move by [`take_bytes`] when
+/// the value is that short and the source has that many bytes from its
+/// start: the copy may carry bytes past the value, which the next value
+/// overwrites (the output reserves this much room past its last value).
+const SHORT_COPY: usize = 32;
+
 fn take_bytes<'a, T: ByteArrayType, I: TakeIndex, A: Allocator + Clone>(
     b: &GenericByteArray<'a, T, A>,
     idx: &Idx<'_, I>,
@@ -366,22 +372,34 @@ fn take_bytes<'a, T: ByteArrayType, I: TakeIndex, A: Allocator + Clone>(
     let data = b.values().as_slice();
     let n = idx.len();
     // Two passes, as the output's size is known only after the first: the
-    // offsets (and the total), then the bytes into one exact allocation.
+    // offsets (and the total) with each value's start noted, then the bytes
+    // into one allocation that is not zero-filled first. The second pass
+    // reads the starts and the new offsets in order instead of the input's
+    // offsets at random a second time.
     let mut offsets = MutableBuffer::new_in(alloc.clone());
     offsets.try_reserve_exact(super::concat::byte_size::<T::Offset>(
         n.checked_add(1).ok_or(Error::CapacityOverflow)?,
     )?)?;
     offsets.try_push(T::Offset::ZERO)?;
+    let mut starts = TryVec::<usize, A>::new_in(alloc.clone());
+    starts.try_reserve_exact(n)?;
     let mut total = 0usize;
     let mut bad = None;
     offsets.try_extend_from_fn(n, |k| {
+        let mut start = 0;
         if let Some(j) = idx.get(k) {
             match range_of(offs, j) {
-                Ok((s, e)) => total = total.saturating_add(e - s),
+                Ok((s, e)) => {
+                    start = s;
+                    total = total.saturating_add(e - s);
+                }
                 Err(e) => {
                     bad.get_or_insert(e);
                 }
             }
+        }
+        if let Err(e) = starts.try_push(start) {
+            bad.get_or_insert(e);
         }
         T::Offset::from_usize(total).unwrap_or(T::Offset::ZERO)
     })?;
@@ -389,12 +407,27 @@ fn take_bytes<'a, T: ByteArrayType, I: TakeIndex, A: Allocator + Clone>(
         return Err(e);
     }
     T::Offset::from_usize(total).ok_or(Error::CapacityOverflow)?;
+    let new_offs = offsets.typed::<T::Offset>()?;
     let mut values = MutableBuffer::new_in(alloc.clone());
-    values.try_extend_appended(total, |out| {
-        for k in 0..n {
-            if let Some(j) = idx.get(k) {
-                let (s, e) = range_of(offs, j)?;
-                out.put_slice(data.get(s..e).ok_or(Error::OffsetOutOfBounds)?)?;
+    let room = total
+        .checked_add(SHORT_COPY)
+        .ok_or(Error::CapacityOverflow)?;
+    values.try_extend_appended(room, |out| {
+        for (&s, w) in starts.as_slice().iter().zip(new_offs.windows(2)) {
+            let (lo, hi) = match w {
+                [lo, hi] => (lo.to_usize().unwrap_or(0), hi.to_usize().unwrap_or(0)),
+                _ => return Err(Error::OffsetsLength),
+            };
+            let len = hi.wrapping_sub(lo);
+            let short = data
+                .get(s..s.wrapping_add(SHORT_COPY))
+                .and_then(|c| <&[u8; SHORT_COPY]>::try_from(c).ok());
+            match short {
+                Some(c) if len <= SHORT_COPY => out.put_prefix(c, len)?,
+                _ => {
+                    let e = s.checked_add(len).ok_or(Error::OffsetOutOfBounds)?;
+                    out.put_slice(data.get(s..e).ok_or(Error::OffsetOutOfBounds)?)?;
+                }
             }
         }
         Ok(())
@@ -402,6 +435,7 @@ fn take_bytes<'a, T: ByteArrayType, I: TakeIndex, A: Allocator + Clone>(
     if values.len() != total {
         return Err(Error::OffsetOutOfBounds);
     }
+    drop(starts);
     let nulls = take_nulls(b.nulls(), idx, alloc)?;
     let offsets = ScalarBuffer::try_from_buffer(offsets.into_buffer())?;
     // SAFETY: the offsets start at 0 and grow by each copied value's length

@@ -10,6 +10,9 @@
 //! rows, `take` by that many random `u32` indices. arrow-rs gets the very
 //! same arrays (our arrays exported through the C Data Interface). Data
 //! comes from a seeded PRNG.
+//!
+//! `SELECT_BENCH_FILTER=<substring>` runs only the columns whose name holds
+//! it; `SELECT_BENCH_FILTER==<name>` only the column of that exact name.
 
 mod util;
 
@@ -151,7 +154,11 @@ fn main() {
     };
     let filter_env = std::env::var("SELECT_BENCH_FILTER").unwrap_or_default();
     for (name, ours, theirs) in columns() {
-        if !name.contains(&filter_env) {
+        let wanted = match filter_env.strip_prefix('=') {
+            Some(exact) => name == exact,
+            None => name.contains(&filter_env),
+        };
+        if !wanted {
             continue;
         }
         for sel in [0.01, 0.5, 0.99] {
