@@ -13,7 +13,7 @@ use allocator_api2::alloc::Allocator;
 use super::empty::new_empty;
 use super::indices::{Bits, Idx};
 use super::read_bits;
-use super::take::take_idx;
+use super::take::{byte_offsets, copy_bytes, take_idx};
 #[cfg(feature = "nested")]
 use crate::array::StructArray;
 use crate::array::{
@@ -488,13 +488,16 @@ fn filter_values<T: bytemuck::Pod + Default, A: Allocator>(
         return Err(Error::BufferTooSmall);
     }
     let mut out = MutableBuffer::new_in(alloc);
-    out.try_reserve_exact(super::concat::byte_size::<T>(mask.count)?)?;
+    // Written straight into memory that is not zero-filled first.
     if mask.use_runs() {
-        for (s, e) in Runs::new(mask.bits, mask.len) {
-            out.try_extend_from_slice(bytemuck::cast_slice(
-                values.get(s..e).ok_or(Error::BufferTooSmall)?,
-            ))?;
-        }
+        out.try_extend_appended(super::concat::byte_size::<T>(mask.count)?, |out| {
+            for (s, e) in Runs::new(mask.bits, mask.len) {
+                out.put_slice(bytemuck::cast_slice(
+                    values.get(s..e).ok_or(Error::BufferTooSmall)?,
+                ))?;
+            }
+            Ok(())
+        })?;
     } else if let Some(kept) = mask.kept {
         let mut it = kept.iter();
         out.try_extend_from_fn(mask.count, |_| {
@@ -506,33 +509,35 @@ fn filter_values<T: bytemuck::Pod + Default, A: Allocator>(
     } else {
         // 64 slots at a time: the kept values of a word of the mask are
         // gathered by its set bits into a staging block, appended at once.
-        let mut block = [T::default(); 64];
-        for (w, chunk) in values.chunks(64).enumerate() {
-            let m = read_bits(mask.bits.bytes, mask.bits.offset + w * 64);
-            let m = if chunk.len() < 64 {
-                m & ((1u64 << chunk.len()) - 1)
-            } else {
-                m
-            };
-            if m == 0 {
-                continue;
-            }
-            if m == u64::MAX {
-                out.try_extend_from_slice(bytemuck::cast_slice(chunk))?;
-                continue;
-            }
-            let (mut k, mut bits) = (0usize, m);
-            while bits != 0 {
-                let b = bits.trailing_zeros() as usize;
-                if let (Some(slot), Some(v)) = (block.get_mut(k & 63), chunk.get(b)) {
-                    *slot = *v;
+        out.try_extend_appended(super::concat::byte_size::<T>(mask.count)?, |out| {
+            let mut block = [T::default(); 64];
+            for (w, chunk) in values.chunks(64).enumerate() {
+                let m = read_bits(mask.bits.bytes, mask.bits.offset + w * 64);
+                let m = if chunk.len() < 64 {
+                    m & ((1u64 << chunk.len()) - 1)
+                } else {
+                    m
+                };
+                if m == 0 {
+                    continue;
                 }
-                k += 1;
-                bits &= bits - 1;
+                if m == u64::MAX {
+                    out.put_slice(bytemuck::cast_slice(chunk))?;
+                    continue;
+                }
+                let (mut k, mut bits) = (0usize, m);
+                while bits != 0 {
+                    let b = bits.trailing_zeros() as usize;
+                    if let (Some(slot), Some(v)) = (block.get_mut(k & 63), chunk.get(b)) {
+                        *slot = *v;
+                    }
+                    k += 1;
+                    bits &= bits - 1;
+                }
+                out.put_slice(bytemuck::cast_slice(block.get(..k).unwrap_or(&[])))?;
             }
-            let kept = block.get(..k).unwrap_or(&[]);
-            out.try_extend_from_slice(bytemuck::cast_slice(kept))?;
-        }
+            Ok(())
+        })?;
     }
     Ok(out)
 }
@@ -608,6 +613,45 @@ fn filter_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
         return Err(Error::OffsetsLength);
     }
     let data = b.values().as_slice();
+    let (offsets, values) = if mask.use_runs() {
+        filter_byte_runs::<T::Offset, A>(offs, data, mask, alloc.clone())?
+    } else {
+        // Kept slots one by one: the gather of `take` by the kept positions.
+        let mut kept = mask.positions();
+        let (offsets, starts, total) =
+            byte_offsets(offs, mask.count, |_| kept.next(), alloc.clone())?;
+        let values = copy_bytes(
+            data,
+            &starts,
+            offsets.typed::<T::Offset>()?,
+            total,
+            alloc.clone(),
+        )?;
+        (offsets, values)
+    };
+    let nulls = filter_nulls(b.nulls(), mask, alloc)?;
+    let offsets = ScalarBuffer::<T::Offset, A>::try_from_buffer(offsets.into_buffer())?;
+    // SAFETY: the offsets start at 0 and grow by each kept value's length up
+    // to the values' length; the values are whole values of a valid input
+    // (UTF-8 for strings, a type invariant of safely built arrays).
+    let a =
+        unsafe { GenericByteArray::<T, A>::new_unchecked(offsets, values.into_buffer(), nulls) };
+    Ok(a.into_array_ref())
+}
+
+/// The offsets and bytes of the runs of kept slots of byte values with
+/// offsets `offs` over `data` (a copy per run).
+///
+/// # Errors
+/// [`Error::OffsetOutOfBounds`], [`Error::OffsetsNotMonotonic`] and
+/// [`Error::OffsetsLength`] on malformed offsets;
+/// [`Error::CapacityOverflow`]; [`Error::AllocationFailed`].
+fn filter_byte_runs<O: OffsetSize, A: Allocator + Clone>(
+    offs: &[O],
+    data: &[u8],
+    mask: &Mask<'_>,
+    alloc: A,
+) -> Result<(MutableBuffer<A>, MutableBuffer<A>)> {
     let at = |i: usize| {
         offs.get(i)
             .and_then(|o| o.to_usize())
@@ -621,36 +665,23 @@ fn filter_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
             .checked_add(e.checked_sub(s).ok_or(Error::OffsetsNotMonotonic)?)
             .ok_or(Error::CapacityOverflow)?;
     }
-    T::Offset::from_usize(total).ok_or(Error::CapacityOverflow)?;
+    O::from_usize(total).ok_or(Error::CapacityOverflow)?;
     let mut offsets = MutableBuffer::new_in(alloc.clone());
-    offsets.try_reserve_exact(super::concat::byte_size::<T::Offset>(mask.count + 1)?)?;
-    offsets.try_push(T::Offset::ZERO)?;
-    let mut values = MutableBuffer::new_in(alloc.clone());
-    values.try_reserve_exact(total)?;
-    if mask.use_runs() {
+    offsets.try_reserve_exact(super::concat::byte_size::<O>(mask.count + 1)?)?;
+    offsets.try_push(O::ZERO)?;
+    let mut values = MutableBuffer::new_in(alloc);
+    values.try_extend_appended(total, |out| {
         for (s, e) in Runs::new(mask.bits, mask.len) {
             let range = offs.get(s..=e).ok_or(Error::OffsetsLength)?;
-            super::concat::push_rebased(&mut offsets, range, values.len())?;
-            let bytes = data.get(at(s)?..at(e)?).ok_or(Error::OffsetOutOfBounds)?;
-            values.try_extend_from_slice(bytes)?;
+            super::concat::push_rebased(&mut offsets, range, out.pos())?;
+            out.put_slice(data.get(at(s)?..at(e)?).ok_or(Error::OffsetOutOfBounds)?)?;
         }
-    } else {
-        for i in mask.positions() {
-            let (s, e) = (at(i)?, at(i + 1)?);
-            let bytes = data.get(s..e).ok_or(Error::OffsetOutOfBounds)?;
-            values.try_extend_from_slice(bytes)?;
-            let end = T::Offset::from_usize(values.len()).ok_or(Error::CapacityOverflow)?;
-            offsets.try_push(end)?;
-        }
+        Ok(())
+    })?;
+    if values.len() != total {
+        return Err(Error::OffsetOutOfBounds);
     }
-    let nulls = filter_nulls(b.nulls(), mask, alloc)?;
-    let offsets = ScalarBuffer::<T::Offset, A>::try_from_buffer(offsets.into_buffer())?;
-    // SAFETY: the offsets start at 0 and grow by each kept value's length up
-    // to the values' length; the values are whole values of a valid input
-    // (UTF-8 for strings, a type invariant of safely built arrays).
-    let a =
-        unsafe { GenericByteArray::<T, A>::new_unchecked(offsets, values.into_buffer(), nulls) };
-    Ok(a.into_array_ref())
+    Ok((offsets, values))
 }
 
 #[cfg(feature = "views")]
