@@ -11,6 +11,7 @@
 use allocator_api2::alloc::Allocator;
 
 use super::empty::new_empty;
+use super::filter_values::filter_values_nulls;
 use super::indices::{Bits, Idx};
 use super::read_bits;
 use super::take::{byte_offsets, copy_bytes, take_idx};
@@ -132,12 +133,12 @@ pub fn filter_record_batch<'a>(
 /// The slots to keep: bit `i` of `bits` for `i < len`, `count` of them set.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Mask<'b> {
-    bits: Bits<'b>,
-    len: usize,
-    count: usize,
+    pub(super) bits: Bits<'b>,
+    pub(super) len: usize,
+    pub(super) count: usize,
     /// The kept positions, listed once up front when slots are visited one
     /// by one (low selectivity), so that every buffer and child reuses them.
-    kept: Option<&'b [usize]>,
+    pub(super) kept: Option<&'b [usize]>,
 }
 
 impl<'b> Mask<'b> {
@@ -237,7 +238,7 @@ impl<'b> Mask<'b> {
     }
 
     /// `true` when copying runs beats visiting slots one by one.
-    fn use_runs(&self) -> bool {
+    pub(super) fn use_runs(&self) -> bool {
         self.count.saturating_mul(5) > self.len.saturating_mul(4)
     }
 }
@@ -377,14 +378,14 @@ impl Iterator for SetBits<'_> {
 
 /// The runs of set bits among the first `len` bits of `bits`, as
 /// `(start, end)` positions.
-struct Runs<'b> {
+pub(super) struct Runs<'b> {
     bits: Bits<'b>,
     len: usize,
     pos: usize,
 }
 
 impl<'b> Runs<'b> {
-    fn new(bits: Bits<'b>, len: usize) -> Self {
+    pub(super) fn new(bits: Bits<'b>, len: usize) -> Self {
         Runs { bits, len, pos: 0 }
     }
 
@@ -478,73 +479,9 @@ pub(super) fn filter_mask<'a, A: Allocator + Clone>(
     }
 }
 
-/// The values of `values` (`mask.len` of them) where the mask is set.
-fn filter_values<T: bytemuck::Pod + Default, A: Allocator>(
-    values: &[T],
-    mask: &Mask<'_>,
-    alloc: A,
-) -> Result<MutableBuffer<A>> {
-    if values.len() != mask.len {
-        return Err(Error::BufferTooSmall);
-    }
-    let mut out = MutableBuffer::new_in(alloc);
-    // Written straight into memory that is not zero-filled first.
-    if mask.use_runs() {
-        out.try_extend_appended(super::concat::byte_size::<T>(mask.count)?, |out| {
-            for (s, e) in Runs::new(mask.bits, mask.len) {
-                out.put_slice(bytemuck::cast_slice(
-                    values.get(s..e).ok_or(Error::BufferTooSmall)?,
-                ))?;
-            }
-            Ok(())
-        })?;
-    } else if let Some(kept) = mask.kept {
-        let mut it = kept.iter();
-        out.try_extend_from_fn(mask.count, |_| {
-            it.next()
-                .and_then(|&i| values.get(i))
-                .copied()
-                .unwrap_or_default()
-        })?;
-    } else {
-        // 64 slots at a time: the kept values of a word of the mask are
-        // gathered by its set bits into a staging block, appended at once.
-        out.try_extend_appended(super::concat::byte_size::<T>(mask.count)?, |out| {
-            let mut block = [T::default(); 64];
-            for (w, chunk) in values.chunks(64).enumerate() {
-                let m = read_bits(mask.bits.bytes, mask.bits.offset + w * 64);
-                let m = if chunk.len() < 64 {
-                    m & ((1u64 << chunk.len()) - 1)
-                } else {
-                    m
-                };
-                if m == 0 {
-                    continue;
-                }
-                if m == u64::MAX {
-                    out.put_slice(bytemuck::cast_slice(chunk))?;
-                    continue;
-                }
-                let (mut k, mut bits) = (0usize, m);
-                while bits != 0 {
-                    let b = bits.trailing_zeros() as usize;
-                    if let (Some(slot), Some(v)) = (block.get_mut(k & 63), chunk.get(b)) {
-                        *slot = *v;
-                    }
-                    k += 1;
-                    bits &= bits - 1;
-                }
-                out.put_slice(bytemuck::cast_slice(block.get(..k).unwrap_or(&[])))?;
-            }
-            Ok(())
-        })?;
-    }
-    Ok(out)
-}
-
 /// The validity bits of `nulls` where the mask is set (`None` when there
 /// is no null).
-fn filter_nulls<A: Allocator>(
+pub(super) fn filter_nulls<A: Allocator>(
     nulls: Option<&NullBuffer<'_, A>>,
     mask: &Mask<'_>,
     alloc: A,
@@ -595,8 +532,7 @@ fn filter_primitive<'a, T: PrimitiveType, A: Allocator + Clone>(
     mask: &Mask<'_>,
     alloc: A,
 ) -> Result<ArrayRef<'a, A>> {
-    let values = filter_values(p.values(), mask, alloc.clone())?;
-    let nulls = filter_nulls(p.nulls(), mask, alloc)?;
+    let (values, nulls) = filter_values_nulls(p.values(), p.nulls(), mask, alloc)?;
     let values = ScalarBuffer::<T, A>::try_from_buffer(values.into_buffer())?;
     // SAFETY: `T` stores the input's data type; one bit per kept value.
     let a = unsafe { PrimitiveArray::new_unchecked(p.data_type().clone(), values, nulls) };
@@ -690,8 +626,7 @@ fn filter_views<'a, T: ByteViewType, A: Allocator + Clone>(
     mask: &Mask<'_>,
     alloc: A,
 ) -> Result<ArrayRef<'a, A>> {
-    let views = filter_values::<ByteView, A>(v.views(), mask, alloc.clone())?;
-    let nulls = filter_nulls(v.nulls(), mask, alloc)?;
+    let (views, nulls) = filter_values_nulls::<ByteView, A>(v.views(), v.nulls(), mask, alloc)?;
     // SAFETY: every view is one of the (valid) input's, over the same
     // (shared) data buffers.
     let a = unsafe {
