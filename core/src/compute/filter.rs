@@ -264,10 +264,20 @@ impl Compress<'_> {
             if left < 64 {
                 m &= (1u64 << left) - 1;
             }
-            let v = read_bits(self.src.bytes, self.src.offset + self.at);
-            let packed = compress(v, m);
+            let kept = m.count_ones();
+            let packed = if kept == 0 {
+                0
+            } else {
+                let v = read_bits(self.src.bytes, self.src.offset + self.at);
+                match kept {
+                    64 => v,
+                    60.. => compress_dense(v, m),
+                    ..=4 => compress_sparse(v, m),
+                    _ => compress(v, m),
+                }
+            };
             self.pending |= u128::from(packed) << self.n_pending;
-            self.n_pending += m.count_ones();
+            self.n_pending += kept;
             self.at += 64;
         }
         let out = self.pending as u64;
@@ -302,6 +312,32 @@ fn compress(x: u64, m: u64) -> u64 {
         mk &= !mp;
     }
     x
+}
+
+/// [`compress`] for a mask with few clear bits: they are removed one at a
+/// time, the highest first (the bits above each move down by one).
+#[inline]
+fn compress_dense(x: u64, m: u64) -> u64 {
+    let (mut x, mut dropped) = (x, !m);
+    while dropped != 0 {
+        let below = (1u64 << (63 - dropped.leading_zeros())) - 1;
+        x = (x & below) | ((x >> 1) & !below);
+        dropped &= below;
+    }
+    x
+}
+
+/// [`compress`] for a mask with few set bits: they are picked one at a
+/// time, the lowest first.
+#[inline]
+fn compress_sparse(x: u64, m: u64) -> u64 {
+    let (mut out, mut m, mut k) = (0u64, m, 0u32);
+    while m != 0 {
+        out |= ((x >> m.trailing_zeros()) & 1) << k;
+        k += 1;
+        m &= m - 1;
+    }
+    out
 }
 
 /// The kept positions of a mask: listed, or read from its bits.
@@ -491,17 +527,7 @@ pub(super) fn filter_nulls<A: Allocator>(
     };
     let src = Bits::of(n);
     let mut out = MutableBuffer::new_in(alloc);
-    if mask.use_runs() {
-        let bytes = mask.count.div_ceil(8);
-        out.try_reserve_exact(bytes)?;
-        out.try_extend_zeros(bytes)?;
-        let mut at = 0;
-        let dst = out.as_slice_mut();
-        for (s, e) in Runs::new(mask.bits, mask.len) {
-            super::copy_bits(dst, at, src.bytes, src.offset + s, e - s);
-            at += e - s;
-        }
-    } else if let Some(kept) = mask.kept {
+    if let Some(kept) = mask.kept {
         // Few kept slots: their bits one by one.
         let mut it = kept.iter();
         out.try_extend_from_fn(mask.count.div_ceil(8), |_| {
@@ -678,7 +704,7 @@ fn filter_dictionary<'a, A: Allocator + Clone>(
 
 #[cfg(test)]
 mod tests {
-    use super::compress;
+    use super::{compress, compress_dense, compress_sparse};
 
     #[test]
     fn compress_packs_the_masked_bits_like_a_bit_by_bit_loop() {
@@ -706,6 +732,22 @@ mod tests {
                 }
             }
             assert_eq!(compress(x, m), want, "{x:#x} {m:#x}");
+            // The fast paths, on masks they are meant for and any other.
+            assert_eq!(compress_dense(x, m), want, "{x:#x} {m:#x}");
+            assert_eq!(compress_sparse(x, m), want, "{x:#x} {m:#x}");
+            let (dense, sparse) = (m | (next() & next() & next()), m & next() & next() & next());
+            for m in [dense, !(1u64 << (round % 64)), sparse, 1u64 << (round % 64)] {
+                let mut want = 0u64;
+                let mut k = 0;
+                for b in 0..64 {
+                    if m >> b & 1 == 1 {
+                        want |= (x >> b & 1) << k;
+                        k += 1;
+                    }
+                }
+                assert_eq!(compress_dense(x, m), want, "{x:#x} {m:#x}");
+                assert_eq!(compress_sparse(x, m), want, "{x:#x} {m:#x}");
+            }
         }
     }
 }
