@@ -66,12 +66,7 @@ pub fn filter_in<'a, A: Allocator + Clone>(
     }
     let anded = Mask::anded(predicate, alloc.clone())?;
     let mask = Mask::of(predicate, anded.as_ref());
-    // A struct's children and validity all walk the kept positions.
-    #[cfg(feature = "nested")]
-    let shared = matches!(array, ArrayRef::Struct(_));
-    #[cfg(not(feature = "nested"))]
-    let shared = false;
-    let kept = mask.kept_positions(shared, alloc.clone())?;
+    let kept = mask.kept_positions(listing(array), alloc.clone())?;
     let mask = mask.with_kept(kept.as_deref());
     filter_mask(array, &mask, alloc)
 }
@@ -104,7 +99,11 @@ pub fn filter_record_batch_in<'a, A: Allocator + Clone>(
     }
     let anded = Mask::anded(predicate, alloc.clone())?;
     let mask = Mask::of(predicate, anded.as_ref());
-    let kept = mask.kept_positions(batch.num_columns() > 1, alloc.clone())?;
+    let list = match batch.num_columns() {
+        1 => batch.column(0).map_or(Listing::Never, listing),
+        _ => Listing::Always,
+    };
+    let kept = mask.kept_positions(list, alloc.clone())?;
     let mask = mask.with_kept(kept.as_deref());
     let n = batch.num_columns();
     let columns = if n == 0 {
@@ -195,22 +194,24 @@ impl<'b> Mask<'b> {
     }
 
     /// The kept positions, listed when slots are visited one by one, there
-    /// is something to filter, and the list pays: several buffers or
-    /// columns (`shared`) walk it, or few slots are kept (the walk of the
-    /// predicate's bits, mostly zero words, is then done once instead of
-    /// once per buffer). `None` otherwise.
+    /// is something to filter, and the list pays (`list`). `None` otherwise.
     ///
     /// # Errors
     /// [`Error::AllocationFailed`].
     fn kept_positions<A: Allocator>(
         &self,
-        shared: bool,
+        list: Listing,
         alloc: A,
     ) -> Result<Option<TryVec<usize, A>>> {
         if self.use_runs() || self.count == 0 || self.count == self.len || self.kept.is_some() {
             return Ok(None);
         }
-        if !shared && self.count.saturating_mul(8) > self.len {
+        let pays = match list {
+            Listing::Always => true,
+            Listing::WhenSparse => self.count.saturating_mul(8) <= self.len,
+            Listing::Never => false,
+        };
+        if !pays {
             return Ok(None);
         }
         let mut kept = TryVec::new_in(alloc);
@@ -240,6 +241,49 @@ impl<'b> Mask<'b> {
     /// `true` when copying runs beats visiting slots one by one.
     pub(super) fn use_runs(&self) -> bool {
         self.count.saturating_mul(5) > self.len.saturating_mul(4)
+    }
+}
+
+/// When a list of the kept positions pays for filtering an array at low
+/// selectivity ([`Mask::kept_positions`]).
+#[derive(Clone, Copy, Debug)]
+enum Listing {
+    /// Several buffers or columns walk it (a struct's children, a batch).
+    Always,
+    /// Only when few slots are kept: the offsets and the validity of byte
+    /// arrays, and the layouts filtered through `take`, each walk it, and
+    /// the walk of the predicate's bits (mostly zero words) is done once.
+    WhenSparse,
+    /// Fixed-width values (primitives, views, dictionary keys) take their
+    /// values and validity bits in one walk of the predicate's words.
+    Never,
+}
+
+/// The [`Listing`] for filtering `array`.
+fn listing<A: Allocator>(array: &ArrayRef<'_, A>) -> Listing {
+    match array {
+        #[cfg(feature = "nested")]
+        ArrayRef::Struct(_) => Listing::Always,
+        #[cfg(feature = "views")]
+        ArrayRef::BinaryView(_) | ArrayRef::Utf8View(_) => Listing::Never,
+        #[cfg(feature = "dictionary")]
+        ArrayRef::Dictionary(_) => Listing::Never,
+        ArrayRef::Int8(_)
+        | ArrayRef::Int16(_)
+        | ArrayRef::Int32(_)
+        | ArrayRef::Int64(_)
+        | ArrayRef::UInt8(_)
+        | ArrayRef::UInt16(_)
+        | ArrayRef::UInt32(_)
+        | ArrayRef::UInt64(_)
+        | ArrayRef::Float16(_)
+        | ArrayRef::Float32(_)
+        | ArrayRef::Float64(_)
+        | ArrayRef::Int128(_)
+        | ArrayRef::Int256(_)
+        | ArrayRef::IntervalDayTime(_)
+        | ArrayRef::IntervalMonthDayNano(_) => Listing::Never,
+        _ => Listing::WhenSparse,
     }
 }
 

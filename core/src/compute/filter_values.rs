@@ -120,6 +120,14 @@ fn staged<T: bytemuck::Pod + Default>(
             continue;
         }
         let (mut k, mut bits, mut kept_valid) = (0usize, m, 0u64);
+        if bits & (bits - 1) == 0 {
+            // One kept value (common when few are kept): no staging.
+            let b = bits.trailing_zeros() as usize;
+            if let Some(x) = chunk.get(b) {
+                emit(core::slice::from_ref(x), (v >> (b & 63)) & 1, 1)?;
+            }
+            continue;
+        }
         if let Ok(whole) = <&[T; 64]>::try_from(chunk) {
             // Positions below 64 by construction: no bounds checks.
             while bits != 0 {

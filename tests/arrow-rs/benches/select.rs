@@ -12,7 +12,8 @@
 //! comes from a seeded PRNG.
 //!
 //! `SELECT_BENCH_FILTER=<substring>` runs only the columns whose name holds
-//! it; `SELECT_BENCH_FILTER==<name>` only the column of that exact name.
+//! it; `SELECT_BENCH_FILTER==<name>` only the column of that exact name;
+//! `SELECT_BENCH_KEPT=<1|50|99>` only that selectivity.
 
 mod util;
 
@@ -161,7 +162,11 @@ fn main() {
         if !wanted {
             continue;
         }
+        let kept_env = std::env::var("SELECT_BENCH_KEPT").unwrap_or_default();
         for sel in [0.01, 0.5, 0.99] {
+            if !kept_env.is_empty() && kept_env != format!("{:.0}", sel * 100.0) {
+                continue;
+            }
             let mut rng = Rng::new(7);
             let keep: Vec<bool> = (0..ROWS).map(|_| rng.chance(sel)).collect();
             let (op, tp) = (
