@@ -261,14 +261,16 @@ impl<'a, A: Allocator> NullBuffer<'a, A> {
     pub fn slice(&self, offset: usize, len: usize) -> Result<Self> {
         let bits = self.bits.slice(offset, len)?;
         // The whole bitmap keeps its count (no pass over the bits).
-        Ok(if self.null_count == 0 || (offset == 0 && len == self.bits.len()) {
-            NullBuffer {
-                bits,
-                null_count: self.null_count,
-            }
-        } else {
-            Self::new(bits)
-        })
+        Ok(
+            if self.null_count == 0 || (offset == 0 && len == self.bits.len()) {
+                NullBuffer {
+                    bits,
+                    null_count: self.null_count,
+                }
+            } else {
+                Self::new(bits)
+            },
+        )
     }
 }
 

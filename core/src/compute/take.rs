@@ -371,8 +371,9 @@ const SHORT_COPY: usize = 32;
 /// second time.
 ///
 /// # Errors
-/// [`Error::OffsetOutOfBounds`] when a slot is not in `offs` or its offsets
-/// decrease; [`Error::CapacityOverflow`] when the total does not fit `O`;
+/// [`Error::TakeIndexOutOfBounds`] (with `k` as the row) when `slot(k)` is
+/// not a slot of `offs` (the first such `k`); [`Error::OffsetOutOfBounds`]
+/// when its offsets decrease; [`Error::CapacityOverflow`] when the total does not fit `O`;
 /// [`Error::AllocationFailed`].
 pub(super) fn byte_offsets<O: OffsetSize, A: Allocator + Clone>(
     offs: &[O],
@@ -389,9 +390,13 @@ pub(super) fn byte_offsets<O: OffsetSize, A: Allocator + Clone>(
     starts.try_reserve_exact(n)?;
     let mut total = 0usize;
     let mut bad = None;
+    let slots = offs.len().saturating_sub(1);
     offsets.try_extend_from_fn(n, |k| {
         let mut start = 0;
         if let Some(j) = slot(k) {
+            if j >= slots {
+                bad.get_or_insert(Error::TakeIndexOutOfBounds.with_row(k));
+            }
             match range_of(offs, j) {
                 Ok((s, e)) => {
                     start = s;
@@ -466,8 +471,8 @@ fn take_bytes<'a, T: ByteArrayType, I: TakeIndex, A: Allocator + Clone>(
     idx: &Idx<'_, I>,
     alloc: A,
 ) -> Result<ArrayRef<'a, A>> {
-    check_bounds(idx, b.len())?;
     let data = b.values().as_slice();
+    // The bounds are checked in the first pass.
     let (offsets, starts, total) =
         byte_offsets(b.value_offsets(), idx.len(), |k| idx.get(k), alloc.clone())?;
     let values = copy_bytes(
