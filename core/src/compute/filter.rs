@@ -4,9 +4,10 @@
 //! Two strategies, chosen by selectivity (the share of true slots): above
 //! 80 % the kept slots are copied run by run (long runs of true become one
 //! copy each); below, the kept positions are visited one by one (fixed-width
-//! values and views gathered straight from the predicate's set bits, the
-//! other layouts through [`super::take()`] by the kept positions). Structs
-//! filter each child with the same predicate; dictionaries filter their keys.
+//! values and views with their validity bits in one walk of the predicate's
+//! words, `filter_values`; byte arrays and the other layouts through the
+//! gathers of [`super::take()`] by the kept positions). Structs filter each
+//! child with the same predicate; dictionaries filter their keys.
 
 use allocator_api2::alloc::Allocator;
 
