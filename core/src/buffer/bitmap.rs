@@ -175,6 +175,8 @@ impl<A: Allocator> fmt::Debug for BooleanBuffer<'_, A> {
 /// assert_eq!((validity.len(), validity.null_count()), (4, 1));
 /// assert!(validity.is_null(1) && validity.is_valid(2));
 /// assert_eq!(validity.slice(2, 2)?.null_count(), 0);
+/// assert_eq!(validity.slice(0, 4)?.null_count(), 1);
+/// assert_eq!(validity.slice(0, 2)?.null_count(), 1);
 /// # Ok::<(), alkaid::Error>(())
 /// ```
 #[derive_where::derive_where(Clone)]
@@ -251,20 +253,24 @@ impl<'a, A: Allocator> NullBuffer<'a, A> {
         &self.bits
     }
 
-    /// `len` slots from slot `offset`, recounting nulls.
+    /// `len` slots from slot `offset`, recounting nulls (unless the slice
+    /// is the whole bitmap).
     ///
     /// # Errors
     /// [`Error::OutOfBounds`] when the range exceeds this bitmap.
     pub fn slice(&self, offset: usize, len: usize) -> Result<Self> {
         let bits = self.bits.slice(offset, len)?;
-        Ok(if self.null_count == 0 {
-            NullBuffer {
-                bits,
-                null_count: 0,
-            }
-        } else {
-            Self::new(bits)
-        })
+        // The whole bitmap keeps its count (no pass over the bits).
+        Ok(
+            if self.null_count == 0 || (offset == 0 && len == self.bits.len()) {
+                NullBuffer {
+                    bits,
+                    null_count: self.null_count,
+                }
+            } else {
+                Self::new(bits)
+            },
+        )
     }
 }
 

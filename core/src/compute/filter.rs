@@ -4,16 +4,18 @@
 //! Two strategies, chosen by selectivity (the share of true slots): above
 //! 80 % the kept slots are copied run by run (long runs of true become one
 //! copy each); below, the kept positions are visited one by one (fixed-width
-//! values and views gathered straight from the predicate's set bits, the
-//! other layouts through [`super::take()`] by the kept positions). Structs
-//! filter each child with the same predicate; dictionaries filter their keys.
+//! values and views with their validity bits in one walk of the predicate's
+//! words, `filter_values`; byte arrays and the other layouts through the
+//! gathers of [`super::take()`] by the kept positions). Structs filter each
+//! child with the same predicate; dictionaries filter their keys.
 
 use allocator_api2::alloc::Allocator;
 
 use super::empty::new_empty;
+use super::filter_values::filter_values_nulls;
 use super::indices::{Bits, Idx};
 use super::read_bits;
-use super::take::take_idx;
+use super::take::{byte_offsets, copy_bytes, take_idx};
 #[cfg(feature = "nested")]
 use crate::array::StructArray;
 use crate::array::{
@@ -65,12 +67,7 @@ pub fn filter_in<'a, A: Allocator + Clone>(
     }
     let anded = Mask::anded(predicate, alloc.clone())?;
     let mask = Mask::of(predicate, anded.as_ref());
-    // A struct's children and validity all walk the kept positions.
-    #[cfg(feature = "nested")]
-    let shared = matches!(array, ArrayRef::Struct(_));
-    #[cfg(not(feature = "nested"))]
-    let shared = false;
-    let kept = mask.kept_positions(shared, alloc.clone())?;
+    let kept = mask.kept_positions(listing(array), alloc.clone())?;
     let mask = mask.with_kept(kept.as_deref());
     filter_mask(array, &mask, alloc)
 }
@@ -103,7 +100,11 @@ pub fn filter_record_batch_in<'a, A: Allocator + Clone>(
     }
     let anded = Mask::anded(predicate, alloc.clone())?;
     let mask = Mask::of(predicate, anded.as_ref());
-    let kept = mask.kept_positions(batch.num_columns() > 1, alloc.clone())?;
+    let list = match batch.num_columns() {
+        1 => batch.column(0).map_or(Listing::Never, listing),
+        _ => Listing::Always,
+    };
+    let kept = mask.kept_positions(list, alloc.clone())?;
     let mask = mask.with_kept(kept.as_deref());
     let n = batch.num_columns();
     let columns = if n == 0 {
@@ -132,12 +133,12 @@ pub fn filter_record_batch<'a>(
 /// The slots to keep: bit `i` of `bits` for `i < len`, `count` of them set.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Mask<'b> {
-    bits: Bits<'b>,
-    len: usize,
-    count: usize,
+    pub(super) bits: Bits<'b>,
+    pub(super) len: usize,
+    pub(super) count: usize,
     /// The kept positions, listed once up front when slots are visited one
     /// by one (low selectivity), so that every buffer and child reuses them.
-    kept: Option<&'b [usize]>,
+    pub(super) kept: Option<&'b [usize]>,
 }
 
 impl<'b> Mask<'b> {
@@ -194,22 +195,24 @@ impl<'b> Mask<'b> {
     }
 
     /// The kept positions, listed when slots are visited one by one, there
-    /// is something to filter, and the list pays: several buffers or
-    /// columns (`shared`) walk it, or few slots are kept (the walk of the
-    /// predicate's bits, mostly zero words, is then done once instead of
-    /// once per buffer). `None` otherwise.
+    /// is something to filter, and the list pays (`list`). `None` otherwise.
     ///
     /// # Errors
     /// [`Error::AllocationFailed`].
     fn kept_positions<A: Allocator>(
         &self,
-        shared: bool,
+        list: Listing,
         alloc: A,
     ) -> Result<Option<TryVec<usize, A>>> {
         if self.use_runs() || self.count == 0 || self.count == self.len || self.kept.is_some() {
             return Ok(None);
         }
-        if !shared && self.count.saturating_mul(8) > self.len {
+        let pays = match list {
+            Listing::Always => true,
+            Listing::WhenSparse => self.count.saturating_mul(8) <= self.len,
+            Listing::Never => false,
+        };
+        if !pays {
             return Ok(None);
         }
         let mut kept = TryVec::new_in(alloc);
@@ -237,8 +240,51 @@ impl<'b> Mask<'b> {
     }
 
     /// `true` when copying runs beats visiting slots one by one.
-    fn use_runs(&self) -> bool {
+    pub(super) fn use_runs(&self) -> bool {
         self.count.saturating_mul(5) > self.len.saturating_mul(4)
+    }
+}
+
+/// When a list of the kept positions pays for filtering an array at low
+/// selectivity ([`Mask::kept_positions`]).
+#[derive(Clone, Copy, Debug)]
+enum Listing {
+    /// Several buffers or columns walk it (a struct's children, a batch).
+    Always,
+    /// Only when few slots are kept: the offsets and the validity of byte
+    /// arrays, and the layouts filtered through `take`, each walk it, and
+    /// the walk of the predicate's bits (mostly zero words) is done once.
+    WhenSparse,
+    /// Fixed-width values (primitives, views, dictionary keys) take their
+    /// values and validity bits in one walk of the predicate's words.
+    Never,
+}
+
+/// The [`Listing`] for filtering `array`.
+fn listing<A: Allocator>(array: &ArrayRef<'_, A>) -> Listing {
+    match array {
+        #[cfg(feature = "nested")]
+        ArrayRef::Struct(_) => Listing::Always,
+        #[cfg(feature = "views")]
+        ArrayRef::BinaryView(_) | ArrayRef::Utf8View(_) => Listing::Never,
+        #[cfg(feature = "dictionary")]
+        ArrayRef::Dictionary(_) => Listing::Never,
+        ArrayRef::Int8(_)
+        | ArrayRef::Int16(_)
+        | ArrayRef::Int32(_)
+        | ArrayRef::Int64(_)
+        | ArrayRef::UInt8(_)
+        | ArrayRef::UInt16(_)
+        | ArrayRef::UInt32(_)
+        | ArrayRef::UInt64(_)
+        | ArrayRef::Float16(_)
+        | ArrayRef::Float32(_)
+        | ArrayRef::Float64(_)
+        | ArrayRef::Int128(_)
+        | ArrayRef::Int256(_)
+        | ArrayRef::IntervalDayTime(_)
+        | ArrayRef::IntervalMonthDayNano(_) => Listing::Never,
+        _ => Listing::WhenSparse,
     }
 }
 
@@ -263,10 +309,20 @@ impl Compress<'_> {
             if left < 64 {
                 m &= (1u64 << left) - 1;
             }
-            let v = read_bits(self.src.bytes, self.src.offset + self.at);
-            let packed = compress(v, m);
+            let kept = m.count_ones();
+            let packed = if kept == 0 {
+                0
+            } else {
+                let v = read_bits(self.src.bytes, self.src.offset + self.at);
+                match kept {
+                    64 => v,
+                    60.. => compress_dense(v, m),
+                    ..=4 => compress_sparse(v, m),
+                    _ => compress(v, m),
+                }
+            };
             self.pending |= u128::from(packed) << self.n_pending;
-            self.n_pending += m.count_ones();
+            self.n_pending += kept;
             self.at += 64;
         }
         let out = self.pending as u64;
@@ -301,6 +357,32 @@ fn compress(x: u64, m: u64) -> u64 {
         mk &= !mp;
     }
     x
+}
+
+/// [`compress`] for a mask with few clear bits: they are removed one at a
+/// time, the highest first (the bits above each move down by one).
+#[inline]
+fn compress_dense(x: u64, m: u64) -> u64 {
+    let (mut x, mut dropped) = (x, !m);
+    while dropped != 0 {
+        let below = (1u64 << (63 - dropped.leading_zeros())) - 1;
+        x = (x & below) | ((x >> 1) & !below);
+        dropped &= below;
+    }
+    x
+}
+
+/// [`compress`] for a mask with few set bits: they are picked one at a
+/// time, the lowest first.
+#[inline]
+fn compress_sparse(x: u64, m: u64) -> u64 {
+    let (mut out, mut m, mut k) = (0u64, m, 0u32);
+    while m != 0 {
+        out |= ((x >> m.trailing_zeros()) & 1) << k;
+        k += 1;
+        m &= m - 1;
+    }
+    out
 }
 
 /// The kept positions of a mask: listed, or read from its bits.
@@ -377,14 +459,14 @@ impl Iterator for SetBits<'_> {
 
 /// The runs of set bits among the first `len` bits of `bits`, as
 /// `(start, end)` positions.
-struct Runs<'b> {
+pub(super) struct Runs<'b> {
     bits: Bits<'b>,
     len: usize,
     pos: usize,
 }
 
 impl<'b> Runs<'b> {
-    fn new(bits: Bits<'b>, len: usize) -> Self {
+    pub(super) fn new(bits: Bits<'b>, len: usize) -> Self {
         Runs { bits, len, pos: 0 }
     }
 
@@ -478,68 +560,9 @@ pub(super) fn filter_mask<'a, A: Allocator + Clone>(
     }
 }
 
-/// The values of `values` (`mask.len` of them) where the mask is set.
-fn filter_values<T: bytemuck::Pod + Default, A: Allocator>(
-    values: &[T],
-    mask: &Mask<'_>,
-    alloc: A,
-) -> Result<MutableBuffer<A>> {
-    if values.len() != mask.len {
-        return Err(Error::BufferTooSmall);
-    }
-    let mut out = MutableBuffer::new_in(alloc);
-    out.try_reserve_exact(super::concat::byte_size::<T>(mask.count)?)?;
-    if mask.use_runs() {
-        for (s, e) in Runs::new(mask.bits, mask.len) {
-            out.try_extend_from_slice(bytemuck::cast_slice(
-                values.get(s..e).ok_or(Error::BufferTooSmall)?,
-            ))?;
-        }
-    } else if let Some(kept) = mask.kept {
-        let mut it = kept.iter();
-        out.try_extend_from_fn(mask.count, |_| {
-            it.next()
-                .and_then(|&i| values.get(i))
-                .copied()
-                .unwrap_or_default()
-        })?;
-    } else {
-        // 64 slots at a time: the kept values of a word of the mask are
-        // gathered by its set bits into a staging block, appended at once.
-        let mut block = [T::default(); 64];
-        for (w, chunk) in values.chunks(64).enumerate() {
-            let m = read_bits(mask.bits.bytes, mask.bits.offset + w * 64);
-            let m = if chunk.len() < 64 {
-                m & ((1u64 << chunk.len()) - 1)
-            } else {
-                m
-            };
-            if m == 0 {
-                continue;
-            }
-            if m == u64::MAX {
-                out.try_extend_from_slice(bytemuck::cast_slice(chunk))?;
-                continue;
-            }
-            let (mut k, mut bits) = (0usize, m);
-            while bits != 0 {
-                let b = bits.trailing_zeros() as usize;
-                if let (Some(slot), Some(v)) = (block.get_mut(k & 63), chunk.get(b)) {
-                    *slot = *v;
-                }
-                k += 1;
-                bits &= bits - 1;
-            }
-            let kept = block.get(..k).unwrap_or(&[]);
-            out.try_extend_from_slice(bytemuck::cast_slice(kept))?;
-        }
-    }
-    Ok(out)
-}
-
 /// The validity bits of `nulls` where the mask is set (`None` when there
 /// is no null).
-fn filter_nulls<A: Allocator>(
+pub(super) fn filter_nulls<A: Allocator>(
     nulls: Option<&NullBuffer<'_, A>>,
     mask: &Mask<'_>,
     alloc: A,
@@ -549,17 +572,7 @@ fn filter_nulls<A: Allocator>(
     };
     let src = Bits::of(n);
     let mut out = MutableBuffer::new_in(alloc);
-    if mask.use_runs() {
-        let bytes = mask.count.div_ceil(8);
-        out.try_reserve_exact(bytes)?;
-        out.try_extend_zeros(bytes)?;
-        let mut at = 0;
-        let dst = out.as_slice_mut();
-        for (s, e) in Runs::new(mask.bits, mask.len) {
-            super::copy_bits(dst, at, src.bytes, src.offset + s, e - s);
-            at += e - s;
-        }
-    } else if let Some(kept) = mask.kept {
+    if let Some(kept) = mask.kept {
         // Few kept slots: their bits one by one.
         let mut it = kept.iter();
         out.try_extend_from_fn(mask.count.div_ceil(8), |_| {
@@ -590,8 +603,7 @@ fn filter_primitive<'a, T: PrimitiveType, A: Allocator + Clone>(
     mask: &Mask<'_>,
     alloc: A,
 ) -> Result<ArrayRef<'a, A>> {
-    let values = filter_values(p.values(), mask, alloc.clone())?;
-    let nulls = filter_nulls(p.nulls(), mask, alloc)?;
+    let (values, nulls) = filter_values_nulls(p.values(), p.nulls(), mask, alloc)?;
     let values = ScalarBuffer::<T, A>::try_from_buffer(values.into_buffer())?;
     // SAFETY: `T` stores the input's data type; one bit per kept value.
     let a = unsafe { PrimitiveArray::new_unchecked(p.data_type().clone(), values, nulls) };
@@ -608,6 +620,45 @@ fn filter_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
         return Err(Error::OffsetsLength);
     }
     let data = b.values().as_slice();
+    let (offsets, values) = if mask.use_runs() {
+        filter_byte_runs::<T::Offset, A>(offs, data, mask, alloc.clone())?
+    } else {
+        // Kept slots one by one: the gather of `take` by the kept positions.
+        let mut kept = mask.positions();
+        let (offsets, starts, total) =
+            byte_offsets(offs, mask.count, |_| kept.next(), alloc.clone())?;
+        let values = copy_bytes(
+            data,
+            &starts,
+            offsets.typed::<T::Offset>()?,
+            total,
+            alloc.clone(),
+        )?;
+        (offsets, values)
+    };
+    let nulls = filter_nulls(b.nulls(), mask, alloc)?;
+    let offsets = ScalarBuffer::<T::Offset, A>::try_from_buffer(offsets.into_buffer())?;
+    // SAFETY: the offsets start at 0 and grow by each kept value's length up
+    // to the values' length; the values are whole values of a valid input
+    // (UTF-8 for strings, a type invariant of safely built arrays).
+    let a =
+        unsafe { GenericByteArray::<T, A>::new_unchecked(offsets, values.into_buffer(), nulls) };
+    Ok(a.into_array_ref())
+}
+
+/// The offsets and bytes of the runs of kept slots of byte values with
+/// offsets `offs` over `data` (a copy per run).
+///
+/// # Errors
+/// [`Error::OffsetOutOfBounds`], [`Error::OffsetsNotMonotonic`] and
+/// [`Error::OffsetsLength`] on malformed offsets;
+/// [`Error::CapacityOverflow`]; [`Error::AllocationFailed`].
+fn filter_byte_runs<O: OffsetSize, A: Allocator + Clone>(
+    offs: &[O],
+    data: &[u8],
+    mask: &Mask<'_>,
+    alloc: A,
+) -> Result<(MutableBuffer<A>, MutableBuffer<A>)> {
     let at = |i: usize| {
         offs.get(i)
             .and_then(|o| o.to_usize())
@@ -621,36 +672,23 @@ fn filter_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
             .checked_add(e.checked_sub(s).ok_or(Error::OffsetsNotMonotonic)?)
             .ok_or(Error::CapacityOverflow)?;
     }
-    T::Offset::from_usize(total).ok_or(Error::CapacityOverflow)?;
+    O::from_usize(total).ok_or(Error::CapacityOverflow)?;
     let mut offsets = MutableBuffer::new_in(alloc.clone());
-    offsets.try_reserve_exact(super::concat::byte_size::<T::Offset>(mask.count + 1)?)?;
-    offsets.try_push(T::Offset::ZERO)?;
-    let mut values = MutableBuffer::new_in(alloc.clone());
-    values.try_reserve_exact(total)?;
-    if mask.use_runs() {
+    offsets.try_reserve_exact(super::concat::byte_size::<O>(mask.count + 1)?)?;
+    offsets.try_push(O::ZERO)?;
+    let mut values = MutableBuffer::new_in(alloc);
+    values.try_extend_appended(total, |out| {
         for (s, e) in Runs::new(mask.bits, mask.len) {
             let range = offs.get(s..=e).ok_or(Error::OffsetsLength)?;
-            super::concat::push_rebased(&mut offsets, range, values.len())?;
-            let bytes = data.get(at(s)?..at(e)?).ok_or(Error::OffsetOutOfBounds)?;
-            values.try_extend_from_slice(bytes)?;
+            super::concat::push_rebased(&mut offsets, range, out.pos())?;
+            out.put_slice(data.get(at(s)?..at(e)?).ok_or(Error::OffsetOutOfBounds)?)?;
         }
-    } else {
-        for i in mask.positions() {
-            let (s, e) = (at(i)?, at(i + 1)?);
-            let bytes = data.get(s..e).ok_or(Error::OffsetOutOfBounds)?;
-            values.try_extend_from_slice(bytes)?;
-            let end = T::Offset::from_usize(values.len()).ok_or(Error::CapacityOverflow)?;
-            offsets.try_push(end)?;
-        }
+        Ok(())
+    })?;
+    if values.len() != total {
+        return Err(Error::OffsetOutOfBounds);
     }
-    let nulls = filter_nulls(b.nulls(), mask, alloc)?;
-    let offsets = ScalarBuffer::<T::Offset, A>::try_from_buffer(offsets.into_buffer())?;
-    // SAFETY: the offsets start at 0 and grow by each kept value's length up
-    // to the values' length; the values are whole values of a valid input
-    // (UTF-8 for strings, a type invariant of safely built arrays).
-    let a =
-        unsafe { GenericByteArray::<T, A>::new_unchecked(offsets, values.into_buffer(), nulls) };
-    Ok(a.into_array_ref())
+    Ok((offsets, values))
 }
 
 #[cfg(feature = "views")]
@@ -659,8 +697,7 @@ fn filter_views<'a, T: ByteViewType, A: Allocator + Clone>(
     mask: &Mask<'_>,
     alloc: A,
 ) -> Result<ArrayRef<'a, A>> {
-    let views = filter_values::<ByteView, A>(v.views(), mask, alloc.clone())?;
-    let nulls = filter_nulls(v.nulls(), mask, alloc)?;
+    let (views, nulls) = filter_values_nulls::<ByteView, A>(v.views(), v.nulls(), mask, alloc)?;
     // SAFETY: every view is one of the (valid) input's, over the same
     // (shared) data buffers.
     let a = unsafe {
@@ -712,7 +749,7 @@ fn filter_dictionary<'a, A: Allocator + Clone>(
 
 #[cfg(test)]
 mod tests {
-    use super::compress;
+    use super::{compress, compress_dense, compress_sparse};
 
     #[test]
     fn compress_packs_the_masked_bits_like_a_bit_by_bit_loop() {
@@ -740,6 +777,22 @@ mod tests {
                 }
             }
             assert_eq!(compress(x, m), want, "{x:#x} {m:#x}");
+            // The fast paths, on masks they are meant for and any other.
+            assert_eq!(compress_dense(x, m), want, "{x:#x} {m:#x}");
+            assert_eq!(compress_sparse(x, m), want, "{x:#x} {m:#x}");
+            let (dense, sparse) = (m | (next() & next() & next()), m & next() & next() & next());
+            for m in [dense, !(1u64 << (round % 64)), sparse, 1u64 << (round % 64)] {
+                let mut want = 0u64;
+                let mut k = 0;
+                for b in 0..64 {
+                    if m >> b & 1 == 1 {
+                        want |= (x >> b & 1) << k;
+                        k += 1;
+                    }
+                }
+                assert_eq!(compress_dense(x, m), want, "{x:#x} {m:#x}");
+                assert_eq!(compress_sparse(x, m), want, "{x:#x} {m:#x}");
+            }
         }
     }
 }

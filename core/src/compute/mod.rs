@@ -33,6 +33,7 @@ mod concat;
 mod concat_nested;
 mod empty;
 mod filter;
+mod filter_values;
 #[cfg(feature = "views")]
 mod gc;
 mod indices;

@@ -22,7 +22,7 @@ use crate::array::{
 };
 #[cfg(feature = "views")]
 use crate::array::{BinaryViewType, ByteView, ByteViewType, GenericByteViewArray, StringViewType};
-use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer};
+use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer, TryVec};
 use crate::error::{Error, Result};
 use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
 
@@ -356,45 +356,106 @@ pub(super) fn range_of<O: OffsetSize>(offs: &[O], j: usize) -> Result<(usize, us
     }
 }
 
-fn take_bytes<'a, T: ByteArrayType, I: TakeIndex, A: Allocator + Clone>(
-    b: &GenericByteArray<'a, T, A>,
-    idx: &Idx<'_, I>,
+/// Bytes copied per value in one fixed-size move by [`copy_bytes`] when
+/// the value is that short and the source has that many bytes from its
+/// start: the copy may carry bytes past the value, which the next value
+/// overwrites (the output reserves this much room past its last value).
+const SHORT_COPY: usize = 32;
+
+/// The first pass of a gather of `n` byte values: the new offsets (from
+/// 0) of the values at input slots `slot(0)`, `slot(1)`, … (`None`: an
+/// empty value, for a null index) of offsets `offs`, each value's start in
+/// the input's data, and the total bytes. Two passes, as the output's size
+/// is known only after this one; [`copy_bytes`] then reads the starts and
+/// the new offsets in order instead of the input's offsets at random a
+/// second time.
+///
+/// # Errors
+/// [`Error::TakeIndexOutOfBounds`] (with `k` as the row) when `slot(k)` is
+/// not a slot of `offs` (the first such `k`); [`Error::OffsetOutOfBounds`]
+/// when its offsets decrease; [`Error::CapacityOverflow`] when the total does not fit `O`;
+/// [`Error::AllocationFailed`].
+pub(super) fn byte_offsets<O: OffsetSize, A: Allocator + Clone>(
+    offs: &[O],
+    n: usize,
+    mut slot: impl FnMut(usize) -> Option<usize>,
     alloc: A,
-) -> Result<ArrayRef<'a, A>> {
-    check_bounds(idx, b.len())?;
-    let offs = b.value_offsets();
-    let data = b.values().as_slice();
-    let n = idx.len();
-    // Two passes, as the output's size is known only after the first: the
-    // offsets (and the total), then the bytes into one exact allocation.
+) -> Result<(MutableBuffer<A>, TryVec<usize, A>, usize)> {
     let mut offsets = MutableBuffer::new_in(alloc.clone());
-    offsets.try_reserve_exact(super::concat::byte_size::<T::Offset>(
+    offsets.try_reserve_exact(super::concat::byte_size::<O>(
         n.checked_add(1).ok_or(Error::CapacityOverflow)?,
     )?)?;
-    offsets.try_push(T::Offset::ZERO)?;
+    offsets.try_push(O::ZERO)?;
+    let mut starts = TryVec::<usize, A>::new_in(alloc);
+    starts.try_reserve_exact(n)?;
     let mut total = 0usize;
     let mut bad = None;
+    let slots = offs.len().saturating_sub(1);
     offsets.try_extend_from_fn(n, |k| {
-        if let Some(j) = idx.get(k) {
+        let mut start = 0;
+        if let Some(j) = slot(k) {
+            if j >= slots {
+                bad.get_or_insert(Error::TakeIndexOutOfBounds.with_row(k));
+            }
             match range_of(offs, j) {
-                Ok((s, e)) => total = total.saturating_add(e - s),
+                Ok((s, e)) => {
+                    start = s;
+                    total = total.saturating_add(e - s);
+                }
                 Err(e) => {
                     bad.get_or_insert(e);
                 }
             }
         }
-        T::Offset::from_usize(total).unwrap_or(T::Offset::ZERO)
+        if let Err(e) = starts.try_push(start) {
+            bad.get_or_insert(e);
+        }
+        O::from_usize(total).unwrap_or(O::ZERO)
     })?;
     if let Some(e) = bad {
         return Err(e);
     }
-    T::Offset::from_usize(total).ok_or(Error::CapacityOverflow)?;
-    let mut values = MutableBuffer::new_in(alloc.clone());
-    values.try_extend_appended(total, |out| {
-        for k in 0..n {
-            if let Some(j) = idx.get(k) {
-                let (s, e) = range_of(offs, j)?;
-                out.put_slice(data.get(s..e).ok_or(Error::OffsetOutOfBounds)?)?;
+    O::from_usize(total).ok_or(Error::CapacityOverflow)?;
+    Ok((offsets, starts, total))
+}
+
+/// The second pass of a gather of byte values: value `k` is the
+/// `new_offs[k + 1] - new_offs[k]` bytes of `data` from `starts[k]`, all
+/// `total` of them into one allocation that is not zero-filled first.
+/// Values of up to [`SHORT_COPY`] bytes move in one fixed-size copy when
+/// `data` has that many bytes from their start.
+///
+/// # Errors
+/// [`Error::OffsetOutOfBounds`] when a value is not within `data` or the
+/// lengths do not add up to `total`; [`Error::CapacityOverflow`];
+/// [`Error::AllocationFailed`].
+pub(super) fn copy_bytes<O: OffsetSize, A: Allocator>(
+    data: &[u8],
+    starts: &[usize],
+    new_offs: &[O],
+    total: usize,
+    alloc: A,
+) -> Result<MutableBuffer<A>> {
+    let mut values = MutableBuffer::new_in(alloc);
+    let room = total
+        .checked_add(SHORT_COPY)
+        .ok_or(Error::CapacityOverflow)?;
+    values.try_extend_appended(room, |out| {
+        for (&s, w) in starts.iter().zip(new_offs.windows(2)) {
+            let (lo, hi) = match w {
+                [lo, hi] => (lo.to_usize().unwrap_or(0), hi.to_usize().unwrap_or(0)),
+                _ => return Err(Error::OffsetsLength),
+            };
+            let len = hi.wrapping_sub(lo);
+            let short = data
+                .get(s..s.wrapping_add(SHORT_COPY))
+                .and_then(|c| <&[u8; SHORT_COPY]>::try_from(c).ok());
+            match short {
+                Some(c) if len <= SHORT_COPY => out.put_prefix(c, len)?,
+                _ => {
+                    let e = s.checked_add(len).ok_or(Error::OffsetOutOfBounds)?;
+                    out.put_slice(data.get(s..e).ok_or(Error::OffsetOutOfBounds)?)?;
+                }
             }
         }
         Ok(())
@@ -402,6 +463,26 @@ fn take_bytes<'a, T: ByteArrayType, I: TakeIndex, A: Allocator + Clone>(
     if values.len() != total {
         return Err(Error::OffsetOutOfBounds);
     }
+    Ok(values)
+}
+
+fn take_bytes<'a, T: ByteArrayType, I: TakeIndex, A: Allocator + Clone>(
+    b: &GenericByteArray<'a, T, A>,
+    idx: &Idx<'_, I>,
+    alloc: A,
+) -> Result<ArrayRef<'a, A>> {
+    let data = b.values().as_slice();
+    // The bounds are checked in the first pass.
+    let (offsets, starts, total) =
+        byte_offsets(b.value_offsets(), idx.len(), |k| idx.get(k), alloc.clone())?;
+    let values = copy_bytes(
+        data,
+        &starts,
+        offsets.typed::<T::Offset>()?,
+        total,
+        alloc.clone(),
+    )?;
+    drop(starts);
     let nulls = take_nulls(b.nulls(), idx, alloc)?;
     let offsets = ScalarBuffer::try_from_buffer(offsets.into_buffer())?;
     // SAFETY: the offsets start at 0 and grow by each copied value's length

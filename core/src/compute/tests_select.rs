@@ -379,3 +379,37 @@ fn allocation_failures_filter_record_batch() {
         check_every_failure(|alloc| filter_record_batch_in(&batch, &p, alloc));
     }
 }
+
+/// Utf8 values of every length from 0 to 80 bytes, so that take and filter
+/// copy short values (a fixed-size move past the value's end), long ones,
+/// and the last values of the data (no room for the fixed-size move),
+/// from a sliced array, with null indices and a null slot.
+#[test]
+fn take_and_filter_strings_of_every_length_up_to_80_bytes() {
+    let owned: Vec<Option<String>> = (0..81usize)
+        .map(|len| {
+            (len != 40).then(|| {
+                (0..len)
+                    .map(|i| char::from(b'a' + ((len + i) % 26) as u8))
+                    .collect()
+            })
+        })
+        .collect();
+    let refs: Vec<Option<&str>> = owned.iter().map(|s| s.as_deref()).collect();
+    let full = strings(&refs, Global);
+    for a in [full.clone(), full.slice(3, 78).unwrap()] {
+        let n = a.len() as u32;
+        let mut idx: Vec<Option<u32>> = (0..n).rev().map(Some).collect();
+        idx.extend((0..n).step_by(3).map(|i| (i % 2 == 0).then_some(i)));
+        idx.extend([Some(n - 1), Some(n - 2), Some(0), Some(n - 1)]);
+        take_checked(&a, &idx, Global);
+        for p in predicates(a.len()) {
+            filter_checked(&a, &p, Global);
+        }
+        // Few kept slots (listed positions), and every slot but one.
+        let sparse: Vec<Option<bool>> = (0..a.len()).map(|i| Some(i % 11 == 5)).collect();
+        filter_checked(&a, &sparse, Global);
+        let dense: Vec<Option<bool>> = (0..a.len()).map(|i| Some(i != 4)).collect();
+        filter_checked(&a, &dense, Global);
+    }
+}

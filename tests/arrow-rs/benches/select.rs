@@ -10,6 +10,10 @@
 //! rows, `take` by that many random `u32` indices. arrow-rs gets the very
 //! same arrays (our arrays exported through the C Data Interface). Data
 //! comes from a seeded PRNG.
+//!
+//! `SELECT_BENCH_FILTER=<substring>` runs only the columns whose name holds
+//! it; `SELECT_BENCH_FILTER==<name>` only the column of that exact name;
+//! `SELECT_BENCH_KEPT=<1|50|99>` only that selectivity.
 
 mod util;
 
@@ -151,10 +155,18 @@ fn main() {
     };
     let filter_env = std::env::var("SELECT_BENCH_FILTER").unwrap_or_default();
     for (name, ours, theirs) in columns() {
-        if !name.contains(&filter_env) {
+        let wanted = match filter_env.strip_prefix('=') {
+            Some(exact) => name == exact,
+            None => name.contains(&filter_env),
+        };
+        if !wanted {
             continue;
         }
+        let kept_env = std::env::var("SELECT_BENCH_KEPT").unwrap_or_default();
         for sel in [0.01, 0.5, 0.99] {
+            if !kept_env.is_empty() && kept_env != format!("{:.0}", sel * 100.0) {
+                continue;
+            }
             let mut rng = Rng::new(7);
             let keep: Vec<bool> = (0..ROWS).map(|_| rng.chance(sel)).collect();
             let (op, tp) = (

@@ -1,0 +1,198 @@
+//! The values of a fixed-width buffer (primitive values, views, dictionary
+//! keys) where a filter's mask is set, and their validity bits: by runs
+//! when most slots are kept, by listed positions when few are, otherwise a
+//! word of the mask at a time with the validity bits picked up in the same
+//! walk of the mask's set bits (no separate compress of the bitmap).
+
+use allocator_api2::alloc::Allocator;
+
+use super::filter::{filter_nulls, Mask, Runs};
+use super::indices::Bits;
+use super::read_bits;
+use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer};
+use crate::error::{Error, Result};
+
+/// The values of `values` (`mask.len` of them) where the mask is set, and
+/// the validity bits of `nulls` there (`None` when there is no null).
+///
+/// # Errors
+/// [`Error::BufferTooSmall`] when `values` does not have `mask.len`
+/// values; [`Error::AllocationFailed`]; [`Error::CapacityOverflow`].
+pub(super) fn filter_values_nulls<T: bytemuck::Pod + Default, A: Allocator + Clone>(
+    values: &[T],
+    nulls: Option<&NullBuffer<'_, A>>,
+    mask: &Mask<'_>,
+    alloc: A,
+) -> Result<(MutableBuffer<A>, Option<NullBuffer<'static, A>>)> {
+    if values.len() != mask.len {
+        return Err(Error::BufferTooSmall);
+    }
+    let valid = nulls.filter(|n| n.null_count() > 0).map(Bits::of);
+    if mask.use_runs() || mask.kept.is_some() || valid.is_none() {
+        let out = filter_values(values, mask, alloc.clone())?;
+        return Ok((out, filter_nulls(nulls, mask, alloc)?));
+    }
+    let mut bits_out = MutableBuffer::new_in(alloc.clone());
+    let words = mask.count.div_ceil(64);
+    bits_out.try_reserve_exact(words.checked_mul(8).ok_or(Error::CapacityOverflow)?)?;
+    let mut packer = Packer {
+        out: &mut bits_out,
+        pending: 0,
+        filled: 0,
+        bad: None,
+    };
+    let mut out = MutableBuffer::new_in(alloc);
+    out.try_extend_appended(super::concat::byte_size::<T>(mask.count)?, |out| {
+        staged(values, mask, valid, &mut |kept, valid_bits, n| {
+            packer.push(valid_bits, n);
+            out.put_slice(bytemuck::cast_slice(kept))
+        })
+    })?;
+    packer.finish()?;
+    let bits = BooleanBuffer::try_new(bits_out.into_buffer(), 0, mask.count)?;
+    Ok((out, Some(NullBuffer::new(bits))))
+}
+
+/// Packs runs of up to 64 bits into little-endian words (the bitmap's byte
+/// order on every host) pushed onto `out`, which has room for them all.
+struct Packer<'o, A: Allocator> {
+    out: &'o mut MutableBuffer<A>,
+    /// The low `filled` bits are the next ones to write.
+    pending: u128,
+    filled: u32,
+    bad: Option<Error>,
+}
+
+impl<A: Allocator> Packer<'_, A> {
+    /// Appends the low `n <= 64` bits of `bits` (the others are zero).
+    #[inline(always)]
+    fn push(&mut self, bits: u64, n: u32) {
+        self.pending |= u128::from(bits) << self.filled;
+        self.filled += n;
+        if self.filled >= 64 {
+            if let Err(e) = self.out.try_push((self.pending as u64).to_le()) {
+                self.bad.get_or_insert(e);
+            }
+            self.pending >>= 64;
+            self.filled -= 64;
+        }
+    }
+
+    /// Writes the last, partial word.
+    fn finish(mut self) -> Result<()> {
+        if self.filled > 0 {
+            let last = (self.pending as u64).to_le();
+            if let Err(e) = self.out.try_push(last) {
+                self.bad.get_or_insert(e);
+            }
+        }
+        match self.bad.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Walks the mask a 64-bit word at a time: `emit(kept, valid, n)` gets the
+/// `n` kept values of each word with any (in order) and, in the low `n`
+/// bits of `valid`, their bits of `valid_src` (all set when `None`).
+fn staged<T: bytemuck::Pod + Default>(
+    values: &[T],
+    mask: &Mask<'_>,
+    valid_src: Option<Bits<'_>>,
+    emit: &mut impl FnMut(&[T], u64, u32) -> Result<()>,
+) -> Result<()> {
+    let mut block = [T::default(); 64];
+    for (w, chunk) in values.chunks(64).enumerate() {
+        let at = w * 64;
+        let m = read_bits(mask.bits.bytes, mask.bits.offset + at);
+        let m = if chunk.len() < 64 {
+            m & ((1u64 << chunk.len()) - 1)
+        } else {
+            m
+        };
+        if m == 0 {
+            continue;
+        }
+        let v = valid_src.map_or(u64::MAX, |s| read_bits(s.bytes, s.offset + at));
+        if m == u64::MAX {
+            emit(chunk, v, 64)?;
+            continue;
+        }
+        let (mut k, mut bits, mut kept_valid) = (0usize, m, 0u64);
+        if bits & (bits - 1) == 0 {
+            // One kept value (common when few are kept): no staging.
+            let b = bits.trailing_zeros() as usize;
+            if let Some(x) = chunk.get(b) {
+                emit(core::slice::from_ref(x), (v >> (b & 63)) & 1, 1)?;
+            }
+            continue;
+        }
+        if let Ok(whole) = <&[T; 64]>::try_from(chunk) {
+            // Positions below 64 by construction: no bounds checks.
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize & 63;
+                block[k & 63] = whole[b];
+                kept_valid |= ((v >> b) & 1) << (k & 63);
+                k += 1;
+                bits &= bits - 1;
+            }
+        } else {
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize & 63;
+                if let (Some(slot), Some(x)) = (block.get_mut(k & 63), chunk.get(b)) {
+                    *slot = *x;
+                }
+                kept_valid |= ((v >> b) & 1) << (k & 63);
+                k += 1;
+                bits &= bits - 1;
+            }
+        }
+        emit(block.get(..k).unwrap_or(&[]), kept_valid, k as u32)?;
+    }
+    Ok(())
+}
+
+/// The values of `values` (`mask.len` of them) where the mask is set,
+/// written into memory that is not zero-filled first.
+///
+/// # Errors
+/// [`Error::BufferTooSmall`] when `values` does not have `mask.len`
+/// values; [`Error::AllocationFailed`]; [`Error::CapacityOverflow`].
+pub(super) fn filter_values<T: bytemuck::Pod + Default, A: Allocator>(
+    values: &[T],
+    mask: &Mask<'_>,
+    alloc: A,
+) -> Result<MutableBuffer<A>> {
+    if values.len() != mask.len {
+        return Err(Error::BufferTooSmall);
+    }
+    let mut out = MutableBuffer::new_in(alloc);
+    if mask.use_runs() {
+        out.try_extend_appended(super::concat::byte_size::<T>(mask.count)?, |out| {
+            for (s, e) in Runs::new(mask.bits, mask.len) {
+                out.put_slice(bytemuck::cast_slice(
+                    values.get(s..e).ok_or(Error::BufferTooSmall)?,
+                ))?;
+            }
+            Ok(())
+        })?;
+    } else if let Some(kept) = mask.kept {
+        let mut it = kept.iter();
+        out.try_extend_from_fn(mask.count, |_| {
+            it.next()
+                .and_then(|&i| values.get(i))
+                .copied()
+                .unwrap_or_default()
+        })?;
+    } else {
+        // The kept values of a word of the mask are gathered by its set
+        // bits into a staging block, appended at once.
+        out.try_extend_appended(super::concat::byte_size::<T>(mask.count)?, |out| {
+            staged(values, mask, None, &mut |kept, _, _| {
+                out.put_slice(bytemuck::cast_slice(kept))
+            })
+        })?;
+    }
+    Ok(out)
+}
