@@ -17,9 +17,10 @@ use allocator_api2::alloc::Allocator;
 mod canonical;
 pub(crate) mod elements;
 
+use super::decode::{fixed_len, is_variable};
 use super::encode::{encode_to_rows, Encoder};
 use super::interner::Interner;
-use super::{Node, Rows};
+use super::{Kind, Node, Rows};
 use crate::array::{
     Array, ArrayRef, GenericListArray, GenericListViewArray, ListOffsetSize, MapArray,
 };
@@ -54,16 +55,44 @@ fn view_range<O: OffsetSize>(o: &[O], s: &[O], i: usize) -> Option<Range<usize>>
 }
 
 impl ListIndex<'_> {
-    /// The child rows of slot `i`.
-    fn range(&self, i: usize) -> Result<Range<usize>> {
+    /// Calls `f(i, range)` for the slots `0..n` in order: `range` the child
+    /// rows of slot `i`, `None` for a null slot (one loop per offset type).
+    ///
+    /// # Errors
+    /// [`Error::OffsetOutOfBounds`] for offsets out of range; `f`'s errors.
+    #[inline(always)]
+    fn for_each<A: Allocator>(
+        &self,
+        nulls: Option<&NullBuffer<'_, A>>,
+        n: usize,
+        f: impl FnMut(usize, Option<Range<usize>>) -> Result<()>,
+    ) -> Result<()> {
         match self {
-            ListIndex::List32(o, b) => offsets_range(o, *b, i),
-            ListIndex::List64(o, b) => offsets_range(o, *b, i),
-            ListIndex::View32(o, s) => view_range(o, s, i),
-            ListIndex::View64(o, s) => view_range(o, s, i),
+            ListIndex::List32(o, b) => each_slot(nulls, n, |i| offsets_range(o, *b, i), f),
+            ListIndex::List64(o, b) => each_slot(nulls, n, |i| offsets_range(o, *b, i), f),
+            ListIndex::View32(o, s) => each_slot(nulls, n, |i| view_range(o, s, i), f),
+            ListIndex::View64(o, s) => each_slot(nulls, n, |i| view_range(o, s, i), f),
         }
-        .ok_or(Error::OffsetOutOfBounds)
     }
+}
+
+/// [`ListIndex::for_each`] with the ranges from `range`.
+#[inline(always)]
+fn each_slot<A: Allocator>(
+    nulls: Option<&NullBuffer<'_, A>>,
+    n: usize,
+    range: impl Fn(usize) -> Option<Range<usize>>,
+    mut f: impl FnMut(usize, Option<Range<usize>>) -> Result<()>,
+) -> Result<()> {
+    for i in 0..n {
+        let r = if is_valid(nulls, i) {
+            Some(range(i).ok_or(Error::OffsetOutOfBounds)?)
+        } else {
+            None
+        };
+        f(i, r)?;
+    }
+    Ok(())
 }
 
 /// The offset types of lists, mapping offsets to a [`ListIndex`].
@@ -154,21 +183,30 @@ pub(crate) fn add_lengths<A: Allocator>(
     node: &Node<'_, A>,
     lengths: &mut [usize],
 ) -> Result<()> {
-    let elementwise = !node.unordered && !node.canonical_lists;
-    for (i, l) in lengths.iter_mut().enumerate() {
-        let range = if is_valid(nulls, i) {
-            Some(index.range(i)?)
-        } else {
-            None
+    let unordered = node.unordered;
+    let elementwise = !unordered && !node.canonical_lists;
+    let offsets = child.offsets();
+    // Elements of a fixed-width leaf type: every element the same size.
+    let element = match node.child()? {
+        c if matches!(c.kind, Kind::Leaf) && !is_variable(&c.data_type) => {
+            Some(elements::element_len(fixed_len(&c.data_type)?)?)
+        }
+        _ => None,
+    };
+    index.for_each(nulls, lengths.len(), |i, range| {
+        let n = match (range, element) {
+            (range, _) if !elementwise => canonical::list_len(child, range, unordered)?,
+            (Some(r), Some(e)) => e
+                .checked_mul(r.len())
+                .and_then(|n| n.checked_add(1))
+                .ok_or(Error::CapacityOverflow)?,
+            (Some(r), None) => elements::list_len(offsets, r)?,
+            (None, _) => 1,
         };
-        let n = match range {
-            _ if !elementwise => canonical::list_len(child, range, node.unordered)?,
-            Some(r) => elements::list_len(child, r)?,
-            None => 1,
-        };
+        let l = lengths.get_mut(i).ok_or(Error::OutOfBounds)?;
         *l = l.checked_add(n).ok_or(Error::CapacityOverflow)?;
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// Writes each list's encoding.
@@ -182,23 +220,20 @@ pub(crate) fn encode<A: Allocator>(
 ) -> Result<()> {
     let (opts, unordered) = (node.options, node.unordered);
     let elementwise = !unordered && !node.canonical_lists;
-    for (i, c) in cursors.iter_mut().enumerate() {
+    let (bytes, offsets) = (child.data(), child.offsets());
+    index.for_each(nulls, cursors.len(), |i, range| {
+        let c = cursors.get_mut(i).ok_or(Error::OutOfBounds)?;
         let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
-        let range = if is_valid(nulls, i) {
-            Some(index.range(i)?)
-        } else {
-            None
-        };
         *c += match range {
             _ if !elementwise => canonical::encode_list(child, range, opts, unordered, out)?,
-            Some(r) => elements::encode_list(child, r, opts, out)?,
+            Some(r) => elements::encode_list(bytes, offsets, r, opts, out)?,
             None => {
                 *out.first_mut().ok_or(Error::OutOfBounds)? = opts.null_sentinel();
                 1
             }
         };
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// A decoded list column: element counts per slot, validity and elements.
