@@ -213,6 +213,126 @@ pub(crate) fn encode_list(
     Ok(pos)
 }
 
+/// The shape of the elements of lists whose child rows are all `width`
+/// bytes (the rows of a fixed-width leaf type, back to back).
+#[derive(Clone, Copy)]
+pub(crate) struct Uniform {
+    width: usize,
+    /// Encoded size of one element ([`element_len`]).
+    element: usize,
+    /// Mini-blocks of an element (0 for an empty row or one over 32 bytes:
+    /// those are written block by block).
+    minis: usize,
+    /// Bytes of the last mini-block (1 to 8).
+    keep: usize,
+}
+
+impl Uniform {
+    /// The shape of elements whose rows are `width` bytes.
+    ///
+    /// # Errors
+    /// [`Error::CapacityOverflow`].
+    pub(crate) fn new(width: usize) -> Result<Self> {
+        let minis = width.div_ceil(MINI_BLOCK);
+        Ok(Uniform {
+            width,
+            element: element_len(width)?,
+            minis: if minis <= MINI_BLOCKS { minis } else { 0 },
+            keep: width.saturating_sub(minis.saturating_sub(1) * MINI_BLOCK),
+        })
+    }
+}
+
+/// Writes the encoding of a valid list of the child rows `r` of the shape
+/// `u` (back to back in `data`) at the start of `out`; returns its length.
+/// Rows of 1 to 32 bytes are copied a word at a time by a loop made for
+/// their number of mini-blocks ([`put_uniform`]).
+///
+/// # Errors
+/// [`Error::OutOfBounds`] when `out` is too short or the rows are not in
+/// `data`; [`Error::CapacityOverflow`].
+#[inline(always)]
+pub(crate) fn encode_uniform(
+    data: &[u8],
+    u: Uniform,
+    r: Range<usize>,
+    opts: SortOptions,
+    out: &mut [u8],
+) -> Result<usize> {
+    let size = u
+        .element
+        .checked_mul(r.len())
+        .ok_or(Error::CapacityOverflow)?;
+    let (elements, rest) = out
+        .get_mut(..=size)
+        .ok_or(Error::OutOfBounds)?
+        .split_at_mut(size);
+    let first = r
+        .start
+        .checked_mul(u.width)
+        .ok_or(Error::CapacityOverflow)?;
+    let src = data.get(first..).unwrap_or(&[]);
+    let done = match u.minis {
+        1 => put_uniform::<1, 10, 8>(elements, src, u.width, u.keep),
+        2 => put_uniform::<2, 19, 16>(elements, src, u.width, u.keep),
+        3 => put_uniform::<3, 28, 24>(elements, src, u.width, u.keep),
+        4 => put_uniform::<4, 37, 32>(elements, src, u.width, u.keep),
+        _ => None,
+    };
+    if done.is_none() {
+        // Rows of no or more than 32 bytes, or the last rows of the buffer.
+        let mut pos = 0;
+        for j in 0..r.len() {
+            let a = first + j * u.width;
+            pos += write_element(
+                elements.get_mut(pos..).ok_or(Error::OutOfBounds)?,
+                data,
+                a,
+                a + u.width,
+            )?;
+        }
+    }
+    *rest.first_mut().ok_or(Error::OutOfBounds)? = EMPTY;
+    if opts.descending {
+        out.get_mut(..=size)
+            .ok_or(Error::OutOfBounds)?
+            .iter_mut()
+            .for_each(|b| *b = !*b);
+    }
+    Ok(size + 1)
+}
+
+/// Writes elements of `M` mini-blocks (`E = 1 + 9 × M` bytes each) into
+/// `out` (a whole number of them) from rows of `width` bytes back to back
+/// in `src`, the last mini-block holding `keep` bytes; reads `S = 8 × M`
+/// bytes from each row's start. `None` (nothing useful written) when `src`
+/// is too short for that.
+#[inline(always)]
+fn put_uniform<const M: usize, const E: usize, const S: usize>(
+    out: &mut [u8],
+    src: &[u8],
+    width: usize,
+    keep: usize,
+) -> Option<()> {
+    let mask = low_bytes(keep);
+    // `keep <= 8`.
+    let marker = keep as u8;
+    for (k, dst) in out.chunks_exact_mut(E).enumerate() {
+        let d: &mut [u8; E] = dst.try_into().ok()?;
+        let s: &[u8; S] = src.get(k * width..)?.first_chunk()?;
+        d[0] = NON_EMPTY;
+        for m in 0..M {
+            let word = u64::from_le_bytes(*s.get(m * MINI_BLOCK..)?.first_chunk()?);
+            let last = m + 1 == M;
+            let block = d.get_mut(1 + m * (MINI_BLOCK + 1)..)?;
+            let (b, t) = block.split_first_chunk_mut::<MINI_BLOCK>()?;
+            *b = (if last { word & mask } else { word }).to_le_bytes();
+            *t.first_mut()? = if last { marker } else { CONTINUATION };
+        }
+    }
+    Some(())
+}
+
 /// Reads the blocks of one element (its `0x02` already consumed) from the
 /// front of `row`, checking them, and appends the element's row to `out`
 /// when given, a whole block at a time. `flip` is `0xFF` when descending.
