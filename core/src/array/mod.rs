@@ -51,6 +51,7 @@ pub use byte_view::{
     GenericByteViewArray, GenericByteViewBuilder, StringViewArray, StringViewBuilder,
     StringViewType,
 };
+pub(crate) use bytes::check_utf8_offsets;
 pub use bytes::{
     BinaryArray, BinaryBuilder, BinaryType, ByteArrayType, GenericByteArray, GenericByteBuilder,
     LargeBinaryArray, LargeBinaryBuilder, LargeBinaryType, LargeStringArray, LargeStringBuilder,

@@ -9,9 +9,9 @@ use allocator_api2::alloc::Allocator;
 
 use super::{decode_ordered_with, read_unordered, BlockSink};
 use crate::array::{
-    Array, ArrayRef, BinaryType, BinaryViewType, ByteArrayNativeType, ByteArrayType, ByteViewType,
-    GenericByteArray, GenericByteViewArray, GenericByteViewBuilder, LargeBinaryType, LargeUtf8Type,
-    StringViewType, Utf8Type,
+    check_utf8_offsets, Array, ArrayRef, BinaryType, BinaryViewType, ByteArrayNativeType,
+    ByteArrayType, ByteView, ByteViewType, GenericByteArray, GenericByteViewArray, LargeBinaryType,
+    LargeUtf8Type, StringViewType, Utf8Type,
 };
 use crate::buffer::TryVec;
 use crate::buffer::{
@@ -485,20 +485,43 @@ fn decode_views<'a, T: ByteViewType, A: Allocator + Clone>(
     let (values, offsets, nulls, trailing) =
         decode_into::<i64, A>(rows, opts, unordered, whole, alloc)?;
     let offsets: &[i64] = crate::row::typed(offsets.as_slice())?;
-    let mut b = GenericByteViewBuilder::<T, A>::new_in(alloc.clone());
-    b.try_reserve(rows.len(), values.len())?;
-    for (i, w) in offsets.windows(2).enumerate() {
-        if nulls.as_ref().is_some_and(|n| !n.is_valid(i)) {
-            b.try_append_null()?;
-            continue;
-        }
-        let range = usize::try_from(w[0]).map_err(|_| Error::InvalidRow)?
-            ..usize::try_from(w[1]).map_err(|_| Error::InvalidRow)?;
-        let bytes = values.as_slice().get(range).ok_or(Error::InvalidRow)?;
-        let v = T::Native::from_bytes_checked(bytes).ok_or(Error::InvalidUtf8)?;
-        b.try_append_value(v)?;
+    let bytes = values.as_slice();
+    if T::Native::IS_UTF8 {
+        // The whole buffer once, then each value's start and end.
+        check_utf8_offsets(bytes, offsets).map_err(|_| Error::InvalidUtf8)?;
     }
-    Ok((b.finish()?, trailing))
+    // Each value's view: inline, or its place in `values`, which becomes
+    // the one data buffer (no second copy of the bytes).
+    let mut views = MutableBuffer::new_in(alloc.clone());
+    views.try_reserve_exact(rows.len().saturating_mul(16))?;
+    let mut referenced = false;
+    for (i, w) in offsets.windows(2).enumerate() {
+        let view = match *w {
+            _ if nulls.as_ref().is_some_and(|n| !n.is_valid(i)) => [0; 16],
+            [start, end] => {
+                let start = usize::try_from(start).map_err(|_| Error::InvalidRow)?;
+                let end = usize::try_from(end).map_err(|_| Error::InvalidRow)?;
+                let value = bytes.get(start..end).ok_or(Error::InvalidRow)?;
+                referenced |= value.len() > ByteView::MAX_INLINE_LEN;
+                ByteView::try_new(value, 0, start)?.to_u128().to_ne_bytes()
+            }
+            _ => return Err(Error::InvalidRow),
+        };
+        views.try_extend_from_slice(&view)?;
+    }
+    let mut data = referenced.then(|| values.into_buffer());
+    let count = usize::from(data.is_some());
+    let buffers = SharedSlice::try_from_fn_in(count, alloc.clone(), |_| {
+        data.take().ok_or(Error::OutOfBounds)
+    })?;
+    // SAFETY: every view was made by `ByteView::try_new` from a range of
+    // `values` (inline, or buffer 0 at the value's offset, its prefix the
+    // value's first bytes); null slots are the empty inline view; the
+    // validity is the decoder's, of `rows.len()` bits; for Utf8View every
+    // value was checked to be UTF-8 above (the whole buffer, and each
+    // value's start and end on a character boundary).
+    let array = unsafe { GenericByteViewArray::new_unchecked(views.into_buffer(), buffers, nulls) };
+    Ok((array, trailing))
 }
 
 /// The node of a converter whose one column is a variable-length leaf
