@@ -223,6 +223,13 @@ fn uniform_width<A: Allocator>(table: &Rows<A>) -> Option<usize> {
     lens.all(|l| l == first).then_some(first)
 }
 
+/// The width of every slot's row piece of a run-end encoded column, when
+/// every table row (a run's value) is `w` bytes from offset 0: the column
+/// is then encoded like a fixed-width one ([`encode_stride`]).
+pub(crate) fn run_width<A: Allocator>(table: &Rows<A>) -> Option<usize> {
+    uniform_width(table).filter(|_| table.offsets().first() == Some(&0))
+}
+
 /// The width of every slot's row piece of a dictionary column, when it
 /// has one: every table row `w` bytes (from offset 0) and no null key, or
 /// nulls of `w` bytes too. The column is then encoded like a fixed-width

@@ -56,10 +56,11 @@ pub(crate) fn prepare_run<'c, 'b, A: Allocator + Clone>(
 ) -> Result<Encoder<'c, 'b, A>> {
     let range = r.get_physical_range();
     let runs = r.values().slice(range.start, range.len())?;
+    let table = encode_to_rows(values, dicts, core::slice::from_ref(&runs), alloc)?;
     Ok(Encoder::Table {
-        table: encode_to_rows(values, dicts, core::slice::from_ref(&runs), alloc)?,
+        width: super::dictionary::run_width(&table),
+        table,
         index: TableIndex::Runs(r, range.start),
-        width: None,
     })
 }
 

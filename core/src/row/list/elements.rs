@@ -20,18 +20,21 @@
 //! An element whose row is empty (a Null-typed element takes no bytes) is
 //! written as `0x02`, one zero mini-block and the length `0`, so that it is
 //! not mistaken for the terminator.
+//!
+//! Blocks are copied whole (8 or 32 bytes at a time, the padding masked),
+//! never byte by byte or through a copy of variable length.
 
 use core::ops::Range;
 
 use allocator_api2::alloc::Allocator;
 
 use super::Decoded;
-use crate::buffer::{MutableBuffer, NullBufferBuilder, TryVec};
+use crate::buffer::{Appender, MutableBuffer, NullBufferBuilder, TryVec};
 use crate::error::{Error, Result};
 use crate::row::decode::decode_column;
 use crate::row::interner::Interner;
 use crate::row::variable::{BLOCK_SIZE, CONTINUATION, EMPTY, NON_EMPTY};
-use crate::row::{take, Node, Rows, SortOptions};
+use crate::row::{Node, SortOptions};
 
 /// Bytes of a mini-block.
 const MINI_BLOCK: usize = 8;
@@ -42,6 +45,7 @@ const MINI_BLOCKS: usize = BLOCK_SIZE / MINI_BLOCK;
 ///
 /// # Errors
 /// [`Error::CapacityOverflow`].
+#[inline]
 pub(crate) fn element_len(len: usize) -> Result<usize> {
     if len <= BLOCK_SIZE {
         // At least one mini-block, even for an empty row.
@@ -55,39 +59,97 @@ pub(crate) fn element_len(len: usize) -> Result<usize> {
     }
 }
 
-/// Encoded size of a valid list of the child rows `r`.
+/// The child row offsets `offsets[r.start..=r.end]` of a valid list of the
+/// child rows `r` (empty for `[]`).
 ///
 /// # Errors
-/// [`Error::CapacityOverflow`], [`Error::OutOfBounds`] for rows not in `child`.
-pub(crate) fn list_len<A: Allocator>(child: &Rows<A>, r: Range<usize>) -> Result<usize> {
+/// [`Error::OutOfBounds`] for rows not in the child.
+#[inline]
+fn row_offsets(offsets: &[usize], r: Range<usize>) -> Result<&[usize]> {
+    if r.is_empty() {
+        return Ok(&[]);
+    }
+    offsets.get(r.start..=r.end).ok_or(Error::OutOfBounds)
+}
+
+/// Encoded size of a valid list of the child rows `r` (`offsets`: the
+/// child rows' offsets).
+///
+/// # Errors
+/// [`Error::CapacityOverflow`], [`Error::OutOfBounds`] for rows not in the child.
+#[inline]
+pub(crate) fn list_len(offsets: &[usize], r: Range<usize>) -> Result<usize> {
     let mut n = 1usize; // the terminator
-    for j in r {
-        let e = element_len(child.span(j, j + 1)?)?;
+    for w in row_offsets(offsets, r)?.windows(2) {
+        let &[a, b] = w else { continue };
+        let e = element_len(b.checked_sub(a).ok_or(Error::OutOfBounds)?)?;
         n = n.checked_add(e).ok_or(Error::CapacityOverflow)?;
     }
     Ok(n)
 }
 
-/// Writes one block of `size` bytes (`chunk`, zero padded) and its marker at
-/// `out[pos..]`; returns the new position.
-fn put_block(out: &mut [u8], pos: usize, size: usize, chunk: &[u8], last: bool) -> Result<usize> {
-    let end = pos + size;
-    let block = out.get_mut(pos..end).ok_or(Error::OutOfBounds)?;
-    let (data, pad) = block.split_at_mut(chunk.len().min(size));
-    data.copy_from_slice(chunk.get(..data.len()).ok_or(Error::OutOfBounds)?);
-    pad.fill(0);
-    // `chunk.len() <= size <= 32`.
-    let marker = if last { data.len() as u8 } else { CONTINUATION };
-    *out.get_mut(end).ok_or(Error::OutOfBounds)? = marker;
-    Ok(end + 1)
+/// The low `n` bytes (0 to 8) of a little-endian word kept, the others zero.
+#[inline(always)]
+fn low_bytes(n: usize) -> u64 {
+    // `n <= 8`: the shift is 0 to 64 (`None` for 64: keep nothing).
+    u64::MAX
+        .checked_shr(64u32.saturating_sub(8 * n as u32))
+        .unwrap_or(0)
 }
 
-/// Writes one element (ascending) whose row is `row` at the start of `out`;
-/// returns its length ([`element_len`]).
+/// Writes one element (ascending) whose row is `data[start..end]` at the
+/// start of `out`; returns its length ([`element_len`]).
+///
+/// Rows of at most 32 bytes with 8 readable bytes past each mini-block's
+/// start in `data` (all but the last rows of a buffer) are copied a word
+/// at a time, the padding masked off; the others block by block.
 ///
 /// # Errors
-/// [`Error::OutOfBounds`] when `out` is too short.
-fn write_element(out: &mut [u8], row: &[u8]) -> Result<usize> {
+/// [`Error::OutOfBounds`] when `out` is too short or the row not in `data`.
+#[inline(always)]
+fn write_element(out: &mut [u8], data: &[u8], start: usize, end: usize) -> Result<usize> {
+    let len = end.checked_sub(start).ok_or(Error::OutOfBounds)?;
+    if len <= BLOCK_SIZE {
+        let minis = len.div_ceil(MINI_BLOCK).max(1);
+        let n = 1 + minis * (MINI_BLOCK + 1);
+        let src = data.get(start..start.saturating_add(minis * MINI_BLOCK));
+        if let (Some(dst), Some(src)) = (out.get_mut(..n), src) {
+            let (head, blocks) = dst.split_first_mut().ok_or(Error::OutOfBounds)?;
+            *head = NON_EMPTY;
+            let mut left = len;
+            // Indexed, not zipped chunk iterators (their lengths cost a
+            // division each); `minis <= 4`, the ranges checked above.
+            for k in 0..minis {
+                let (Some(d), Some(s)) = (
+                    blocks.get_mut(k * (MINI_BLOCK + 1)..(k + 1) * (MINI_BLOCK + 1)),
+                    src.get(k * MINI_BLOCK..(k + 1) * MINI_BLOCK),
+                ) else {
+                    return Err(Error::OutOfBounds);
+                };
+                let (Some((d, marker)), Some(s)) =
+                    (d.split_first_chunk_mut::<MINI_BLOCK>(), s.first_chunk())
+                else {
+                    return Err(Error::OutOfBounds);
+                };
+                let keep = left.min(MINI_BLOCK);
+                *d = (u64::from_le_bytes(*s) & low_bytes(keep)).to_le_bytes();
+                // `keep <= 8`.
+                let m = if left > MINI_BLOCK {
+                    CONTINUATION
+                } else {
+                    keep as u8
+                };
+                *marker.first_mut().ok_or(Error::OutOfBounds)? = m;
+                left -= keep;
+            }
+            return Ok(n);
+        }
+    }
+    write_blocks(out, data.get(start..end).ok_or(Error::OutOfBounds)?)
+}
+
+/// [`write_element`] block by block, for any row.
+fn write_blocks(out: &mut [u8], row: &[u8]) -> Result<usize> {
     *out.first_mut().ok_or(Error::OutOfBounds)? = NON_EMPTY;
     let (head, tail) = row.split_at(row.len().min(BLOCK_SIZE));
     if head.is_empty() {
@@ -107,21 +169,38 @@ fn write_element(out: &mut [u8], row: &[u8]) -> Result<usize> {
     Ok(pos)
 }
 
-/// Writes the encoding of a valid list of the child rows `r` at the start of
-/// `out`; returns its length ([`list_len`]).
+/// Writes one block of `size` bytes (`chunk`, zero padded) and its marker at
+/// `out[pos..]`; returns the new position.
+fn put_block(out: &mut [u8], pos: usize, size: usize, chunk: &[u8], last: bool) -> Result<usize> {
+    let end = pos + size;
+    let block = out.get_mut(pos..end).ok_or(Error::OutOfBounds)?;
+    let (data, pad) = block.split_at_mut(chunk.len().min(size));
+    data.copy_from_slice(chunk.get(..data.len()).ok_or(Error::OutOfBounds)?);
+    pad.fill(0);
+    // `chunk.len() <= size <= 32`.
+    let marker = if last { data.len() as u8 } else { CONTINUATION };
+    *out.get_mut(end).ok_or(Error::OutOfBounds)? = marker;
+    Ok(end + 1)
+}
+
+/// Writes the encoding of a valid list of the child rows `r` (their bytes
+/// `data`, their offsets `offsets`) at the start of `out`; returns its
+/// length ([`list_len`]).
 ///
 /// # Errors
 /// [`Error::OutOfBounds`] when `out` is too short.
-pub(crate) fn encode_list<A: Allocator>(
-    child: &Rows<A>,
+#[inline]
+pub(crate) fn encode_list(
+    data: &[u8],
+    offsets: &[usize],
     r: Range<usize>,
     opts: SortOptions,
     out: &mut [u8],
 ) -> Result<usize> {
     let mut pos = 0;
-    for j in r {
-        let row = child.span_bytes(j, j + 1)?;
-        pos += write_element(out.get_mut(pos..).ok_or(Error::OutOfBounds)?, row)?;
+    for w in row_offsets(offsets, r)?.windows(2) {
+        let &[a, b] = w else { continue };
+        pos += write_element(out.get_mut(pos..).ok_or(Error::OutOfBounds)?, data, a, b)?;
     }
     *out.get_mut(pos).ok_or(Error::OutOfBounds)? = EMPTY;
     pos += 1;
@@ -134,86 +213,190 @@ pub(crate) fn encode_list<A: Allocator>(
     Ok(pos)
 }
 
+/// The shape of the elements of lists whose child rows are all `width`
+/// bytes (the rows of a fixed-width leaf type, back to back).
+#[derive(Clone, Copy)]
+pub(crate) struct Uniform {
+    width: usize,
+    /// Encoded size of one element ([`element_len`]).
+    element: usize,
+    /// Mini-blocks of an element (0 for an empty row or one over 32 bytes:
+    /// those are written block by block).
+    minis: usize,
+    /// Bytes of the last mini-block (1 to 8).
+    keep: usize,
+}
+
+impl Uniform {
+    /// The shape of elements whose rows are `width` bytes.
+    ///
+    /// # Errors
+    /// [`Error::CapacityOverflow`].
+    pub(crate) fn new(width: usize) -> Result<Self> {
+        let minis = width.div_ceil(MINI_BLOCK);
+        Ok(Uniform {
+            width,
+            element: element_len(width)?,
+            minis: if minis <= MINI_BLOCKS { minis } else { 0 },
+            keep: width.saturating_sub(minis.saturating_sub(1) * MINI_BLOCK),
+        })
+    }
+}
+
+/// Writes the encoding of a valid list of the child rows `r` of the shape
+/// `u` (back to back in `data`) at the start of `out`; returns its length.
+/// Rows of 1 to 32 bytes are copied a word at a time by a loop made for
+/// their number of mini-blocks ([`put_uniform`]).
+///
+/// # Errors
+/// [`Error::OutOfBounds`] when `out` is too short or the rows are not in
+/// `data`; [`Error::CapacityOverflow`].
+#[inline(always)]
+pub(crate) fn encode_uniform(
+    data: &[u8],
+    u: Uniform,
+    r: Range<usize>,
+    opts: SortOptions,
+    out: &mut [u8],
+) -> Result<usize> {
+    let size = u
+        .element
+        .checked_mul(r.len())
+        .ok_or(Error::CapacityOverflow)?;
+    let (elements, rest) = out
+        .get_mut(..=size)
+        .ok_or(Error::OutOfBounds)?
+        .split_at_mut(size);
+    let first = r
+        .start
+        .checked_mul(u.width)
+        .ok_or(Error::CapacityOverflow)?;
+    let src = data.get(first..).unwrap_or(&[]);
+    let done = match u.minis {
+        1 => put_uniform::<1, 10, 8>(elements, src, u.width, u.keep),
+        2 => put_uniform::<2, 19, 16>(elements, src, u.width, u.keep),
+        3 => put_uniform::<3, 28, 24>(elements, src, u.width, u.keep),
+        4 => put_uniform::<4, 37, 32>(elements, src, u.width, u.keep),
+        _ => None,
+    };
+    if done.is_none() {
+        // Rows of no or more than 32 bytes, or the last rows of the buffer.
+        let mut pos = 0;
+        for j in 0..r.len() {
+            let a = first + j * u.width;
+            pos += write_element(
+                elements.get_mut(pos..).ok_or(Error::OutOfBounds)?,
+                data,
+                a,
+                a + u.width,
+            )?;
+        }
+    }
+    *rest.first_mut().ok_or(Error::OutOfBounds)? = EMPTY;
+    if opts.descending {
+        out.get_mut(..=size)
+            .ok_or(Error::OutOfBounds)?
+            .iter_mut()
+            .for_each(|b| *b = !*b);
+    }
+    Ok(size + 1)
+}
+
+/// Writes elements of `M` mini-blocks (`E = 1 + 9 × M` bytes each) into
+/// `out` (a whole number of them) from rows of `width` bytes back to back
+/// in `src`, the last mini-block holding `keep` bytes; reads `S = 8 × M`
+/// bytes from each row's start. `None` (nothing useful written) when `src`
+/// is too short for that.
+#[inline(always)]
+fn put_uniform<const M: usize, const E: usize, const S: usize>(
+    out: &mut [u8],
+    src: &[u8],
+    width: usize,
+    keep: usize,
+) -> Option<()> {
+    let mask = low_bytes(keep);
+    // `keep <= 8`.
+    let marker = keep as u8;
+    for (k, dst) in out.chunks_exact_mut(E).enumerate() {
+        let d: &mut [u8; E] = dst.try_into().ok()?;
+        let s: &[u8; S] = src.get(k * width..)?.first_chunk()?;
+        d[0] = NON_EMPTY;
+        for m in 0..M {
+            let word = u64::from_le_bytes(*s.get(m * MINI_BLOCK..)?.first_chunk()?);
+            let last = m + 1 == M;
+            let block = d.get_mut(1 + m * (MINI_BLOCK + 1)..)?;
+            let (b, t) = block.split_first_chunk_mut::<MINI_BLOCK>()?;
+            *b = (if last { word & mask } else { word }).to_le_bytes();
+            *t.first_mut()? = if last { marker } else { CONTINUATION };
+        }
+    }
+    Some(())
+}
+
 /// Reads the blocks of one element (its `0x02` already consumed) from the
-/// front of `row`, appending the element's row to `out` when given.
+/// front of `row`, checking them, and appends the element's row to `out`
+/// when given, a whole block at a time. `flip` is `0xFF` when descending.
 ///
 /// # Errors
 /// [`Error::InvalidRow`]: a truncated row, a length byte out of range,
-/// non-zero padding, or a zero length anywhere but a lone first mini-block.
-fn read_element<A: Allocator>(
-    row: &mut &[u8],
-    flip: u8,
-    mut out: Option<&mut MutableBuffer<A>>,
-) -> Result<()> {
-    let mut k = 0usize;
-    loop {
-        let size = if k < MINI_BLOCKS {
+/// non-zero padding, or a zero length anywhere but a lone first mini-block;
+/// [`Error::OutOfBounds`] when `out` has no room for a whole block.
+#[inline(always)]
+fn read_element(row: &mut &[u8], flip: u8, mut out: Option<&mut Appender<'_>>) -> Result<()> {
+    let flip_word = u64::from_ne_bytes([flip; MINI_BLOCK]);
+    for k in 0..MINI_BLOCKS {
+        let (block, rest) = row
+            .split_first_chunk::<{ MINI_BLOCK + 1 }>()
+            .ok_or(Error::InvalidRow)?;
+        *row = rest;
+        let (data, marker) = block
+            .split_first_chunk::<MINI_BLOCK>()
+            .ok_or(Error::InvalidRow)?;
+        let marker = marker.first().copied().ok_or(Error::InvalidRow)? ^ flip;
+        let word = u64::from_le_bytes(*data) ^ flip_word;
+        let n = if marker == CONTINUATION {
             MINI_BLOCK
         } else {
-            BLOCK_SIZE
+            usize::from(marker)
         };
-        let block = take(row, size + 1)?;
-        let (data, marker) = block.split_at(size);
-        let marker = marker.first().copied().ok_or(Error::InvalidRow)? ^ flip;
-        let n = if marker == CONTINUATION {
-            size
-        } else {
-            let n = usize::from(marker);
-            if n > size || (n == 0 && k != 0) {
-                return Err(Error::InvalidRow);
-            }
-            if data.iter().skip(n).any(|&b| b != flip) {
-                return Err(Error::InvalidRow);
-            }
-            n
-        };
+        if n > MINI_BLOCK || (n == 0 && k != 0) || word & !low_bytes(n) != 0 {
+            return Err(Error::InvalidRow);
+        }
         if let Some(out) = out.as_deref_mut() {
-            let start = out.len();
-            out.try_extend_from_slice(data.get(..n).ok_or(Error::InvalidRow)?)?;
-            if flip != 0 {
-                if let Some(new) = out.as_slice_mut().get_mut(start..) {
-                    new.iter_mut().for_each(|b| *b = !*b);
-                }
-            }
+            out.put_prefix(&word.to_le_bytes(), n)?;
         }
         if marker != CONTINUATION {
             return Ok(());
         }
-        k += 1;
     }
-}
-
-/// Decodes the list at the front of `row`: appends each element's row to
-/// `scratch` and its end (an offset into `scratch`) to `ends`, advances
-/// `row` past the list; returns `None` for a null list, else the number of
-/// elements.
-///
-/// # Errors
-/// [`Error::InvalidRow`] for a malformed list, [`Error::AllocationFailed`].
-fn decode_list<A: Allocator>(
-    row: &mut &[u8],
-    opts: SortOptions,
-    scratch: &mut MutableBuffer<A>,
-    ends: &mut TryVec<usize, A>,
-) -> Result<Option<usize>> {
-    let (&first, _) = row.split_first().ok_or(Error::InvalidRow)?;
-    if first == opts.null_sentinel() {
-        *row = row.get(1..).ok_or(Error::InvalidRow)?;
-        return Ok(None);
-    }
-    let flip = if opts.descending { 0xFF } else { 0 };
-    let mut count = 0usize;
     loop {
-        let (&b, rest) = row.split_first().ok_or(Error::InvalidRow)?;
+        let (block, rest) = row
+            .split_first_chunk::<{ BLOCK_SIZE + 1 }>()
+            .ok_or(Error::InvalidRow)?;
         *row = rest;
-        match b ^ flip {
-            EMPTY => return Ok(Some(count)),
-            NON_EMPTY => {
-                read_element(row, flip, Some(scratch))?;
-                ends.try_push(scratch.len())?;
-                count += 1;
-            }
-            _ => return Err(Error::InvalidRow),
+        let (data, marker) = block
+            .split_first_chunk::<BLOCK_SIZE>()
+            .ok_or(Error::InvalidRow)?;
+        let marker = marker.first().copied().ok_or(Error::InvalidRow)? ^ flip;
+        let n = if marker == CONTINUATION {
+            BLOCK_SIZE
+        } else {
+            usize::from(marker)
+        };
+        let mut tmp = [0u8; BLOCK_SIZE];
+        let mut bad = 0u8;
+        for (j, (d, s)) in tmp.iter_mut().zip(data).enumerate() {
+            *d = s ^ flip;
+            bad |= *d & 0u8.wrapping_sub(u8::from(j >= n));
+        }
+        if n == 0 || n > BLOCK_SIZE || bad != 0 {
+            return Err(Error::InvalidRow);
+        }
+        if let Some(out) = out.as_deref_mut() {
+            out.put_prefix(&tmp, n)?;
+        }
+        if marker != CONTINUATION {
+            return Ok(());
         }
     }
 }
@@ -234,13 +417,53 @@ pub(crate) fn skip_list(row: &[u8], opts: SortOptions) -> Result<usize> {
         r = rest;
         match b ^ flip {
             EMPTY => return Ok(row.len() - r.len()),
-            NON_EMPTY => read_element::<crate::NoAlloc>(&mut r, flip, None)?,
+            NON_EMPTY => read_element(&mut r, flip, None)?,
+            _ => return Err(Error::InvalidRow),
+        }
+    }
+}
+
+/// Decodes the list at the front of `row` (advancing it past the list):
+/// appends each element's row to `out` and pushes its end (an offset into
+/// the buffer `out` appends to) to `ends`; returns `None` for a null list,
+/// else the number of elements.
+///
+/// # Errors
+/// [`Error::InvalidRow`] for a malformed list, [`Error::AllocationFailed`].
+#[inline(always)]
+fn decode_list<A: Allocator>(
+    row: &mut &[u8],
+    null: u8,
+    flip: u8,
+    out: &mut Appender<'_>,
+    ends: &mut TryVec<usize, A>,
+) -> Result<Option<usize>> {
+    let (&first, _) = row.split_first().ok_or(Error::InvalidRow)?;
+    if first == null {
+        *row = row.get(1..).ok_or(Error::InvalidRow)?;
+        return Ok(None);
+    }
+    let mut count = 0usize;
+    loop {
+        let (&b, rest) = row.split_first().ok_or(Error::InvalidRow)?;
+        *row = rest;
+        match b ^ flip {
+            EMPTY => return Ok(Some(count)),
+            NON_EMPTY => {
+                read_element(row, flip, Some(out))?;
+                ends.try_push(out.pos())?;
+                count += 1;
+            }
             _ => return Err(Error::InvalidRow),
         }
     }
 }
 
 /// Decodes the lists (element by element) at the front of each row.
+///
+/// The elements' rows are appended to one scratch buffer with room for
+/// the rows' bytes (an element's row is shorter than its encoding) and a
+/// block more, made once and not zeroed first.
 ///
 /// # Errors
 /// [`Error::InvalidRow`] for a malformed list or element rows with bytes
@@ -252,26 +475,36 @@ pub(super) fn decode_lists<'a, A: Allocator + Clone>(
     rows: &mut [&[u8]],
     alloc: &A,
 ) -> Result<Decoded<'a, A>> {
+    let opts = node.options;
+    let (null, flip) = (opts.null_sentinel(), if opts.descending { 0xFF } else { 0 });
+    let room = rows
+        .iter()
+        .fold(BLOCK_SIZE, |t, r| t.saturating_add(r.len()));
     let mut scratch = MutableBuffer::new_in(alloc.clone());
     let mut ends = TryVec::new_in(alloc.clone());
+    // Two elements a list, to start with.
+    ends.try_reserve(rows.len().saturating_mul(2))?;
     let mut counts = TryVec::new_in(alloc.clone());
+    counts.try_reserve_exact(rows.len())?;
     let mut nulls = NullBufferBuilder::new_in(alloc.clone());
     let mut total = 0usize;
-    for row in rows.iter_mut() {
-        let count = decode_list(row, node.options, &mut scratch, &mut ends)?;
-        nulls.try_append(count.is_some())?;
-        let count = count.unwrap_or(0);
-        total = total.checked_add(count).ok_or(Error::InvalidRow)?;
-        counts.try_push(count)?;
-    }
+    scratch.try_extend_appended(room, |w| {
+        for row in rows.iter_mut() {
+            let count = decode_list(row, null, flip, w, &mut ends)?;
+            nulls.try_append(count.is_some())?;
+            let count = count.unwrap_or(0);
+            total = total.checked_add(count).ok_or(Error::InvalidRow)?;
+            counts.try_push(count)?;
+        }
+        Ok(())
+    })?;
     let bytes = scratch.as_slice();
+    let mut start = 0;
     let mut cursors = TryVec::try_from_fn_in(total, alloc.clone(), |k| {
-        let start = match k.checked_sub(1) {
-            Some(p) => *ends.get(p).ok_or(Error::InvalidRow)?,
-            None => 0,
-        };
         let end = *ends.get(k).ok_or(Error::InvalidRow)?;
-        bytes.get(start..end).ok_or(Error::InvalidRow)
+        let row = bytes.get(start..end).ok_or(Error::InvalidRow)?;
+        start = end;
+        Ok(row)
     })?;
     let values = decode_column(child, dicts, &mut cursors, alloc)?;
     if cursors.iter().any(|c| !c.is_empty()) {
@@ -282,4 +515,119 @@ pub(super) fn decode_lists<'a, A: Allocator + Clone>(
         nulls: nulls.finish(),
         values,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::vec::Vec;
+
+    use crate::array::Array;
+    use crate::datatypes::DataType;
+    use crate::error::Error;
+    use crate::row::test_model::{build, field, value_at, V};
+    use crate::row::{Row, RowConverter, SortField, SortOptions};
+
+    /// An element's bytes as the module documentation describes them
+    /// (ascending), block by block: the reference.
+    fn element(row: &[u8]) -> Vec<u8> {
+        let mut out = std::vec![0x02];
+        let (head, tail) = row.split_at(row.len().min(32));
+        let mut blocks: Vec<(&[u8], usize)> = head.chunks(8).map(|c| (c, 8)).collect();
+        blocks.extend(tail.chunks(32).map(|c| (c, 32)));
+        if blocks.is_empty() {
+            blocks.push((&[], 8));
+        }
+        let last = blocks.len() - 1;
+        for (k, (c, size)) in blocks.into_iter().enumerate() {
+            out.extend_from_slice(c);
+            out.resize(out.len() + size - c.len(), 0);
+            out.push(if k == last { c.len() as u8 } else { 0xFF });
+        }
+        out
+    }
+
+    /// Lists of strings whose element rows (1 + 33 bytes per 32 bytes of
+    /// string) take every block shape: the bytes are the reference's (the
+    /// word-at-a-time copies of short rows and the block copies of long
+    /// ones, the last rows of the child's buffer too), every value
+    /// round-trips, and a changed length byte or padding byte of a 32-byte
+    /// block is an error.
+    #[test]
+    fn element_blocks_exact_bytes_and_errors() {
+        let dt = DataType::List(field("item", DataType::Utf8, true));
+        let s = |n: usize| V::B((0..n).map(|i| b'a' + (i % 26) as u8).collect());
+        let vals = [
+            V::L(std::vec![s(0), s(1), V::Null]),
+            V::L(std::vec![s(7), s(8), s(31)]),
+            V::L(std::vec![s(32), s(33), s(64)]),
+            V::Null,
+            V::L(std::vec![]),
+            V::L(std::vec![s(100), s(5)]),
+        ];
+        let string_row = |v: &V| -> Vec<u8> {
+            match v {
+                V::Null => std::vec![0x00],
+                V::B(b) if b.is_empty() => std::vec![0x01],
+                V::B(b) => {
+                    let mut r = std::vec![0x02];
+                    for c in b.chunks(32) {
+                        r.extend_from_slice(c);
+                        r.resize(r.len() + 32 - c.len(), 0);
+                        r.push(0xFF);
+                    }
+                    *r.last_mut().unwrap() = (b.len() - 1) as u8 % 32 + 1;
+                    r
+                }
+                _ => unreachable!(),
+            }
+        };
+        for opts in [SortOptions::default(), SortOptions::new(true, false)] {
+            let c =
+                RowConverter::try_new(&[SortField::new_with_options(dt.clone(), opts)]).unwrap();
+            let rows = c.convert_columns(&[build(&dt, &vals)]).unwrap();
+            for (i, v) in vals.iter().enumerate() {
+                let want = match v {
+                    V::L(items) => {
+                        // Elements ascending, nulls placed to land as asked.
+                        let inner = SortOptions::new(false, opts.nulls_first != opts.descending);
+                        let mut l: Vec<u8> = Vec::new();
+                        for item in items {
+                            let mut r = string_row(item);
+                            if matches!(item, V::Null) {
+                                r[0] = inner.null_sentinel();
+                            }
+                            l.extend(element(&r));
+                        }
+                        l.push(0x01);
+                        if opts.descending {
+                            l.iter_mut().for_each(|b| *b = !*b);
+                        }
+                        l
+                    }
+                    _ => std::vec![opts.null_sentinel()],
+                };
+                assert_eq!(rows.row(i).unwrap().data(), want, "{opts:?} row {i}");
+            }
+            let back = c.convert_all_rows(&rows).unwrap();
+            assert_eq!(back[0].len(), vals.len());
+            for (i, v) in vals.iter().enumerate() {
+                assert_eq!(&value_at(&back[0], i), v, "{opts:?} row {i}");
+            }
+            // Row 5: `[s(100), s(5)]`; its first element's row is 133 bytes:
+            // 4 mini-blocks, then 4 blocks of 32 (the third at 1 + 36 + 33 * 2).
+            let flip = if opts.descending { 0xFF } else { 0 };
+            let row = rows.row(5).unwrap().data().to_vec();
+            let block = 1 + 36 + 33 * 3;
+            // Its length byte 33 or 0, a padding byte after its 5 bytes.
+            for (at, byte) in [(block + 32, 33u8), (block + 32, 0), (block + 31, 0x20)] {
+                let mut bad = row.clone();
+                bad[at] = byte ^ flip;
+                assert_eq!(
+                    c.convert_rows([Row::new(&bad)]).unwrap_err(),
+                    Error::InvalidRow,
+                    "{opts:?} byte {at}"
+                );
+            }
+        }
+    }
 }

@@ -17,9 +17,10 @@ use allocator_api2::alloc::Allocator;
 mod canonical;
 pub(crate) mod elements;
 
+use super::decode::{fixed_len, is_variable};
 use super::encode::{encode_to_rows, Encoder};
 use super::interner::Interner;
-use super::{Node, Rows};
+use super::{Kind, Node, Rows};
 use crate::array::{
     Array, ArrayRef, GenericListArray, GenericListViewArray, ListOffsetSize, MapArray,
 };
@@ -53,17 +54,40 @@ fn view_range<O: OffsetSize>(o: &[O], s: &[O], i: usize) -> Option<Range<usize>>
     Some(start..end)
 }
 
-impl ListIndex<'_> {
-    /// The child rows of slot `i`.
-    fn range(&self, i: usize) -> Result<Range<usize>> {
-        match self {
-            ListIndex::List32(o, b) => offsets_range(o, *b, i),
-            ListIndex::List64(o, b) => offsets_range(o, *b, i),
-            ListIndex::View32(o, s) => view_range(o, s, i),
-            ListIndex::View64(o, s) => view_range(o, s, i),
+/// Calls the closure `$f` with `(i, range)` for the slots `0..$n` of the
+/// [`ListIndex`] `$index` in order: `range` the child rows of slot `i`,
+/// `None` for a null slot (`$nulls`). One loop per offset type, each with
+/// its own copy of `$f` (so that it is inlined there).
+///
+/// Errors: [`Error::OffsetOutOfBounds`] for offsets out of range; `$f`'s.
+macro_rules! for_each_list {
+    ($index:expr, $nulls:expr, $n:expr, $f:expr) => {
+        match $index {
+            ListIndex::List32(o, b) => each_slot($nulls, $n, |i| offsets_range(o, *b, i), $f),
+            ListIndex::List64(o, b) => each_slot($nulls, $n, |i| offsets_range(o, *b, i), $f),
+            ListIndex::View32(o, s) => each_slot($nulls, $n, |i| view_range(o, s, i), $f),
+            ListIndex::View64(o, s) => each_slot($nulls, $n, |i| view_range(o, s, i), $f),
         }
-        .ok_or(Error::OffsetOutOfBounds)
+    };
+}
+
+/// [`for_each_list`] with the ranges from `range`.
+#[inline(always)]
+fn each_slot<A: Allocator>(
+    nulls: Option<&NullBuffer<'_, A>>,
+    n: usize,
+    range: impl Fn(usize) -> Option<Range<usize>>,
+    mut f: impl FnMut(usize, Option<Range<usize>>) -> Result<()>,
+) -> Result<()> {
+    for i in 0..n {
+        let r = if is_valid(nulls, i) {
+            Some(range(i).ok_or(Error::OffsetOutOfBounds)?)
+        } else {
+            None
+        };
+        f(i, r)?;
     }
+    Ok(())
 }
 
 /// The offset types of lists, mapping offsets to a [`ListIndex`].
@@ -154,21 +178,53 @@ pub(crate) fn add_lengths<A: Allocator>(
     node: &Node<'_, A>,
     lengths: &mut [usize],
 ) -> Result<()> {
-    let elementwise = !node.unordered && !node.canonical_lists;
-    for (i, l) in lengths.iter_mut().enumerate() {
-        let range = if is_valid(nulls, i) {
-            Some(index.range(i)?)
-        } else {
-            None
-        };
-        let n = match range {
-            _ if !elementwise => canonical::list_len(child, range, node.unordered)?,
-            Some(r) => elements::list_len(child, r)?,
-            None => 1,
-        };
+    let unordered = node.unordered;
+    let elementwise = !unordered && !node.canonical_lists;
+    let offsets = child.offsets();
+    let element = match row_width(node)? {
+        Some(w) => Some(elements::element_len(w)?),
+        None => None,
+    };
+    let n = lengths.len();
+    let mut add = |i: usize, n: usize| -> Result<()> {
+        let l = lengths.get_mut(i).ok_or(Error::OutOfBounds)?;
         *l = l.checked_add(n).ok_or(Error::CapacityOverflow)?;
+        Ok(())
+    };
+    // One loop per layout, each small enough to be inlined.
+    match (elementwise, element) {
+        (false, _) => for_each_list!(index, nulls, n, |i, range| {
+            add(i, canonical::list_len(child, range, unordered)?)
+        }),
+        (true, Some(e)) => for_each_list!(index, nulls, n, |i, range| {
+            let len = match range {
+                Some(r) => e
+                    .checked_mul(r.len())
+                    .and_then(|n| n.checked_add(1))
+                    .ok_or(Error::CapacityOverflow)?,
+                None => 1,
+            };
+            add(i, len)
+        }),
+        (true, None) => for_each_list!(index, nulls, n, |i, range| {
+            let len = match range {
+                Some(r) => elements::list_len(offsets, r)?,
+                None => 1,
+            };
+            add(i, len)
+        }),
     }
-    Ok(())
+}
+
+/// The width of every element's row when the elements are of a
+/// fixed-width leaf type (their rows back to back, all that long).
+fn row_width<A: Allocator>(node: &Node<'_, A>) -> Result<Option<usize>> {
+    Ok(match node.child()? {
+        c if matches!(c.kind, Kind::Leaf) && !is_variable(&c.data_type) => {
+            Some(fixed_len(&c.data_type)?)
+        }
+        _ => None,
+    })
 }
 
 /// Writes each list's encoding.
@@ -182,22 +238,54 @@ pub(crate) fn encode<A: Allocator>(
 ) -> Result<()> {
     let (opts, unordered) = (node.options, node.unordered);
     let elementwise = !unordered && !node.canonical_lists;
-    for (i, c) in cursors.iter_mut().enumerate() {
-        let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
-        let range = if is_valid(nulls, i) {
-            Some(index.range(i)?)
-        } else {
-            None
-        };
-        *c += match range {
-            _ if !elementwise => canonical::encode_list(child, range, opts, unordered, out)?,
-            Some(r) => elements::encode_list(child, r, opts, out)?,
-            None => {
-                *out.first_mut().ok_or(Error::OutOfBounds)? = opts.null_sentinel();
-                1
-            }
-        };
+    let (bytes, offsets) = (child.data(), child.offsets());
+    let n = cursors.len();
+    let null = opts.null_sentinel();
+    if !elementwise {
+        return for_each_list!(index, nulls, n, |i, range| {
+            let c = cursors.get_mut(i).ok_or(Error::OutOfBounds)?;
+            let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
+            *c += canonical::encode_list(child, range, opts, unordered, out)?;
+            Ok(())
+        });
     }
+    match row_width(node)? {
+        Some(w) => {
+            let u = elements::Uniform::new(w)?;
+            for_each_list!(index, nulls, n, |i, range| {
+                put_list(cursors, data, i, range, null, |r, out| {
+                    elements::encode_uniform(bytes, u, r, opts, out)
+                })
+            })
+        }
+        None => for_each_list!(index, nulls, n, |i, range| {
+            put_list(cursors, data, i, range, null, |r, out| {
+                elements::encode_list(bytes, offsets, r, opts, out)
+            })
+        }),
+    }
+}
+
+/// Writes list `i` (`None`: null, its sentinel `null`; else the child
+/// rows `range`, by `f`) at `data[cursors[i]..]`, advancing the cursor.
+#[inline(always)]
+fn put_list(
+    cursors: &mut [usize],
+    data: &mut [u8],
+    i: usize,
+    range: Option<Range<usize>>,
+    null: u8,
+    f: impl FnOnce(Range<usize>, &mut [u8]) -> Result<usize>,
+) -> Result<()> {
+    let c = cursors.get_mut(i).ok_or(Error::OutOfBounds)?;
+    let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
+    *c += match range {
+        Some(r) => f(r, out)?,
+        None => {
+            *out.first_mut().ok_or(Error::OutOfBounds)? = null;
+            1
+        }
+    };
     Ok(())
 }
 

@@ -9,9 +9,9 @@ use allocator_api2::alloc::Allocator;
 
 use super::{decode_ordered_with, read_unordered, BlockSink};
 use crate::array::{
-    Array, ArrayRef, BinaryType, BinaryViewType, ByteArrayNativeType, ByteArrayType, ByteViewType,
-    GenericByteArray, GenericByteViewArray, GenericByteViewBuilder, LargeBinaryType, LargeUtf8Type,
-    StringViewType, Utf8Type,
+    check_utf8_offsets, Array, ArrayRef, BinaryType, BinaryViewType, ByteArrayNativeType,
+    ByteArrayType, ByteView, ByteViewType, GenericByteArray, GenericByteViewArray, LargeBinaryType,
+    LargeUtf8Type, StringViewType, Utf8Type,
 };
 use crate::buffer::TryVec;
 use crate::buffer::{
@@ -485,20 +485,75 @@ fn decode_views<'a, T: ByteViewType, A: Allocator + Clone>(
     let (values, offsets, nulls, trailing) =
         decode_into::<i64, A>(rows, opts, unordered, whole, alloc)?;
     let offsets: &[i64] = crate::row::typed(offsets.as_slice())?;
-    let mut b = GenericByteViewBuilder::<T, A>::new_in(alloc.clone());
-    b.try_reserve(rows.len(), values.len())?;
-    for (i, w) in offsets.windows(2).enumerate() {
-        if nulls.as_ref().is_some_and(|n| !n.is_valid(i)) {
-            b.try_append_null()?;
-            continue;
-        }
-        let range = usize::try_from(w[0]).map_err(|_| Error::InvalidRow)?
-            ..usize::try_from(w[1]).map_err(|_| Error::InvalidRow)?;
-        let bytes = values.as_slice().get(range).ok_or(Error::InvalidRow)?;
-        let v = T::Native::from_bytes_checked(bytes).ok_or(Error::InvalidUtf8)?;
-        b.try_append_value(v)?;
+    let bytes = values.as_slice();
+    if T::Native::IS_UTF8 {
+        // The whole buffer once, then each value's start and end.
+        check_utf8_offsets(bytes, offsets).map_err(|_| Error::InvalidUtf8)?;
     }
-    Ok((b.finish()?, trailing))
+    // Each value's view: inline, or its place in `values`, which becomes
+    // the one data buffer (no second copy of the bytes).
+    let mut views = MutableBuffer::new_in(alloc.clone());
+    views.try_reserve_exact(rows.len().saturating_mul(16))?;
+    let mut referenced = false;
+    for (i, w) in offsets.windows(2).enumerate() {
+        let view = match *w {
+            _ if nulls.as_ref().is_some_and(|n| !n.is_valid(i)) => [0; 16],
+            [start, end] => {
+                let start = usize::try_from(start).map_err(|_| Error::InvalidRow)?;
+                let end = usize::try_from(end).map_err(|_| Error::InvalidRow)?;
+                let value = bytes.get(start..end).ok_or(Error::InvalidRow)?;
+                referenced |= value.len() > ByteView::MAX_INLINE_LEN;
+                match inline_view(bytes, start, value.len()) {
+                    Some(v) => v,
+                    None => ByteView::try_new(value, 0, start)?.to_u128().to_ne_bytes(),
+                }
+            }
+            _ => return Err(Error::InvalidRow),
+        };
+        views.try_extend_from_slice(&view)?;
+    }
+    let mut data = referenced.then(|| values.into_buffer());
+    let count = usize::from(data.is_some());
+    let buffers = SharedSlice::try_from_fn_in(count, alloc.clone(), |_| {
+        data.take().ok_or(Error::OutOfBounds)
+    })?;
+    // SAFETY: every view was made by `ByteView::try_new` from a range of
+    // `values` (inline, or buffer 0 at the value's offset, its prefix the
+    // value's first bytes); null slots are the empty inline view; the
+    // validity is the decoder's, of `rows.len()` bits; for Utf8View every
+    // value was checked to be UTF-8 above (the whole buffer, and each
+    // value's start and end on a character boundary).
+    let array = unsafe { GenericByteViewArray::new_unchecked(views.into_buffer(), buffers, nulls) };
+    Ok((array, trailing))
+}
+
+/// The inline view (length, then the bytes, zero padded) of the `len`
+/// bytes (at most 12) at `bytes[start..]`, made from 12 bytes read at once
+/// and masked; `None` for longer values or fewer than 12 bytes to read.
+#[inline(always)]
+fn inline_view(bytes: &[u8], start: usize, len: usize) -> Option<[u8; 16]> {
+    if len > ByteView::MAX_INLINE_LEN {
+        return None;
+    }
+    let src: &[u8; 12] = bytes.get(start..)?.first_chunk()?;
+    let (lo, hi) = src.split_first_chunk::<8>()?;
+    let hi: &[u8; 4] = hi.try_into().ok()?;
+    // Keep the low `n` bytes of a little-endian word (`n` up to its size).
+    let keep = |n: usize| {
+        u64::MAX
+            .checked_shr(64u32.saturating_sub(8 * n as u32))
+            .unwrap_or(0)
+    };
+    let lo = u64::from_le_bytes(*lo) & keep(len.min(8));
+    let hi = u32::from_le_bytes(*hi) & keep(len.saturating_sub(8)) as u32;
+    let mut v = [0u8; 16];
+    let (l, rest) = v.split_first_chunk_mut::<4>()?;
+    // `len <= 12`.
+    *l = (len as i32).to_ne_bytes();
+    let (a, b) = rest.split_first_chunk_mut::<8>()?;
+    *a = lo.to_le_bytes();
+    *b.first_chunk_mut::<4>()? = hi.to_le_bytes();
+    Some(v)
 }
 
 /// The node of a converter whose one column is a variable-length leaf
@@ -778,5 +833,47 @@ mod tests {
         let mut bad = ab.clone();
         bad[1] = 0xFF;
         assert_eq!(whole(&c, &[&bad, &trailing]), Err(Error::InvalidUtf8));
+    }
+
+    /// Decoded views are the ones a builder makes: inline views (0 to 12
+    /// bytes, the last rows too, read near the end of the bytes) zero
+    /// padded, longer ones pointing into the one data buffer; the array
+    /// passes full validation and holds the values, both view types.
+    #[test]
+    fn decoded_views_validate() {
+        use crate::array::{StringViewArray, ValidationLevel};
+        let words: Vec<std::string::String> = (0..40)
+            .map(|i| {
+                (0..(i * 5) % 31)
+                    .map(|j| char::from(b'a' + ((i + j) % 26) as u8))
+                    .collect()
+            })
+            .collect();
+        let mut opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
+        opts[3] = None;
+        opts.push(Some("tail"));
+        let bytes: Vec<Option<&[u8]>> = opts.iter().map(|o| o.map(str::as_bytes)).collect();
+        let strings = StringViewArray::<G>::try_from_options_in(&opts, Global)
+            .unwrap()
+            .into_array_ref();
+        let binary = crate::array::BinaryViewArray::<G>::try_from_options_in(&bytes, Global)
+            .unwrap()
+            .into_array_ref();
+        for (dt, col) in [
+            (DataType::Utf8View, strings),
+            (DataType::BinaryView, binary),
+        ] {
+            for o in [SortOptions::default(), SortOptions::new(true, false)] {
+                let mut c = converter(dt.clone(), o, RowEncoding::Ordered);
+                let rows = c.convert_columns(core::slice::from_ref(&col)).unwrap();
+                for back in [
+                    c.convert_all_rows(&rows).unwrap(),
+                    c.convert_rows(rows.iter()).unwrap(),
+                ] {
+                    back[0].validate(ValidationLevel::Full).unwrap();
+                    assert!(back[0] == col, "{dt:?} {o:?}");
+                }
+            }
+        }
     }
 }
