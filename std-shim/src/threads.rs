@@ -6,6 +6,7 @@
 use std::cmp::Reverse;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Mutex;
 use std::thread;
 
 use alkaid::ipc::compression::{BodyExecutor, BodyJob, Codec, CodecSet};
@@ -21,9 +22,9 @@ use crate::codecs::StdCodecs;
 /// writer, and readers return the same batches.
 ///
 /// Each buffer is one job (IPC bodies compress every buffer on its own);
-/// jobs are spread largest first over the threads. A body whose compressed
-/// buffers add up to fewer than [`Self::min_bytes`] uncompressed bytes, or
-/// that has a single one, is done on the calling thread alone, as without
+/// jobs are taken largest first by whichever thread is free. A body whose
+/// compressed buffers add up to fewer than [`Self::min_bytes`] uncompressed
+/// bytes, or that has a single one, is done on the calling thread alone, as without
 /// threads, so small batches cost nothing extra. Pass it wherever a codec
 /// set goes: `StreamWriter::try_new_with_codecs_in`, `FileWriter`,
 /// `StreamEncoder`, the async writers, `SliceStreamReader`, `StreamReader`,
@@ -142,12 +143,22 @@ impl<S: CodecSet + Send> CodecSet for ThreadedCodecs<S> {
     }
 }
 
-/// Runs `jobs` with `set`; `false` when a job panicked.
-fn run_all<S: CodecSet>(jobs: Vec<&mut BodyJob<'_>>, set: &mut S) -> bool {
-    catch_unwind(AssertUnwindSafe(|| {
-        for j in jobs {
-            j.run(set);
-        }
+/// The jobs of one body, largest first, that the threads take one at a
+/// time.
+type Queue<'q, 'j> = Mutex<std::vec::IntoIter<&'q mut BodyJob<'j>>>;
+
+/// Runs jobs from `queue` with `set` until it is empty; `false` when a job
+/// panicked (the job is left without an outcome, which the reader or writer
+/// reports).
+fn drain<S: CodecSet>(queue: &Queue<'_, '_>, set: &mut S) -> bool {
+    catch_unwind(AssertUnwindSafe(|| loop {
+        // The lock is released before the job runs.
+        let next = match queue.lock() {
+            Ok(mut q) => q.next(),
+            Err(poisoned) => poisoned.into_inner().next(),
+        };
+        let Some(job) = next else { break };
+        job.run(set);
     }))
     .is_ok()
 }
@@ -159,50 +170,30 @@ impl<S: CodecSet + Send> BodyExecutor for ThreadedCodecs<S> {
 
     fn execute(&mut self, jobs: &mut [BodyJob<'_>]) -> alkaid::Result<()> {
         let n = self.sets.len().min(jobs.len()).max(1);
-        // Largest first, each to the least loaded share.
+        // Largest first; each thread takes the next job when it is free, so
+        // the threads balance by the time jobs really take (compression
+        // speed varies with the data), not by their sizes.
         let mut order: Vec<&mut BodyJob<'_>> = jobs.iter_mut().collect();
         order.sort_by_key(|j| Reverse(j.cost()));
-        let mut shares: Vec<(usize, Vec<&mut BodyJob<'_>>)> =
-            (0..n).map(|_| (0, Vec::new())).collect();
-        for j in order {
-            let least = (0..n).min_by_key(|&i| shares[i].0).unwrap_or(0);
-            if let Some(s) = shares.get_mut(least) {
-                s.0 += j.cost();
-                s.1.push(j);
-            }
-        }
-        let mut shares = shares.into_iter().map(|(_, jobs)| jobs);
-        let mut sets = self.sets.iter_mut();
-        let mine = shares.next().unwrap_or_default();
-        let Some(my_set) = sets.next() else {
+        let queue: Queue<'_, '_> = Mutex::new(order.into_iter());
+        let Some((mine, others)) = self.sets.split_first_mut() else {
             return Err(alkaid::Error::ExecutorFailed);
         };
         thread::scope(|scope| {
-            let mut handles = Vec::new();
-            let mut refused = Vec::new();
-            for (share, set) in shares.zip(sets) {
-                // A share whose thread cannot start is run here.
-                let (tx, rx) = std::sync::mpsc::channel();
-                let started = thread::Builder::new()
-                    .name("alkaid-codec".into())
-                    .spawn_scoped(scope, move || {
-                        let share = rx.recv().unwrap_or_default();
-                        run_all(share, set)
-                    });
-                match started {
-                    Ok(h) => {
-                        if let Err(back) = tx.send(share) {
-                            refused.push(back.0);
-                        }
-                        handles.push(h);
-                    }
-                    Err(_) => refused.push(share),
-                }
-            }
-            let mut ok = run_all(mine, &mut *my_set);
-            for share in refused {
-                ok &= run_all(share, &mut *my_set);
-            }
+            // A thread the system refuses to start leaves its jobs to the
+            // others (the calling thread at least).
+            let handles: Vec<_> = others
+                .iter_mut()
+                .take(n - 1)
+                .filter_map(|set| {
+                    let queue = &queue;
+                    thread::Builder::new()
+                        .name("alkaid-codec".into())
+                        .spawn_scoped(scope, move || drain(queue, set))
+                        .ok()
+                })
+                .collect();
+            let mut ok = drain(&queue, mine);
             for h in handles {
                 ok &= h.join().unwrap_or(false);
             }

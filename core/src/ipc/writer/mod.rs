@@ -214,9 +214,9 @@ macro_rules! sync_writer_common {
         }
 
         #[doc = concat!(
-                    "The sink, mutably (e.g. to take an error the sink kept; writing to\n",
-                    "it directly corrupts the ", $output, ")."
-                )]
+                            "The sink, mutably (e.g. to take an error the sink kept; writing to\n",
+                            "it directly corrupts the ", $output, ")."
+                        )]
         pub fn get_mut(&mut self) -> &mut W {
             self.out.get_mut()
         }
