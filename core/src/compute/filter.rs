@@ -15,7 +15,7 @@ use super::empty::new_empty;
 use super::filter_values::filter_values_nulls;
 use super::indices::{Bits, Idx};
 use super::read_bits;
-use super::take::{byte_offsets, copy_bytes, take_idx};
+use super::take::{gather_bytes, take_idx};
 #[cfg(feature = "nested")]
 use crate::array::StructArray;
 use crate::array::{
@@ -625,16 +625,7 @@ fn filter_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
     } else {
         // Kept slots one by one: the gather of `take` by the kept positions.
         let mut kept = mask.positions();
-        let (offsets, starts, total) =
-            byte_offsets(offs, mask.count, |_| kept.next(), alloc.clone())?;
-        let values = copy_bytes(
-            data,
-            &starts,
-            offsets.typed::<T::Offset>()?,
-            total,
-            alloc.clone(),
-        )?;
-        (offsets, values)
+        gather_bytes(offs, data, mask.count, |_| kept.next(), alloc.clone())?
     };
     let nulls = filter_nulls(b.nulls(), mask, alloc)?;
     let offsets = ScalarBuffer::<T::Offset, A>::try_from_buffer(offsets.into_buffer())?;
@@ -751,6 +742,19 @@ fn filter_dictionary<'a, A: Allocator + Clone>(
 mod tests {
     use super::{compress, compress_dense, compress_sparse};
 
+    /// The bits of `x` where `m` is set, packed from bit 0, one at a time.
+    fn model(x: u64, m: u64) -> u64 {
+        let mut want = 0u64;
+        let mut k = 0;
+        for b in 0..64 {
+            if m >> b & 1 == 1 {
+                want |= (x >> b & 1) << k;
+                k += 1;
+            }
+        }
+        want
+    }
+
     #[test]
     fn compress_packs_the_masked_bits_like_a_bit_by_bit_loop() {
         let mut s = 0x2545_f491_4f6c_dd1du64;
@@ -768,28 +772,14 @@ mod tests {
                 2 => next() | next(),
                 _ => [0, u64::MAX, 1 << 63, 1][round / 4 % 4],
             };
-            let mut want = 0u64;
-            let mut k = 0;
-            for b in 0..64 {
-                if m >> b & 1 == 1 {
-                    want |= (x >> b & 1) << k;
-                    k += 1;
-                }
-            }
+            let want = model(x, m);
             assert_eq!(compress(x, m), want, "{x:#x} {m:#x}");
             // The fast paths, on masks they are meant for and any other.
             assert_eq!(compress_dense(x, m), want, "{x:#x} {m:#x}");
             assert_eq!(compress_sparse(x, m), want, "{x:#x} {m:#x}");
             let (dense, sparse) = (m | (next() & next() & next()), m & next() & next() & next());
             for m in [dense, !(1u64 << (round % 64)), sparse, 1u64 << (round % 64)] {
-                let mut want = 0u64;
-                let mut k = 0;
-                for b in 0..64 {
-                    if m >> b & 1 == 1 {
-                        want |= (x >> b & 1) << k;
-                        k += 1;
-                    }
-                }
+                let want = model(x, m);
                 assert_eq!(compress_dense(x, m), want, "{x:#x} {m:#x}");
                 assert_eq!(compress_sparse(x, m), want, "{x:#x} {m:#x}");
             }
