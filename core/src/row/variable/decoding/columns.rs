@@ -851,6 +851,8 @@ mod tests {
             .collect();
         let mut opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
         opts[3] = None;
+        let long = "long value: more than two 32-byte blocks of it, é and ü too";
+        opts.push(Some(long));
         opts.push(Some("tail"));
         let bytes: Vec<Option<&[u8]>> = opts.iter().map(|o| o.map(str::as_bytes)).collect();
         let strings = StringViewArray::<G>::try_from_options_in(&opts, Global)
@@ -872,6 +874,58 @@ mod tests {
                 ] {
                     back[0].validate(ValidationLevel::Full).unwrap();
                     assert!(back[0] == col, "{dt:?} {o:?}");
+                }
+            }
+        }
+    }
+
+    /// Binary rows decoded as Utf8View: invalid UTF-8 in an inline value,
+    /// in a long one, and long values that are UTF-8 only back to back
+    /// (one starts with a continuation byte) are errors, whole rows and
+    /// through cursors, both directions; valid ones decode.
+    #[test]
+    fn view_utf8_is_checked() {
+        let a13 = [b'a'; 13];
+        let mut split_end = a13.to_vec();
+        split_end.push(0xC3);
+        let mut split_start = std::vec![0xA9];
+        split_start.extend_from_slice(&a13);
+        let cases: [(&[&[u8]], bool); 5] = [
+            (&[b"ok", "é and more than 12".as_bytes()], true),
+            (&[b"ok", b"\xFF"], false),
+            (&[b"\xC3\xA9abc\xC3", b"fine"], false),
+            (
+                &[
+                    &a13,
+                    b"a very long one \xFF with more text after it to pass 32",
+                ],
+                false,
+            ),
+            (&[&split_end, &split_start], false),
+        ];
+        for (values, ok) in cases {
+            let col = crate::array::BinaryViewArray::<G>::try_from_options_in(
+                &values.iter().map(|v| Some(*v)).collect::<Vec<_>>(),
+                Global,
+            )
+            .unwrap()
+            .into_array_ref();
+            for o in [SortOptions::default(), SortOptions::new(true, false)] {
+                let mut b = converter(DataType::BinaryView, o, RowEncoding::Ordered);
+                let rows = b.convert_columns(core::slice::from_ref(&col)).unwrap();
+                let raw: Vec<&[u8]> = rows.iter().map(|r| r.data()).collect();
+                let c = converter(DataType::Utf8View, o, RowEncoding::Ordered);
+                for got in [whole(&c, &raw), by_cursors(&c, &raw)] {
+                    match got {
+                        Ok(a) => {
+                            assert!(ok, "{values:?} {o:?}");
+                            a.validate(crate::array::ValidationLevel::Full).unwrap();
+                        }
+                        Err(e) => {
+                            assert!(!ok, "{values:?} {o:?} {e:?}");
+                            assert_eq!(e.kind(), ErrorKind::InvalidUtf8);
+                        }
+                    }
                 }
             }
         }
