@@ -167,7 +167,7 @@ fn key_table<A: Allocator + Clone>(
         let src = keys
             .get(start..start + len as usize)
             .ok_or(Error::OutOfBounds)?;
-        copy_short(key, src);
+        copy_short(key, src)?;
         if opts.descending {
             key.iter_mut().for_each(|b| *b = !*b);
         }
@@ -281,9 +281,9 @@ pub(crate) fn encode_stride<A: Allocator>(
                 let src = rows
                     .get(j * w..j * w + w)
                     .ok_or(Error::DictionaryKeyOutOfBounds)?;
-                copy_short(out, src);
+                copy_short(out, src)?;
             }
-            (None, Some(null)) => copy_short(out, null),
+            (None, Some(null)) => copy_short(out, null)?,
             (None, None) => {
                 write_null(node, out)?;
             }
@@ -315,7 +315,7 @@ pub(crate) fn encode<A: Allocator>(
     let write_null = |out: &mut [u8]| -> Result<usize> {
         match null_row {
             Some(b) => {
-                copy_short(out.get_mut(..b.len()).ok_or(Error::OutOfBounds)?, b);
+                copy_short(out.get_mut(..b.len()).ok_or(Error::OutOfBounds)?, b)?;
                 Ok(b.len())
             }
             None => write_null(node, out),
@@ -331,7 +331,7 @@ pub(crate) fn encode<A: Allocator>(
                     let src = rows
                         .get(j * w..j * w + w)
                         .ok_or(Error::DictionaryKeyOutOfBounds)?;
-                    copy_short(out.get_mut(..w).ok_or(Error::OutOfBounds)?, src);
+                    copy_short(out.get_mut(..w).ok_or(Error::OutOfBounds)?, src)?;
                     w
                 }
                 None => write_null(out)?,
@@ -348,7 +348,7 @@ pub(crate) fn encode<A: Allocator>(
                     (Some(&a), Some(&b)) => rows.get(a..b).ok_or(Error::OutOfBounds)?,
                     _ => return Err(Error::OutOfBounds),
                 };
-                copy_short(out.get_mut(..bytes.len()).ok_or(Error::OutOfBounds)?, bytes);
+                copy_short(out.get_mut(..bytes.len()).ok_or(Error::OutOfBounds)?, bytes)?;
                 bytes.len()
             }
             None => write_null(out)?,
@@ -362,8 +362,12 @@ pub(crate) fn encode<A: Allocator>(
 /// keys are a few bytes: two overlapping fixed-size copies (first and last
 /// 8 or 4 bytes; first, middle and last byte below 4) instead of a `memcpy`
 /// call of a variable length.
+///
+/// # Errors
+/// [`Error::OutOfBounds`] when the lengths differ (nothing is copied): a
+/// broken sizing invariant surfaces as an error, not as a row left unwritten.
 #[inline(always)]
-fn copy_short(dst: &mut [u8], src: &[u8]) {
+fn copy_short(dst: &mut [u8], src: &[u8]) -> Result<()> {
     #[inline(always)]
     fn ends<const W: usize>(dst: &mut [u8], src: &[u8]) {
         if let (Some(a), Some(b)) = (src.first_chunk::<W>(), src.last_chunk::<W>()) {
@@ -377,7 +381,7 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
     }
     let n = src.len();
     if n != dst.len() {
-        return;
+        return Err(Error::OutOfBounds);
     }
     match n {
         0 => {}
@@ -394,6 +398,7 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
         33..=64 => ends::<32>(dst, src),
         _ => dst.copy_from_slice(src),
     }
+    Ok(())
 }
 
 /// Decodes a dictionary column into its value type.
