@@ -99,6 +99,15 @@ pub(crate) mod tests;
 pub(crate) mod tests_empty;
 #[cfg(test)]
 mod tests_interleave;
+#[cfg(all(
+    test,
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "union",
+    feature = "views"
+))]
+mod tests_miri;
 #[cfg(test)]
 pub(crate) mod tests_nested;
 #[cfg(all(

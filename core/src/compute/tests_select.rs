@@ -82,10 +82,10 @@ fn fixed_binary<A: Allocator + Clone>(alloc: A) -> ArrayRef<'static, A> {
         .into_array_ref()
 }
 
-type Build = fn(TestAlloc) -> ArrayRef<'static, TestAlloc>;
+pub(super) type Build = fn(TestAlloc) -> ArrayRef<'static, TestAlloc>;
 
 /// One array per layout.
-fn fixtures() -> [Build; 16] {
+pub(super) fn fixtures() -> [Build; 16] {
     [
         |_| NullArray::new(4).into_array_ref(),
         booleans,
@@ -121,7 +121,11 @@ fn logically_null<A: Allocator>(a: &ArrayRef<'_, A>, i: usize) -> bool {
 }
 
 /// Takes `a` by `idx` and checks the result against the rendered slots.
-fn take_checked<A: Allocator + Clone>(a: &ArrayRef<'static, A>, idx: &[Option<u32>], alloc: A) {
+pub(super) fn take_checked<A: Allocator + Clone>(
+    a: &ArrayRef<'static, A>,
+    idx: &[Option<u32>],
+    alloc: A,
+) {
     let indices = PrimitiveArray::<u32, A>::try_from_options_in(idx, alloc.clone()).unwrap();
     let t = take_in(a, &indices, alloc).unwrap();
     t.validate(ValidationLevel::Full).unwrap();
@@ -206,7 +210,11 @@ fn predicates(n: usize) -> Vec<Vec<Option<bool>>> {
     ]
 }
 
-fn filter_checked<A: Allocator + Clone>(a: &ArrayRef<'static, A>, p: &[Option<bool>], alloc: A) {
+pub(super) fn filter_checked<A: Allocator + Clone>(
+    a: &ArrayRef<'static, A>,
+    p: &[Option<bool>],
+    alloc: A,
+) {
     let mut b = BooleanBuilder::new_in(alloc.clone());
     b.try_append_option(None).unwrap();
     for v in p {

@@ -642,17 +642,10 @@ mod tests {
     #[test]
     fn long_byte_column_bad_offsets() {
         use crate::buffer::{Buffer, ScalarBuffer};
-        let offsets: &'static [i32] = std::vec![0, 100, 200, 150, 300].leak();
-        let values: &'static [u8] = std::vec![b'a'; 300].leak();
+        let offsets = ScalarBuffer::try_copy_in(&[0i32, 100, 200, 150, 300], Global).unwrap();
+        let values = Buffer::try_copy_in(&[b'a'; 300], Global).unwrap();
         // SAFETY: the array is only encoded, which checks the offsets.
-        let col = unsafe {
-            StringArray::new_unchecked(
-                ScalarBuffer::from_slice_ref(offsets),
-                Buffer::from_typed_ref(values),
-                None,
-            )
-        }
-        .into_array_ref();
+        let col = unsafe { StringArray::new_unchecked(offsets, values, None) }.into_array_ref();
         let one = RowConverter::try_new(&[SortField::new(DataType::Utf8)]).unwrap();
         assert_eq!(
             one.convert_columns(core::slice::from_ref(&col)).err(),
