@@ -214,3 +214,26 @@ pub fn verdict(value: f64, target: f64) -> String {
         format!("≥ {target}: NOT met")
     }
 }
+
+/// The same array for arrow-rs, zero copy: `a` exported through the C Data
+/// Interface (buffers allocated from `alloc`'s clones) and imported by
+/// arrow-rs as type `dt`, so both libraries read the very same memory.
+///
+/// # Panics
+/// If the export or the import fails (a bench setup error).
+pub fn to_rs<A: alkaid::allocator_api2::alloc::Allocator + Clone + Send + Sync + 'static>(
+    a: &alkaid::array::ArrayRef<'static, A>,
+    dt: &arrow_schema::DataType,
+    alloc: A,
+) -> arrow_array::ArrayRef {
+    let c = alkaid::ffi::FFI_ArrowArray::try_from_array_in(a, alloc).expect("export");
+    // SAFETY: both are the C Data Interface's `struct ArrowArray`, field for
+    // field; the value moves (ours is not dropped).
+    let c = unsafe {
+        std::mem::transmute::<alkaid::ffi::FFI_ArrowArray, arrow_array::ffi::FFI_ArrowArray>(c)
+    };
+    // SAFETY: a struct we exported, describing an array of type `dt`.
+    let data = unsafe { arrow_array::ffi::from_ffi_and_data_type(c, dt.clone()) }
+        .expect("arrow-rs import");
+    arrow_array::make_array(data)
+}
