@@ -67,6 +67,7 @@ mod sort_radix;
 ))]
 mod sort_topk;
 mod take;
+mod take_bytes;
 #[cfg(any(
     feature = "dictionary",
     feature = "nested",
