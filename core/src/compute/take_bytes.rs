@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 /// the value is that short and the source has that many bytes from its
 /// start: the copy may carry bytes past the value, which the next value
 /// overwrites (the output reserves this much room past its last value).
-const SHORT_COPY: usize = 32;
+const SHORT_COPY: usize = 48;
 
 /// Gathers the values of `b` at `idx` (a null index: an empty value, null).
 pub(super) fn take_bytes<'a, T: ByteArrayType, I: TakeIndex, A: Allocator + Clone>(
