@@ -38,6 +38,7 @@ mod filter_values;
 mod gc;
 mod indices;
 mod interleave;
+mod set_bits;
 #[cfg(all(
     feature = "dictionary",
     feature = "nested",
