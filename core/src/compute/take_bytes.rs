@@ -35,14 +35,17 @@ pub(super) fn take_bytes<'a, T: ByteArrayType, I: TakeIndex, A: Allocator + Clon
     let data = b.values().as_slice();
     check_bounds(idx, offs.len().saturating_sub(1))?;
     let (offsets, total) = new_offsets(offs, idx, alloc.clone())?;
-    let values = copy_values(
-        offs,
-        data,
-        idx,
-        offsets.typed::<T::Offset>()?,
-        total,
-        alloc.clone(),
-    )?;
+    let new_offs = offsets.typed::<T::Offset>()?;
+    let values = match idx.valid {
+        None => {
+            let slots = idx.values.iter().map(|i| Some(i.index()));
+            copy_values(offs, data, slots, new_offs, total, alloc.clone())?
+        }
+        Some(_) => {
+            let slots = (0..idx.len()).map(|k| idx.get(k));
+            copy_values(offs, data, slots, new_offs, total, alloc.clone())?
+        }
+    };
     let nulls = take_nulls(b.nulls(), idx, alloc)?;
     let offsets = ScalarBuffer::try_from_buffer(offsets.into_buffer())?;
     // SAFETY: the offsets start at 0 and grow by each copied value's length
@@ -112,19 +115,19 @@ fn new_offsets<O: OffsetSize, I: TakeIndex, A: Allocator>(
 }
 
 /// The second pass: value `k` is the `new_offs[k + 1] - new_offs[k]` bytes
-/// of `data` from the start of slot `idx[k]` in `offs`, all `total` of them
-/// into one allocation that is not zero-filled first. Values of up to
-/// [`SHORT_COPY`] bytes move in one fixed-size copy when `data` has that
-/// many bytes from their start.
+/// of `data` from the start of slot `slots[k]` in `offs` (`None`, a null
+/// index: no bytes), all `total` of them into one allocation that is not
+/// zero-filled first. Values of up to [`SHORT_COPY`] bytes move in one
+/// fixed-size copy when `data` has that many bytes from their start.
 ///
 /// # Errors
 /// [`Error::OffsetOutOfBounds`] when a value is not within `data` or the
 /// lengths do not add up to `total`; [`Error::CapacityOverflow`];
 /// [`Error::AllocationFailed`].
-fn copy_values<O: OffsetSize, I: TakeIndex, A: Allocator>(
+fn copy_values<O: OffsetSize, A: Allocator>(
     offs: &[O],
     data: &[u8],
-    idx: &Idx<'_, I>,
+    slots: impl Iterator<Item = Option<usize>>,
     new_offs: &[O],
     total: usize,
     alloc: A,
@@ -133,39 +136,26 @@ fn copy_values<O: OffsetSize, I: TakeIndex, A: Allocator>(
     let room = total
         .checked_add(SHORT_COPY)
         .ok_or(Error::CapacityOverflow)?;
-    let copy = |out: &mut crate::buffer::Appender<'_>, j: Option<usize>, w: &[O]| {
-        let (lo, hi) = match w {
-            [lo, hi] => (lo.to_usize().unwrap_or(0), hi.to_usize().unwrap_or(0)),
-            _ => return Err(Error::OffsetsLength),
-        };
-        let len = hi.wrapping_sub(lo);
-        // A null index has length 0: any start in `data` does.
-        let s = j
-            .and_then(|j| offs.get(j))
-            .and_then(|s| s.to_usize())
-            .unwrap_or(0);
-        let short = data
-            .get(s..s.wrapping_add(SHORT_COPY))
-            .and_then(|c| <&[u8; SHORT_COPY]>::try_from(c).ok());
-        match short {
-            Some(c) if len <= SHORT_COPY => out.put_prefix(c, len),
-            _ => {
-                let e = s.checked_add(len).ok_or(Error::OffsetOutOfBounds)?;
-                out.put_slice(data.get(s..e).ok_or(Error::OffsetOutOfBounds)?)
-            }
-        }
-    };
     values.try_extend_appended(room, |out| {
-        let windows = new_offs.windows(2);
-        match idx.valid {
-            None => {
-                for (i, w) in idx.values.iter().zip(windows) {
-                    copy(out, Some(i.index()), w)?;
-                }
-            }
-            Some(_) => {
-                for (k, w) in windows.enumerate() {
-                    copy(out, idx.get(k), w)?;
+        for (j, w) in slots.zip(new_offs.windows(2)) {
+            let (lo, hi) = match w {
+                [lo, hi] => (lo.to_usize().unwrap_or(0), hi.to_usize().unwrap_or(0)),
+                _ => return Err(Error::OffsetsLength),
+            };
+            let len = hi.wrapping_sub(lo);
+            // A null index has length 0: any start in `data` does.
+            let s = j
+                .and_then(|j| offs.get(j))
+                .and_then(|s| s.to_usize())
+                .unwrap_or(0);
+            let short = data
+                .get(s..s.wrapping_add(SHORT_COPY))
+                .and_then(|c| <&[u8; SHORT_COPY]>::try_from(c).ok());
+            match short {
+                Some(c) if len <= SHORT_COPY => out.put_prefix(c, len)?,
+                _ => {
+                    let e = s.checked_add(len).ok_or(Error::OffsetOutOfBounds)?;
+                    out.put_slice(data.get(s..e).ok_or(Error::OffsetOutOfBounds)?)?;
                 }
             }
         }
