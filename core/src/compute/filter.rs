@@ -15,6 +15,7 @@ use super::empty::new_empty;
 use super::filter_values::filter_values_nulls;
 use super::indices::{Bits, Idx};
 use super::read_bits;
+use super::set_bits::{list_set_bits, SetBits};
 use super::take::{gather_bytes, take_idx};
 #[cfg(feature = "nested")]
 use crate::array::StructArray;
@@ -217,9 +218,7 @@ impl<'b> Mask<'b> {
         }
         let mut kept = TryVec::new_in(alloc);
         kept.try_reserve(self.count)?;
-        for i in SetBits::new(self.bits, self.len) {
-            kept.try_push(i)?;
-        }
+        list_set_bits(self.bits, self.len, &mut kept)?;
         Ok(Some(kept))
     }
 
@@ -403,60 +402,6 @@ impl Iterator for Positions<'_> {
     }
 }
 
-/// The positions of the set bits among the first `len` bits of `bits`.
-struct SetBits<'b> {
-    bits: Bits<'b>,
-    len: usize,
-    /// Position of bit 0 of `word`.
-    base: usize,
-    word: u64,
-}
-
-impl<'b> SetBits<'b> {
-    fn new(bits: Bits<'b>, len: usize) -> Self {
-        let mut s = SetBits {
-            bits,
-            len,
-            base: 0,
-            word: 0,
-        };
-        s.load();
-        s
-    }
-
-    fn load(&mut self) {
-        if self.base >= self.len {
-            self.word = 0;
-            return;
-        }
-        let w = read_bits(self.bits.bytes, self.bits.offset + self.base);
-        let left = self.len - self.base;
-        self.word = if left < 64 {
-            w & ((1u64 << left) - 1)
-        } else {
-            w
-        };
-    }
-}
-
-impl Iterator for SetBits<'_> {
-    type Item = usize;
-
-    #[inline]
-    fn next(&mut self) -> Option<usize> {
-        while self.word == 0 {
-            if self.base >= self.len {
-                return None;
-            }
-            self.base += 64;
-            self.load();
-        }
-        let tz = self.word.trailing_zeros() as usize;
-        self.word &= self.word - 1;
-        Some(self.base + tz)
-    }
-}
-
 /// The runs of set bits among the first `len` bits of `bits`, as
 /// `(start, end)` positions.
 pub(super) struct Runs<'b> {
@@ -551,9 +496,7 @@ pub(super) fn filter_mask<'a, A: Allocator + Clone>(
             None => {
                 let mut kept = TryVec::new_in(alloc.clone());
                 kept.try_reserve(mask.count)?;
-                for i in SetBits::new(mask.bits, mask.len) {
-                    kept.try_push(i)?;
-                }
+                list_set_bits(mask.bits, mask.len, &mut kept)?;
                 take_idx(other, &Idx::all_valid(kept.as_slice()), alloc)
             }
         },

@@ -38,6 +38,7 @@ mod filter_values;
 mod gc;
 mod indices;
 mod interleave;
+mod set_bits;
 #[cfg(all(
     feature = "dictionary",
     feature = "nested",
@@ -67,6 +68,7 @@ mod sort_radix;
 ))]
 mod sort_topk;
 mod take;
+mod take_bytes;
 #[cfg(any(
     feature = "dictionary",
     feature = "nested",

@@ -7,6 +7,7 @@ use allocator_api2::alloc::Allocator;
 
 use super::indices::{check_bounds, Bits, Idx, Indices, TakeIndex};
 use super::read_bits;
+use super::take_bytes::take_bytes;
 #[cfg(feature = "dictionary")]
 use super::take_nested::take_dictionary;
 #[cfg(feature = "run-end")]
@@ -16,9 +17,8 @@ use super::take_nested::take_union;
 #[cfg(feature = "nested")]
 use super::take_nested::{take_fixed_size_list, take_list, take_list_view, take_map, take_struct};
 use crate::array::{
-    Array, ArrayRef, BinaryType, BooleanArray, ByteArrayType, FixedSizeBinaryArray,
-    GenericByteArray, LargeBinaryType, LargeUtf8Type, NullArray, PrimitiveArray, PrimitiveType,
-    Utf8Type,
+    Array, ArrayRef, BinaryType, BooleanArray, FixedSizeBinaryArray, LargeBinaryType,
+    LargeUtf8Type, NullArray, PrimitiveArray, PrimitiveType, Utf8Type,
 };
 #[cfg(feature = "views")]
 use crate::array::{BinaryViewType, ByteView, ByteViewType, GenericByteViewArray, StringViewType};
@@ -484,30 +484,6 @@ fn copy_bytes<O: OffsetSize, A: Allocator>(
         return Err(Error::OffsetOutOfBounds);
     }
     Ok(values)
-}
-
-fn take_bytes<'a, T: ByteArrayType, I: TakeIndex, A: Allocator + Clone>(
-    b: &GenericByteArray<'a, T, A>,
-    idx: &Idx<'_, I>,
-    alloc: A,
-) -> Result<ArrayRef<'a, A>> {
-    let data = b.values().as_slice();
-    // The bounds are checked in the first pass.
-    let (offsets, values) = gather_bytes(
-        b.value_offsets(),
-        data,
-        idx.len(),
-        |k| idx.get(k),
-        alloc.clone(),
-    )?;
-    let nulls = take_nulls(b.nulls(), idx, alloc)?;
-    let offsets = ScalarBuffer::try_from_buffer(offsets.into_buffer())?;
-    // SAFETY: the offsets start at 0 and grow by each copied value's length
-    // up to the values' length; each value is a whole value of a valid input
-    // (UTF-8 for strings, a type invariant of safely built arrays).
-    let a =
-        unsafe { GenericByteArray::<T, A>::new_unchecked(offsets, values.into_buffer(), nulls) };
-    Ok(a.into_array_ref())
 }
 
 #[cfg(feature = "views")]

@@ -13,7 +13,8 @@
 //!
 //! `SELECT_BENCH_FILTER=<substring>` runs only the columns whose name holds
 //! it; `SELECT_BENCH_FILTER==<name>` only the column of that exact name;
-//! `SELECT_BENCH_KEPT=<1|50|99>` only that selectivity.
+//! `SELECT_BENCH_KEPT=<1|50|99>` only that selectivity;
+//! `SELECT_BENCH_KERNEL=<take|filter>` only that kernel (for profiling).
 
 mod util;
 
@@ -192,24 +193,37 @@ fn main() {
                 tt.to_data(),
                 "{name} take"
             );
+            let kernel_env = std::env::var("SELECT_BENCH_KERNEL").unwrap_or_default();
+            let (skip_filter, skip_take) = (kernel_env == "take", kernel_env == "filter");
             let r = compare(
                 &mut [
                     &mut || {
-                        black_box(filter_in(&ours, &op, G).unwrap());
+                        if !skip_filter {
+                            black_box(filter_in(&ours, &op, G).unwrap());
+                        }
                     },
                     &mut || {
-                        black_box(arrow_select::filter::filter(&theirs, &tp).unwrap());
+                        if !skip_filter {
+                            black_box(arrow_select::filter::filter(&theirs, &tp).unwrap());
+                        }
                     },
                     &mut || {
-                        black_box(take_in(&ours, &oi, G).unwrap());
+                        if !skip_take {
+                            black_box(take_in(&ours, &oi, G).unwrap());
+                        }
                     },
                     &mut || {
-                        black_box(arrow_select::take::take(&theirs, &ti, None).unwrap());
+                        if !skip_take {
+                            black_box(arrow_select::take::take(&theirs, &ti, None).unwrap());
+                        }
                     },
                 ],
                 budget,
             );
             for (kernel, o, t) in [("filter", r[0], r[1]), ("take", r[2], r[3])] {
+                if (kernel == "filter" && skip_filter) || (kernel == "take" && skip_take) {
+                    continue;
+                }
                 let [a, b, ratio] = vs(o, t);
                 let s = t.cpu.as_secs_f64() / o.cpu.as_secs_f64();
                 table.row(&[

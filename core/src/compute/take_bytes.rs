@@ -1,0 +1,271 @@
+//! [`super::take()`] of the variable-size binary layouts (Binary, Utf8 and
+//! their `Large` forms, "Variable-size Binary Layout"): two passes, as the
+//! size of the values is known only after the first.
+//!
+//! 1. [`new_offsets`]: the new offsets, reading the input's offsets at the
+//!    random slots the indices name. Nothing else is stored and no error is
+//!    built per element, so that the loop stays short and many of its cache
+//!    misses are in flight at once.
+//! 2. [`copy_values`]: each value's bytes, its start read from the input's
+//!    offsets again (lines the first pass brought into the cache) and its
+//!    length from the new offsets, short values in one fixed-size copy.
+
+use allocator_api2::alloc::Allocator;
+
+use super::concat::byte_size;
+use super::indices::{check_bounds, Idx, TakeIndex};
+use super::take::take_nulls;
+use crate::array::{Array, ArrayRef, ByteArrayType, GenericByteArray};
+use crate::buffer::{MutableBuffer, OffsetSize, ScalarBuffer};
+use crate::error::{Error, Result};
+
+/// Bytes copied per value in one fixed-size move by [`copy_values`] when
+/// the value is that short and the source has that many bytes from its
+/// start: the copy may carry bytes past the value, which the next value
+/// overwrites (the output reserves this much room past its last value).
+const SHORT_COPY: usize = 48;
+
+/// Gathers the values of `b` at `idx` (a null index: an empty value, null).
+pub(super) fn take_bytes<'a, T: ByteArrayType, I: TakeIndex, A: Allocator + Clone>(
+    b: &GenericByteArray<'a, T, A>,
+    idx: &Idx<'_, I>,
+    alloc: A,
+) -> Result<ArrayRef<'a, A>> {
+    let offs = b.value_offsets();
+    let data = b.values().as_slice();
+    check_bounds(idx, offs.len().saturating_sub(1))?;
+    let (offsets, total) = new_offsets(offs, idx, alloc.clone())?;
+    let new_offs = offsets.typed::<T::Offset>()?;
+    let values = match idx.valid {
+        None => {
+            let slots = idx.values.iter().map(|i| Some(i.index()));
+            copy_values(offs, data, slots, new_offs, total, alloc.clone())?
+        }
+        Some(_) => {
+            let slots = (0..idx.len()).map(|k| idx.get(k));
+            copy_values(offs, data, slots, new_offs, total, alloc.clone())?
+        }
+    };
+    let nulls = take_nulls(b.nulls(), idx, alloc)?;
+    let offsets = ScalarBuffer::try_from_buffer(offsets.into_buffer())?;
+    // SAFETY: the offsets start at 0 and grow by each copied value's length
+    // up to the values' length (`copy_values` checks the total); each value
+    // is a whole value of a valid input (UTF-8 for strings, a type invariant
+    // of safely built arrays).
+    let a =
+        unsafe { GenericByteArray::<T, A>::new_unchecked(offsets, values.into_buffer(), nulls) };
+    Ok(a.into_array_ref())
+}
+
+/// The length of slot `j` of offsets `offs`, or `None` when the offsets
+/// there are not two non-negative, non-decreasing entries.
+#[inline(always)]
+fn value_len<O: OffsetSize>(offs: &[O], j: usize) -> Option<usize> {
+    let s = offs.get(j)?.to_usize()?;
+    let e = offs.get(j.wrapping_add(1))?.to_usize()?;
+    e.checked_sub(s)
+}
+
+/// The first pass: the new offsets (from 0, `idx.len() + 1` of them) of
+/// the values `offs` describes at the slots `idx` names, and their total
+/// length in bytes. The indices must be in bounds ([`check_bounds`]).
+///
+/// # Errors
+/// [`Error::OffsetOutOfBounds`] when the offsets at a selected slot are
+/// negative, decrease or are missing; [`Error::CapacityOverflow`] when the
+/// total does not fit `O`; [`Error::AllocationFailed`].
+fn new_offsets<O: OffsetSize, I: TakeIndex, A: Allocator>(
+    offs: &[O],
+    idx: &Idx<'_, I>,
+    alloc: A,
+) -> Result<(MutableBuffer<A>, usize)> {
+    let n = idx.len();
+    let mut out = MutableBuffer::new_in(alloc);
+    out.try_reserve_exact(byte_size::<O>(
+        n.checked_add(1).ok_or(Error::CapacityOverflow)?,
+    )?)?;
+    out.try_push(O::ZERO)?;
+    // `total` saturates, and a bad slot only sets a flag: no branch out of
+    // the loop, checked once after it.
+    let mut total = 0usize;
+    let mut bad = false;
+    let mut step = |j: Option<usize>| {
+        let len = match j {
+            Some(j) => value_len(offs, j).unwrap_or_else(|| {
+                bad = true;
+                0
+            }),
+            None => 0,
+        };
+        total = total.saturating_add(len);
+        O::from_usize(total).unwrap_or(O::ZERO)
+    };
+    match idx.valid {
+        None => {
+            let mut it = idx.values.iter();
+            out.try_extend_from_fn(n, |_| step(it.next().map(|i| i.index())))?;
+        }
+        Some(_) => out.try_extend_from_fn(n, |k| step(idx.get(k)))?,
+    }
+    if bad {
+        return Err(Error::OffsetOutOfBounds);
+    }
+    O::from_usize(total).ok_or(Error::CapacityOverflow)?;
+    Ok((out, total))
+}
+
+/// The second pass: value `k` is the `new_offs[k + 1] - new_offs[k]` bytes
+/// of `data` from the start of slot `slots[k]` in `offs` (`None`, a null
+/// index: no bytes), all `total` of them into one allocation that is not
+/// zero-filled first. Values of up to [`SHORT_COPY`] bytes move in one
+/// fixed-size copy when `data` has that many bytes from their start.
+///
+/// # Errors
+/// [`Error::OffsetOutOfBounds`] when a value is not within `data` or the
+/// lengths do not add up to `total`; [`Error::CapacityOverflow`];
+/// [`Error::AllocationFailed`].
+fn copy_values<O: OffsetSize, A: Allocator>(
+    offs: &[O],
+    data: &[u8],
+    slots: impl Iterator<Item = Option<usize>>,
+    new_offs: &[O],
+    total: usize,
+    alloc: A,
+) -> Result<MutableBuffer<A>> {
+    let mut values = MutableBuffer::new_in(alloc);
+    let room = total
+        .checked_add(SHORT_COPY)
+        .ok_or(Error::CapacityOverflow)?;
+    values.try_extend_appended(room, |out| {
+        for (j, w) in slots.zip(new_offs.windows(2)) {
+            let (lo, hi) = match w {
+                [lo, hi] => (lo.to_usize().unwrap_or(0), hi.to_usize().unwrap_or(0)),
+                _ => return Err(Error::OffsetsLength),
+            };
+            let len = hi.wrapping_sub(lo);
+            // A null index has length 0: any start in `data` does.
+            let s = j
+                .and_then(|j| offs.get(j))
+                .and_then(|s| s.to_usize())
+                .unwrap_or(0);
+            let short = data
+                .get(s..s.wrapping_add(SHORT_COPY))
+                .and_then(|c| <&[u8; SHORT_COPY]>::try_from(c).ok());
+            match short {
+                Some(c) if len <= SHORT_COPY => out.put_prefix(c, len)?,
+                _ => {
+                    let e = s.checked_add(len).ok_or(Error::OffsetOutOfBounds)?;
+                    out.put_slice(data.get(s..e).ok_or(Error::OffsetOutOfBounds)?)?;
+                }
+            }
+        }
+        Ok(())
+    })?;
+    if values.len() != total {
+        return Err(Error::OffsetOutOfBounds);
+    }
+    Ok(values)
+}
+
+/// Small enough for Miri (`cargo +nightly miri test -p alkaid --lib
+/// compute::take_bytes::tests::miri_`): both loops of both passes, values
+/// short and long and at the very end of the data (no room for the
+/// fixed-size copy), null indices, and malformed offsets of an unchecked
+/// array (an error, no read out of bounds).
+#[cfg(test)]
+mod tests {
+    use std::string::String;
+    use std::vec::Vec;
+
+    use allocator_api2::alloc::Global;
+
+    use crate::array::{Array, BinaryArray, StringArray, UInt32Array};
+    use crate::buffer::{Buffer, ScalarBuffer};
+    use crate::compute::take_in;
+    use crate::error::Error;
+    use crate::test_support::check_every_failure;
+
+    /// Value `i`: `i * 3 % 41` bytes (0 to 40), null every 7th slot.
+    fn values() -> Vec<Option<String>> {
+        (0..24usize)
+            .map(|i| {
+                let len = i * 3 % 41;
+                (i % 7 != 3).then(|| {
+                    (0..len)
+                        .map(|k| char::from(b'a' + ((i + k) % 26) as u8))
+                        .collect()
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn miri_take_strings_short_long_and_at_the_end() {
+        let owned = values();
+        let refs: Vec<Option<&str>> = owned.iter().map(|s| s.as_deref()).collect();
+        let a = StringArray::from(refs.clone()).into_array_ref();
+        let n = refs.len() as u32;
+        // Every slot backwards (the last value ends the data), and repeats.
+        let plain: Vec<u32> = (0..n).rev().chain([n - 1, 0, 5, n - 1]).collect();
+        let t = take_in(&a, &plain[..], Global).unwrap();
+        let got: Vec<Option<&str>> = t.as_string().unwrap().iter().collect();
+        let want: Vec<Option<&str>> = plain.iter().map(|&i| refs[i as usize]).collect();
+        assert_eq!(got, want);
+        // Null indices.
+        let with_nulls: Vec<Option<u32>> =
+            (0..n).map(|i| (i % 4 != 1).then_some(n - 1 - i)).collect();
+        let idx = UInt32Array::from(with_nulls.clone());
+        let t = take_in(&a, &idx, Global).unwrap();
+        let got: Vec<Option<&str>> = t.as_string().unwrap().iter().collect();
+        let want: Vec<Option<&str>> = with_nulls
+            .iter()
+            .map(|i| i.and_then(|i| refs[i as usize]))
+            .collect();
+        assert_eq!(got, want);
+        assert_eq!(t.validate(crate::array::ValidationLevel::Full), Ok(()));
+        // A sliced input, and a valid index past its end.
+        let s = a.slice(20, 4).unwrap();
+        let t = take_in(&s, &[3u32, 0][..], Global).unwrap();
+        let got: Vec<Option<&str>> = t.as_string().unwrap().iter().collect();
+        assert_eq!(got, [refs[23], refs[20]]);
+        let e = take_in(&s, &[1u32, 4][..], Global).unwrap_err();
+        assert_eq!(e, Error::TakeIndexOutOfBounds);
+        assert_eq!(e.location().row(), Some(1));
+    }
+
+    #[test]
+    fn miri_take_bytes_every_allocation_failure() {
+        let owned = values();
+        let refs: Vec<Option<&str>> = owned.iter().map(|s| s.as_deref()).collect();
+        check_every_failure(|f| {
+            let idx = crate::array::PrimitiveArray::<u32, _>::try_from_options_in(
+                &[Some(7u32), None, Some(23), Some(0)],
+                f.clone(),
+            )?;
+            let a = StringArray::try_from_options_in(&refs, f.clone())?.into_array_ref();
+            take_in(&a, &idx, f)
+        });
+    }
+
+    /// Offsets that decrease, or that point past the data, in an array
+    /// built without checks: take returns an error and reads nothing out
+    /// of bounds.
+    #[test]
+    fn miri_take_bytes_malformed_offsets_are_errors() {
+        let data = b"abcdefgh";
+        for offsets in [[0i32, 5, 2, 8], [0, 2, 4, 40], [0, -3, 4, 8]] {
+            // SAFETY: deliberately NOT valid (the test's point); `take` must
+            // neither panic nor read out of bounds on it.
+            let a = unsafe {
+                BinaryArray::new_unchecked(
+                    ScalarBuffer::from_slice_ref(&offsets),
+                    Buffer::from_slice_ref(data),
+                    None,
+                )
+            }
+            .into_array_ref();
+            let e = take_in(&a, &[0u32, 1, 2][..], Global).unwrap_err();
+            assert_eq!(e, Error::OffsetOutOfBounds, "{offsets:?}");
+        }
+    }
+}
