@@ -248,7 +248,8 @@ stage_fuzz() {
 # row tests' allocation-failure loop over dictionary rows (70 s under Miri)
 # is skipped: the other three failure loops cover the same paths.
 MIRI_FILTERS=(buffer:: array:: ipc::flatbuf ipc::io ffi::
-    compute::tests_miri compute::tests_views::gc_keeps_inline_views_and_nulls
+    compute::tests_miri compute::take_bytes::tests::miri_ compute::set_bits::tests::miri_
+    compute::tests_views::gc_keeps_inline_views_and_nulls
     row::tests:: row::union_tests:: row::encode::tests::long_byte_column_bad_offsets
     row::variable::decoding::columns::tests::decoded_views_validate
     row::variable::decoding::columns::tests::view_utf8_is_checked

@@ -25,7 +25,7 @@ use alkaid::compute::{filter_in, take_in};
 use alkaid::ffi::FFI_ArrowArray;
 use alkaid::Global as G;
 use arrow_array as aa;
-use arrow_array::ffi::{from_ffi_and_data_type, FFI_ArrowArray as RsFfiArray};
+use arrow_array::ffi::FFI_ArrowArray as RsFfiArray;
 use util::{compare, verdict, vs, Budget, Rng, Table};
 
 type Ours = ArrayRef<'static, G>;
@@ -33,13 +33,7 @@ type Ours = ArrayRef<'static, G>;
 const ROWS: usize = 1 << 18;
 
 fn to_rs(a: &Ours, dt: &arrow_schema::DataType) -> aa::ArrayRef {
-    let c = FFI_ArrowArray::try_from_array_in(a, G).expect("export");
-    // SAFETY: both are the C Data Interface's `struct ArrowArray`, field for
-    // field; the value moves (ours is not dropped).
-    let c = unsafe { std::mem::transmute::<FFI_ArrowArray, RsFfiArray>(c) };
-    // SAFETY: a struct we exported, describing an array of type `dt`.
-    let data = unsafe { from_ffi_and_data_type(c, dt.clone()) }.expect("arrow-rs import");
-    aa::make_array(data)
+    util::to_rs(a, dt, G)
 }
 
 fn strings(rng: &mut Rng) -> Vec<Option<String>> {

@@ -26,10 +26,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use alkaid::allocator_api2::alloc::{AllocError, Allocator};
 use alkaid::array::{Array, ArrayRef, BooleanBuilder, PrimitiveArray, StringViewArray};
 use alkaid::compute::{concat, filter_in, take_in};
-use alkaid::ffi::FFI_ArrowArray;
 use alkaid::Global as G;
 use arrow_array as aa;
-use arrow_array::ffi::{from_ffi_and_data_type, FFI_ArrowArray as RsFfiArray};
 use util::{compare, verdict, vs, Budget, Rng, Table};
 
 const ROWS: usize = 120_000;
@@ -62,14 +60,7 @@ unsafe impl Allocator for Counting {
 }
 
 fn to_rs(a: &Ours) -> aa::ArrayRef {
-    let c = FFI_ArrowArray::try_from_array_in(a, Counting).expect("export");
-    // SAFETY: both are the C Data Interface's `struct ArrowArray`, field for
-    // field; the value moves (ours is not dropped).
-    let c = unsafe { std::mem::transmute::<FFI_ArrowArray, RsFfiArray>(c) };
-    // SAFETY: a struct we exported, describing a Utf8View array.
-    let data = unsafe { from_ffi_and_data_type(c, arrow_schema::DataType::Utf8View) }
-        .expect("arrow-rs import");
-    aa::make_array(data)
+    util::to_rs(a, &arrow_schema::DataType::Utf8View, Counting)
 }
 
 /// 120,000 strings of 13–40 bytes (none inline), 1 in 20 null, in 50
