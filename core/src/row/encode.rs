@@ -471,8 +471,8 @@ mod tests {
     use allocator_api2::alloc::Global;
 
     use crate::array::{
-        Array, ArrayRef, BinaryArray, BooleanBuilder, LargeStringArray, NullArray, PrimitiveArray,
-        StringArray,
+        Array, ArrayRef, BinaryArray, BinaryViewArray, BooleanBuilder, LargeStringArray, NullArray,
+        PrimitiveArray, StringArray, StringViewArray,
     };
     use crate::datatypes::DataType;
     use crate::row::{RowConverter, Rows, SortField, SortOptions};
@@ -558,10 +558,12 @@ mod tests {
     }
 
     /// One byte column of long values is written in order without zeroing
-    /// (`APPEND_ROW`): the same bytes as the general path (the column next
-    /// to a Null column, which adds nothing to a row), every direction and
-    /// null order, sliced too (the last value near the end of the values:
-    /// its last block copied short), and the spec's bytes of a value.
+    /// (`APPEND_VALUE`; views: values longer than inline on average, the
+    /// inline ones among them too): the same bytes as the general path
+    /// (the column next to a Null column, which adds nothing to a row),
+    /// every direction and null order, sliced too (the last value near
+    /// the end of the values: its last block copied short), and the spec's
+    /// bytes of a value.
     #[test]
     fn long_byte_column_rows_match_the_general_path() {
         let words: Vec<Vec<u8>> = (0..301)
@@ -589,6 +591,12 @@ mod tests {
                 .unwrap()
                 .into_array_ref(),
             LargeStringArray::try_from_options_in(&text, Global)
+                .unwrap()
+                .into_array_ref(),
+            BinaryViewArray::try_from_options_in(&bytes, Global)
+                .unwrap()
+                .into_array_ref(),
+            StringViewArray::try_from_options_in(&text, Global)
                 .unwrap()
                 .into_array_ref(),
         ];

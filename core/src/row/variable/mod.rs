@@ -444,16 +444,87 @@ pub(crate) fn append_offsets<O: OffsetSize, A: Allocator>(
     let offsets = offsets
         .get(..cursors.len() + 1)
         .ok_or(Error::OffsetsLength)?;
+    // Checked for every slot, null or not, as the general path's starts
+    // pass does.
+    let slots = offsets.windows(2).map(|o| {
+        let start = o[0].to_usize().ok_or(Error::OffsetOutOfBounds)?;
+        let end = o[1]
+            .to_usize()
+            .filter(|&e| e >= start)
+            .ok_or(Error::OffsetOutOfBounds)?;
+        Ok((start, end))
+    });
+    append_slots(w, cursors, slots, |v| Ok((values, v.0, v.1)), nulls, opts)
+}
+
+/// Encodes the slots of a view array (BinaryView, Utf8View) like
+/// [`encode_views`] one row after another through `w`, for rows that hold
+/// this column only: `cursors[i]` becomes the end of row `i`.
+///
+/// # Errors
+/// [`Error::OutOfBounds`] when a row does not fit, a valid slot's view
+/// points outside its data buffers or there are fewer views than cursors.
+pub(crate) fn append_views<A: Allocator>(
+    w: &mut Appender<'_>,
+    cursors: &mut [usize],
+    views: &[crate::array::ByteView],
+    buffers: &[crate::buffer::Buffer<'_, A>],
+    nulls: Option<&NullBuffer<'_, A>>,
+    opts: SortOptions,
+) -> Result<()> {
+    let views = views.get(..cursors.len()).ok_or(Error::OutOfBounds)?;
+    // A view is only read for a valid slot.
+    let resolve = |view| view_value(view, buffers);
+    append_slots(w, cursors, views.iter().map(Ok), resolve, nulls, opts)
+}
+
+/// The value of a valid slot's view as `values[start..end]`: the view's
+/// inline bytes (zero padded to 12) or a range of its data buffer.
+///
+/// # Errors
+/// [`Error::OutOfBounds`] for a negative length or offset or a buffer
+/// index out of range (the range itself is checked by the caller).
+fn view_value<'v, A: Allocator>(
+    view: &'v crate::array::ByteView,
+    buffers: &'v [crate::buffer::Buffer<'_, A>],
+) -> Result<(&'v [u8], usize, usize)> {
+    let len = usize::try_from(view.length()).map_err(|_| Error::OutOfBounds)?;
+    if len <= crate::array::ByteView::MAX_INLINE_LEN {
+        let inline = view.as_bytes().get(4..).ok_or(Error::OutOfBounds)?;
+        return Ok((inline, 0, len));
+    }
+    let buffer = usize::try_from(view.buffer_index())
+        .ok()
+        .and_then(|b| buffers.get(b))
+        .ok_or(Error::OutOfBounds)?;
+    let start = usize::try_from(view.offset()).map_err(|_| Error::OutOfBounds)?;
+    let end = start.checked_add(len).ok_or(Error::OutOfBounds)?;
+    Ok((buffer.as_slice(), start, end))
+}
+
+/// The loop of [`append_offsets`] and [`append_views`]: `slots` gives each
+/// slot (an error stops the loop), `resolve` turns a valid one into its
+/// value `values[start..end]`. One loop per direction and validity (see
+/// [`ordered_offsets`]).
+#[inline(always)]
+fn append_slots<'v, S, A: Allocator>(
+    w: &mut Appender<'_>,
+    cursors: &mut [usize],
+    slots: impl Iterator<Item = Result<S>>,
+    resolve: impl Fn(S) -> Result<(&'v [u8], usize, usize)>,
+    nulls: Option<&NullBuffer<'_, A>>,
+    opts: SortOptions,
+) -> Result<()> {
     let null = opts.null_sentinel();
     let bits = nulls.map(|n| (n.inner().inner().as_slice(), n.inner().offset()));
     match (bits, opts.descending) {
-        (None, false) => append_rows(w, cursors, offsets, values, |_| true, 0, null),
-        (None, true) => append_rows(w, cursors, offsets, values, |_| true, 0xFF, null),
+        (None, false) => append_rows(w, cursors, slots, &resolve, |_| true, 0, null),
+        (None, true) => append_rows(w, cursors, slots, &resolve, |_| true, 0xFF, null),
         (Some((bytes, offset)), desc) => append_rows(
             w,
             cursors,
-            offsets,
-            values,
+            slots,
+            &resolve,
             |i| {
                 let j = offset + i;
                 bytes.get(j / 8).is_some_and(|b| (b >> (j % 8)) & 1 == 1)
@@ -464,30 +535,28 @@ pub(crate) fn append_offsets<O: OffsetSize, A: Allocator>(
     }
 }
 
-/// The loop of [`append_offsets`] (see [`ordered_offsets`]).
+/// The loop of [`append_slots`] for one direction and validity.
 #[inline(always)]
-fn append_rows<O: OffsetSize>(
+fn append_rows<'v, S>(
     w: &mut Appender<'_>,
     cursors: &mut [usize],
-    offsets: &[O],
-    values: &[u8],
+    slots: impl Iterator<Item = Result<S>>,
+    resolve: &impl Fn(S) -> Result<(&'v [u8], usize, usize)>,
     valid: impl Fn(usize) -> bool,
     flip: u8,
     null: u8,
 ) -> Result<()> {
-    for (i, (c, o)) in cursors.iter_mut().zip(offsets.windows(2)).enumerate() {
-        // As the general path's starts pass reports them.
-        let start = o[0].to_usize().ok_or(Error::OffsetOutOfBounds)?;
-        let end = o[1]
-            .to_usize()
-            .filter(|&e| e >= start)
-            .ok_or(Error::OffsetOutOfBounds)?;
+    for (i, (c, slot)) in cursors.iter_mut().zip(slots).enumerate() {
+        let slot = slot?;
         if !valid(i) {
             w.put(&[null])?;
-        } else if start == end {
-            w.put(&[EMPTY ^ flip])?;
         } else {
-            append_value(w, values, start, end, flip)?;
+            let (values, start, end) = resolve(slot)?;
+            if start == end {
+                w.put(&[EMPTY ^ flip])?;
+            } else {
+                append_value(w, values, start, end, flip)?;
+            }
         }
         *c = w.pos();
     }
@@ -526,11 +595,19 @@ fn append_value(
     let src: &[u8; B] = match values.get(at..at + B) {
         Some(s) => s.try_into().map_err(|_| Error::OutOfBounds)?,
         None => {
-            // Near the end of `values`: copy the bytes there are.
-            padded
-                .get_mut(..last)
-                .ok_or(Error::OutOfBounds)?
-                .copy_from_slice(from);
+            // Near the end of `values` (or an inline view's 12 bytes):
+            // copy the bytes there are, 12 at once when there are.
+            match values.get(at..).and_then(<[u8]>::first_chunk::<12>) {
+                Some(s) if last <= 12 => {
+                    if let Some(d) = padded.first_chunk_mut::<12>() {
+                        *d = *s;
+                    }
+                }
+                _ => padded
+                    .get_mut(..last)
+                    .ok_or(Error::OutOfBounds)?
+                    .copy_from_slice(from),
+            }
             &padded
         }
     };
@@ -555,11 +632,13 @@ pub(crate) fn add_lengths<'v>(
     Ok(())
 }
 
-/// Writes the rows of an offsets-based byte column (Binary, Utf8, their
-/// `Large` forms), encoded ordered, through `w` (see [`append_offsets`]).
+/// Writes the rows of a byte column (Binary, Utf8, their `Large` and
+/// `View` forms), encoded ordered, through `w` (see [`append_offsets`],
+/// [`append_views`]).
 ///
 /// # Errors
-/// [`Error::UnsupportedType`] for other columns; as [`append_offsets`].
+/// [`Error::UnsupportedType`] for other columns; as [`append_offsets`] and
+/// [`append_views`].
 pub(crate) fn append_column<A: Allocator>(
     column: &ArrayRef<'_, A>,
     opts: SortOptions,
@@ -578,11 +657,18 @@ pub(crate) fn append_column<A: Allocator>(
             )
         };
     }
+    macro_rules! views {
+        ($a:expr) => {
+            append_views(w, cursors, $a.views(), $a.data_buffers(), $a.nulls(), opts)
+        };
+    }
     match column {
         ArrayRef::Binary(a) => append!(a),
         ArrayRef::LargeBinary(a) => append!(a),
         ArrayRef::Utf8(a) => append!(a),
         ArrayRef::LargeUtf8(a) => append!(a),
+        ArrayRef::BinaryView(a) => views!(a),
+        ArrayRef::Utf8View(a) => views!(a),
         _ => Err(Error::UnsupportedType),
     }
 }

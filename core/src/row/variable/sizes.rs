@@ -323,9 +323,9 @@ pub(crate) fn byte_starts<A: Allocator>(
     }
 }
 
-/// At most how many bytes the `n` rows of `enc` take when it is an
-/// offsets-based byte column encoded ordered whose values average at
-/// least `average` bytes; `None` otherwise (or when the offsets are out of
+/// At most how many bytes the `n` rows of `enc` take when it is a byte
+/// column encoded ordered whose values average at least `average` bytes
+/// (offsets-based) or more than 12 (views); `None` otherwise (or when the offsets are out of
 /// order or the bound does not fit: the general path reports the error).
 pub(crate) fn append_bound<A: Allocator>(
     enc: &Encoder<'_, '_, A>,
@@ -346,17 +346,39 @@ pub(crate) fn append_bound<A: Allocator>(
             (bytes, bytes_bound(o, n))
         }};
     }
+    // Views whose values are mostly inline take the general path
+    // (measured faster for them); others whenever their bytes average
+    // more than an inline value (the general path sizes them slowly).
+    macro_rules! views {
+        ($a:expr) => {{
+            let bytes = view_bytes($a.views().get(..n)?);
+            if bytes <= n.checked_mul(crate::array::ByteView::MAX_INLINE_LEN)? {
+                return None;
+            }
+            (usize::MAX, values_bound(bytes, n))
+        }};
+    }
     let (bytes, bound) = match column {
         ArrayRef::Binary(a) => bytes!(a),
         ArrayRef::LargeBinary(a) => bytes!(a),
         ArrayRef::Utf8(a) => bytes!(a),
         ArrayRef::LargeUtf8(a) => bytes!(a),
+        ArrayRef::BinaryView(a) => views!(a),
+        ArrayRef::Utf8View(a) => views!(a),
         _ => return None,
     };
     if bytes < average.checked_mul(n)? {
         return None;
     }
     bound
+}
+
+/// The lengths of `views` added up (null slots' too: an upper bound of
+/// the valid values' bytes; a negative length counts as 0), saturating.
+fn view_bytes(views: &[crate::array::ByteView]) -> usize {
+    views.iter().fold(0usize, |t, v| {
+        t.saturating_add(usize::try_from(v.length()).unwrap_or(0))
+    })
 }
 
 /// `a + b`: wrapping when `BOUNDED` (no overflow possible), else saturating.
@@ -380,6 +402,12 @@ pub(crate) fn bytes_bound<O: OffsetSize>(offsets: &[O], n: usize) -> Option<usiz
         .get(n)?
         .to_usize()?
         .checked_sub(offsets.first()?.to_usize()?)?;
+    values_bound(bytes, n)
+}
+
+/// At most how many bytes `n` values of `bytes` bytes in all take in rows,
+/// ordered or unordered: `34 n + b + b / 32`; `None` when that does not fit.
+fn values_bound(bytes: usize, n: usize) -> Option<usize> {
     // A value of `l` bytes takes `1 + ceil(l / 32) * 33 <= 34 + l + l / 32`
     // ordered, `4 + l` unordered, a null 1 or 4.
     n.checked_mul(BLOCK_SIZE + 2)?
