@@ -68,7 +68,7 @@ impl Iterator for SetBits<'_> {
 /// a bitmap that starts inside a byte, go through [`SetBits`].
 ///
 /// # Errors
-/// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
+/// [`crate::Error::AllocationFailed`], [`crate::Error::CapacityOverflow`].
 pub(super) fn list_set_bits<A: Allocator>(
     bits: Bits<'_>,
     len: usize,
