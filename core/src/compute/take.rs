@@ -207,13 +207,7 @@ pub(super) fn take_nulls<I: TakeIndex, A: Allocator>(
         base += 64;
         let word = match src {
             None => valid,
-            Some(s) if valid == live => {
-                let mut word = 0u64;
-                for (b, i) in chunk.iter().enumerate() {
-                    word |= u64::from(s.get(i.index())) << b;
-                }
-                word
-            }
+            Some(s) if valid == live => gather_bits(s, chunk),
             Some(s) => {
                 let mut word = 0u64;
                 for (b, i) in chunk.iter().enumerate() {
@@ -230,6 +224,28 @@ pub(super) fn take_nulls<I: TakeIndex, A: Allocator>(
         0,
         n,
     )?)))
+}
+
+/// Bit `b` of the result is bit `chunk[b]` of `src`, for the up to 64
+/// indices of `chunk` (an index out of bounds gives 0).
+#[inline(always)]
+fn gather_bits<I: TakeIndex>(src: Bits<'_>, chunk: &[I]) -> u64 {
+    let mut word = 0u64;
+    let mut eights = chunk.chunks_exact(8);
+    // Eight at a time with constant shifts: the loop unrolls and the eight
+    // loads of a byte are in flight together.
+    for (b, eight) in eights.by_ref().enumerate() {
+        let mut byte = 0u64;
+        for (t, i) in eight.iter().enumerate() {
+            byte |= u64::from(src.get(i.index())) << t;
+        }
+        word |= byte << (8 * b);
+    }
+    let done = chunk.len() - eights.remainder().len();
+    for (t, i) in eights.remainder().iter().enumerate() {
+        word |= u64::from(src.get(i.index())) << (done + t);
+    }
+    word
 }
 
 /// Gathers `values[idx[k]]` for every `k` (the default for a null index),

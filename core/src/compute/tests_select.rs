@@ -181,6 +181,12 @@ fn take_index_out_of_bounds_is_an_error_with_its_position() {
             a.data_type()
         );
         assert_eq!(e.location().row(), Some(2), "{:?}", a.data_type());
+        // Indices without nulls (the gathers without a branch per index):
+        // the first bad one is reported, not a later one.
+        let idx: &[u32] = &[0, 0, n, 0, n + 7];
+        let e = take_in(&a, idx, counting()).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::TakeIndexOutOfBounds);
+        assert_eq!(e.location().row(), Some(2), "{:?}", a.data_type());
         // A null index is not read, whatever its value.
         let idx =
             PrimitiveArray::<u64, TestAlloc>::try_from_options_in(&[Some(0), None], counting())
