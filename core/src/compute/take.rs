@@ -259,15 +259,11 @@ pub(super) fn gather<T: bytemuck::Pod + Default, I: TakeIndex, A: Allocator>(
     match idx.valid {
         None => {
             let mut bad = None;
-            let mut it = idx.values.iter();
-            out.try_extend_from_fn(idx.len(), |k| {
-                let j = it.next().map_or(usize::MAX, |i| i.index());
-                match values.get(j) {
-                    Some(v) => *v,
-                    None => {
-                        bad.get_or_insert(k);
-                        T::default()
-                    }
+            out.try_extend_mapped(idx.values, |k, i| match values.get(i.index()) {
+                Some(v) => *v,
+                None => {
+                    bad.get_or_insert(k);
+                    T::default()
                 }
             })?;
             match bad {
@@ -461,7 +457,13 @@ fn take_views<'a, T: ByteViewType, I: TakeIndex, A: Allocator + Clone>(
     idx: &Idx<'_, I>,
     alloc: A,
 ) -> Result<ArrayRef<'a, A>> {
-    let views = gather::<ByteView, I, A>(v.views(), idx, alloc.clone())?;
+    // Moved as `u128` when the views are 16-byte aligned (as our buffers
+    // are): the compiler keeps a `u128` in registers where it sends a
+    // `[u8; 16]` through the stack.
+    let views = match bytemuck::try_cast_slice::<ByteView, u128>(v.views()) {
+        Ok(wide) => gather::<u128, I, A>(wide, idx, alloc.clone())?,
+        Err(_) => gather::<ByteView, I, A>(v.views(), idx, alloc.clone())?,
+    };
     let nulls = take_nulls(v.nulls(), idx, alloc)?;
     // SAFETY: every view is a copy of a view of the (valid) input, over the
     // same data buffers, or the all-zero view (empty, inline) for a null

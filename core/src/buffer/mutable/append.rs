@@ -92,6 +92,51 @@ impl<A: Allocator> MutableBuffer<A> {
         Ok(())
     }
 
+    /// Appends `f(k, &src[k])` for every element of `src`, in order, like
+    /// [`Self::try_extend_from_fn`]; the loop runs over the slice itself, so
+    /// the closure indexes nothing and the loop has one exit (a gather's
+    /// loop carries no second counter).
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
+    #[inline(always)]
+    pub(crate) fn try_extend_mapped<S, T: bytemuck::Pod>(
+        &mut self,
+        src: &[S],
+        mut f: impl FnMut(usize, &S) -> T,
+    ) -> Result<()> {
+        let bytes = src
+            .len()
+            .checked_mul(size_of::<T>())
+            .ok_or(Error::CapacityOverflow)?;
+        let start = self.len;
+        let end = self.reserve_uninit(bytes)?;
+        // Should `f` panic, the guard zeroes `start..end` (written or not).
+        let guard = ZeroOnDrop {
+            data: self.data_ptr(),
+            start,
+            end,
+        };
+        for (k, s) in src.iter().enumerate() {
+            let v = f(k, s);
+            // SAFETY: `k < src.len()`, so `start + (k + 1) * size_of::<T>()
+            // <= end <= cap`: within the allocation; an unaligned write of a
+            // `Pod` value through a raw pointer (no reference to the
+            // uninitialised bytes is made).
+            unsafe {
+                guard
+                    .data
+                    .add(start + k * size_of::<T>())
+                    .cast::<T>()
+                    .write_unaligned(v)
+            };
+        }
+        core::mem::forget(guard);
+        // Every byte of `start..end` was written above.
+        self.len = end;
+        Ok(())
+    }
+
     /// Appends `n` bytes that `f` writes, zeroing them a piece at a time
     /// just before `f` writes them ([`Filler::zeroed_to`]) rather than all
     /// at once up front: with pieces that fit in the cache, the new bytes
