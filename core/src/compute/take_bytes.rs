@@ -108,10 +108,7 @@ fn new_offsets<O: OffsetSize, I: TakeIndex, A: Allocator>(
         O::from_usize(total).unwrap_or(O::ZERO)
     };
     match idx.valid {
-        None => {
-            let mut it = idx.values.iter();
-            out.try_extend_from_fn(n, |_| step(it.next().map(|i| i.index())))?;
-        }
+        None => out.try_extend_mapped(idx.values, |_, i| step(Some(i.index())))?,
         Some(_) => out.try_extend_from_fn(n, |k| step(idx.get(k)))?,
     }
     if bad {
