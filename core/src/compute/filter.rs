@@ -631,7 +631,12 @@ fn filter_views<'a, T: ByteViewType, A: Allocator + Clone>(
     mask: &Mask<'_>,
     alloc: A,
 ) -> Result<ArrayRef<'a, A>> {
-    let (views, nulls) = filter_values_nulls::<ByteView, A>(v.views(), v.nulls(), mask, alloc)?;
+    // As `u128` when 16-byte aligned (as our buffers are): kept in
+    // registers where a `[u8; 16]` goes through the stack.
+    let (views, nulls) = match bytemuck::try_cast_slice::<ByteView, u128>(v.views()) {
+        Ok(wide) => filter_values_nulls::<u128, A>(wide, v.nulls(), mask, alloc)?,
+        Err(_) => filter_values_nulls::<ByteView, A>(v.views(), v.nulls(), mask, alloc)?,
+    };
     // SAFETY: every view is one of the (valid) input's, over the same
     // (shared) data buffers.
     let a = unsafe {

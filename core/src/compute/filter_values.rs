@@ -178,13 +178,7 @@ pub(super) fn filter_values<T: bytemuck::Pod + Default, A: Allocator>(
             Ok(())
         })?;
     } else if let Some(kept) = mask.kept {
-        let mut it = kept.iter();
-        out.try_extend_from_fn(mask.count, |_| {
-            it.next()
-                .and_then(|&i| values.get(i))
-                .copied()
-                .unwrap_or_default()
-        })?;
+        out.try_extend_mapped(kept, |_, &i| values.get(i).copied().unwrap_or_default())?;
     } else {
         // The kept values of a word of the mask are gathered by its set
         // bits into a staging block, appended at once.

@@ -406,8 +406,7 @@ pub(super) fn emit<'a, K, A: Allocator + Clone>(
     let mut out = MutableBuffer::new_in(alloc);
     out.try_reserve_exact(keep.checked_mul(4).ok_or(Error::CapacityOverflow)?)?;
     out.try_extend_from_typed(nulls.get(..before).unwrap_or(nulls))?;
-    let mut it = valid.iter();
-    out.try_extend_from_fn(valid.len(), |_| it.next().map_or(0, &index))?;
+    out.try_extend_mapped(valid, |_, v| index(v))?;
     out.try_extend_from_typed(nulls.get(..after).unwrap_or(nulls))?;
     let values = ScalarBuffer::try_from_buffer(out.into_buffer())?;
     // SAFETY: `u32` stores UInt32; no bitmap.
