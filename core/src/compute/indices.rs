@@ -86,12 +86,20 @@ pub(super) trait TakeIndex: Copy + Send + Sync {
     /// The index as `usize` (`usize::MAX` when it does not fit: out of
     /// bounds of any array).
     fn index(self) -> usize;
+
+    /// The largest of `values` as an index (0 when empty), in one pass
+    /// without an exit per element (the compiler vectorises it).
+    fn max_index(values: &[Self]) -> usize;
 }
 
 impl TakeIndex for u32 {
     #[inline(always)]
     fn index(self) -> usize {
         usize::try_from(self).unwrap_or(usize::MAX)
+    }
+
+    fn max_index(values: &[Self]) -> usize {
+        values.iter().fold(0, |m, &v| m.max(v)).index()
     }
 }
 
@@ -100,12 +108,20 @@ impl TakeIndex for u64 {
     fn index(self) -> usize {
         usize::try_from(self).unwrap_or(usize::MAX)
     }
+
+    fn max_index(values: &[Self]) -> usize {
+        values.iter().fold(0, |m, &v| m.max(v)).index()
+    }
 }
 
 impl TakeIndex for usize {
     #[inline(always)]
     fn index(self) -> usize {
         self
+    }
+
+    fn max_index(values: &[Self]) -> usize {
+        values.iter().fold(0, |m, &v| m.max(v))
     }
 }
 
@@ -179,6 +195,8 @@ impl<'b, I: TakeIndex> Idx<'b, I> {
 /// the first valid index `>= n` (its position as the row).
 pub(super) fn check_bounds<I: TakeIndex>(idx: &Idx<'_, I>, n: usize) -> Result<()> {
     match idx.valid {
+        // The maximum first (vectorised); the position only on failure.
+        None if I::max_index(idx.values) < n || idx.values.is_empty() => Ok(()),
         None => match idx.values.iter().position(|i| i.index() >= n) {
             Some(k) => Err(Error::TakeIndexOutOfBounds.with_row(k)),
             None => Ok(()),
