@@ -59,37 +59,9 @@ impl<A: Allocator> MutableBuffer<A> {
     pub(crate) fn try_extend_from_fn<T: bytemuck::Pod>(
         &mut self,
         n: usize,
-        mut f: impl FnMut(usize) -> T,
+        f: impl FnMut(usize) -> T,
     ) -> Result<()> {
-        let bytes = n
-            .checked_mul(size_of::<T>())
-            .ok_or(Error::CapacityOverflow)?;
-        let start = self.len;
-        let end = self.reserve_uninit(bytes)?;
-        // Should `f` panic, the guard zeroes `start..end` (written or not):
-        // the padding invariant holds again for whoever catches the panic.
-        let guard = ZeroOnDrop {
-            data: self.data_ptr(),
-            start,
-            end,
-        };
-        for i in 0..n {
-            let v = f(i);
-            // SAFETY: `start + (i + 1) * size_of::<T>() <= end <= cap`: within
-            // the allocation; an unaligned write of a `Pod` value through a
-            // raw pointer (no reference to the uninitialised bytes is made).
-            unsafe {
-                guard
-                    .data
-                    .add(start + i * size_of::<T>())
-                    .cast::<T>()
-                    .write_unaligned(v)
-            };
-        }
-        core::mem::forget(guard);
-        // Every byte of `start..end` was written above.
-        self.len = end;
-        Ok(())
+        self.try_extend_exact(n, (0..n).map(f))
     }
 
     /// Appends `f(k, &src[k])` for every element of `src`, in order, like
@@ -105,32 +77,54 @@ impl<A: Allocator> MutableBuffer<A> {
         src: &[S],
         mut f: impl FnMut(usize, &S) -> T,
     ) -> Result<()> {
-        let bytes = src
-            .len()
+        let items = src.iter().enumerate().map(|(k, s)| f(k, s));
+        self.try_extend_exact(src.len(), items)
+    }
+
+    /// Appends the first `n` of `items` (native endianness), written
+    /// straight into the buffer; values `items` does not have are zero
+    /// bytes. Zipped with `0..n`, so that for a range or a slice the loop
+    /// keeps one counter.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
+    #[inline(always)]
+    fn try_extend_exact<T: bytemuck::Pod>(
+        &mut self,
+        n: usize,
+        items: impl Iterator<Item = T>,
+    ) -> Result<()> {
+        let bytes = n
             .checked_mul(size_of::<T>())
             .ok_or(Error::CapacityOverflow)?;
         let start = self.len;
         let end = self.reserve_uninit(bytes)?;
-        // Should `f` panic, the guard zeroes `start..end` (written or not).
+        // Should `items` panic, the guard zeroes `start..end` (written or
+        // not): the padding invariant holds again for whoever catches it.
         let guard = ZeroOnDrop {
             data: self.data_ptr(),
             start,
             end,
         };
-        for (k, s) in src.iter().enumerate() {
-            let v = f(k, s);
-            // SAFETY: `k < src.len()`, so `start + (k + 1) * size_of::<T>()
-            // <= end <= cap`: within the allocation; an unaligned write of a
-            // `Pod` value through a raw pointer (no reference to the
+        let mut written = 0;
+        for (i, v) in (0..n).zip(items) {
+            // SAFETY: `i < n`, so `start + (i + 1) * size_of::<T>() <= end
+            // <= cap`: within the allocation; an unaligned write of a `Pod`
+            // value through a raw pointer (no reference to the
             // uninitialised bytes is made).
             unsafe {
                 guard
                     .data
-                    .add(start + k * size_of::<T>())
+                    .add(start + i * size_of::<T>())
                     .cast::<T>()
                     .write_unaligned(v)
             };
+            written = i + 1;
         }
+        let done = start + written * size_of::<T>();
+        // SAFETY: `done <= end <= cap`: zeroes, within the allocation, the
+        // values `items` did not have.
+        unsafe { ptr::write_bytes(guard.data.add(done), 0, end - done) };
         core::mem::forget(guard);
         // Every byte of `start..end` was written above.
         self.len = end;
