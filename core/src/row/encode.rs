@@ -199,14 +199,24 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
         let (buffer, offsets) = rows.parts_mut();
         let cursors = offsets.get_mut(first + 1..).ok_or(Error::OutOfBounds)?;
         if let ([only], [node]) = (&*encoders, nodes) {
-            if let Some(bound) = byte_sizes::append_bound(only, node, n, APPEND_VALUE) {
-                // One byte column of long values: every row is written in
+            let bound = match only {
+                Encoder::Table { table, index, .. } => {
+                    dictionary::append_bound(node, table, index, n)
+                }
+                _ => byte_sizes::append_bound(only, node, n, APPEND_VALUE),
+            };
+            if let Some(bound) = bound {
+                // One byte column of long values, or one dictionary whose
+                // values' rows have one width: every row is written in
                 // order, each byte once, without zeroing the rows first,
                 // and without a pass for the row starts (room is made for
                 // at most `bound` bytes).
                 buffer.try_extend_appended(bound, |w| match only {
                     Encoder::Direct(column) if !node.unordered => {
                         variable::append_column(column, node.options, w, cursors)
+                    }
+                    Encoder::Table { table, index, .. } => {
+                        dictionary::append(node, table, index, w, cursors, alloc)
                     }
                     _ => Err(Error::UnsupportedType),
                 })?;
