@@ -298,9 +298,8 @@ pub(crate) fn encode_stride<A: Allocator>(
 
 /// At most how many bytes the rows of a converter of this one dictionary
 /// column take when [`append`] can write them: every table row `w` bytes
-/// from offset 0, nulls no longer (not [`key_width`]'s case: nulls are
-/// shorter). The rows' exact size plus `w` (the last row's copy is `w`
-/// bytes whatever its length); `None` otherwise.
+/// from offset 0, nulls no longer. The rows' exact size plus `w` (the last
+/// row's copy is `w` bytes whatever its length); `None` otherwise.
 pub(crate) fn append_bound<A: Allocator>(
     node: &Node<'_, A>,
     table: &Rows<A>,
