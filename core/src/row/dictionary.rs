@@ -24,8 +24,8 @@ use super::{Kind, Node, Rows, SortOptions};
 use crate::array::{
     Array, ArrayRef, DictionaryArray, DictionaryKeyType, DictionaryKeys, PrimitiveArray, RunArray,
 };
-use crate::buffer::MutableBuffer;
 use crate::buffer::TryVec;
+use crate::buffer::{Appender, MutableBuffer};
 use crate::error::{Error, Result};
 
 /// Which table row each slot takes.
@@ -185,21 +185,25 @@ pub(crate) fn add_lengths<A: Allocator>(
     let null = null_len(node)?;
     let n = lengths.len();
     let offsets = table.offsets();
-    // Every table row of one length (keys of one length, no null value) and
-    // no null key: that length for every slot, once the keys are checked.
-    let width = uniform_width(table);
-    if let (Some(width), TableIndex::Keys(keys)) = (width, index) {
-        if keys.null_count() == 0 {
-            let rows = table.len();
-            index.for_each(n, |_, row| match row {
-                Some(j) if j < rows => Ok(()),
-                _ => Err(Error::DictionaryKeyOutOfBounds),
-            })?;
-            for l in lengths.iter_mut() {
-                *l = l.saturating_add(width);
+    // Every table row of one length: that length for every valid slot, the
+    // null's for a null key, from the validity alone (the keys are checked
+    // when the rows are written).
+    if let Some(width) = uniform_width(table) {
+        let nulls = match index {
+            TableIndex::Keys(keys) => keys.nulls(),
+            TableIndex::Runs(..) => None,
+        };
+        match nulls {
+            None => lengths
+                .iter_mut()
+                .for_each(|l| *l = l.saturating_add(width)),
+            Some(nulls) => {
+                for (i, l) in lengths.iter_mut().enumerate() {
+                    *l = l.saturating_add(if nulls.is_valid(i) { width } else { null });
+                }
             }
-            return Ok(());
         }
+        return Ok(());
     }
     index.for_each(n, |i, row| {
         let add = match row {
@@ -292,6 +296,79 @@ pub(crate) fn encode_stride<A: Allocator>(
     })
 }
 
+/// At most how many bytes the rows of a converter of this one dictionary
+/// column take when [`append`] can write them: every table row `w` bytes
+/// from offset 0, nulls no longer. The rows' exact size plus `w` (the last
+/// row's copy is `w` bytes whatever its length); `None` otherwise.
+pub(crate) fn append_bound<A: Allocator>(
+    node: &Node<'_, A>,
+    table: &Rows<A>,
+    index: &TableIndex<'_, '_, A>,
+    n: usize,
+) -> Option<usize> {
+    let TableIndex::Keys(keys) = index else {
+        return None;
+    };
+    let w = uniform_width(table).filter(|_| table.offsets().first() == Some(&0))?;
+    let null = null_len(node).ok().filter(|&l| l <= w)?;
+    let nulls = keys.null_count().min(n);
+    (n - nulls)
+        .checked_mul(w)?
+        .checked_add(nulls.checked_mul(null)?)?
+        .checked_add(w)
+}
+
+/// Writes the rows of a converter of this one dictionary column
+/// ([`append_bound`]) in order through `out`, each slot's table row or,
+/// for a null key, the null encoding; `cursors[i]` becomes the end of row
+/// `i`. A null is copied like a table row, from a copy of it padded to the
+/// table rows' width, of which only its own length counts: every slot is
+/// one copy of `w` bytes (one length for `memcpy`).
+///
+/// # Errors
+/// [`Error::DictionaryKeyOutOfBounds`] for a key past the table;
+/// [`Error::OutOfBounds`] when the rows outgrow `out`;
+/// [`Error::AllocationFailed`].
+pub(crate) fn append<A: Allocator + Clone>(
+    node: &Node<'_, A>,
+    table: &Rows<A>,
+    index: &TableIndex<'_, '_, A>,
+    out: &mut Appender<'_>,
+    cursors: &mut [usize],
+    alloc: &A,
+) -> Result<()> {
+    let w = uniform_width(table)
+        .filter(|_| table.offsets().first() == Some(&0))
+        .ok_or(Error::OutOfBounds)?;
+    let last = table
+        .len()
+        .checked_sub(1)
+        .ok_or(Error::DictionaryKeyOutOfBounds)?;
+    let rows = table
+        .data()
+        .get(..table.len().saturating_mul(w))
+        .ok_or(Error::OutOfBounds)?;
+    let mut null = TryVec::try_from_fn_in(w, alloc.clone(), |_| Ok(0u8))?;
+    let null_len = write_null(node, null.as_mut_slice())?;
+    let null = null.as_slice();
+    index.for_each(
+        cursors.len(),
+        #[inline(always)]
+        |i, row| {
+            let at = row.unwrap_or(0).min(last) * w;
+            let value = rows.get(at..at + w).ok_or(Error::OutOfBounds)?;
+            let (src, len) = match row {
+                Some(j) if j <= last => (value, w),
+                Some(_) => return Err(Error::DictionaryKeyOutOfBounds),
+                None => (null, null_len),
+            };
+            out.put_slice_prefix(src, len)?;
+            *cursors.get_mut(i).ok_or(Error::OutOfBounds)? = out.pos();
+            Ok(())
+        },
+    )
+}
+
 /// Copies each slot's table row (or writes the null encoding).
 pub(crate) fn encode<A: Allocator>(
     node: &Node<'_, A>,
@@ -323,21 +400,25 @@ pub(crate) fn encode<A: Allocator>(
     };
     // Table rows of one width from 0 (see `add_lengths`): row `j` at `j * w`.
     if let (Some(w), true) = (uniform_width(table), offsets.first() == Some(&0)) {
-        return index.for_each(n, |i, row| {
-            let c = cursors.get_mut(i).ok_or(Error::OutOfBounds)?;
-            let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
-            *c += match row {
-                Some(j) => {
-                    let src = rows
-                        .get(j * w..j * w + w)
-                        .ok_or(Error::DictionaryKeyOutOfBounds)?;
-                    copy_short(out.get_mut(..w).ok_or(Error::OutOfBounds)?, src)?;
-                    w
-                }
-                None => write_null(out)?,
-            };
-            Ok(())
-        });
+        let count = table.len();
+        return index.for_each(
+            n,
+            #[inline(always)]
+            |i, row| {
+                let c = cursors.get_mut(i).ok_or(Error::OutOfBounds)?;
+                let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
+                *c += match row {
+                    Some(j) if j < count => {
+                        let src = rows.get(j * w..j * w + w).ok_or(Error::OutOfBounds)?;
+                        copy_short(out.get_mut(..w).ok_or(Error::OutOfBounds)?, src)?;
+                        w
+                    }
+                    Some(_) => return Err(Error::DictionaryKeyOutOfBounds),
+                    None => write_null(out)?,
+                };
+                Ok(())
+            },
+        );
     }
     index.for_each(n, |i, row| {
         let c = cursors.get_mut(i).ok_or(Error::OutOfBounds)?;
@@ -346,7 +427,7 @@ pub(crate) fn encode<A: Allocator>(
             Some(j) => {
                 let bytes = match (offsets.get(j), offsets.get(j + 1)) {
                     (Some(&a), Some(&b)) => rows.get(a..b).ok_or(Error::OutOfBounds)?,
-                    _ => return Err(Error::OutOfBounds),
+                    _ => return Err(Error::DictionaryKeyOutOfBounds),
                 };
                 copy_short(out.get_mut(..bytes.len()).ok_or(Error::OutOfBounds)?, bytes)?;
                 bytes.len()

@@ -128,6 +128,10 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
         let column = columns.get(i).ok_or(Error::OutOfBounds)?;
         prepare(node, dictionaries, column, alloc)
     })?;
+    if append_single(nodes, &encoders, rows, n, alloc)? {
+        return_tables(nodes, &mut encoders, dictionaries, alloc);
+        return Ok(());
+    }
     let width = encoders
         .iter()
         .try_fold(0usize, |w, enc| w.checked_add(fixed_width(enc)?));
@@ -198,21 +202,6 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
         rows.try_extend_offsets_with(n, move || fixed)?;
         let (buffer, offsets) = rows.parts_mut();
         let cursors = offsets.get_mut(first + 1..).ok_or(Error::OutOfBounds)?;
-        if let ([only], [node]) = (&*encoders, nodes) {
-            if let Some(bound) = byte_sizes::append_bound(only, node, n, APPEND_VALUE) {
-                // One byte column of long values: every row is written in
-                // order, each byte once, without zeroing the rows first,
-                // and without a pass for the row starts (room is made for
-                // at most `bound` bytes).
-                buffer.try_extend_appended(bound, |w| match only {
-                    Encoder::Direct(column) if !node.unordered => {
-                        variable::append_column(column, node.options, w, cursors)
-                    }
-                    _ => Err(Error::UnsupportedType),
-                })?;
-                return check_end(cursors, buffer.len());
-            }
-        }
         let mut end = buffer.len();
         // When the rows' size is bounded, sizes are added without overflow
         // checks (the lengths passes vectorise) and the lengths turned into
@@ -282,7 +271,18 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
         })?;
         check_end(cursors, end)?;
     }
-    // Dictionary tables go back to their interner's cache for the next batch.
+    return_tables(nodes, &mut encoders, dictionaries, alloc);
+    Ok(())
+}
+
+/// Puts seed dictionary tables back in their interner's cache for the next
+/// batch.
+fn return_tables<A: Allocator + Clone>(
+    nodes: &[Node<'_, A>],
+    encoders: &mut [Encoder<'_, '_, A>],
+    dictionaries: &mut [Interner<A>],
+    alloc: &A,
+) {
     for (enc, node) in encoders.iter_mut().zip(nodes.iter()) {
         if let (Encoder::Table { table, .. }, Kind::Dictionary(Some(slot), _)) = (enc, &node.kind) {
             if let Some(interner) = dictionaries.get_mut(*slot) {
@@ -292,7 +292,52 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
             }
         }
     }
-    Ok(())
+}
+
+/// Appends the rows of a converter of one byte column of long values, or
+/// of one dictionary whose values' rows have one width and whose null keys
+/// are shorter ([`dictionary::append_bound`]), in order: each
+/// byte written once, without zeroing the rows first and without a pass
+/// for the row starts (room is made for at most a bound's bytes). `false`
+/// (nothing done) for other converters.
+///
+/// # Errors
+/// As [`encode_columns`].
+fn append_single<A: Allocator + Clone>(
+    nodes: &[Node<'_, A>],
+    encoders: &[Encoder<'_, '_, A>],
+    rows: &mut Rows<A>,
+    n: usize,
+    alloc: &A,
+) -> Result<bool> {
+    let ([only], [node]) = (encoders, nodes) else {
+        return Ok(false);
+    };
+    let bound = match only {
+        // Rows of one width (no null key) take the fixed-width path
+        // (measured faster for short values: fixed-size copies).
+        Encoder::Table { width: Some(_), .. } => None,
+        Encoder::Table { table, index, .. } => dictionary::append_bound(node, table, index, n),
+        _ => byte_sizes::append_bound(only, node, n, APPEND_VALUE),
+    };
+    let Some(bound) = bound else {
+        return Ok(false);
+    };
+    let first = rows.len();
+    rows.try_extend_offsets_with(n, || 0)?;
+    let (buffer, offsets) = rows.parts_mut();
+    let cursors = offsets.get_mut(first + 1..).ok_or(Error::OutOfBounds)?;
+    buffer.try_extend_appended(bound, |w| match only {
+        Encoder::Direct(column) if !node.unordered => {
+            variable::append_column(column, node.options, w, cursors)
+        }
+        Encoder::Table { table, index, .. } => {
+            dictionary::append(node, table, index, w, cursors, alloc)
+        }
+        _ => Err(Error::UnsupportedType),
+    })?;
+    check_end(cursors, buffer.len())?;
+    Ok(true)
 }
 
 /// Bytes of rows zeroed and written at a time when there are more than

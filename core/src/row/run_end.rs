@@ -80,31 +80,24 @@ pub(crate) fn decode_run<'a, A: Allocator + Clone>(
         return Err(Error::TypeMismatch);
     };
     let value_node = node.child()?;
-    // The value of each slot, and the number of runs.
-    let mut runs = 0usize;
+    // One pass: each run's first value and its end.
+    let mut heads = TryVec::new_in(alloc.clone());
+    let mut ends = TryVec::new_in(alloc.clone());
     let mut prev: Option<&[u8]> = None;
-    let values_of = TryVec::try_from_fn_in(rows.len(), alloc.clone(), |i| {
-        let row = rows.get_mut(i).ok_or(Error::OutOfBounds)?;
+    for (i, row) in rows.iter_mut().enumerate() {
         let n = skip_one(value_node, row)?;
         let v = take(row, n)?;
         if prev != Some(v) {
-            runs += 1;
+            if prev.is_some() {
+                ends.try_push(i64::try_from(i).map_err(|_| Error::CapacityOverflow)?)?;
+            }
+            heads.try_push(v)?;
             prev = Some(v);
         }
-        Ok(v)
-    })?;
-    let mut ends = TryVec::new_in(alloc.clone());
-    ends.try_reserve_exact(runs)?;
-    let mut next = 0usize;
-    let mut heads = TryVec::try_from_fn_in(runs, alloc.clone(), |_| {
-        let head = *values_of.get(next).ok_or(Error::OutOfBounds)?;
-        next += 1;
-        while values_of.get(next) == Some(&head) {
-            next += 1;
-        }
-        ends.try_push(i64::try_from(next).map_err(|_| Error::CapacityOverflow)?)?;
-        Ok(head)
-    })?;
+    }
+    if prev.is_some() {
+        ends.try_push(i64::try_from(rows.len()).map_err(|_| Error::CapacityOverflow)?)?;
+    }
     let values = decode_column(value_node, dicts, &mut heads, alloc)?;
     if heads.iter().any(|c| !c.is_empty()) {
         return Err(Error::InvalidRow);

@@ -101,9 +101,13 @@ impl<'r, I: ExactSizeIterator<Item = Row<'r>>> RowSource<'r> for Rowwise<I> {
 /// | `Bytes` | one Binary, Utf8 (Large, View) | `variable/decoding/columns.rs` | `variable/contiguous.rs` (offset types) |
 /// | `SeedDictionary` | one seed dictionary | cursors | `interner/contiguous.rs` |
 /// | `Cursors` | anything else | cursors (`decode`) | cursors |
+///
+/// A converter of one dictionary column encoded by value takes its values'
+/// plan: its rows are the values' rows.
 enum Plan<'n, 'a, A: Allocator> {
-    /// Every column is a fixed-width leaf; rows are this many bytes.
-    Fixed(usize),
+    /// Every column is a fixed-width leaf (these nodes); rows are this
+    /// many bytes.
+    Fixed(&'n [Node<'a, A>], usize),
     /// One variable-length byte column.
     Bytes(&'n Node<'a, A>),
     /// One dictionary column of the seed encoding, with its mapping.
@@ -114,8 +118,14 @@ enum Plan<'n, 'a, A: Allocator> {
 
 impl<'n, 'a, A: Allocator> Plan<'n, 'a, A> {
     fn of(nodes: &'n [Node<'a, A>], dicts: &'n [Interner<A>]) -> Result<Self> {
+        if let [node] = nodes {
+            if let Kind::Dictionary(None, values) = &node.kind {
+                // By value: the rows are the values' own rows.
+                return Self::of(values, dicts);
+            }
+        }
         if let Some(width) = fixed_rows::row_width(nodes)? {
-            return Ok(Plan::Fixed(width));
+            return Ok(Plan::Fixed(nodes, width));
         }
         if let Some(node) = variable_decode::single_variable(nodes) {
             return Ok(Plan::Bytes(node));
@@ -149,7 +159,7 @@ where
     let plan = Plan::of(nodes, dicts)?;
     // One decoder per family for both kinds of source.
     match plan {
-        Plan::Fixed(width) => fixed_rows::decode_rows(nodes, width, source, alloc),
+        Plan::Fixed(nodes, width) => fixed_rows::decode_rows(nodes, width, source, alloc),
         Plan::Bytes(node) => variable_decode::decode_single_column(node, source, alloc),
         Plan::SeedDictionary(node, interner) => {
             // Rows back to back straight from their buffer, unless that
@@ -200,7 +210,7 @@ mod tests {
 
     fn plan_name(c: &RowConverter<'static, Global>, dicts: &[Interner<Global>]) -> &'static str {
         match Plan::of(&c.nodes, dicts).unwrap() {
-            Plan::Fixed(_) => "fixed",
+            Plan::Fixed(..) => "fixed",
             Plan::Bytes(_) => "bytes",
             Plan::SeedDictionary(..) => "seed dictionary",
             Plan::Cursors => "cursors",
@@ -209,7 +219,7 @@ mod tests {
 
     /// Each converter shape takes its plan: fixed-width rows with their
     /// width, one byte column, one seed dictionary only with its mapping,
-    /// and cursors for the rest (dictionaries by value included).
+    /// one dictionary by value as its values, and cursors for the rest.
     #[test]
     fn plans_by_columns() {
         use DataType::*;
@@ -223,7 +233,7 @@ mod tests {
             false,
         );
         let fixed = conv(&[Int32, Boolean, Null], RowEncoding::Ordered);
-        assert!(matches!(Plan::of(&fixed.nodes, &[]), Ok(Plan::Fixed(7))));
+        assert!(matches!(Plan::of(&fixed.nodes, &[]), Ok(Plan::Fixed(_, 7))));
         assert_eq!(
             plan_name(&conv(&[Utf8View], RowEncoding::Ordered), &[]),
             "bytes"
@@ -236,9 +246,22 @@ mod tests {
         let interner = seed.try_new_interner().unwrap();
         assert_eq!(plan_name(&seed, &interner.dictionaries), "seed dictionary");
         assert_eq!(plan_name(&seed, &[]), "cursors");
+        let int_dict = Dictionary(
+            IndexType::Int8,
+            SharedBox::try_new_in(Int64, Global).unwrap(),
+            false,
+        );
         for enc in [RowEncoding::Ordered, RowEncoding::Unordered] {
             assert_eq!(
                 plan_name(&conv(core::slice::from_ref(&dict), enc), &[]),
+                "bytes"
+            );
+            assert_eq!(
+                plan_name(&conv(core::slice::from_ref(&int_dict), enc), &[]),
+                "fixed"
+            );
+            assert_eq!(
+                plan_name(&conv(&[dict.clone(), Int32], enc), &[]),
                 "cursors"
             );
         }

@@ -846,10 +846,10 @@ fn degenerate_types_round_trip() {
 
 /// Dictionaries by value whose rows all have one width (table rows of one
 /// length, and no null key or nulls of that length) are written as a
-/// fixed-width column: the same bytes as their values' own rows, alone,
-/// beside a fixed-width column and beside a string column, both
-/// directions; a key past the dictionary is `DictionaryKeyOutOfBounds` on
-/// every path.
+/// fixed-width column, and alone with shorter nulls in order (`append`):
+/// the same bytes as their values' own rows, alone, beside a fixed-width
+/// column and beside a string column, both directions; a key past the
+/// dictionary is `DictionaryKeyOutOfBounds` on every path.
 #[test]
 fn fixed_width_dictionaries_write_their_values_rows() {
     use crate::array::{DictionaryArray, DictionaryKeys, Int32Array};
@@ -868,12 +868,23 @@ fn fixed_width_dictionaries_write_their_values_rows() {
             .unwrap()
             .into_array_ref()
     };
+    let fruit = StringArray::<G>::try_from_options_in(
+        &[Some("pear"), Some("kiwi"), Some("plum"), Some("lime")],
+        Global,
+    )
+    .unwrap()
+    .into_array_ref();
     let keys = [Some(2), Some(0), Some(3), Some(1), Some(0)];
+    let fruit_keys = [Some(1), None, Some(3), None, Some(0)];
     let int_keys = [Some(1), None, Some(0), Some(2), None];
     let other = Int32Array::from(std::vec![5, -1, 7, 0, 2]).into_array_ref();
     let text = StringArray::from(std::vec!["x", "", "yy", "z", "w"]).into_array_ref();
     for opts in [SortOptions::default(), SortOptions::new(true, false)] {
-        for (values, keys) in [(&words, &keys[..]), (&ints, &int_keys[..])] {
+        for (values, keys) in [
+            (&words, &keys[..]),
+            (&ints, &int_keys[..]),
+            (&fruit, &fruit_keys[..]),
+        ] {
             let col = dict(values, keys);
             let taken: std::vec::Vec<usize> =
                 keys.iter().map(|k| k.unwrap_or(0) as usize).collect();
@@ -913,7 +924,11 @@ fn fixed_width_dictionaries_write_their_values_rows() {
                 assert_eq!(back[0].len(), keys.len());
                 // A key past the dictionary (an unchecked array).
                 let bad = {
-                    let k = PrimitiveArray::<i32, G>::from_slice(&[0, 9, 1, 0, 0]);
+                    let k = PrimitiveArray::<i32, G>::try_from_options_in(
+                        &[Some(0), None, Some(1), Some(9), Some(0)],
+                        Global,
+                    )
+                    .unwrap();
                     let v = crate::buffer::SharedBox::try_new_in(values.clone(), Global).unwrap();
                     // SAFETY: the array is only encoded, which checks the keys.
                     unsafe {

@@ -321,6 +321,30 @@ impl Appender<'_> {
         Ok(())
     }
 
+    /// Writes all of `bytes` next but keeps only the first `n` (`n <=
+    /// bytes.len()`): [`Self::put_prefix`] for a length known only at run
+    /// time, so that a loop writing either of two lengths copies one.
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] when `n > bytes.len()` or the bytes do not fit
+    /// in the appended range (nothing is written).
+    #[inline(always)]
+    pub(crate) fn put_slice_prefix(&mut self, bytes: &[u8], n: usize) -> Result<()> {
+        if n > bytes.len() {
+            return Err(Error::OutOfBounds);
+        }
+        self.pos
+            .checked_add(bytes.len())
+            .filter(|&e| e <= self.guard.end)
+            .ok_or(Error::OutOfBounds)?;
+        // SAFETY: as in `put_prefix`, for `bytes.len()` bytes.
+        unsafe {
+            ptr::copy_nonoverlapping(bytes.as_ptr(), self.guard.data.add(self.pos), bytes.len())
+        };
+        self.pos += n;
+        Ok(())
+    }
+
     /// Writes all `N` bytes of `bytes` next but keeps only the first `n`
     /// (`n <= N`): the position advances by `n`, and the other `N - n`
     /// bytes are overwritten by the next write or zeroed when the append
@@ -479,6 +503,29 @@ mod tests {
         e.try_extend_appended(77, |w| w.put(&[3u8; 5])).unwrap();
         assert_eq!(e.as_slice(), &[3; 5]);
         assert!(padding_zero(&e));
+    }
+
+    #[test]
+    fn put_slice_prefix_keeps_n_bytes() {
+        let mut b = MutableBuffer::new_in(Global);
+        b.try_extend_appended(20, |w| {
+            w.put_slice_prefix(&[4u8; 7], 1)?;
+            w.put_slice_prefix(&[5u8; 7], 7)?;
+            w.put_slice_prefix(&[6u8; 7], 2)?;
+            assert_eq!(w.pos(), 10);
+            // `n` past the bytes, and bytes past the room: refused.
+            assert_eq!(w.put_slice_prefix(&[9u8; 3], 4), Err(Error::OutOfBounds));
+            assert_eq!(w.put_slice_prefix(&[9u8; 11], 1), Err(Error::OutOfBounds));
+            w.put_slice_prefix(&[], 0)?;
+            assert_eq!(w.pos(), 10);
+            Ok(())
+        })
+        .unwrap();
+        let mut want = std::vec![4u8];
+        want.extend([5u8; 7]);
+        want.extend([6u8; 2]);
+        assert_eq!(b.as_slice(), &want[..]);
+        assert!(padding_zero(&b));
     }
 
     #[test]

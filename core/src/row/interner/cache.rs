@@ -224,6 +224,38 @@ mod tests {
         c.i.dictionaries[0].cache.table.is_some()
     }
 
+    /// A dictionary alone with null keys whose key rows have one length
+    /// (written in order by `encode::append_single`) puts its table back
+    /// in the cache too, and the next batch's rows are the same.
+    #[test]
+    fn null_keys_alone_keep_the_table() {
+        let mut c = Seeded::with_encoding(
+            &[SortField::new(dict_type())],
+            crate::row::RowEncoding::Seed,
+        );
+        let a = DictionaryArray::try_new_in(
+            DictionaryKeys::Int32(
+                PrimitiveArray::try_from_options_in(&[Some(1), None, Some(0), None], G).unwrap(),
+            ),
+            StringArray::<G>::try_from_options_in(&[Some("pear"), Some("fig")], G)
+                .unwrap()
+                .into_array_ref(),
+            false,
+            G,
+        )
+        .unwrap()
+        .into_array_ref();
+        let first = bytes(&mut c, &a);
+        assert!(cached(&c));
+        assert_eq!(first[1], [SortOptions::default().null_sentinel()]);
+        assert_eq!(bytes(&mut c, &a), first);
+        assert!(cached(&c));
+        assert_eq!(
+            decoded(&c, &first),
+            [Some("fig".into()), None, Some("pear".into()), None]
+        );
+    }
+
     /// A repeated dictionary reuses the table (same bytes); a dictionary of
     /// the same shape but other bytes, a sliced one and one with nulls miss
     /// and encode their own values.
