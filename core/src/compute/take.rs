@@ -250,7 +250,7 @@ fn gather_bits<I: TakeIndex>(src: Bits<'_>, chunk: &[I]) -> u64 {
 
 /// Gathers `values[idx[k]]` for every `k` (the default for a null index),
 /// or the error for the first valid index out of bounds.
-pub(super) fn gather<T: bytemuck::Pod + Default, I: TakeIndex, A: Allocator>(
+pub(super) fn gather<T: bytemuck::Pod, I: TakeIndex, A: Allocator>(
     values: &[T],
     idx: &Idx<'_, I>,
     alloc: A,
@@ -263,7 +263,7 @@ pub(super) fn gather<T: bytemuck::Pod + Default, I: TakeIndex, A: Allocator>(
                 Some(v) => *v,
                 None => {
                     bad.get_or_insert(k);
-                    T::default()
+                    T::zeroed()
                 }
             })?;
             match bad {
@@ -274,12 +274,12 @@ pub(super) fn gather<T: bytemuck::Pod + Default, I: TakeIndex, A: Allocator>(
         Some(_) => {
             let mut bad = None;
             out.try_extend_from_fn(idx.len(), |k| match idx.get(k) {
-                None => T::default(),
+                None => T::zeroed(),
                 Some(j) => match values.get(j) {
                     Some(v) => *v,
                     None => {
                         bad.get_or_insert(k);
-                        T::default()
+                        T::zeroed()
                     }
                 },
             })?;
@@ -451,6 +451,13 @@ fn byte_offsets<O: OffsetSize, A: Allocator + Clone>(
     Ok((offsets, starts, total))
 }
 
+/// A 16-byte view as the gathers move it: one SSE register on x86-64
+/// (one 16-byte load and store), a `u128` elsewhere.
+#[cfg(all(feature = "views", target_arch = "x86_64"))]
+type View16 = core::arch::x86_64::__m128i;
+#[cfg(all(feature = "views", not(target_arch = "x86_64")))]
+type View16 = u128;
+
 #[cfg(feature = "views")]
 fn take_views<'a, T: ByteViewType, I: TakeIndex, A: Allocator + Clone>(
     v: &GenericByteViewArray<'a, T, A>,
@@ -460,8 +467,8 @@ fn take_views<'a, T: ByteViewType, I: TakeIndex, A: Allocator + Clone>(
     // Moved as `u128` when the views are 16-byte aligned (as our buffers
     // are): the compiler keeps a `u128` in registers where it sends a
     // `[u8; 16]` through the stack.
-    let views = match bytemuck::try_cast_slice::<ByteView, u128>(v.views()) {
-        Ok(wide) => gather::<u128, I, A>(wide, idx, alloc.clone())?,
+    let views = match bytemuck::try_cast_slice::<ByteView, View16>(v.views()) {
+        Ok(wide) => gather::<View16, I, A>(wide, idx, alloc.clone())?,
         Err(_) => gather::<ByteView, I, A>(v.views(), idx, alloc.clone())?,
     };
     let nulls = take_nulls(v.nulls(), idx, alloc)?;
