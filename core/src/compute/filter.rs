@@ -16,6 +16,8 @@ use super::filter_values::filter_values_nulls;
 use super::indices::{Bits, Idx};
 use super::read_bits;
 use super::set_bits::{list_set_bits, SetBits};
+#[cfg(feature = "views")]
+use super::take::View16;
 use super::take::{gather_bytes, take_idx};
 #[cfg(feature = "nested")]
 use crate::array::StructArray;
@@ -631,10 +633,10 @@ fn filter_views<'a, T: ByteViewType, A: Allocator + Clone>(
     mask: &Mask<'_>,
     alloc: A,
 ) -> Result<ArrayRef<'a, A>> {
-    // As `u128` when 16-byte aligned (as our buffers are): kept in
-    // registers where a `[u8; 16]` goes through the stack.
-    let (views, nulls) = match bytemuck::try_cast_slice::<ByteView, u128>(v.views()) {
-        Ok(wide) => filter_values_nulls::<u128, A>(wide, v.nulls(), mask, alloc)?,
+    // As one 16-byte register when 16-byte aligned (as our buffers are),
+    // where a `[u8; 16]` goes through the stack.
+    let (views, nulls) = match bytemuck::try_cast_slice::<ByteView, View16>(v.views()) {
+        Ok(wide) => filter_values_nulls::<View16, A>(wide, v.nulls(), mask, alloc)?,
         Err(_) => filter_values_nulls::<ByteView, A>(v.views(), v.nulls(), mask, alloc)?,
     };
     // SAFETY: every view is one of the (valid) input's, over the same

@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 /// # Errors
 /// [`Error::BufferTooSmall`] when `values` does not have `mask.len`
 /// values; [`Error::AllocationFailed`]; [`Error::CapacityOverflow`].
-pub(super) fn filter_values_nulls<T: bytemuck::Pod + Default, A: Allocator + Clone>(
+pub(super) fn filter_values_nulls<T: bytemuck::Pod, A: Allocator + Clone>(
     values: &[T],
     nulls: Option<&NullBuffer<'_, A>>,
     mask: &Mask<'_>,
@@ -96,13 +96,13 @@ impl<A: Allocator> Packer<'_, A> {
 /// Walks the mask a 64-bit word at a time: `emit(kept, valid, n)` gets the
 /// `n` kept values of each word with any (in order) and, in the low `n`
 /// bits of `valid`, their bits of `valid_src` (all set when `None`).
-fn staged<T: bytemuck::Pod + Default>(
+fn staged<T: bytemuck::Pod>(
     values: &[T],
     mask: &Mask<'_>,
     valid_src: Option<Bits<'_>>,
     emit: &mut impl FnMut(&[T], u64, u32) -> Result<()>,
 ) -> Result<()> {
-    let mut block = [T::default(); 64];
+    let mut block = [T::zeroed(); 64];
     for (w, chunk) in values.chunks(64).enumerate() {
         let at = w * 64;
         let m = read_bits(mask.bits.bytes, mask.bits.offset + at);
@@ -159,7 +159,7 @@ fn staged<T: bytemuck::Pod + Default>(
 /// # Errors
 /// [`Error::BufferTooSmall`] when `values` does not have `mask.len`
 /// values; [`Error::AllocationFailed`]; [`Error::CapacityOverflow`].
-pub(super) fn filter_values<T: bytemuck::Pod + Default, A: Allocator>(
+pub(super) fn filter_values<T: bytemuck::Pod, A: Allocator>(
     values: &[T],
     mask: &Mask<'_>,
     alloc: A,
@@ -178,7 +178,9 @@ pub(super) fn filter_values<T: bytemuck::Pod + Default, A: Allocator>(
             Ok(())
         })?;
     } else if let Some(kept) = mask.kept {
-        out.try_extend_mapped(kept, |_, &i| values.get(i).copied().unwrap_or_default())?;
+        out.try_extend_mapped(kept, |_, &i| {
+            values.get(i).copied().unwrap_or_else(T::zeroed)
+        })?;
     } else {
         // The kept values of a word of the mask are gathered by its set
         // bits into a staging block, appended at once.

@@ -454,9 +454,9 @@ fn byte_offsets<O: OffsetSize, A: Allocator + Clone>(
 /// A 16-byte view as the gathers move it: one SSE register on x86-64
 /// (one 16-byte load and store), a `u128` elsewhere.
 #[cfg(all(feature = "views", target_arch = "x86_64"))]
-type View16 = core::arch::x86_64::__m128i;
+pub(super) type View16 = core::arch::x86_64::__m128i;
 #[cfg(all(feature = "views", not(target_arch = "x86_64")))]
-type View16 = u128;
+pub(super) type View16 = u128;
 
 #[cfg(feature = "views")]
 fn take_views<'a, T: ByteViewType, I: TakeIndex, A: Allocator + Clone>(
