@@ -82,24 +82,22 @@ impl<A: Allocator> Indices<'_, '_, A> {
 }
 
 /// An integer type indices are read as.
-pub(super) trait TakeIndex: Copy + Send + Sync {
+pub(super) trait TakeIndex: Copy + Ord + Send + Sync {
     /// The index as `usize` (`usize::MAX` when it does not fit: out of
     /// bounds of any array).
     fn index(self) -> usize;
 
     /// The largest of `values` as an index (0 when empty), in one pass
     /// without an exit per element (the compiler vectorises it).
-    fn max_index(values: &[Self]) -> usize;
+    fn max_index(values: &[Self]) -> usize {
+        values.iter().copied().max().map_or(0, Self::index)
+    }
 }
 
 impl TakeIndex for u32 {
     #[inline(always)]
     fn index(self) -> usize {
         usize::try_from(self).unwrap_or(usize::MAX)
-    }
-
-    fn max_index(values: &[Self]) -> usize {
-        values.iter().fold(0, |m, &v| m.max(v)).index()
     }
 }
 
@@ -108,20 +106,12 @@ impl TakeIndex for u64 {
     fn index(self) -> usize {
         usize::try_from(self).unwrap_or(usize::MAX)
     }
-
-    fn max_index(values: &[Self]) -> usize {
-        values.iter().fold(0, |m, &v| m.max(v)).index()
-    }
 }
 
 impl TakeIndex for usize {
     #[inline(always)]
     fn index(self) -> usize {
         self
-    }
-
-    fn max_index(values: &[Self]) -> usize {
-        values.iter().fold(0, |m, &v| m.max(v))
     }
 }
 

@@ -207,15 +207,8 @@ pub(super) fn take_nulls<I: TakeIndex, A: Allocator>(
         base += 64;
         let word = match src {
             None => valid,
-            Some(s) if valid == live => gather_bits(s, chunk),
-            Some(s) => {
-                let mut word = 0u64;
-                for (b, i) in chunk.iter().enumerate() {
-                    let bit = (valid >> b) & 1 != 0 && s.get(i.index());
-                    word |= u64::from(bit) << b;
-                }
-                word
-            }
+            // A null index reads some bit (in bounds or 0), then masked.
+            Some(s) => gather_bits(s, chunk) & valid,
         };
         word.to_le()
     })?;
