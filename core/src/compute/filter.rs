@@ -339,7 +339,7 @@ impl Compress<'_> {
 /// bit right by `2^i` when bit `i` of its distance to its final place is
 /// set.
 #[inline]
-fn compress(x: u64, m: u64) -> u64 {
+pub(super) fn compress(x: u64, m: u64) -> u64 {
     let (mut x, mut m) = (x & m, m);
     // Bit j of `mk`: a zero of the mask right of j (the distances' bits
     // come from the parity of these counts).

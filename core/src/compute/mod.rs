@@ -23,6 +23,8 @@
 //!   that sorts one column (directly for primitives) or several (through the
 //!   row format), with an optional top-k limit.
 
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod bmi2;
 mod concat;
 #[cfg(any(
     feature = "dictionary",
