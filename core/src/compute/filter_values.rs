@@ -278,6 +278,41 @@ mod tests {
         got
     }
 
+    /// `filter_in` of a nullable Int64 column of several words equals the
+    /// model for masks from nearly empty (most words keep nothing or one
+    /// value, the path without a branch on which) to nearly full, with the
+    /// kept validity bits packed across words.
+    #[test]
+    fn filter_of_many_words_equals_the_model() {
+        use crate::array::{Array, Int64Array};
+        use allocator_api2::alloc::Global;
+        let len = 64 * 9 + 5;
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let vals: Vec<Option<i64>> = (0..len as i64)
+            .map(|i| (next() % 3 != 0).then_some(i))
+            .collect();
+        let a = Int64Array::from(vals.clone()).into_array_ref();
+        for per_64 in [1u64, 2, 8, 32, 60] {
+            let keep: Vec<bool> = (0..len).map(|_| next() % 64 < per_64).collect();
+            let p = crate::array::BooleanArray::from(keep.clone());
+            let f = super::super::filter_in(&a, &p, Global).unwrap();
+            let got: Vec<Option<i64>> = f.as_primitive::<i64>().unwrap().iter().collect();
+            let want: Vec<Option<i64>> = vals
+                .iter()
+                .zip(&keep)
+                .filter(|(_, k)| **k)
+                .map(|(v, _)| *v)
+                .collect();
+            assert_eq!(got, want, "{per_64} of 64 kept");
+        }
+    }
+
     /// Both walks (bit by bit, and by `PEXT` or its portable stand-in)
     /// give the model's kept values and validity bits, for masks from
     /// nearly empty to nearly full, from a bit offset, with a short last
