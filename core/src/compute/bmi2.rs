@@ -5,8 +5,8 @@
 //! and its validity bit none (one `PEXT` per 64 slots).
 //!
 //! `PEXT` is fast (3 cycles) on Intel since Haswell and on AMD since Zen 3
-//! (family 0x19); on earlier AMD processors it is microcoded (tens to
-//! hundreds of cycles), so they count as not having it. Other targets, and
+//! (family 0x19); on earlier AMD (and Hygon) processors it is microcoded
+//! (tens to hundreds of cycles), so they count as not having it. Other targets, and
 //! Miri (which has no `CPUID`), never have it.
 
 #[cfg(all(target_arch = "x86_64", not(miri)))]
@@ -51,8 +51,11 @@ fn detect() -> bool {
     let leaf7 = unsafe { __cpuid_count(7, 0) };
     let bmi1 = leaf7.ebx & (1 << 3) != 0;
     let bmi2 = leaf7.ebx & (1 << 8) != 0;
-    // "AuthenticAMD" as EBX, EDX, ECX.
-    let amd = (leaf0.ebx, leaf0.edx, leaf0.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
+    // "AuthenticAMD" as EBX, EDX, ECX; "HygonGenuine" (Zen 1 cores, family
+    // 0x18) counts as AMD.
+    let vendor = (leaf0.ebx, leaf0.edx, leaf0.ecx);
+    let amd = vendor == (0x6874_7541, 0x6974_6e65, 0x444d_4163)
+        || vendor == (0x6f67_7948, 0x6e65_476e, 0x656e_6975);
     // SAFETY: as above; leaf 1 exists whenever leaf 7 does.
     let leaf1 = unsafe { __cpuid(1) };
     let base = (leaf1.eax >> 8) & 0xF;
@@ -73,4 +76,33 @@ fn detect() -> bool {
 pub(super) unsafe fn pext(x: u64, m: u64) -> u64 {
     // SAFETY: the caller has checked that the processor has BMI2.
     unsafe { core::arch::x86_64::_pext_u64(x, m) }
+}
+
+#[cfg(all(test, target_arch = "x86_64", not(miri)))]
+mod tests {
+    use super::*;
+
+    /// `CPUID` as read here agrees with std's detection, and `PEXT` (where
+    /// used) packs like the portable compress.
+    #[test]
+    fn detection_agrees_with_std_and_pext_with_compress() {
+        let fast = has_fast_pext();
+        let std_has =
+            std::is_x86_feature_detected!("bmi1") && std::is_x86_feature_detected!("bmi2");
+        assert!(!fast || std_has, "fast PEXT claimed without BMI1/BMI2");
+        // Asked twice: the kept answer is the same.
+        assert_eq!(has_fast_pext(), fast);
+        if fast {
+            let mut x = 0x0123_4567_89AB_CDEFu64;
+            for _ in 0..1000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let m = x.rotate_left(23) ^ (x >> 3);
+                // SAFETY: the processor has BMI2 (`fast`).
+                let p = unsafe { pext(x, m) };
+                assert_eq!(p, super::super::filter::compress(x, m), "{x:#x} {m:#x}");
+            }
+        }
+    }
 }
