@@ -101,7 +101,7 @@ mod tests {
                 let m = x.rotate_left(23) ^ (x >> 3);
                 // SAFETY: the processor has BMI2 (`fast`).
                 let p = unsafe { pext(x, m) };
-                assert_eq!(p, super::super::filter::compress(x, m), "{x:#x} {m:#x}");
+                assert_eq!(p, super::super::compress::compress(x, m), "{x:#x} {m:#x}");
             }
         }
     }

@@ -11,6 +11,7 @@
 
 use allocator_api2::alloc::Allocator;
 
+use super::compress::compress_bitmap;
 use super::empty::new_empty;
 use super::filter_values::filter_values_nulls;
 use super::indices::{Bits, Idx};
@@ -289,103 +290,6 @@ fn listing<A: Allocator>(array: &ArrayRef<'_, A>) -> Listing {
     }
 }
 
-/// The bits of `src` where `mask` is set, packed, 64 at a time: a word of
-/// the mask and the same word of `src` at a time.
-struct Compress<'b> {
-    mask: Bits<'b>,
-    src: Bits<'b>,
-    len: usize,
-    /// Next position to read (a multiple of 64).
-    at: usize,
-    pending: u128,
-    n_pending: u32,
-}
-
-impl Compress<'_> {
-    /// The next 64 packed bits (zeros past the last).
-    fn next_word(&mut self) -> u64 {
-        while self.n_pending < 64 && self.at < self.len {
-            let mut m = read_bits(self.mask.bytes, self.mask.offset + self.at);
-            let left = self.len - self.at;
-            if left < 64 {
-                m &= (1u64 << left) - 1;
-            }
-            let kept = m.count_ones();
-            let packed = if kept == 0 {
-                0
-            } else {
-                let v = read_bits(self.src.bytes, self.src.offset + self.at);
-                match kept {
-                    64 => v,
-                    60.. => compress_dense(v, m),
-                    ..=4 => compress_sparse(v, m),
-                    _ => compress(v, m),
-                }
-            };
-            self.pending |= u128::from(packed) << self.n_pending;
-            self.n_pending += kept;
-            self.at += 64;
-        }
-        let out = self.pending as u64;
-        self.pending >>= 64;
-        self.n_pending = self.n_pending.saturating_sub(64);
-        out
-    }
-}
-
-/// The bits of `x` at the set bits of `m`, packed towards bit 0 (PEXT),
-/// in six rounds of shifts whatever the number of set bits (the parallel
-/// suffix method of "Hacker's Delight", 7-4): round `i` moves every kept
-/// bit right by `2^i` when bit `i` of its distance to its final place is
-/// set.
-#[inline]
-pub(super) fn compress(x: u64, m: u64) -> u64 {
-    let (mut x, mut m) = (x & m, m);
-    // Bit j of `mk`: a zero of the mask right of j (the distances' bits
-    // come from the parity of these counts).
-    let mut mk = !m << 1;
-    for i in 0..6 {
-        let mut mp = mk ^ (mk << 1);
-        mp ^= mp << 2;
-        mp ^= mp << 4;
-        mp ^= mp << 8;
-        mp ^= mp << 16;
-        mp ^= mp << 32;
-        let mv = mp & m;
-        m = (m ^ mv) | (mv >> (1 << i));
-        let t = x & mv;
-        x = (x ^ t) | (t >> (1 << i));
-        mk &= !mp;
-    }
-    x
-}
-
-/// [`compress`] for a mask with few clear bits: they are removed one at a
-/// time, the highest first (the bits above each move down by one).
-#[inline]
-fn compress_dense(x: u64, m: u64) -> u64 {
-    let (mut x, mut dropped) = (x, !m);
-    while dropped != 0 {
-        let below = (1u64 << (63 - dropped.leading_zeros())) - 1;
-        x = (x & below) | ((x >> 1) & !below);
-        dropped &= below;
-    }
-    x
-}
-
-/// [`compress`] for a mask with few set bits: they are picked one at a
-/// time, the lowest first.
-#[inline]
-fn compress_sparse(x: u64, m: u64) -> u64 {
-    let (mut out, mut m, mut k) = (0u64, m, 0u32);
-    while m != 0 {
-        out |= ((x >> m.trailing_zeros()) & 1) << k;
-        k += 1;
-        m &= m - 1;
-    }
-    out
-}
-
 /// The kept positions of a mask: listed, or read from its bits.
 enum Positions<'b> {
     Listed(core::slice::Iter<'b, usize>),
@@ -528,16 +432,7 @@ pub(super) fn filter_nulls<A: Allocator>(
             byte
         })?;
     } else {
-        let mut c = Compress {
-            mask: mask.bits,
-            src,
-            len: mask.len,
-            at: 0,
-            pending: 0,
-            n_pending: 0,
-        };
-        // Little-endian words: the bitmap's byte order on every host.
-        out.try_extend_from_fn(mask.count.div_ceil(64), |_| c.next_word().to_le())?;
+        compress_bitmap(mask.bits, src, mask.len, mask.count, &mut out)?;
     }
     let bits = BooleanBuffer::try_new(out.into_buffer(), 0, mask.count)?;
     Ok(Some(NullBuffer::new(bits)))
@@ -686,53 +581,4 @@ fn filter_dictionary<'a, A: Allocator + Clone>(
     };
     a.validate(crate::array::ValidationLevel::Cheap)?;
     Ok(a.into_array_ref())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{compress, compress_dense, compress_sparse};
-
-    /// The bits of `x` where `m` is set, packed from bit 0, one at a time.
-    fn model(x: u64, m: u64) -> u64 {
-        let mut want = 0u64;
-        let mut k = 0;
-        for b in 0..64 {
-            if m >> b & 1 == 1 {
-                want |= (x >> b & 1) << k;
-                k += 1;
-            }
-        }
-        want
-    }
-
-    #[test]
-    fn compress_packs_the_masked_bits_like_a_bit_by_bit_loop() {
-        let mut s = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
-        for round in 0..2000 {
-            let x = next();
-            let m = match round % 4 {
-                0 => next(),
-                1 => next() & next(),
-                2 => next() | next(),
-                _ => [0, u64::MAX, 1 << 63, 1][round / 4 % 4],
-            };
-            let want = model(x, m);
-            assert_eq!(compress(x, m), want, "{x:#x} {m:#x}");
-            // The fast paths, on masks they are meant for and any other.
-            assert_eq!(compress_dense(x, m), want, "{x:#x} {m:#x}");
-            assert_eq!(compress_sparse(x, m), want, "{x:#x} {m:#x}");
-            let (dense, sparse) = (m | (next() & next() & next()), m & next() & next() & next());
-            for m in [dense, !(1u64 << (round % 64)), sparse, 1u64 << (round % 64)] {
-                let want = model(x, m);
-                assert_eq!(compress_dense(x, m), want, "{x:#x} {m:#x}");
-                assert_eq!(compress_sparse(x, m), want, "{x:#x} {m:#x}");
-            }
-        }
-    }
 }

@@ -6,6 +6,7 @@
 
 use allocator_api2::alloc::Allocator;
 
+use super::compress::packed;
 use super::filter::{filter_nulls, Mask, Runs};
 use super::indices::Bits;
 use super::read_bits;
@@ -128,20 +129,6 @@ unsafe fn staged_bmi2<T: bytemuck::Pod>(
     emit: &mut impl FnMut(&[T], u64, u32) -> Result<()>,
 ) -> Result<()> {
     staged_with::<T, true>(values, mask, valid_src, emit)
-}
-
-/// The bits of `x` at the set bits of `m`, packed towards bit 0: `PEXT`
-/// where `PEXT` is true (only ever so on x86-64 with BMI2), else the
-/// portable [`super::filter::compress`].
-#[inline(always)]
-fn packed<const PEXT: bool>(x: u64, m: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    if PEXT {
-        // SAFETY: `PEXT` is true only in `staged_bmi2`, which runs only on a
-        // processor with BMI2.
-        return unsafe { super::bmi2::pext(x, m) };
-    }
-    super::filter::compress(x, m)
 }
 
 /// [`staged`], with the validity bits of a word packed by [`packed`] when

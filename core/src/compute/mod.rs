@@ -25,6 +25,7 @@
 
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 mod bmi2;
+mod compress;
 mod concat;
 #[cfg(any(
     feature = "dictionary",
