@@ -1,7 +1,7 @@
 //! Bit compress (the x86 `PEXT` operation): the bits of a word at the set
 //! bits of a mask, packed towards bit 0; and a bitmap compressed by a
 //! filter's mask, 64 slots at a time. `PEXT` itself on x86-64 processors
-//! that have a fast one ([`super::bmi2`]), portable shift networks
+//! that have a fast one ([`super::x86`]), portable shift networks
 //! elsewhere.
 
 use allocator_api2::alloc::Allocator;
@@ -27,7 +27,7 @@ pub(super) fn compress_bitmap<A: Allocator>(
     out: &mut MutableBuffer<A>,
 ) -> Result<()> {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
-    if super::bmi2::has_fast_pext() {
+    if super::x86::has_fast_pext() {
         // SAFETY: the processor has BMI1 and BMI2 (just asked).
         return unsafe { compress_bitmap_bmi2(mask, src, len, count, out) };
     }
@@ -37,7 +37,7 @@ pub(super) fn compress_bitmap<A: Allocator>(
 /// [`compress_bitmap`] compiled for BMI1 and BMI2.
 ///
 /// # Safety
-/// The processor has BMI1 and BMI2 ([`super::bmi2::has_fast_pext`]).
+/// The processor has BMI1 and BMI2 ([`super::x86::has_fast_pext`]).
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 #[target_feature(enable = "bmi1,bmi2")]
 unsafe fn compress_bitmap_bmi2<A: Allocator>(
@@ -97,7 +97,7 @@ pub(super) fn packed<const PEXT: bool>(x: u64, m: u64) -> u64 {
     if PEXT {
         // SAFETY: `PEXT` is true only in code that runs after
         // `has_fast_pext` returned true: the processor has BMI2.
-        return unsafe { super::bmi2::pext(x, m) };
+        return unsafe { super::x86::pext(x, m) };
     }
     match m.count_ones() {
         64 => x,

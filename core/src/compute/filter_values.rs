@@ -99,7 +99,7 @@ impl<A: Allocator> Packer<'_, A> {
 /// bits of `valid`, their bits of `valid_src` (all set when `None`).
 ///
 /// On x86-64 processors with a fast `PEXT` (asked at run time,
-/// [`super::bmi2`]) the walk is compiled for BMI1/BMI2: a kept value is
+/// [`super::x86`]) the walk is compiled for BMI1/BMI2: a kept value is
 /// then a `TZCNT`, a load, a store and a `BLSR`, and the validity bits of
 /// a word one `PEXT`, instead of a bit extracted per kept value.
 fn staged<T: bytemuck::Pod>(
@@ -109,7 +109,7 @@ fn staged<T: bytemuck::Pod>(
     emit: &mut impl FnMut(&[T], u64, u32) -> Result<()>,
 ) -> Result<()> {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
-    if super::bmi2::has_fast_pext() {
+    if super::x86::has_fast_pext() {
         // SAFETY: the processor has BMI1 and BMI2 (just asked).
         return unsafe { staged_bmi2(values, mask, valid_src, emit) };
     }
@@ -119,7 +119,7 @@ fn staged<T: bytemuck::Pod>(
 /// [`staged`] compiled for BMI1 and BMI2.
 ///
 /// # Safety
-/// The processor has BMI1 and BMI2 ([`super::bmi2::has_fast_pext`]).
+/// The processor has BMI1 and BMI2 ([`super::x86::has_fast_pext`]).
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 #[target_feature(enable = "bmi1,bmi2")]
 unsafe fn staged_bmi2<T: bytemuck::Pod>(
@@ -348,7 +348,7 @@ mod tests {
             });
             assert_eq!(walk::<false>(&values, &mask, valid), model, "{density}");
             #[cfg(all(target_arch = "x86_64", not(miri)))]
-            let pext = super::super::bmi2::has_fast_pext();
+            let pext = super::super::x86::has_fast_pext();
             #[cfg(not(all(target_arch = "x86_64", not(miri))))]
             let pext = true;
             if pext {

@@ -92,12 +92,21 @@ pub(super) trait TakeIndex: Copy + Ord + Send + Sync {
     fn max_index(values: &[Self]) -> usize {
         values.iter().copied().max().map_or(0, Self::index)
     }
+
+    /// `values` as `u32`s when they are (for kernels with a `u32` path).
+    fn as_u32s(_values: &[Self]) -> Option<&[u32]> {
+        None
+    }
 }
 
 impl TakeIndex for u32 {
     #[inline(always)]
     fn index(self) -> usize {
         usize::try_from(self).unwrap_or(usize::MAX)
+    }
+
+    fn as_u32s(values: &[Self]) -> Option<&[u32]> {
+        Some(values)
     }
 }
 

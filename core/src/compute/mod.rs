@@ -23,8 +23,6 @@
 //!   that sorts one column (directly for primitives) or several (through the
 //!   row format), with an optional top-k limit.
 
-#[cfg(all(target_arch = "x86_64", not(miri)))]
-mod bmi2;
 mod compress;
 mod concat;
 #[cfg(any(
@@ -79,6 +77,8 @@ mod take_bytes;
     feature = "union"
 ))]
 mod take_nested;
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod x86;
 
 #[cfg(all(
     test,

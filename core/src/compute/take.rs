@@ -191,6 +191,31 @@ pub(super) fn take_nulls<I: TakeIndex, A: Allocator>(
     }
     let n = idx.len();
     let mut out = MutableBuffer::new_in(alloc);
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    if let (Some(s), Some(u32s)) = (src, I::as_u32s(idx.values)) {
+        if s.offset % 8 == 0 && super::x86::has_avx2() {
+            out.try_extend_zeros(n.div_ceil(64) * 8)?;
+            let words = out.typed_mut::<u64>()?;
+            let bits = s.bytes.get(s.offset / 8..).unwrap_or(&[]);
+            // SAFETY: the processor has AVX2 (just asked).
+            unsafe { super::x86::gather_bits_avx2(bits, u32s, words) };
+            if let Some(v) = idx.valid {
+                for (w, word) in words.iter_mut().enumerate() {
+                    *word &= read_bits(v.bytes, v.offset + 64 * w);
+                }
+            }
+            if let Some(last) = words.last_mut() {
+                if n % 64 != 0 {
+                    *last &= (1u64 << (n % 64)) - 1;
+                }
+            }
+            return Ok(Some(NullBuffer::new(BooleanBuffer::try_new(
+                out.into_buffer(),
+                0,
+                n,
+            )?)));
+        }
+    }
     // 64 output bits at a time, stored as little-endian words (the bitmap's
     // byte order on every host).
     let mut chunks = idx.values.chunks(64);
