@@ -26,7 +26,7 @@ pub(super) fn compress_bitmap<A: Allocator>(
     count: usize,
     out: &mut MutableBuffer<A>,
 ) -> Result<()> {
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    #[cfg(target_arch = "x86_64")]
     if super::x86::has_fast_pext() {
         // SAFETY: the processor has BMI1 and BMI2 (just asked).
         return unsafe { compress_bitmap_bmi2(mask, src, len, count, out) };
@@ -38,7 +38,7 @@ pub(super) fn compress_bitmap<A: Allocator>(
 ///
 /// # Safety
 /// The processor has BMI1 and BMI2 ([`super::x86::has_fast_pext`]).
-#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi1,bmi2")]
 unsafe fn compress_bitmap_bmi2<A: Allocator>(
     mask: Bits<'_>,
@@ -93,7 +93,7 @@ fn compress_bitmap_with<A: Allocator, const PEXT: bool>(
 /// masks with few clear or few set bits.
 #[inline(always)]
 pub(super) fn packed<const PEXT: bool>(x: u64, m: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    #[cfg(target_arch = "x86_64")]
     if PEXT {
         // SAFETY: `PEXT` is true only in code that runs after
         // `has_fast_pext` returned true: the processor has BMI2.

@@ -108,7 +108,7 @@ fn staged<T: bytemuck::Pod>(
     valid_src: Option<Bits<'_>>,
     emit: &mut impl FnMut(&[T], u64, u32) -> Result<()>,
 ) -> Result<()> {
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    #[cfg(target_arch = "x86_64")]
     if super::x86::has_fast_pext() {
         // SAFETY: the processor has BMI1 and BMI2 (just asked).
         return unsafe { staged_bmi2(values, mask, valid_src, emit) };
@@ -120,7 +120,7 @@ fn staged<T: bytemuck::Pod>(
 ///
 /// # Safety
 /// The processor has BMI1 and BMI2 ([`super::x86::has_fast_pext`]).
-#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi1,bmi2")]
 unsafe fn staged_bmi2<T: bytemuck::Pod>(
     values: &[T],
@@ -347,9 +347,9 @@ mod tests {
                 offset: 0,
             });
             assert_eq!(walk::<false>(&values, &mask, valid), model, "{density}");
-            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            #[cfg(target_arch = "x86_64")]
             let pext = super::super::x86::has_fast_pext();
-            #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+            #[cfg(not(target_arch = "x86_64"))]
             let pext = true;
             if pext {
                 assert_eq!(walk::<true>(&values, &mask, valid), model, "{density}");

@@ -77,7 +77,7 @@ mod take_bytes;
     feature = "union"
 ))]
 mod take_nested;
-#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[cfg(target_arch = "x86_64")]
 mod x86;
 
 #[cfg(all(

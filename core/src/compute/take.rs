@@ -191,7 +191,7 @@ pub(super) fn take_nulls<I: TakeIndex, A: Allocator>(
     }
     let n = idx.len();
     let mut out = MutableBuffer::new_in(alloc);
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    #[cfg(target_arch = "x86_64")]
     if let (Some(s), Some(u32s)) = (src, I::as_u32s(idx.values)) {
         if s.offset % 8 == 0 && super::x86::has_avx2() {
             out.try_extend_zeros(n.div_ceil(64) * 8)?;

@@ -10,8 +10,9 @@
 //! `PEXT` is fast (3 cycles) on Intel since Haswell and on AMD since Zen 3
 //! (family 0x19); on earlier AMD (and Hygon) processors it is microcoded
 //! (tens to hundreds of cycles), so they count as not having it. Other targets, and
-//! Miri (which has no `CPUID`), never have either; this module is compiled
-//! only for x86-64 outside Miri.
+//! Miri (which has no `CPUID`), never have either, unless the build enables
+//! them (`-C target-feature=+avx2,+bmi1,+bmi2`: how the Miri stage runs
+//! this code a second time). This module is compiled only for x86-64.
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
@@ -41,6 +42,10 @@ pub(super) fn has_fast_pext() -> bool {
 /// `CPUID` intrinsics became safe), hence the `allow`.
 #[allow(unused_unsafe)]
 fn detect() -> bool {
+    if cfg!(miri) {
+        // No `CPUID` under Miri: only the features enabled at compile time.
+        return false;
+    }
     use core::arch::x86_64::{__cpuid, __cpuid_count};
     // SAFETY: every x86-64 processor has `CPUID` (it is part of the
     // architecture's baseline); leaves up to the reported maximum exist.
@@ -102,6 +107,9 @@ pub(super) fn has_avx2() -> bool {
 /// Asks `CPUID` and `XGETBV` for AVX2 (see [`has_avx2`]).
 #[allow(unused_unsafe)]
 fn detect_avx2() -> bool {
+    if cfg!(miri) {
+        return false;
+    }
     use core::arch::x86_64::{__cpuid, __cpuid_count};
     // SAFETY: every x86-64 processor has `CPUID`.
     let leaf0 = unsafe { __cpuid(0) };
