@@ -21,17 +21,21 @@ use core::sync::atomic::{AtomicU8, Ordering};
 /// fact of the machine, not a setting).
 #[inline]
 pub(super) fn has_fast_pext() -> bool {
-    /// 0: not asked yet; 1: no; 2: yes.
     static STATE: AtomicU8 = AtomicU8::new(0);
-    if cfg!(all(target_feature = "bmi1", target_feature = "bmi2")) {
-        return true;
-    }
-    match STATE.load(Ordering::Relaxed) {
+    cfg!(all(target_feature = "bmi1", target_feature = "bmi2")) || asked_once(&STATE, detect)
+}
+
+/// `detect()`'s answer, asked the first time only and kept in `state` (0:
+/// not asked yet; 1: no; 2: yes). Two threads asking at once both ask:
+/// the answer is the same.
+#[inline]
+fn asked_once(state: &AtomicU8, detect: fn() -> bool) -> bool {
+    match state.load(Ordering::Relaxed) {
         1 => false,
         2 => true,
         _ => {
             let yes = detect();
-            STATE.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+            state.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
             yes
         }
     }
@@ -88,20 +92,8 @@ pub(super) unsafe fn pext(x: u64, m: u64) -> u64 {
 /// YMM state; leaf 7: AVX2), asked once like [`has_fast_pext`].
 #[inline]
 pub(super) fn has_avx2() -> bool {
-    /// 0: not asked yet; 1: no; 2: yes.
     static STATE: AtomicU8 = AtomicU8::new(0);
-    if cfg!(target_feature = "avx2") {
-        return true;
-    }
-    match STATE.load(Ordering::Relaxed) {
-        1 => false,
-        2 => true,
-        _ => {
-            let yes = detect_avx2();
-            STATE.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-            yes
-        }
-    }
+    cfg!(target_feature = "avx2") || asked_once(&STATE, detect_avx2)
 }
 
 /// Asks `CPUID` and `XGETBV` for AVX2 (see [`has_avx2`]).
