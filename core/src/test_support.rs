@@ -115,3 +115,14 @@ pub(crate) fn check_every_failure<R>(mut run: impl FnMut(TestAlloc) -> Result<R>
     }
     needed
 }
+
+/// Deterministic pseudo-random numbers for tests (xorshift64 from `s`,
+/// which must not be 0).
+pub(crate) fn rng(mut s: u64) -> impl FnMut() -> u64 {
+    move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    }
+}

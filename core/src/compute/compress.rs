@@ -179,13 +179,7 @@ mod tests {
 
     #[test]
     fn compress_packs_the_masked_bits_like_a_bit_by_bit_loop() {
-        let mut s = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = crate::test_support::rng(0x2545_f491_4f6c_dd1du64);
         for round in 0..2000 {
             let x = next();
             let m = match round % 4 {

@@ -274,13 +274,7 @@ mod tests {
         use crate::array::{Array, Int64Array};
         use allocator_api2::alloc::Global;
         let len = 64 * 9 + 5;
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::test_support::rng(0x2545_F491_4F6C_DD1Du64);
         let vals: Vec<Option<i64>> = (0..len as i64)
             .map(|i| (next() % 3 != 0).then_some(i))
             .collect();
@@ -310,13 +304,7 @@ mod tests {
     fn both_walks_equal_the_model() {
         let len: usize = 64 * 7 + 13;
         let values: Vec<u64> = (0..len as u64).map(|i| i * 3 + 1).collect();
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::test_support::rng(0x9E37_79B9_7F4A_7C15u64);
         for density in [1u64, 8, 32, 56, 63] {
             let offset: usize = 3;
             let mut mask_bytes = vec![0u8; (len + offset).div_ceil(8) + 8];

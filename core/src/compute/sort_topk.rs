@@ -121,14 +121,7 @@ mod tests {
     use super::*;
     use crate::Global;
 
-    fn rng(mut s: u64) -> impl FnMut() -> u64 {
-        move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        }
-    }
+    use crate::test_support::rng;
 
     #[test]
     fn keeps_the_k_smallest_in_order_ties_by_position() {

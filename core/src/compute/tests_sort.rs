@@ -34,15 +34,7 @@ const OPTIONS: [SortOptions; 4] = [
     },
 ];
 
-/// Deterministic pseudo-random numbers (xorshift).
-fn rng(mut s: u64) -> impl FnMut() -> u64 {
-    move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    }
-}
+use crate::test_support::rng;
 
 /// The model: indices stably sorted by `key` under `o`, the first `limit`.
 fn model<K: Clone>(

@@ -51,14 +51,7 @@ const LIMITS: [Option<usize>; 8] = [
     None,
 ];
 
-fn rng(mut s: u64) -> impl FnMut() -> u64 {
-    move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    }
-}
+use crate::test_support::rng;
 
 /// Indices stably sorted by `keys` under `o` (nulls placed by `o`), the
 /// first `limit`.

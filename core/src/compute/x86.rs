@@ -209,26 +209,14 @@ mod tests {
         // Asked twice: the kept answer is the same.
         assert_eq!(has_fast_pext(), fast);
         if fast {
-            let mut x = 0x0123_4567_89AB_CDEFu64;
+            let mut next = crate::test_support::rng(0x0123_4567_89AB_CDEF);
             for _ in 0..1000 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                let x = next();
                 let m = x.rotate_left(23) ^ (x >> 3);
                 // SAFETY: the processor has BMI2 (`fast`).
                 let p = unsafe { pext(x, m) };
                 assert_eq!(p, super::super::compress::compress(x, m), "{x:#x} {m:#x}");
             }
-        }
-    }
-
-    /// A xorshift stream for the tests.
-    fn stream(mut x: u64) -> impl FnMut() -> u64 {
-        move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
         }
     }
 
@@ -240,7 +228,7 @@ mod tests {
         if !has_avx2() {
             return;
         }
-        let mut next = stream(0x9E37_79B9_7F4A_7C15);
+        let mut next = crate::test_support::rng(0x9E37_79B9_7F4A_7C15);
         for bytes in 0usize..71 {
             let bits: std::vec::Vec<u8> = (0..bytes).map(|_| next() as u8).collect();
             for n in [0usize, 1, 7, 8, 9, 63, 64, 65, 200] {
@@ -278,7 +266,7 @@ mod tests {
     fn take_of_many_words_equals_the_model() {
         use crate::array::{Array, Int64Array, UInt32Array};
         use allocator_api2::alloc::Global;
-        let mut next = stream(0x2545_F491_4F6C_DD1D);
+        let mut next = crate::test_support::rng(0x2545_F491_4F6C_DD1D);
         let len = 64 * 11 + 9;
         let vals: std::vec::Vec<Option<i64>> = (0..len as i64)
             // Slots 0 and 8 (where the null indices, 0, point) valid, so
