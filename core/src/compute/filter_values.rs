@@ -152,20 +152,22 @@ fn staged_with<T: bytemuck::Pod, const PEXT: bool>(
         if m == 0 {
             continue;
         }
+        if m & (m - 1) == 0 {
+            // One kept value (common when few are kept): no staging, and
+            // only its own validity bit read.
+            let b = m.trailing_zeros() as usize;
+            if let Some(x) = chunk.get(b) {
+                let valid = valid_src.map_or(1, |s| u64::from(s.get(at + b)));
+                emit(core::slice::from_ref(x), valid, 1)?;
+            }
+            continue;
+        }
         let v = valid_src.map_or(u64::MAX, |s| read_bits(s.bytes, s.offset + at));
         if m == u64::MAX {
             emit(chunk, v, 64)?;
             continue;
         }
         let (mut k, mut bits, mut kept_valid) = (0usize, m, 0u64);
-        if bits & (bits - 1) == 0 {
-            // One kept value (common when few are kept): no staging.
-            let b = bits.trailing_zeros() as usize;
-            if let Some(x) = chunk.get(b) {
-                emit(core::slice::from_ref(x), (v >> (b & 63)) & 1, 1)?;
-            }
-            continue;
-        }
         if let (true, Ok(whole)) = (PEXT, <&[T; 64]>::try_from(chunk)) {
             while bits != 0 {
                 let b = bits.trailing_zeros() as usize & 63;
