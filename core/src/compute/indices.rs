@@ -93,7 +93,9 @@ pub(super) trait TakeIndex: Copy + Ord + Send + Sync {
         values.iter().copied().max().map_or(0, Self::index)
     }
 
-    /// `values` as `u32`s when they are (for kernels with a `u32` path).
+    /// `values` as `u32`s when they are (for kernels with a `u32` path:
+    /// take's AVX2 validity gather).
+    #[cfg(target_arch = "x86_64")]
     fn as_u32s(_values: &[Self]) -> Option<&[u32]> {
         None
     }
@@ -105,6 +107,7 @@ impl TakeIndex for u32 {
         usize::try_from(self).unwrap_or(usize::MAX)
     }
 
+    #[cfg(target_arch = "x86_64")]
     fn as_u32s(values: &[Self]) -> Option<&[u32]> {
         Some(values)
     }
