@@ -797,18 +797,6 @@ impl<A: Allocator + Clone> core::fmt::Debug for RowConverter<'_, A> {
     }
 }
 
-/// `bytes` as `T`s (an empty slice for no bytes, whatever its address).
-///
-/// # Errors
-/// [`Error::Misaligned`], [`Error::BufferLengthNotMultiple`] (neither happens
-/// for the 64-byte aligned buffers this module reads).
-pub(crate) fn typed<T: bytemuck::Pod>(bytes: &[u8]) -> Result<&[T]> {
-    if bytes.is_empty() {
-        return Ok(&[]);
-    }
-    bytemuck::try_cast_slice(bytes).map_err(|_| Error::Misaligned)
-}
-
 /// Splits `n` bytes off the front of `row`.
 ///
 /// # Errors

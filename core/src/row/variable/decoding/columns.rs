@@ -9,9 +9,9 @@ use allocator_api2::alloc::Allocator;
 
 use super::{decode_ordered_with, read_unordered, BlockSink};
 use crate::array::{
-    check_utf8_offsets, Array, ArrayRef, BinaryType, BinaryViewType, ByteArrayNativeType,
-    ByteArrayType, ByteView, ByteViewType, GenericByteArray, GenericByteViewArray, LargeBinaryType,
-    LargeUtf8Type, StringViewType, Utf8Type,
+    Array, ArrayRef, BinaryType, BinaryViewType, ByteArrayNativeType, ByteArrayType, ByteView,
+    ByteViewType, GenericByteArray, GenericByteViewArray, LargeBinaryType, LargeUtf8Type,
+    StringViewType, Utf8Type,
 };
 use crate::buffer::TryVec;
 use crate::buffer::{
@@ -475,6 +475,13 @@ pub(crate) fn decode_view<'a, T: ByteViewType, A: Allocator + Clone>(
 
 /// [`decode_view`] with `whole` as [`decode_into`] takes it; also whether a
 /// row had bytes left (for whole rows).
+///
+/// One pass: each value is decoded into the data buffer and its view made
+/// while it is hot. A value of at most 12 bytes lives in its view only (the
+/// data buffer's position goes back to its start), a longer one stays in
+/// the data buffer, referenced by offset. The data buffer is sized for all
+/// the value bytes (`whole`'s estimate, else an exact pass over the rows;
+/// an estimate that falls short is followed by the exact pass).
 fn decode_views<'a, T: ByteViewType, A: Allocator + Clone>(
     rows: &mut [&[u8]],
     opts: SortOptions,
@@ -482,78 +489,195 @@ fn decode_views<'a, T: ByteViewType, A: Allocator + Clone>(
     whole: Option<usize>,
     alloc: &A,
 ) -> Result<(GenericByteViewArray<'a, T, A>, bool)> {
-    let (values, offsets, nulls, trailing) =
-        decode_into::<i64, A>(rows, opts, unordered, whole, alloc)?;
-    let offsets: &[i64] = crate::row::typed(offsets.as_slice())?;
-    let bytes = values.as_slice();
-    if T::Native::IS_UTF8 {
-        // The whole buffer once, then each value's start and end.
-        check_utf8_offsets(bytes, offsets).map_err(|_| Error::InvalidUtf8)?;
-    }
-    // Each value's view: inline, or its place in `values`, which becomes
-    // the one data buffer (no second copy of the bytes).
-    let mut views = MutableBuffer::new_in(alloc.clone());
-    views.try_reserve_exact(rows.len().saturating_mul(16))?;
-    let mut referenced = false;
-    for (i, w) in offsets.windows(2).enumerate() {
-        let view = match *w {
-            _ if nulls.as_ref().is_some_and(|n| !n.is_valid(i)) => [0; 16],
-            [start, end] => {
-                let start = usize::try_from(start).map_err(|_| Error::InvalidRow)?;
-                let end = usize::try_from(end).map_err(|_| Error::InvalidRow)?;
-                let value = bytes.get(start..end).ok_or(Error::InvalidRow)?;
-                referenced |= value.len() > ByteView::MAX_INLINE_LEN;
-                match inline_view(bytes, start, value.len()) {
-                    Some(v) => v,
-                    None => ByteView::try_new(value, 0, start)?.to_u128().to_ne_bytes(),
-                }
+    let utf8 = T::Native::IS_UTF8;
+    let decoded = match whole {
+        Some(total) => match fill_views::<A, false>(rows, opts, unordered, utf8, total, alloc)? {
+            Some(d) => d,
+            None => {
+                let total = decoded_total(rows, opts, unordered);
+                fill_views::<A, false>(rows, opts, unordered, utf8, total, alloc)?
+                    .ok_or(Error::InvalidRow)?
             }
-            _ => return Err(Error::InvalidRow),
-        };
-        views.try_extend_from_slice(&view)?;
-    }
-    let mut data = referenced.then(|| values.into_buffer());
+        },
+        None => {
+            let total = decoded_total(rows, opts, unordered);
+            fill_views::<A, true>(rows, opts, unordered, utf8, total, alloc)?
+                .ok_or(Error::InvalidRow)?
+        }
+    };
+    let (views, values, nulls, trailing) = decoded;
+    let mut data = (!values.is_empty()).then(|| values.into_buffer());
     let count = usize::from(data.is_some());
     let buffers = SharedSlice::try_from_fn_in(count, alloc.clone(), |_| {
         data.take().ok_or(Error::OutOfBounds)
     })?;
-    // SAFETY: every view was made by `ByteView::try_new` from a range of
-    // `values` (inline, or buffer 0 at the value's offset, its prefix the
-    // value's first bytes); null slots are the empty inline view; the
-    // validity is the decoder's, of `rows.len()` bits; for Utf8View every
-    // value was checked to be UTF-8 above (the whole buffer, and each
-    // value's start and end on a character boundary).
+    // SAFETY: `fill_views` made every view: inline ones hold the value's
+    // length and bytes, zero padded; the others reference buffer 0 (the
+    // data buffer, present whenever such a view was made) at the value's
+    // offset, with its length and first 4 bytes, inside the buffer; null
+    // slots are the empty inline view; the validity is the decoder's, of
+    // `rows.len()` bits; for Utf8View every value was checked to be UTF-8
+    // (inline ones one by one, the data buffer whole with every value's
+    // start on a character boundary).
     let array = unsafe { GenericByteViewArray::new_unchecked(views.into_buffer(), buffers, nulls) };
     Ok((array, trailing))
 }
 
-/// The inline view (length, then the bytes, zero padded) of the `len`
-/// bytes (at most 12) at `bytes[start..]`, made from 12 bytes read at once
-/// and masked; `None` for longer values or fewer than 12 bytes to read.
-#[inline(always)]
-fn inline_view(bytes: &[u8], start: usize, len: usize) -> Option<[u8; 16]> {
-    if len > ByteView::MAX_INLINE_LEN {
-        return None;
+/// Decoded views, data buffer and validity, and whether a row had bytes
+/// left after its value (only looked at for whole rows).
+type DecodedViews<A> = (
+    MutableBuffer<A>,
+    MutableBuffer<A>,
+    Option<NullBuffer<'static, A>>,
+    bool,
+);
+
+/// Decodes the value at the front of each row into its view (see
+/// [`decode_views`]), with a data buffer of `total + BLOCK_SIZE` bytes:
+/// `None` when that is too little (only a malformed row or a short
+/// estimate). `ADVANCE`: the rows advance past their values (else a row
+/// not consumed whole is reported). `utf8`: every value must be UTF-8.
+///
+/// # Errors
+/// As [`decode_ordered_with`]; [`Error::InvalidUtf8`];
+/// [`Error::CapacityOverflow`] when an offset or length exceeds `i32`;
+/// [`Error::AllocationFailed`].
+fn fill_views<A: Allocator + Clone, const ADVANCE: bool>(
+    rows: &mut [&[u8]],
+    opts: SortOptions,
+    unordered: bool,
+    utf8: bool,
+    total: usize,
+    alloc: &A,
+) -> Result<Option<DecodedViews<A>>> {
+    let n = rows.len();
+    let room = total
+        .checked_add(BLOCK_SIZE)
+        .ok_or(Error::CapacityOverflow)?;
+    let mut values = MutableBuffer::new_in(alloc.clone());
+    values.try_extend_zeros(room)?;
+    let mut views = MutableBuffer::new_in(alloc.clone());
+    views.try_extend_zeros(
+        n.checked_mul(ByteView::SIZE)
+            .ok_or(Error::CapacityOverflow)?,
+    )?;
+    let mut validity = MutableBuffer::new_in(alloc.clone());
+    validity.try_extend_zeros(n.div_ceil(8))?;
+    let mut null_count = 0usize;
+    let mut trailing = false;
+    // Non-UTF-8 inline values, long values starting inside a character.
+    let mut bad_utf8 = false;
+    let null = opts.null_sentinel();
+    let mut pos = 0usize;
+    {
+        let bits = validity.as_slice_mut();
+        let out = values.as_slice_mut();
+        let slots: &mut [[u8; 16]] =
+            bytemuck::try_cast_slice_mut(views.as_slice_mut()).map_err(|_| Error::OutOfBounds)?;
+        // One loop per mode, the flip a constant in each.
+        macro_rules! rows {
+            ($decode:expr) => {
+                for (i, (row, slot)) in rows.iter_mut().zip(slots.iter_mut()).enumerate() {
+                    let mut r: &[u8] = row;
+                    let start = pos;
+                    let decoded = match $decode(&mut r, out, start) {
+                        Err(e) if e.kind() == ErrorKind::OutOfBounds && !ADVANCE => {
+                            return Ok(None)
+                        }
+                        Err(e) if e.kind() == ErrorKind::OutOfBounds => {
+                            return Err(Error::InvalidRow)
+                        }
+                        d => d?,
+                    };
+                    if ADVANCE {
+                        *row = r;
+                    } else {
+                        trailing |= !r.is_empty();
+                    }
+                    let Some(end) = decoded else {
+                        null_count += 1;
+                        continue;
+                    };
+                    if let Some(b) = bits.get_mut(i / 8) {
+                        *b |= 1 << (i % 8);
+                    }
+                    let len = end - start;
+                    // The 16 bytes from the value's start (past the room:
+                    // only when the room was too small, as above).
+                    let head: [u8; 16] = match out.get(start..).and_then(|h| h.first_chunk()) {
+                        Some(h) => *h,
+                        None if !ADVANCE => return Ok(None),
+                        None => return Err(Error::InvalidRow),
+                    };
+                    let length = i32::try_from(len).map_err(|_| Error::CapacityOverflow)?;
+                    let view = if len <= ByteView::MAX_INLINE_LEN {
+                        // The bytes past the value may be another's: masked off.
+                        let keep = u128::MAX.checked_shr(128 - 8 * len as u32).unwrap_or(0);
+                        let data = u128::from_le_bytes(head) & keep;
+                        if utf8 && data & 0x8080_8080_8080_8080_8080_8080 != 0 {
+                            let bytes = data.to_le_bytes();
+                            bad_utf8 |=
+                                core::str::from_utf8(bytes.get(..len).unwrap_or(&[])).is_err();
+                        }
+                        pos = start;
+                        let mut view = (data << 32).to_le_bytes();
+                        if let Some(l) = view.first_chunk_mut::<4>() {
+                            *l = length.to_ne_bytes();
+                        }
+                        view
+                    } else {
+                        let offset = i32::try_from(start).map_err(|_| Error::CapacityOverflow)?;
+                        let [p0, p1, p2, p3, ..] = head;
+                        // A value starting with a continuation byte starts
+                        // inside a character.
+                        bad_utf8 |= utf8 && (p0 & 0xC0) == 0x80;
+                        pos = end;
+                        ByteView::from_parts(length, [p0, p1, p2, p3], 0, offset).to_bytes()
+                    };
+                    *slot = view;
+                }
+            };
+        }
+        let flip = if opts.descending { 0xFF } else { 0 };
+        if unordered {
+            rows!(
+                |row: &mut &[u8], out: &mut [u8], pos: usize| -> Result<Option<usize>> {
+                    let mut r: &[u8] = row;
+                    match read_unordered(&mut r)? {
+                        None => {
+                            *row = r;
+                            Ok(None)
+                        }
+                        Some(v) => {
+                            let e = pos + v.len();
+                            out.get_mut(pos..e)
+                                .ok_or(Error::OutOfBounds)?
+                                .copy_from_slice(v);
+                            *row = r;
+                            Ok(Some(e))
+                        }
+                    }
+                }
+            );
+        } else if flip == 0 {
+            rows!(|row: &mut &[u8], out: &mut [u8], pos| decode_ordered_at(row, null, 0, out, pos));
+        } else {
+            rows!(|row: &mut &[u8], out: &mut [u8], pos| decode_ordered_at(
+                row, null, 0xFF, out, pos
+            ));
+        }
     }
-    let src: &[u8; 12] = bytes.get(start..)?.first_chunk()?;
-    let (lo, hi) = src.split_first_chunk::<8>()?;
-    let hi: &[u8; 4] = hi.try_into().ok()?;
-    // Keep the low `n` bytes of a little-endian word (`n` up to its size).
-    let keep = |n: usize| {
-        u64::MAX
-            .checked_shr(64u32.saturating_sub(8 * n as u32))
-            .unwrap_or(0)
+    values.truncate(pos);
+    if utf8 && (bad_utf8 || core::str::from_utf8(values.as_slice()).is_err()) {
+        return Err(Error::InvalidUtf8);
+    }
+    let nulls = if null_count == 0 {
+        None
+    } else {
+        let bits = BooleanBuffer::try_new(validity.into_buffer(), 0, n)?;
+        Some(NullBuffer::try_new_with_count(bits, null_count)?)
     };
-    let lo = u64::from_le_bytes(*lo) & keep(len.min(8));
-    let hi = u32::from_le_bytes(*hi) & keep(len.saturating_sub(8)) as u32;
-    let mut v = [0u8; 16];
-    let (l, rest) = v.split_first_chunk_mut::<4>()?;
-    // `len <= 12`.
-    *l = (len as i32).to_ne_bytes();
-    let (a, b) = rest.split_first_chunk_mut::<8>()?;
-    *a = lo.to_le_bytes();
-    *b.first_chunk_mut::<4>()? = hi.to_le_bytes();
-    Some(v)
+    Ok(Some((views, values, nulls, trailing)))
 }
 
 /// The node of a converter whose one column is a variable-length leaf
