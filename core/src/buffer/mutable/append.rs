@@ -279,6 +279,22 @@ impl Appender<'_> {
         self.pos
     }
 
+    /// Moves the position back to `pos` (a position this appender has
+    /// been at): the bytes written since are dropped, to be overwritten
+    /// or zeroed when the append ends.
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] when `pos` is before the appended range or
+    /// past the current position (nothing changes).
+    #[inline(always)]
+    pub(crate) fn rewind(&mut self, pos: usize) -> Result<()> {
+        if pos < self.guard.start || pos > self.pos {
+            return Err(Error::OutOfBounds);
+        }
+        self.pos = pos;
+        Ok(())
+    }
+
     /// Writes `bytes` next.
     ///
     /// # Errors

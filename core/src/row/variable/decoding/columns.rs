@@ -554,120 +554,41 @@ fn fill_views<A: Allocator + Clone, const ADVANCE: bool>(
     let room = total
         .checked_add(BLOCK_SIZE)
         .ok_or(Error::CapacityOverflow)?;
+    let view_bytes = n
+        .checked_mul(ByteView::SIZE)
+        .ok_or(Error::CapacityOverflow)?;
     let mut values = MutableBuffer::new_in(alloc.clone());
-    values.try_extend_zeros(room)?;
     let mut views = MutableBuffer::new_in(alloc.clone());
-    views.try_extend_zeros(
-        n.checked_mul(ByteView::SIZE)
-            .ok_or(Error::CapacityOverflow)?,
-    )?;
     let mut validity = MutableBuffer::new_in(alloc.clone());
     validity.try_extend_zeros(n.div_ceil(8))?;
-    let mut null_count = 0usize;
-    let mut trailing = false;
-    // Non-UTF-8 inline values, long values starting inside a character.
-    let mut bad_utf8 = false;
-    let null = opts.null_sentinel();
-    let mut pos = 0usize;
-    {
-        let bits = validity.as_slice_mut();
-        let out = values.as_slice_mut();
-        let slots: &mut [[u8; 16]] =
-            bytemuck::try_cast_slice_mut(views.as_slice_mut()).map_err(|_| Error::OutOfBounds)?;
-        // One loop per mode, the flip a constant in each.
-        macro_rules! rows {
-            ($decode:expr) => {
-                for (i, (row, slot)) in rows.iter_mut().zip(slots.iter_mut()).enumerate() {
-                    let mut r: &[u8] = row;
-                    let start = pos;
-                    let decoded = match $decode(&mut r, out, start) {
-                        Err(e) if e.kind() == ErrorKind::OutOfBounds && !ADVANCE => {
-                            return Ok(None)
-                        }
-                        Err(e) if e.kind() == ErrorKind::OutOfBounds => {
-                            return Err(Error::InvalidRow)
-                        }
-                        d => d?,
+    let bits = validity.as_slice_mut();
+    // Views and values are written once each, in order, into room that is
+    // not zeroed first.
+    let filled = values.try_extend_appended(room, |w| {
+        views.try_extend_appended(view_bytes, |v| {
+            let null = opts.null_sentinel();
+            if unordered {
+                view_rows::<ADVANCE, _>(rows, w, v, bits, utf8, |row, sink| {
+                    let Some(value) = read_unordered(row)? else {
+                        return Ok(false);
                     };
-                    if ADVANCE {
-                        *row = r;
-                    } else {
-                        trailing |= !r.is_empty();
-                    }
-                    let Some(end) = decoded else {
-                        null_count += 1;
-                        continue;
-                    };
-                    if let Some(b) = bits.get_mut(i / 8) {
-                        *b |= 1 << (i % 8);
-                    }
-                    let len = end - start;
-                    // The 16 bytes from the value's start (past the room:
-                    // only when the room was too small, as above).
-                    let head: [u8; 16] = match out.get(start..).and_then(|h| h.first_chunk()) {
-                        Some(h) => *h,
-                        None if !ADVANCE => return Ok(None),
-                        None => return Err(Error::InvalidRow),
-                    };
-                    let length = i32::try_from(len).map_err(|_| Error::CapacityOverflow)?;
-                    let view = if len <= ByteView::MAX_INLINE_LEN {
-                        // The bytes past the value may be another's: masked off.
-                        let keep = u128::MAX.checked_shr(128 - 8 * len as u32).unwrap_or(0);
-                        let data = u128::from_le_bytes(head) & keep;
-                        if utf8 && data & 0x8080_8080_8080_8080_8080_8080 != 0 {
-                            let bytes = data.to_le_bytes();
-                            bad_utf8 |=
-                                core::str::from_utf8(bytes.get(..len).unwrap_or(&[])).is_err();
-                        }
-                        pos = start;
-                        let mut view = (data << 32).to_le_bytes();
-                        if let Some(l) = view.first_chunk_mut::<4>() {
-                            *l = length.to_ne_bytes();
-                        }
-                        view
-                    } else {
-                        let offset = i32::try_from(start).map_err(|_| Error::CapacityOverflow)?;
-                        let [p0, p1, p2, p3, ..] = head;
-                        // A value starting with a continuation byte starts
-                        // inside a character.
-                        bad_utf8 |= utf8 && (p0 & 0xC0) == 0x80;
-                        pos = end;
-                        ByteView::from_parts(length, [p0, p1, p2, p3], 0, offset).to_bytes()
-                    };
-                    *slot = view;
-                }
-            };
-        }
-        let flip = if opts.descending { 0xFF } else { 0 };
-        if unordered {
-            rows!(
-                |row: &mut &[u8], out: &mut [u8], pos: usize| -> Result<Option<usize>> {
-                    let mut r: &[u8] = row;
-                    match read_unordered(&mut r)? {
-                        None => {
-                            *row = r;
-                            Ok(None)
-                        }
-                        Some(v) => {
-                            let e = pos + v.len();
-                            out.get_mut(pos..e)
-                                .ok_or(Error::OutOfBounds)?
-                                .copy_from_slice(v);
-                            *row = r;
-                            Ok(Some(e))
-                        }
-                    }
-                }
-            );
-        } else if flip == 0 {
-            rows!(|row: &mut &[u8], out: &mut [u8], pos| decode_ordered_at(row, null, 0, out, pos));
-        } else {
-            rows!(|row: &mut &[u8], out: &mut [u8], pos| decode_ordered_at(
-                row, null, 0xFF, out, pos
-            ));
-        }
-    }
-    values.truncate(pos);
+                    sink.unordered(value)?;
+                    Ok(true)
+                })
+            } else if opts.descending {
+                view_rows::<ADVANCE, _>(rows, w, v, bits, utf8, |row, sink| {
+                    decode_ordered_with(row, null, 0xFF, sink)
+                })
+            } else {
+                view_rows::<ADVANCE, _>(rows, w, v, bits, utf8, |row, sink| {
+                    decode_ordered_with(row, null, 0, sink)
+                })
+            }
+        })
+    })?;
+    let Some((null_count, trailing, bad_utf8)) = filled else {
+        return Ok(None);
+    };
     if utf8 && (bad_utf8 || core::str::from_utf8(values.as_slice()).is_err()) {
         return Err(Error::InvalidUtf8);
     }
@@ -678,6 +599,136 @@ fn fill_views<A: Allocator + Clone, const ADVANCE: bool>(
         Some(NullBuffer::try_new_with_count(bits, null_count)?)
     };
     Ok(Some((views, values, nulls, trailing)))
+}
+
+/// A value's bytes appended to the data buffer, its first 16 bytes kept
+/// (zero padded) for its view.
+struct ViewSink<'w, 'b> {
+    w: &'w mut Appender<'b>,
+    head: [u8; 16],
+    started: bool,
+}
+
+impl ViewSink<'_, '_> {
+    /// Keeps the first 16 bytes of the value's first block.
+    #[inline(always)]
+    fn keep_head(&mut self, block: &[u8; BLOCK_SIZE]) {
+        if !self.started {
+            if let Some(h) = block.first_chunk() {
+                self.head = *h;
+            }
+            self.started = true;
+        }
+    }
+
+    /// Appends a whole unordered value.
+    #[inline(always)]
+    fn unordered(&mut self, value: &[u8]) -> Result<()> {
+        let k = value.len().min(16);
+        if let (Some(h), Some(v)) = (self.head.get_mut(..k), value.get(..k)) {
+            h.copy_from_slice(v);
+        }
+        self.w.put_slice(value)
+    }
+}
+
+impl BlockSink for ViewSink<'_, '_> {
+    #[inline(always)]
+    fn block(&mut self, block: &[u8; BLOCK_SIZE]) -> Result<()> {
+        self.keep_head(block);
+        self.w.put(block)
+    }
+
+    #[inline(always)]
+    fn last(&mut self, block: &[u8; BLOCK_SIZE], n: usize) -> Result<()> {
+        // The padding past `n` is zero: the head of a short value is its
+        // bytes zero padded.
+        self.keep_head(block);
+        self.w.put_prefix(block, n)
+    }
+}
+
+/// The loop of [`fill_views`]: decodes each row's value with `decode`
+/// (`false` for a null) into `w`, its view into `v` and its validity bit
+/// into `bits`: the null count, whether a row had bytes left (not
+/// `ADVANCE`) and whether a value was found not to be UTF-8 (`utf8`: inline
+/// values checked, long values' first bytes checked to start a character);
+/// `None` when the room runs out.
+///
+/// # Errors
+/// As `decode` (not [`Error::OutOfBounds`]); [`Error::CapacityOverflow`]
+/// when an offset or length exceeds `i32`.
+#[inline(always)]
+fn view_rows<const ADVANCE: bool, F>(
+    rows: &mut [&[u8]],
+    w: &mut Appender<'_>,
+    v: &mut Appender<'_>,
+    bits: &mut [u8],
+    utf8: bool,
+    decode: F,
+) -> Result<Option<(usize, bool, bool)>>
+where
+    F: Fn(&mut &[u8], &mut ViewSink<'_, '_>) -> Result<bool>,
+{
+    let base = w.pos();
+    let mut null_count = 0usize;
+    let mut trailing = false;
+    let mut bad_utf8 = false;
+    for (i, row) in rows.iter_mut().enumerate() {
+        let mut r: &[u8] = row;
+        let start = w.pos();
+        let mut sink = ViewSink {
+            w,
+            head: [0; 16],
+            started: false,
+        };
+        let valid = match decode(&mut r, &mut sink) {
+            Err(e) if e.kind() == ErrorKind::OutOfBounds && !ADVANCE => return Ok(None),
+            Err(e) if e.kind() == ErrorKind::OutOfBounds => return Err(Error::InvalidRow),
+            d => d?,
+        };
+        let head = sink.head;
+        if ADVANCE {
+            *row = r;
+        } else {
+            trailing |= !r.is_empty();
+        }
+        if !valid {
+            null_count += 1;
+            v.put(&[0u8; 16])?;
+            continue;
+        }
+        if let Some(b) = bits.get_mut(i / 8) {
+            *b |= 1 << (i % 8);
+        }
+        let len = w.pos() - start;
+        let length = i32::try_from(len).map_err(|_| Error::CapacityOverflow)?;
+        let view = if len <= ByteView::MAX_INLINE_LEN {
+            // The value lives in its view only.
+            w.rewind(start)?;
+            let data = u128::from_le_bytes(head);
+            if utf8 && data & 0x8080_8080_8080_8080_8080_8080 != 0 {
+                bad_utf8 |= core::str::from_utf8(head.get(..len).unwrap_or(&[])).is_err();
+            }
+            let mut view = (data << 32).to_le_bytes();
+            if let Some(l) = view.first_chunk_mut::<4>() {
+                *l = length.to_ne_bytes();
+            }
+            view
+        } else {
+            let offset = i32::try_from(start - base).map_err(|_| Error::CapacityOverflow)?;
+            let [p0, p1, p2, p3, ..] = head;
+            // A value starting with a continuation byte starts inside a
+            // character.
+            bad_utf8 |= utf8 && (p0 & 0xC0) == 0x80;
+            // Built in registers (no stores of parts read back whole).
+            let [l0, l1, l2, l3] = length.to_ne_bytes();
+            let [o0, o1, o2, o3] = offset.to_ne_bytes();
+            [l0, l1, l2, l3, p0, p1, p2, p3, 0, 0, 0, 0, o0, o1, o2, o3]
+        };
+        v.put(&view)?;
+    }
+    Ok(Some((null_count, trailing, bad_utf8)))
 }
 
 /// The node of a converter whose one column is a variable-length leaf
