@@ -1013,7 +1013,8 @@ mod tests {
     /// Decoded views are the ones a builder makes: inline views (0 to 12
     /// bytes, the last rows too, read near the end of the bytes) zero
     /// padded, longer ones pointing into the one data buffer; the array
-    /// passes full validation and holds the values, both view types.
+    /// passes full validation and holds the values, both view types, ordered
+    /// (both directions) and unordered.
     #[test]
     fn decoded_views_validate() {
         use crate::array::{StringViewArray, ValidationLevel};
@@ -1028,6 +1029,8 @@ mod tests {
         opts[3] = None;
         let long = "long value: more than two 32-byte blocks of it, é and ü too";
         opts.push(Some(long));
+        // Inline and not ASCII: checked as UTF-8 on its own.
+        opts.push(Some("ü é"));
         opts.push(Some("tail"));
         let bytes: Vec<Option<&[u8]>> = opts.iter().map(|o| o.map(str::as_bytes)).collect();
         let strings = StringViewArray::<G>::try_from_options_in(&opts, Global)
@@ -1040,15 +1043,19 @@ mod tests {
             (DataType::Utf8View, strings),
             (DataType::BinaryView, binary),
         ] {
-            for o in [SortOptions::default(), SortOptions::new(true, false)] {
-                let mut c = converter(dt.clone(), o, RowEncoding::Ordered);
+            for (o, enc) in [
+                (SortOptions::default(), RowEncoding::Ordered),
+                (SortOptions::new(true, false), RowEncoding::Ordered),
+                (SortOptions::default(), RowEncoding::Unordered),
+            ] {
+                let mut c = converter(dt.clone(), o, enc);
                 let rows = c.convert_columns(core::slice::from_ref(&col)).unwrap();
                 for back in [
                     c.convert_all_rows(&rows).unwrap(),
                     c.convert_rows(rows.iter()).unwrap(),
                 ] {
                     back[0].validate(ValidationLevel::Full).unwrap();
-                    assert!(back[0] == col, "{dt:?} {o:?}");
+                    assert!(back[0] == col, "{dt:?} {o:?} {enc:?}");
                 }
             }
         }
