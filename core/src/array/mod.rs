@@ -52,13 +52,6 @@ pub use byte_view::{
     StringViewType,
 };
 // For the row format's view decoder (built with these families).
-#[cfg(all(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
-pub(crate) use bytes::check_utf8_offsets;
 pub use bytes::{
     BinaryArray, BinaryBuilder, BinaryType, ByteArrayType, GenericByteArray, GenericByteBuilder,
     LargeBinaryArray, LargeBinaryBuilder, LargeBinaryType, LargeStringArray, LargeStringBuilder,

@@ -119,7 +119,7 @@
 // |---|---|---|---|
 // | driver | `encode.rs` (sizes, then one pass per column) | `source.rs` (the dispatch), `decode.rs` (cursors, column by column) | `source.rs` |
 // | fixed width (Null, Boolean, primitives, FixedSizeBinary) | `fixed/mod.rs`, `fixed/native_order.rs` | `fixed/mod.rs` (cursors), `fixed/rows.rs` (all columns fixed) | `fixed/contiguous.rs` |
-// | bytes (Binary, Utf8, Large, View) | `variable/mod.rs`, `variable/sizes.rs` | `variable/decoding.rs`, `variable/decoding/columns.rs` | `variable/contiguous.rs` |
+// | bytes (Binary, Utf8, Large, View) | `variable/mod.rs`, `variable/sizes.rs` | `variable/decoding.rs`, `variable/decoding/columns.rs`, `variable/decoding/views.rs` (views) | `variable/contiguous.rs` |
 // | nested: struct, fixed-size list | `nested.rs` | `nested.rs` | — |
 // | list, list view, map | `list/mod.rs`; layouts `list/elements.rs` (default), `list/canonical.rs` (seed, unordered) | same | — |
 // | dictionary by value, and the table encoder | `dictionary.rs` | `dictionary.rs` | — |
@@ -795,18 +795,6 @@ impl<A: Allocator + Clone> core::fmt::Debug for RowConverter<'_, A> {
         }
         l.finish()
     }
-}
-
-/// `bytes` as `T`s (an empty slice for no bytes, whatever its address).
-///
-/// # Errors
-/// [`Error::Misaligned`], [`Error::BufferLengthNotMultiple`] (neither happens
-/// for the 64-byte aligned buffers this module reads).
-pub(crate) fn typed<T: bytemuck::Pod>(bytes: &[u8]) -> Result<&[T]> {
-    if bytes.is_empty() {
-        return Ok(&[]);
-    }
-    bytemuck::try_cast_slice(bytes).map_err(|_| Error::Misaligned)
 }
 
 /// Splits `n` bytes off the front of `row`.

@@ -279,6 +279,22 @@ impl Appender<'_> {
         self.pos
     }
 
+    /// Moves the position back to `pos` (a position this appender has
+    /// been at): the bytes written since are dropped, to be overwritten
+    /// or zeroed when the append ends.
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] when `pos` is before the appended range or
+    /// past the current position (nothing changes).
+    #[inline(always)]
+    pub(crate) fn rewind(&mut self, pos: usize) -> Result<()> {
+        if pos < self.guard.start || pos > self.pos {
+            return Err(Error::OutOfBounds);
+        }
+        self.pos = pos;
+        Ok(())
+    }
+
     /// Writes `bytes` next.
     ///
     /// # Errors
@@ -551,6 +567,40 @@ mod tests {
         want.extend([6u8; 8]);
         want.extend([7u8; 2]);
         assert_eq!(b.as_slice(), &want[..]);
+        assert!(padding_zero(&b));
+    }
+
+    /// Rewinding drops the bytes written since (they are overwritten or
+    /// zeroed as padding); a position before the append or past the
+    /// current one is refused.
+    #[test]
+    fn rewind_drops_written_bytes() {
+        let mut b = MutableBuffer::new_in(Global);
+        b.try_extend_from_slice(&[1, 2, 3]).unwrap();
+        b.try_extend_appended(40, |w| {
+            w.put(&[4u8; 4])?;
+            let at = w.pos();
+            w.put_prefix(&[5u8; 32], 9)?;
+            assert_eq!(w.rewind(2), Err(Error::OutOfBounds));
+            assert_eq!(w.rewind(w.pos() + 1), Err(Error::OutOfBounds));
+            w.rewind(at)?;
+            assert_eq!(w.pos(), 7);
+            w.put(&[6u8; 2])?;
+            let end = w.pos();
+            w.put(&[7u8; 3])?;
+            w.rewind(end)?;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(b.as_slice(), &[1, 2, 3, 4, 4, 4, 4, 6, 6]);
+        assert!(padding_zero(&b));
+        // Back to the start of the append: nothing appended.
+        b.try_extend_appended(8, |w| {
+            w.put(&[8u8; 8])?;
+            w.rewind(9)
+        })
+        .unwrap();
+        assert_eq!(b.len(), 9);
         assert!(padding_zero(&b));
     }
 

@@ -12,10 +12,10 @@ use crate::error::{Error, Result};
 use crate::row::{take, SortOptions};
 
 mod columns;
+mod views;
 
-pub(crate) use columns::{
-    decode, decode_single_column, decode_view, single_variable, whole_row_len,
-};
+pub(crate) use columns::{decode, decode_single_column, single_variable, whole_row_len};
+pub(crate) use views::decode_view;
 
 /// Decodes one ordered value from the front of `row`, appending its bytes
 /// to `out`; `false` for a null.

@@ -1,6 +1,6 @@
 //! The column decoders of variable-length bytes (Binary, LargeBinary,
 //! Utf8, LargeUtf8, BinaryView, Utf8View) through per-row cursors
-//! ([`decode`], [`decode_view`]), and of a converter whose one column is
+//! ([`decode`]; views in [`super::views`]), and of a converter whose one column is
 //! variable-length, each row one value ([`decode_single_column`]): values,
 //! offsets and validity written in place into buffers sized beforehand
 //! (the value decoding itself is [`super::decode_ordered_with`]'s).
@@ -9,8 +9,7 @@ use allocator_api2::alloc::Allocator;
 
 use super::{decode_ordered_with, read_unordered, BlockSink};
 use crate::array::{
-    check_utf8_offsets, Array, ArrayRef, BinaryType, BinaryViewType, ByteArrayNativeType,
-    ByteArrayType, ByteView, ByteViewType, GenericByteArray, GenericByteViewArray, LargeBinaryType,
+    Array, ArrayRef, BinaryType, BinaryViewType, ByteArrayType, GenericByteArray, LargeBinaryType,
     LargeUtf8Type, StringViewType, Utf8Type,
 };
 use crate::buffer::TryVec;
@@ -63,7 +62,7 @@ fn decoded_len_ordered(row: &[u8], null: u8, flip: u8) -> usize {
 
 /// Total of the value bytes at the front of `rows` (see [`decoded_len_ordered`]),
 /// saturating: one loop per mode, the direction a constant in each.
-fn decoded_total(rows: &[&[u8]], opts: SortOptions, unordered: bool) -> usize {
+pub(super) fn decoded_total(rows: &[&[u8]], opts: SortOptions, unordered: bool) -> usize {
     let null = opts.null_sentinel();
     if unordered {
         rows.iter()
@@ -460,102 +459,6 @@ fn decode_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
     Ok((array, trailing))
 }
 
-/// Decodes a BinaryView/Utf8View column.
-///
-/// # Errors
-/// As [`decode`].
-pub(crate) fn decode_view<'a, T: ByteViewType, A: Allocator + Clone>(
-    rows: &mut [&[u8]],
-    opts: SortOptions,
-    unordered: bool,
-    alloc: &A,
-) -> Result<GenericByteViewArray<'a, T, A>> {
-    Ok(decode_views(rows, opts, unordered, None, alloc)?.0)
-}
-
-/// [`decode_view`] with `whole` as [`decode_into`] takes it; also whether a
-/// row had bytes left (for whole rows).
-fn decode_views<'a, T: ByteViewType, A: Allocator + Clone>(
-    rows: &mut [&[u8]],
-    opts: SortOptions,
-    unordered: bool,
-    whole: Option<usize>,
-    alloc: &A,
-) -> Result<(GenericByteViewArray<'a, T, A>, bool)> {
-    let (values, offsets, nulls, trailing) =
-        decode_into::<i64, A>(rows, opts, unordered, whole, alloc)?;
-    let offsets: &[i64] = crate::row::typed(offsets.as_slice())?;
-    let bytes = values.as_slice();
-    if T::Native::IS_UTF8 {
-        // The whole buffer once, then each value's start and end.
-        check_utf8_offsets(bytes, offsets).map_err(|_| Error::InvalidUtf8)?;
-    }
-    // Each value's view: inline, or its place in `values`, which becomes
-    // the one data buffer (no second copy of the bytes).
-    let mut views = MutableBuffer::new_in(alloc.clone());
-    views.try_reserve_exact(rows.len().saturating_mul(16))?;
-    let mut referenced = false;
-    for (i, w) in offsets.windows(2).enumerate() {
-        let view = match *w {
-            _ if nulls.as_ref().is_some_and(|n| !n.is_valid(i)) => [0; 16],
-            [start, end] => {
-                let start = usize::try_from(start).map_err(|_| Error::InvalidRow)?;
-                let end = usize::try_from(end).map_err(|_| Error::InvalidRow)?;
-                let value = bytes.get(start..end).ok_or(Error::InvalidRow)?;
-                referenced |= value.len() > ByteView::MAX_INLINE_LEN;
-                match inline_view(bytes, start, value.len()) {
-                    Some(v) => v,
-                    None => ByteView::try_new(value, 0, start)?.to_u128().to_ne_bytes(),
-                }
-            }
-            _ => return Err(Error::InvalidRow),
-        };
-        views.try_extend_from_slice(&view)?;
-    }
-    let mut data = referenced.then(|| values.into_buffer());
-    let count = usize::from(data.is_some());
-    let buffers = SharedSlice::try_from_fn_in(count, alloc.clone(), |_| {
-        data.take().ok_or(Error::OutOfBounds)
-    })?;
-    // SAFETY: every view was made by `ByteView::try_new` from a range of
-    // `values` (inline, or buffer 0 at the value's offset, its prefix the
-    // value's first bytes); null slots are the empty inline view; the
-    // validity is the decoder's, of `rows.len()` bits; for Utf8View every
-    // value was checked to be UTF-8 above (the whole buffer, and each
-    // value's start and end on a character boundary).
-    let array = unsafe { GenericByteViewArray::new_unchecked(views.into_buffer(), buffers, nulls) };
-    Ok((array, trailing))
-}
-
-/// The inline view (length, then the bytes, zero padded) of the `len`
-/// bytes (at most 12) at `bytes[start..]`, made from 12 bytes read at once
-/// and masked; `None` for longer values or fewer than 12 bytes to read.
-#[inline(always)]
-fn inline_view(bytes: &[u8], start: usize, len: usize) -> Option<[u8; 16]> {
-    if len > ByteView::MAX_INLINE_LEN {
-        return None;
-    }
-    let src: &[u8; 12] = bytes.get(start..)?.first_chunk()?;
-    let (lo, hi) = src.split_first_chunk::<8>()?;
-    let hi: &[u8; 4] = hi.try_into().ok()?;
-    // Keep the low `n` bytes of a little-endian word (`n` up to its size).
-    let keep = |n: usize| {
-        u64::MAX
-            .checked_shr(64u32.saturating_sub(8 * n as u32))
-            .unwrap_or(0)
-    };
-    let lo = u64::from_le_bytes(*lo) & keep(len.min(8));
-    let hi = u32::from_le_bytes(*hi) & keep(len.saturating_sub(8)) as u32;
-    let mut v = [0u8; 16];
-    let (l, rest) = v.split_first_chunk_mut::<4>()?;
-    // `len <= 12`.
-    *l = (len as i32).to_ne_bytes();
-    let (a, b) = rest.split_first_chunk_mut::<8>()?;
-    *a = lo.to_le_bytes();
-    *b.first_chunk_mut::<4>()? = hi.to_le_bytes();
-    Some(v)
-}
-
 /// The node of a converter whose one column is a variable-length leaf
 /// (Binary, LargeBinary, Utf8, LargeUtf8, BinaryView, Utf8View).
 pub(crate) fn single_variable<'n, 'a, A: Allocator>(
@@ -631,13 +534,15 @@ where
             (a.into_array_ref(), t)
         }
         BinaryView => {
-            let (a, t) =
-                decode_views::<BinaryViewType, A>(&mut rows, opts, unordered, whole, alloc)?;
+            let (a, t) = super::views::decode_views::<BinaryViewType, A>(
+                &mut rows, opts, unordered, whole, alloc,
+            )?;
             (a.into_array_ref(), t)
         }
         Utf8View => {
-            let (a, t) =
-                decode_views::<StringViewType, A>(&mut rows, opts, unordered, whole, alloc)?;
+            let (a, t) = super::views::decode_views::<StringViewType, A>(
+                &mut rows, opts, unordered, whole, alloc,
+            )?;
             (a.into_array_ref(), t)
         }
         _ => return Err(Error::UnsupportedType),
@@ -838,7 +743,8 @@ mod tests {
     /// Decoded views are the ones a builder makes: inline views (0 to 12
     /// bytes, the last rows too, read near the end of the bytes) zero
     /// padded, longer ones pointing into the one data buffer; the array
-    /// passes full validation and holds the values, both view types.
+    /// passes full validation and holds the values, both view types, ordered
+    /// (both directions) and unordered.
     #[test]
     fn decoded_views_validate() {
         use crate::array::{StringViewArray, ValidationLevel};
@@ -853,6 +759,8 @@ mod tests {
         opts[3] = None;
         let long = "long value: more than two 32-byte blocks of it, é and ü too";
         opts.push(Some(long));
+        // Inline and not ASCII: checked as UTF-8 on its own.
+        opts.push(Some("ü é"));
         opts.push(Some("tail"));
         let bytes: Vec<Option<&[u8]>> = opts.iter().map(|o| o.map(str::as_bytes)).collect();
         let strings = StringViewArray::<G>::try_from_options_in(&opts, Global)
@@ -865,15 +773,19 @@ mod tests {
             (DataType::Utf8View, strings),
             (DataType::BinaryView, binary),
         ] {
-            for o in [SortOptions::default(), SortOptions::new(true, false)] {
-                let mut c = converter(dt.clone(), o, RowEncoding::Ordered);
+            for (o, enc) in [
+                (SortOptions::default(), RowEncoding::Ordered),
+                (SortOptions::new(true, false), RowEncoding::Ordered),
+                (SortOptions::default(), RowEncoding::Unordered),
+            ] {
+                let mut c = converter(dt.clone(), o, enc);
                 let rows = c.convert_columns(core::slice::from_ref(&col)).unwrap();
                 for back in [
                     c.convert_all_rows(&rows).unwrap(),
                     c.convert_rows(rows.iter()).unwrap(),
                 ] {
                     back[0].validate(ValidationLevel::Full).unwrap();
-                    assert!(back[0] == col, "{dt:?} {o:?}");
+                    assert!(back[0] == col, "{dt:?} {o:?} {enc:?}");
                 }
             }
         }

@@ -1,0 +1,287 @@
+//! Decoding BinaryView and Utf8View columns (see [`super::super`] for the
+//! encoding), through per-row cursors ([`decode_view`]) or whole rows (a
+//! converter of one view column): one pass that appends each value and
+//! makes its view while it is hot (see [`decode_views`]).
+
+use allocator_api2::alloc::Allocator;
+
+use super::columns::decoded_total;
+use super::{decode_ordered_with, read_unordered, BlockSink};
+use crate::array::{ByteArrayNativeType, ByteView, ByteViewType, GenericByteViewArray};
+use crate::buffer::{Appender, BooleanBuffer, MutableBuffer, NullBuffer, SharedSlice};
+use crate::error::{Error, ErrorKind, Result};
+use crate::row::variable::BLOCK_SIZE;
+use crate::row::SortOptions;
+
+/// Decodes a BinaryView/Utf8View column.
+///
+/// # Errors
+/// As [`super::decode`].
+pub(crate) fn decode_view<'a, T: ByteViewType, A: Allocator + Clone>(
+    rows: &mut [&[u8]],
+    opts: SortOptions,
+    unordered: bool,
+    alloc: &A,
+) -> Result<GenericByteViewArray<'a, T, A>> {
+    Ok(decode_views(rows, opts, unordered, None, alloc)?.0)
+}
+
+/// [`decode_view`] with `whole`: `None` for cursors (the rows advance past
+/// their values), `Some(total)` when each row is one value and nothing
+/// else, `total` an estimate of the value bytes; also whether a row had
+/// bytes left (for whole rows).
+///
+/// One pass: each value is decoded into the data buffer and its view made
+/// while it is hot. A value of at most 12 bytes lives in its view only (the
+/// data buffer's position goes back to its start), a longer one stays in
+/// the data buffer, referenced by offset. The data buffer is sized for all
+/// the value bytes (`whole`'s estimate, else an exact pass over the rows;
+/// an estimate that falls short is followed by the exact pass).
+pub(super) fn decode_views<'a, T: ByteViewType, A: Allocator + Clone>(
+    rows: &mut [&[u8]],
+    opts: SortOptions,
+    unordered: bool,
+    whole: Option<usize>,
+    alloc: &A,
+) -> Result<(GenericByteViewArray<'a, T, A>, bool)> {
+    let utf8 = T::Native::IS_UTF8;
+    let decoded = match whole {
+        Some(total) => match fill_views::<A, false>(rows, opts, unordered, utf8, total, alloc)? {
+            Some(d) => d,
+            None => {
+                let total = decoded_total(rows, opts, unordered);
+                fill_views::<A, false>(rows, opts, unordered, utf8, total, alloc)?
+                    .ok_or(Error::InvalidRow)?
+            }
+        },
+        None => {
+            let total = decoded_total(rows, opts, unordered);
+            fill_views::<A, true>(rows, opts, unordered, utf8, total, alloc)?
+                .ok_or(Error::InvalidRow)?
+        }
+    };
+    let (views, values, nulls, trailing) = decoded;
+    let mut data = (!values.is_empty()).then(|| values.into_buffer());
+    let count = usize::from(data.is_some());
+    let buffers = SharedSlice::try_from_fn_in(count, alloc.clone(), |_| {
+        data.take().ok_or(Error::OutOfBounds)
+    })?;
+    // SAFETY: `fill_views` made every view: inline ones hold the value's
+    // length and bytes, zero padded; the others reference buffer 0 (the
+    // data buffer, present whenever such a view was made) at the value's
+    // offset, with its length and first 4 bytes, inside the buffer; null
+    // slots are the empty inline view; the validity is the decoder's, of
+    // `rows.len()` bits; for Utf8View every value was checked to be UTF-8
+    // (inline ones one by one, the data buffer whole with every value's
+    // start on a character boundary).
+    let array = unsafe { GenericByteViewArray::new_unchecked(views.into_buffer(), buffers, nulls) };
+    Ok((array, trailing))
+}
+
+/// Decoded views, data buffer and validity, and whether a row had bytes
+/// left after its value (only looked at for whole rows).
+type DecodedViews<A> = (
+    MutableBuffer<A>,
+    MutableBuffer<A>,
+    Option<NullBuffer<'static, A>>,
+    bool,
+);
+
+/// Decodes the value at the front of each row into its view (see
+/// [`decode_views`]), with a data buffer of `total + BLOCK_SIZE` bytes:
+/// `None` when that is too little (only a malformed row or a short
+/// estimate). `ADVANCE`: the rows advance past their values (else a row
+/// not consumed whole is reported). `utf8`: every value must be UTF-8.
+///
+/// # Errors
+/// As [`decode_ordered_with`]; [`Error::InvalidUtf8`];
+/// [`Error::CapacityOverflow`] when an offset or length exceeds `i32`;
+/// [`Error::AllocationFailed`].
+fn fill_views<A: Allocator + Clone, const ADVANCE: bool>(
+    rows: &mut [&[u8]],
+    opts: SortOptions,
+    unordered: bool,
+    utf8: bool,
+    total: usize,
+    alloc: &A,
+) -> Result<Option<DecodedViews<A>>> {
+    let n = rows.len();
+    let room = total
+        .checked_add(BLOCK_SIZE)
+        .ok_or(Error::CapacityOverflow)?;
+    let view_bytes = n
+        .checked_mul(ByteView::SIZE)
+        .ok_or(Error::CapacityOverflow)?;
+    let mut values = MutableBuffer::new_in(alloc.clone());
+    let mut views = MutableBuffer::new_in(alloc.clone());
+    let mut validity = MutableBuffer::new_in(alloc.clone());
+    validity.try_extend_zeros(n.div_ceil(8))?;
+    let bits = validity.as_slice_mut();
+    // Views and values are written once each, in order, into room that is
+    // not zeroed first.
+    let filled = values.try_extend_appended(room, |w| {
+        views.try_extend_appended(view_bytes, |v| {
+            let null = opts.null_sentinel();
+            if unordered {
+                view_rows::<ADVANCE, _>(rows, w, v, bits, utf8, |row, sink| {
+                    let Some(value) = read_unordered(row)? else {
+                        return Ok(false);
+                    };
+                    sink.unordered(value)?;
+                    Ok(true)
+                })
+            } else if opts.descending {
+                view_rows::<ADVANCE, _>(rows, w, v, bits, utf8, |row, sink| {
+                    decode_ordered_with(row, null, 0xFF, sink)
+                })
+            } else {
+                view_rows::<ADVANCE, _>(rows, w, v, bits, utf8, |row, sink| {
+                    decode_ordered_with(row, null, 0, sink)
+                })
+            }
+        })
+    })?;
+    let Some((null_count, trailing, bad_utf8)) = filled else {
+        return Ok(None);
+    };
+    if utf8 && (bad_utf8 || core::str::from_utf8(values.as_slice()).is_err()) {
+        return Err(Error::InvalidUtf8);
+    }
+    let nulls = if null_count == 0 {
+        None
+    } else {
+        let bits = BooleanBuffer::try_new(validity.into_buffer(), 0, n)?;
+        Some(NullBuffer::try_new_with_count(bits, null_count)?)
+    };
+    Ok(Some((views, values, nulls, trailing)))
+}
+
+/// A value's bytes appended to the data buffer, its first 16 bytes kept
+/// (zero padded) for its view.
+struct ViewSink<'w, 'b> {
+    w: &'w mut Appender<'b>,
+    head: [u8; 16],
+    started: bool,
+}
+
+impl ViewSink<'_, '_> {
+    /// Keeps the first 16 bytes of the value's first block.
+    #[inline(always)]
+    fn keep_head(&mut self, block: &[u8; BLOCK_SIZE]) {
+        if !self.started {
+            if let Some(h) = block.first_chunk() {
+                self.head = *h;
+            }
+            self.started = true;
+        }
+    }
+
+    /// Appends a whole unordered value.
+    #[inline(always)]
+    fn unordered(&mut self, value: &[u8]) -> Result<()> {
+        let k = value.len().min(16);
+        if let (Some(h), Some(v)) = (self.head.get_mut(..k), value.get(..k)) {
+            h.copy_from_slice(v);
+        }
+        self.w.put_slice(value)
+    }
+}
+
+impl BlockSink for ViewSink<'_, '_> {
+    #[inline(always)]
+    fn block(&mut self, block: &[u8; BLOCK_SIZE]) -> Result<()> {
+        self.keep_head(block);
+        self.w.put(block)
+    }
+
+    #[inline(always)]
+    fn last(&mut self, block: &[u8; BLOCK_SIZE], n: usize) -> Result<()> {
+        // The padding past `n` is zero: the head of a short value is its
+        // bytes zero padded.
+        self.keep_head(block);
+        self.w.put_prefix(block, n)
+    }
+}
+
+/// The loop of [`fill_views`]: decodes each row's value with `decode`
+/// (`false` for a null) into `w`, its view into `v` and its validity bit
+/// into `bits`: the null count, whether a row had bytes left (not
+/// `ADVANCE`) and whether a value was found not to be UTF-8 (`utf8`: inline
+/// values checked, long values' first bytes checked to start a character);
+/// `None` when the room runs out.
+///
+/// # Errors
+/// As `decode` (not [`Error::OutOfBounds`]); [`Error::CapacityOverflow`]
+/// when an offset or length exceeds `i32`.
+#[inline(always)]
+fn view_rows<const ADVANCE: bool, F>(
+    rows: &mut [&[u8]],
+    w: &mut Appender<'_>,
+    v: &mut Appender<'_>,
+    bits: &mut [u8],
+    utf8: bool,
+    decode: F,
+) -> Result<Option<(usize, bool, bool)>>
+where
+    F: Fn(&mut &[u8], &mut ViewSink<'_, '_>) -> Result<bool>,
+{
+    let base = w.pos();
+    let mut null_count = 0usize;
+    let mut trailing = false;
+    let mut bad_utf8 = false;
+    for (i, row) in rows.iter_mut().enumerate() {
+        let mut r: &[u8] = row;
+        let start = w.pos();
+        let mut sink = ViewSink {
+            w,
+            head: [0; 16],
+            started: false,
+        };
+        let valid = match decode(&mut r, &mut sink) {
+            Err(e) if e.kind() == ErrorKind::OutOfBounds && !ADVANCE => return Ok(None),
+            Err(e) if e.kind() == ErrorKind::OutOfBounds => return Err(Error::InvalidRow),
+            d => d?,
+        };
+        let head = sink.head;
+        if ADVANCE {
+            *row = r;
+        } else {
+            trailing |= !r.is_empty();
+        }
+        if !valid {
+            null_count += 1;
+            v.put(&[0u8; 16])?;
+            continue;
+        }
+        if let Some(b) = bits.get_mut(i / 8) {
+            *b |= 1 << (i % 8);
+        }
+        let len = w.pos() - start;
+        let length = i32::try_from(len).map_err(|_| Error::CapacityOverflow)?;
+        let view = if len <= ByteView::MAX_INLINE_LEN {
+            // The value lives in its view only.
+            w.rewind(start)?;
+            let data = u128::from_le_bytes(head);
+            if utf8 && data & 0x8080_8080_8080_8080_8080_8080 != 0 {
+                bad_utf8 |= core::str::from_utf8(head.get(..len).unwrap_or(&[])).is_err();
+            }
+            let mut view = (data << 32).to_le_bytes();
+            if let Some(l) = view.first_chunk_mut::<4>() {
+                *l = length.to_ne_bytes();
+            }
+            view
+        } else {
+            let offset = i32::try_from(start - base).map_err(|_| Error::CapacityOverflow)?;
+            let [p0, p1, p2, p3, ..] = head;
+            // A value starting with a continuation byte starts inside a
+            // character.
+            bad_utf8 |= utf8 && (p0 & 0xC0) == 0x80;
+            // Built in registers (no stores of parts read back whole).
+            let [l0, l1, l2, l3] = length.to_ne_bytes();
+            let [o0, o1, o2, o3] = offset.to_ne_bytes();
+            [l0, l1, l2, l3, p0, p1, p2, p3, 0, 0, 0, 0, o0, o1, o2, o3]
+        };
+        v.put(&view)?;
+    }
+    Ok(Some((null_count, trailing, bad_utf8)))
+}
