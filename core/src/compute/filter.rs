@@ -5,8 +5,9 @@
 //! 80 % the kept slots are copied run by run (long runs of true become one
 //! copy each); below, the kept positions are visited one by one (fixed-width
 //! values and views with their validity bits in one walk of the predicate's
-//! words, `filter_values`; byte arrays and the other layouts through the
-//! gathers of [`super::take()`] by the kept positions). Structs filter each
+//! words, `filter_values`, or from a list of the kept positions when at most
+//! 1 in 16 is kept; byte arrays and the other layouts through the gathers
+//! of [`super::take()`] by the kept positions). Structs filter each
 //! child with the same predicate; dictionaries filter their keys.
 
 use allocator_api2::alloc::Allocator;
@@ -105,7 +106,7 @@ pub fn filter_record_batch_in<'a, A: Allocator + Clone>(
     let anded = Mask::anded(predicate, alloc.clone())?;
     let mask = Mask::of(predicate, anded.as_ref());
     let list = match batch.num_columns() {
-        1 => batch.column(0).map_or(Listing::Never, listing),
+        1 => batch.column(0).map_or(Listing::Always, listing),
         _ => Listing::Always,
     };
     let kept = mask.kept_positions(list, alloc.clone())?;
@@ -214,7 +215,7 @@ impl<'b> Mask<'b> {
         let pays = match list {
             Listing::Always => true,
             Listing::WhenSparse => self.count.saturating_mul(8) <= self.len,
-            Listing::Never => false,
+            Listing::WhenVerySparse => self.count.saturating_mul(16) <= self.len,
         };
         if !pays {
             return Ok(None);
@@ -253,13 +254,20 @@ impl<'b> Mask<'b> {
 enum Listing {
     /// Several buffers or columns walk it (a struct's children, a batch).
     Always,
-    /// Only when few slots are kept: the offsets and the validity of byte
-    /// arrays, and the layouts filtered through `take`, each walk it, and
-    /// the walk of the predicate's bits (mostly zero words) is done once.
+    /// Only when few slots are kept (at most 1 in 8): the offsets and the
+    /// validity of byte arrays, and the layouts filtered through `take`,
+    /// each walk it, and the walk of the predicate's bits (mostly zero
+    /// words) is done once.
     WhenSparse,
-    /// Fixed-width values (primitives, views, dictionary keys) take their
-    /// values and validity bits in one walk of the predicate's words.
-    Never,
+    /// Only when very few slots are kept (at most 1 in 16): fixed-width
+    /// values (primitives, views, dictionary keys). Above that they take
+    /// their values and validity bits in one walk of the predicate's words;
+    /// below, the list lets the gather of values (each a likely cache miss)
+    /// run ahead without the walk's mispredicted branches. Measured on
+    /// 262,144 rows with 10% nulls against that walk: Utf8View 1% kept 17.5–18.0
+    /// to 12.7–14.9 µs, 5% 46 to 34 µs; Int64 5% 41–50 to 32 µs; Int64 and
+    /// dictionary keys 10% 41–49 to 54–62 µs (slower: the walk keeps them).
+    WhenVerySparse,
 }
 
 /// The [`Listing`] for filtering `array`.
@@ -268,9 +276,9 @@ fn listing<A: Allocator>(array: &ArrayRef<'_, A>) -> Listing {
         #[cfg(feature = "nested")]
         ArrayRef::Struct(_) => Listing::Always,
         #[cfg(feature = "views")]
-        ArrayRef::BinaryView(_) | ArrayRef::Utf8View(_) => Listing::Never,
+        ArrayRef::BinaryView(_) | ArrayRef::Utf8View(_) => Listing::WhenVerySparse,
         #[cfg(feature = "dictionary")]
-        ArrayRef::Dictionary(_) => Listing::Never,
+        ArrayRef::Dictionary(_) => Listing::WhenVerySparse,
         ArrayRef::Int8(_)
         | ArrayRef::Int16(_)
         | ArrayRef::Int32(_)
@@ -285,7 +293,7 @@ fn listing<A: Allocator>(array: &ArrayRef<'_, A>) -> Listing {
         | ArrayRef::Int128(_)
         | ArrayRef::Int256(_)
         | ArrayRef::IntervalDayTime(_)
-        | ArrayRef::IntervalMonthDayNano(_) => Listing::Never,
+        | ArrayRef::IntervalMonthDayNano(_) => Listing::WhenVerySparse,
         _ => Listing::WhenSparse,
     }
 }
