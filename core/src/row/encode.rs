@@ -314,9 +314,10 @@ fn append_single<A: Allocator + Clone>(
         return Ok(false);
     };
     let bound = match only {
-        // Rows of one width (no null key) take the fixed-width path
-        // (measured faster for short values: fixed-size copies).
-        Encoder::Table { width: Some(_), .. } => None,
+        // Rows of one short width (no null key) take the fixed-width path
+        // (measured faster for short values: fixed-size copies); longer
+        // ones are appended, which saves zeroing the rows first.
+        Encoder::Table { width: Some(w), .. } if *w <= APPEND_WIDTH => None,
         Encoder::Table { table, index, .. } => dictionary::append_bound(node, table, index, n),
         _ => byte_sizes::append_bound(only, node, n, APPEND_VALUE),
     };
@@ -355,6 +356,12 @@ const CHUNKED: usize = 1024 * 1024;
 /// are zeroed and written like the others (measured faster for them: one
 /// bounds check a row instead of two).
 const APPEND_VALUE: usize = 32;
+
+/// Rows of one dictionary column whose rows all have one width above this
+/// many bytes are written in order without zeroing them first; up to it
+/// they take the fixed-width path (fixed-size copies of short rows measured
+/// faster there).
+const APPEND_WIDTH: usize = 64;
 
 /// Rows `r0..r1` of a column of `n` rows: `None` when that is all of it
 /// (use the column itself), else a zero-copy slice.

@@ -846,7 +846,8 @@ fn degenerate_types_round_trip() {
 
 /// Dictionaries by value whose rows all have one width (table rows of one
 /// length, and no null key or nulls of that length) are written as a
-/// fixed-width column, and alone with shorter nulls in order (`append`):
+/// fixed-width column, and alone with shorter nulls or rows longer than
+/// `APPEND_WIDTH` in order (`append`):
 /// the same bytes as their values' own rows, alone, beside a fixed-width
 /// column and beside a string column, both directions; a key past the
 /// dictionary is `DictionaryKeyOutOfBounds` on every path.
@@ -874,6 +875,15 @@ fn fixed_width_dictionaries_write_their_values_rows() {
     )
     .unwrap()
     .into_array_ref();
+    // Rows of 67 bytes (two blocks): above `APPEND_WIDTH`, so alone and
+    // without null keys they are appended in order too.
+    let long: std::vec::Vec<std::string::String> = (0..4u8)
+        .map(|i| core::iter::repeat_n(char::from(b'a' + i), 40).collect())
+        .collect();
+    let long: std::vec::Vec<Option<&str>> = long.iter().map(|s| Some(s.as_str())).collect();
+    let long = StringArray::<G>::try_from_options_in(&long, Global)
+        .unwrap()
+        .into_array_ref();
     let keys = [Some(2), Some(0), Some(3), Some(1), Some(0)];
     let fruit_keys = [Some(1), None, Some(3), None, Some(0)];
     let int_keys = [Some(1), None, Some(0), Some(2), None];
@@ -884,6 +894,8 @@ fn fixed_width_dictionaries_write_their_values_rows() {
             (&words, &keys[..]),
             (&ints, &int_keys[..]),
             (&fruit, &fruit_keys[..]),
+            (&long, &keys[..]),
+            (&long, &fruit_keys[..]),
         ] {
             let col = dict(values, keys);
             let taken: std::vec::Vec<usize> =
