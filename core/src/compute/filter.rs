@@ -472,8 +472,27 @@ fn filter_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
         filter_byte_runs::<T::Offset, A>(offs, data, mask, alloc.clone())?
     } else {
         // Kept slots one by one: the gather of `take` by the kept positions.
-        let mut kept = mask.positions();
-        gather_bytes(offs, data, mask.count, |_| kept.next(), alloc.clone())?
+        match mask.kept {
+            // Listed: each slot's offsets asked for `OFFSETS_AHEAD` slots
+            // ahead, as `take` does (1 % of 4–40-byte strings: 28–30 →
+            // 24 µs).
+            Some(list) => gather_bytes(
+                offs,
+                data,
+                mask.count,
+                |k| {
+                    if let Some(&a) = list.get(k + super::take_bytes::OFFSETS_AHEAD) {
+                        super::prefetch(offs.as_ptr().wrapping_add(a));
+                    }
+                    list.get(k).copied()
+                },
+                alloc.clone(),
+            )?,
+            None => {
+                let mut kept = mask.positions();
+                gather_bytes(offs, data, mask.count, |_| kept.next(), alloc.clone())?
+            }
+        }
     };
     let nulls = filter_nulls(b.nulls(), mask, alloc)?;
     let offsets = ScalarBuffer::<T::Offset, A>::try_from_buffer(offsets.into_buffer())?;

@@ -35,7 +35,7 @@ const PREFETCH_AHEAD: usize = 8;
 /// Indices ahead of the one being read whose offsets the first pass asks
 /// the processor for ([`prefetch`]): 16 measured 1% takes of 4–40-byte
 /// values about 15 % faster than none.
-const OFFSETS_AHEAD: usize = 16;
+pub(super) const OFFSETS_AHEAD: usize = 16;
 
 /// Gathers the values of `b` at `idx` (a null index: an empty value, null).
 pub(super) fn take_bytes<'a, T: ByteArrayType, I: TakeIndex, A: Allocator + Clone>(
