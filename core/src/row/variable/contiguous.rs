@@ -161,11 +161,7 @@ fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
 /// # Errors
 /// [`Error::InvalidRow`] for an offset past the bytes (unordered) or no
 /// offsets.
-pub(super) fn value_bytes(
-    rows: Contiguous<'_>,
-    opts: SortOptions,
-    unordered: bool,
-) -> Result<usize> {
+fn value_bytes(rows: Contiguous<'_>, opts: SortOptions, unordered: bool) -> Result<usize> {
     let data = rows.data();
     let flip = if opts.descending { 0xFF } else { 0 };
     let (&first, rest) = rows.offsets().split_first().ok_or(Error::InvalidRow)?;

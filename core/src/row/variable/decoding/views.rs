@@ -11,7 +11,6 @@ use crate::array::{ByteArrayNativeType, ByteView, ByteViewType, GenericByteViewA
 use crate::buffer::{Appender, BooleanBuffer, MutableBuffer, NullBuffer, SharedSlice};
 use crate::error::{Error, ErrorKind, Result};
 use crate::row::source::Contiguous;
-use crate::row::variable::contiguous::value_bytes;
 use crate::row::variable::BLOCK_SIZE;
 use crate::row::SortOptions;
 
@@ -81,10 +80,10 @@ pub(super) fn decode_views<'a, T: ByteViewType, A: Allocator + Clone>(
 
 /// Decodes every row of `rows` (each one value and nothing else) straight
 /// from their buffer and offsets, as [`decode_views`] does with whole
-/// rows, without gathering a slice per row first: the value bytes are
-/// summed from the offsets and each row's last byte; `Ok(None)` when a
-/// malformed row outgrew that estimate (for the caller to decode the rows
-/// one by one instead).
+/// rows, without gathering a slice per row first, into a data buffer with
+/// room for the rows' bytes (a bound on the values'); `Ok(None)` should a
+/// malformed row not fit (for the caller to decode the rows one by one
+/// instead).
 ///
 /// # Errors
 /// As [`decode_views`]; [`Error::InvalidRow`] for bytes after a value
@@ -95,7 +94,10 @@ pub(crate) fn decode_all_views<'a, T: ByteViewType, A: Allocator + Clone>(
     unordered: bool,
     alloc: &A,
 ) -> Result<Option<GenericByteViewArray<'a, T, A>>> {
-    let total = value_bytes(rows, opts, unordered)?;
+    // Every value takes at least one byte more in its row than it has: the
+    // room is the rows' bytes less one per row (no pass over the rows to
+    // sum their values; the room not used is zeroed once at the end).
+    let total = rows.data().len().saturating_sub(rows.len());
     let data = rows.data();
     let (&first, ends) = rows.offsets().split_first().ok_or(Error::InvalidRow)?;
     let mut prev = first;
