@@ -346,15 +346,11 @@ pub(crate) fn append_bound<A: Allocator>(
             (bytes, bytes_bound(o, n))
         }};
     }
-    // Views whose values are mostly inline take the general path
-    // (measured faster for them); others whenever their bytes average
-    // more than an inline value (the general path sizes them slowly).
+    // Views always (the general path sizes them slowly; inline values are
+    // one fixed-size copy a row).
     macro_rules! views {
         ($a:expr) => {{
             let bytes = view_bytes($a.views().get(..n)?);
-            if bytes <= n.checked_mul(crate::array::ByteView::MAX_INLINE_LEN)? {
-                return None;
-            }
             (usize::MAX, values_bound(bytes, n))
         }};
     }
