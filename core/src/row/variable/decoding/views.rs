@@ -424,3 +424,132 @@ where
         bad_utf8,
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::vec::Vec;
+
+    use allocator_api2::alloc::Global;
+
+    use super::*;
+    use crate::array::{Array, ArrayRef};
+    use crate::datatypes::DataType;
+    use crate::row::test_model::{decode_by_cursors, one_column_converter as converter};
+    use crate::row::{Row, RowConverter, RowEncoding};
+
+    type G = Global;
+
+    /// The general decoder (cursors).
+    fn by_cursors(c: &RowConverter<'static, G>, rows: &[&[u8]]) -> Result<ArrayRef<'static, G>> {
+        Ok(decode_by_cursors(c, rows)?.swap_remove(0))
+    }
+
+    /// Whole rows gathered one by one (`convert_rows`).
+    fn whole(c: &RowConverter<'static, G>, rows: &[&[u8]]) -> Result<ArrayRef<'static, G>> {
+        let cols = c.convert_rows(rows.iter().map(|r| Row::new(r)))?;
+        Ok(cols.first().unwrap().clone())
+    }
+
+    /// Decoded views are the ones a builder makes: inline views (0 to 12
+    /// bytes, the last rows too, read near the end of the bytes) zero
+    /// padded, longer ones pointing into the one data buffer; the array
+    /// passes full validation and holds the values, both view types, ordered
+    /// (both directions) and unordered.
+    #[test]
+    fn decoded_views_validate() {
+        use crate::array::{StringViewArray, ValidationLevel};
+        let words: Vec<std::string::String> = (0..40)
+            .map(|i| {
+                (0..(i * 5) % 31)
+                    .map(|j| char::from(b'a' + ((i + j) % 26) as u8))
+                    .collect()
+            })
+            .collect();
+        let mut opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
+        opts[3] = None;
+        let long = "long value: more than two 32-byte blocks of it, é and ü too";
+        opts.push(Some(long));
+        // Inline and not ASCII: checked as UTF-8 on its own.
+        opts.push(Some("ü é"));
+        opts.push(Some("tail"));
+        let bytes: Vec<Option<&[u8]>> = opts.iter().map(|o| o.map(str::as_bytes)).collect();
+        let strings = StringViewArray::<G>::try_from_options_in(&opts, Global)
+            .unwrap()
+            .into_array_ref();
+        let binary = crate::array::BinaryViewArray::<G>::try_from_options_in(&bytes, Global)
+            .unwrap()
+            .into_array_ref();
+        for (dt, col) in [
+            (DataType::Utf8View, strings),
+            (DataType::BinaryView, binary),
+        ] {
+            for (o, enc) in [
+                (SortOptions::default(), RowEncoding::Ordered),
+                (SortOptions::new(true, false), RowEncoding::Ordered),
+                (SortOptions::default(), RowEncoding::Unordered),
+            ] {
+                let mut c = converter(dt.clone(), o, enc);
+                let rows = c.convert_columns(core::slice::from_ref(&col)).unwrap();
+                for back in [
+                    c.convert_all_rows(&rows).unwrap(),
+                    c.convert_rows(rows.iter()).unwrap(),
+                ] {
+                    back[0].validate(ValidationLevel::Full).unwrap();
+                    assert!(back[0] == col, "{dt:?} {o:?} {enc:?}");
+                }
+            }
+        }
+    }
+
+    /// Binary rows decoded as Utf8View: invalid UTF-8 in an inline value,
+    /// in a long one, and long values that are UTF-8 only back to back
+    /// (one starts with a continuation byte) are errors, whole rows and
+    /// through cursors, both directions; valid ones decode.
+    #[test]
+    fn view_utf8_is_checked() {
+        let a13 = [b'a'; 13];
+        let mut split_end = a13.to_vec();
+        split_end.push(0xC3);
+        let mut split_start = std::vec![0xA9];
+        split_start.extend_from_slice(&a13);
+        let cases: [(&[&[u8]], bool); 5] = [
+            (&[b"ok", "é and more than 12".as_bytes()], true),
+            (&[b"ok", b"\xFF"], false),
+            (&[b"\xC3\xA9abc\xC3", b"fine"], false),
+            (
+                &[
+                    &a13,
+                    b"a very long one \xFF with more text after it to pass 32",
+                ],
+                false,
+            ),
+            (&[&split_end, &split_start], false),
+        ];
+        for (values, ok) in cases {
+            let col = crate::array::BinaryViewArray::<G>::try_from_options_in(
+                &values.iter().map(|v| Some(*v)).collect::<Vec<_>>(),
+                Global,
+            )
+            .unwrap()
+            .into_array_ref();
+            for o in [SortOptions::default(), SortOptions::new(true, false)] {
+                let mut b = converter(DataType::BinaryView, o, RowEncoding::Ordered);
+                let rows = b.convert_columns(core::slice::from_ref(&col)).unwrap();
+                let raw: Vec<&[u8]> = rows.iter().map(|r| r.data()).collect();
+                let c = converter(DataType::Utf8View, o, RowEncoding::Ordered);
+                for got in [whole(&c, &raw), by_cursors(&c, &raw)] {
+                    match got {
+                        Ok(a) => {
+                            assert!(ok, "{values:?} {o:?}");
+                            a.validate(crate::array::ValidationLevel::Full).unwrap();
+                        }
+                        Err(e) => {
+                            assert!(!ok, "{values:?} {o:?} {e:?}");
+                            assert_eq!(e.kind(), ErrorKind::InvalidUtf8);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
