@@ -252,8 +252,8 @@ MIRI_FILTERS=(buffer:: array:: ipc::flatbuf ipc::io ffi::
     compute::filter_values:: compute::compress::
     compute::tests_views::gc_keeps_inline_views_and_nulls
     row::tests:: row::union_tests:: row::encode::tests::long_byte_column_bad_offsets
-    row::variable::decoding::columns::tests::decoded_views_validate
-    row::variable::decoding::columns::tests::view_utf8_is_checked
+    row::variable::decoding::views::tests::decoded_views_validate
+    row::variable::decoding::views::tests::view_utf8_is_checked
     --skip row::tests::every_allocation_failure_is_an_error_decoding_all_dictionary_rows)
 # The x86-64 code the kernels pick at run time (BMI2 `PEXT` in filter, the
 # AVX2 gather in take: compute/x86.rs) a second time, built with those

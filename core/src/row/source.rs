@@ -98,7 +98,7 @@ impl<'r, I: ExactSizeIterator<Item = Row<'r>>> RowSource<'r> for Rowwise<I> {
 /// | plan | columns | row by row | contiguous rows |
 /// |---|---|---|---|
 /// | `Fixed` | all fixed-width leaves | `fixed/rows.rs` | `fixed/rows.rs` (through `fixed/contiguous.rs`) |
-/// | `Bytes` | one Binary, Utf8 (Large, View) | `variable/decoding/columns.rs` | `variable/contiguous.rs` (offset types) |
+/// | `Bytes` | one Binary, Utf8 (Large, View) | `variable/decoding/columns.rs` | `variable/contiguous.rs` |
 /// | `SeedDictionary` | one seed dictionary | cursors | `interner/contiguous.rs` |
 /// | `Cursors` | anything else | cursors (`decode`) | cursors |
 ///

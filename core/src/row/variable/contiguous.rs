@@ -1,7 +1,7 @@
 //! Decoding every row of a [`Rows`](crate::row::Rows) straight from its byte buffer and
-//! offsets, for converters of one Binary, LargeBinary, Utf8 or LargeUtf8
-//! column (see [`super`] for the encoding): no slice per row
-//! gathered first.
+//! offsets, for converters of one Binary, LargeBinary, Utf8, LargeUtf8,
+//! BinaryView or Utf8View column (see [`super`] for the encoding): no
+//! slice per row gathered first.
 //!
 //! Each row is one value and nothing else: its value bytes follow from its
 //! length and last byte (exact for a well-formed row), summed in one pass
@@ -15,15 +15,19 @@
 //! `convert_rows` instead. Errors are those of
 //! [`crate::row::RowConverter::convert_rows`] in the same order: the first
 //! malformed row, else the column's checks (UTF-8), else bytes left after
-//! a row's value. View types and empty `Rows` go through `convert_rows`.
+//! a row's value. Empty `Rows` go through `convert_rows`. The view types
+//! take the view decoder's one pass (`decoding/views.rs`, values and views
+//! made together) over the rows read from the offsets as here.
 
 use allocator_api2::alloc::Allocator;
 
-use super::decoding::{decode_ordered_with, read_unordered, whole_row_len, BlockSink};
+use super::decoding::{
+    decode_all_views, decode_ordered_with, read_unordered, whole_row_len, BlockSink,
+};
 use super::BLOCK_SIZE;
 use crate::array::{
-    Array, ArrayRef, BinaryType, ByteArrayType, GenericByteArray, LargeBinaryType, LargeUtf8Type,
-    Utf8Type,
+    Array, ArrayRef, BinaryType, BinaryViewType, ByteArrayType, GenericByteArray, LargeBinaryType,
+    LargeUtf8Type, StringViewType, Utf8Type,
 };
 use crate::buffer::{
     Appender, BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer, SharedSlice,
@@ -36,7 +40,7 @@ use crate::row::{Node, SortOptions};
 
 /// Decodes every row of `rows` as the value of the one column `node` (a
 /// variable-length leaf: see [`super::decoding::single_variable`]);
-/// `Ok(None)` for a view type, no rows, or a malformed row that outgrew
+/// `Ok(None)` for no rows, or a malformed row that outgrew
 /// its estimate, for the caller to decode them through the iterator instead.
 ///
 /// # Errors
@@ -62,6 +66,10 @@ where
         LargeBinary => decode::<LargeBinaryType, A>(rows, opts, unordered, alloc)?.map(into),
         Utf8 => decode::<Utf8Type, A>(rows, opts, unordered, alloc)?.map(into),
         LargeUtf8 => decode::<LargeUtf8Type, A>(rows, opts, unordered, alloc)?.map(into),
+        BinaryView => decode_all_views::<BinaryViewType, A>(rows, opts, unordered, alloc)?
+            .map(|a| a.into_array_ref()),
+        Utf8View => decode_all_views::<StringViewType, A>(rows, opts, unordered, alloc)?
+            .map(|a| a.into_array_ref()),
         _ => return Ok(None),
     };
     let Some(column) = column else {
@@ -88,27 +96,7 @@ fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
     let n = rows.len();
     let starts = rows.offsets();
     let data = rows.data();
-    let flip = if opts.descending { 0xFF } else { 0 };
-    let (&first, rest) = starts.split_first().ok_or(Error::InvalidRow)?;
-    let mut prev = first;
-    let mut total = 0usize;
-    if unordered {
-        for &e in rest {
-            let row = data.get(prev..e).ok_or(Error::InvalidRow)?;
-            prev = e;
-            total = total.saturating_add(whole_row_len(row, flip, true));
-        }
-    } else {
-        // One branch-free pass (it vectorises). The last byte only matters
-        // for a row of a block or more (`ordered_len` is 0 below), which
-        // has one.
-        for &e in rest {
-            let len = e.wrapping_sub(prev);
-            let last = data.get(e.wrapping_sub(1)).copied().unwrap_or(0);
-            prev = e;
-            total = total.saturating_add(ordered_len(len, last, flip));
-        }
-    }
+    let total = value_bytes(rows, opts, unordered)?;
     let room = total
         .checked_add(BLOCK_SIZE)
         .ok_or(Error::CapacityOverflow)?;
@@ -164,6 +152,39 @@ fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
         return Err(Error::InvalidRow);
     }
     Ok(Some(array))
+}
+
+/// The value bytes of `rows`, each row one value (exact for well-formed
+/// rows, see [`whole_row_len`]; saturating), from the offsets and each
+/// row's last byte.
+///
+/// # Errors
+/// [`Error::InvalidRow`] for an offset past the bytes (unordered) or no
+/// offsets.
+fn value_bytes(rows: Contiguous<'_>, opts: SortOptions, unordered: bool) -> Result<usize> {
+    let data = rows.data();
+    let flip = if opts.descending { 0xFF } else { 0 };
+    let (&first, rest) = rows.offsets().split_first().ok_or(Error::InvalidRow)?;
+    let mut prev = first;
+    let mut total = 0usize;
+    if unordered {
+        for &e in rest {
+            let row = data.get(prev..e).ok_or(Error::InvalidRow)?;
+            prev = e;
+            total = total.saturating_add(whole_row_len(row, flip, true));
+        }
+    } else {
+        // One branch-free pass (it vectorises). The last byte only matters
+        // for a row of a block or more (`ordered_len` is 0 below), which
+        // has one.
+        for &e in rest {
+            let len = e.wrapping_sub(prev);
+            let last = data.get(e.wrapping_sub(1)).copied().unwrap_or(0);
+            prev = e;
+            total = total.saturating_add(ordered_len(len, last, flip));
+        }
+    }
+    Ok(total)
 }
 
 /// The value bytes of an ordered row of `len` bytes whose last byte is
@@ -332,9 +353,9 @@ mod tests {
         m
     }
 
-    fn types() -> [DataType<'static, G>; 4] {
+    fn types() -> [DataType<'static, G>; 6] {
         use DataType::*;
-        [Binary, LargeBinary, Utf8, LargeUtf8]
+        [Binary, LargeBinary, Utf8, LargeUtf8, BinaryView, Utf8View]
     }
 
     /// `convert_all_rows` (this module's path: checked to be taken) gives
@@ -507,17 +528,58 @@ mod tests {
         assert_eq!(check(&u, &rows), Some(Error::InvalidRow));
     }
 
-    /// Views and empty `Rows` are left to `convert_rows`.
+    /// Utf8View from rows straight from their buffer: one byte that is not
+    /// ASCII, at any place of an inline or a long value (first or later
+    /// block, either half), is found; valid UTF-8 of several bytes per
+    /// character decodes; both directions and both encodings.
+    #[test]
+    fn views_find_each_byte_that_is_not_utf8() {
+        let mut modes = modes();
+        modes.truncate(1);
+        modes.push((SortOptions::new(true, false), RowEncoding::Ordered));
+        modes.push((SortOptions::default(), RowEncoding::Unordered));
+        for (opts, enc) in modes {
+            let mut binary = converter(DataType::BinaryView, opts, enc);
+            let c = converter(DataType::Utf8View, opts, enc);
+            for len in [5, 12, 40, 70] {
+                for at in 0..len {
+                    let mut v = std::vec![b'a'; len];
+                    v[at] = 0xFF;
+                    let values: [Option<&[u8]>; 3] =
+                        [Some(b"fine, and long enough"), Some(&v), None];
+                    let col =
+                        crate::array::BinaryViewArray::<G>::try_from_options_in(&values, Global)
+                            .unwrap()
+                            .into_array_ref();
+                    let rows = binary.convert_columns(core::slice::from_ref(&col)).unwrap();
+                    assert_eq!(check(&c, &rows), Some(Error::InvalidUtf8), "{len} {at}");
+                    v[at] = b'a';
+                    v.splice(at..at, "é".bytes());
+                    let s = std::string::String::from_utf8(v).unwrap();
+                    let strings = crate::array::StringViewArray::<G>::try_from_options_in(
+                        &[Some(s.as_str()), None],
+                        Global,
+                    )
+                    .unwrap()
+                    .into_array_ref();
+                    let mut c2 = converter(DataType::Utf8View, opts, enc);
+                    let rows = c2.convert_columns(core::slice::from_ref(&strings)).unwrap();
+                    assert_eq!(check(&c, &rows), None);
+                    assert!(c.convert_all_rows(&rows).unwrap()[0] == strings);
+                }
+            }
+        }
+    }
+
+    /// Empty `Rows` are left to `convert_rows`.
     #[test]
     fn falls_back() {
         let asc = SortOptions::default();
-        let c = converter(DataType::Utf8View, asc, RowEncoding::Ordered);
-        let rows = rows_of(&[std::vec![0x01]]);
-        assert!(decode_all(&c.nodes[0], &rows, &Global).unwrap().is_none());
-        assert_eq!(c.convert_all_rows(&rows).unwrap()[0].len(), 1);
-        let c = converter(DataType::Utf8, asc, RowEncoding::Ordered);
-        let empty = Rows::new_in(Global);
-        assert!(decode_all(&c.nodes[0], &empty, &Global).unwrap().is_none());
-        assert!(c.convert_all_rows(&empty).unwrap()[0].is_empty());
+        for dt in types() {
+            let c = converter(dt, asc, RowEncoding::Ordered);
+            let empty = Rows::new_in(Global);
+            assert!(decode_all(&c.nodes[0], &empty, &Global).unwrap().is_none());
+            assert!(c.convert_all_rows(&empty).unwrap()[0].is_empty());
+        }
     }
 }

@@ -15,7 +15,7 @@ mod columns;
 mod views;
 
 pub(crate) use columns::{decode, decode_single_column, single_variable, whole_row_len};
-pub(crate) use views::decode_view;
+pub(crate) use views::{decode_all_views, decode_view};
 
 /// Decodes one ordered value from the front of `row`, appending its bytes
 /// to `out`; `false` for a null.

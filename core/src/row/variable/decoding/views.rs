@@ -10,6 +10,7 @@ use super::{decode_ordered_with, read_unordered, BlockSink};
 use crate::array::{ByteArrayNativeType, ByteView, ByteViewType, GenericByteViewArray};
 use crate::buffer::{Appender, BooleanBuffer, MutableBuffer, NullBuffer, SharedSlice};
 use crate::error::{Error, ErrorKind, Result};
+use crate::row::source::Contiguous;
 use crate::row::variable::BLOCK_SIZE;
 use crate::row::SortOptions;
 
@@ -45,21 +46,90 @@ pub(super) fn decode_views<'a, T: ByteViewType, A: Allocator + Clone>(
     alloc: &A,
 ) -> Result<(GenericByteViewArray<'a, T, A>, bool)> {
     let utf8 = T::Native::IS_UTF8;
+    let n = rows.len();
     let decoded = match whole {
-        Some(total) => match fill_views::<A, false>(rows, opts, unordered, utf8, total, alloc)? {
-            Some(d) => d,
-            None => {
-                let total = decoded_total(rows, opts, unordered);
-                fill_views::<A, false>(rows, opts, unordered, utf8, total, alloc)?
-                    .ok_or(Error::InvalidRow)?
+        Some(total) => {
+            let first = fill_views::<_, _, A, false>(
+                rows.iter_mut(),
+                n,
+                opts,
+                unordered,
+                utf8,
+                total,
+                alloc,
+            )?;
+            match first {
+                Some(d) => d,
+                None => {
+                    let total = decoded_total(rows, opts, unordered);
+                    let it = rows.iter_mut();
+                    fill_views::<_, _, A, false>(it, n, opts, unordered, utf8, total, alloc)?
+                        .ok_or(Error::InvalidRow)?
+                }
             }
-        },
+        }
         None => {
             let total = decoded_total(rows, opts, unordered);
-            fill_views::<A, true>(rows, opts, unordered, utf8, total, alloc)?
+            let it = rows.iter_mut();
+            fill_views::<_, _, A, true>(it, n, opts, unordered, utf8, total, alloc)?
                 .ok_or(Error::InvalidRow)?
         }
     };
+    into_array(decoded, alloc)
+}
+
+/// Decodes every row of `rows` (each one value and nothing else) straight
+/// from their buffer and offsets, as [`decode_views`] does with whole
+/// rows, without gathering a slice per row first, into a data buffer with
+/// room for the rows' bytes (a bound on the values'); `Ok(None)` should a
+/// malformed row not fit (for the caller to decode the rows one by one
+/// instead).
+///
+/// # Errors
+/// As [`decode_views`]; [`Error::InvalidRow`] for bytes after a value
+/// (once the column is built, as `convert_rows` reports it).
+pub(crate) fn decode_all_views<'a, T: ByteViewType, A: Allocator + Clone>(
+    rows: Contiguous<'_>,
+    opts: SortOptions,
+    unordered: bool,
+    alloc: &A,
+) -> Result<Option<GenericByteViewArray<'a, T, A>>> {
+    // Every value takes at least one byte more in its row than it has: the
+    // room is the rows' bytes less one per row (no pass over the rows to
+    // sum their values; the room not used is zeroed once at the end).
+    let total = rows.data().len().saturating_sub(rows.len());
+    let data = rows.data();
+    let (&first, ends) = rows.offsets().split_first().ok_or(Error::InvalidRow)?;
+    let mut prev = first;
+    // An offset out of order or past the bytes makes an empty row: a
+    // malformed one (no value fits in it).
+    let each = ends.iter().map(move |&e| {
+        let row = data.get(prev..e).unwrap_or(&[]);
+        prev = e;
+        row
+    });
+    let utf8 = T::Native::IS_UTF8;
+    let n = rows.len();
+    let Some(decoded) = fill_views::<_, _, A, false>(each, n, opts, unordered, utf8, total, alloc)?
+    else {
+        return Ok(None);
+    };
+    let (array, trailing) = into_array(decoded, alloc)?;
+    if trailing {
+        return Err(Error::InvalidRow);
+    }
+    Ok(Some(array))
+}
+
+/// The view array of [`fill_views`]' buffers, and whether a row had bytes
+/// left after its value.
+///
+/// # Errors
+/// [`Error::AllocationFailed`].
+fn into_array<'a, T: ByteViewType, A: Allocator + Clone>(
+    decoded: DecodedViews<A>,
+    alloc: &A,
+) -> Result<(GenericByteViewArray<'a, T, A>, bool)> {
     let (views, values, nulls, trailing) = decoded;
     let mut data = (!values.is_empty()).then(|| values.into_buffer());
     let count = usize::from(data.is_some());
@@ -71,9 +141,10 @@ pub(super) fn decode_views<'a, T: ByteViewType, A: Allocator + Clone>(
     // data buffer, present whenever such a view was made) at the value's
     // offset, with its length and first 4 bytes, inside the buffer; null
     // slots are the empty inline view; the validity is the decoder's, of
-    // `rows.len()` bits; for Utf8View every value was checked to be UTF-8
-    // (inline ones one by one, the data buffer whole with every value's
-    // start on a character boundary).
+    // one bit per row; for Utf8View every value was checked to be UTF-8
+    // (`fill_views` is called with `utf8` set to `T`'s: inline ones one by
+    // one, the data buffer whole, or found to be all ASCII, with every
+    // value's start on a character boundary).
     let array = unsafe { GenericByteViewArray::new_unchecked(views.into_buffer(), buffers, nulls) };
     Ok((array, trailing))
 }
@@ -87,25 +158,64 @@ type DecodedViews<A> = (
     bool,
 );
 
-/// Decodes the value at the front of each row into its view (see
-/// [`decode_views`]), with a data buffer of `total + BLOCK_SIZE` bytes:
-/// `None` when that is too little (only a malformed row or a short
+/// A row whose front value [`view_rows`] decodes: its bytes, and what is
+/// left of it after the value.
+trait ViewRow<'r> {
+    /// The row's bytes.
+    fn bytes(&self) -> &'r [u8];
+    /// Keeps `rest`, the bytes after the value (a cursor advances).
+    fn advance(self, rest: &'r [u8]);
+}
+
+/// A cursor: advanced past the value.
+impl<'r> ViewRow<'r> for &mut &'r [u8] {
+    #[inline(always)]
+    fn bytes(&self) -> &'r [u8] {
+        self
+    }
+
+    #[inline(always)]
+    fn advance(self, rest: &'r [u8]) {
+        *self = rest;
+    }
+}
+
+/// A whole row: nothing to keep (what is left is reported, not kept).
+impl<'r> ViewRow<'r> for &'r [u8] {
+    #[inline(always)]
+    fn bytes(&self) -> &'r [u8] {
+        self
+    }
+
+    #[inline(always)]
+    fn advance(self, _rest: &'r [u8]) {}
+}
+
+/// Decodes the value at the front of each of the `n` rows `rows` into its
+/// view (see [`decode_views`]), with a data buffer of `total + BLOCK_SIZE`
+/// bytes: `None` when that is too little (only a malformed row or a short
 /// estimate). `ADVANCE`: the rows advance past their values (else a row
 /// not consumed whole is reported). `utf8`: every value must be UTF-8.
 ///
 /// # Errors
 /// As [`decode_ordered_with`]; [`Error::InvalidUtf8`];
 /// [`Error::CapacityOverflow`] when an offset or length exceeds `i32`;
-/// [`Error::AllocationFailed`].
-fn fill_views<A: Allocator + Clone, const ADVANCE: bool>(
-    rows: &mut [&[u8]],
+/// [`Error::AllocationFailed`]; [`Error::InvalidRow`] for more or fewer
+/// rows than `n`.
+fn fill_views<'r, R, I, A, const ADVANCE: bool>(
+    rows: I,
+    n: usize,
     opts: SortOptions,
     unordered: bool,
     utf8: bool,
     total: usize,
     alloc: &A,
-) -> Result<Option<DecodedViews<A>>> {
-    let n = rows.len();
+) -> Result<Option<DecodedViews<A>>>
+where
+    R: ViewRow<'r>,
+    I: Iterator<Item = R>,
+    A: Allocator + Clone,
+{
     let room = total
         .checked_add(BLOCK_SIZE)
         .ok_or(Error::CapacityOverflow)?;
@@ -123,7 +233,7 @@ fn fill_views<A: Allocator + Clone, const ADVANCE: bool>(
         views.try_extend_appended(view_bytes, |v| {
             let null = opts.null_sentinel();
             if unordered {
-                view_rows::<ADVANCE, _>(rows, w, v, bits, utf8, |row, sink| {
+                view_rows::<ADVANCE, _, _, _>(rows, w, v, bits, utf8, |row, sink| {
                     let Some(value) = read_unordered(row)? else {
                         return Ok(false);
                     };
@@ -131,29 +241,53 @@ fn fill_views<A: Allocator + Clone, const ADVANCE: bool>(
                     Ok(true)
                 })
             } else if opts.descending {
-                view_rows::<ADVANCE, _>(rows, w, v, bits, utf8, |row, sink| {
+                view_rows::<ADVANCE, _, _, _>(rows, w, v, bits, utf8, |row, sink| {
                     decode_ordered_with(row, null, 0xFF, sink)
                 })
             } else {
-                view_rows::<ADVANCE, _>(rows, w, v, bits, utf8, |row, sink| {
+                view_rows::<ADVANCE, _, _, _>(rows, w, v, bits, utf8, |row, sink| {
                     decode_ordered_with(row, null, 0, sink)
                 })
             }
         })
     })?;
-    let Some((null_count, trailing, bad_utf8)) = filled else {
+    let Some(filled) = filled else {
         return Ok(None);
     };
-    if utf8 && (bad_utf8 || core::str::from_utf8(values.as_slice()).is_err()) {
+    if views.len() != view_bytes {
+        return Err(Error::InvalidRow);
+    }
+    if utf8 && (filled.bad_utf8 || !is_utf8(values.as_slice())) {
         return Err(Error::InvalidUtf8);
     }
-    let nulls = if null_count == 0 {
+    let nulls = if filled.nulls == 0 {
         None
     } else {
         let bits = BooleanBuffer::try_new(validity.into_buffer(), 0, n)?;
-        Some(NullBuffer::try_new_with_count(bits, null_count)?)
+        Some(NullBuffer::try_new_with_count(bits, filled.nulls)?)
     };
-    Ok(Some((views, values, nulls, trailing)))
+    Ok(Some((views, values, nulls, filled.trailing)))
+}
+
+/// The high bit of each of 16 bytes.
+const HIGH_BITS: u128 = 0x8080_8080_8080_8080_8080_8080_8080_8080;
+
+/// Whether `bytes` are UTF-8: all ASCII (the common case, checked several
+/// times faster than `from_utf8` checks it), else as `from_utf8` says.
+#[inline]
+fn is_utf8(bytes: &[u8]) -> bool {
+    bytes.is_ascii() || core::str::from_utf8(bytes).is_ok()
+}
+
+/// What [`view_rows`] found besides the views.
+struct Filled {
+    /// Null rows.
+    nulls: usize,
+    /// A row had bytes left after its value (not `ADVANCE`).
+    trailing: bool,
+    /// A value was found not to be UTF-8 (an inline one, or a long one
+    /// that starts with a continuation byte).
+    bad_utf8: bool,
 }
 
 /// A value's bytes appended to the data buffer, its first 16 bytes kept
@@ -205,32 +339,33 @@ impl BlockSink for ViewSink<'_, '_> {
 
 /// The loop of [`fill_views`]: decodes each row's value with `decode`
 /// (`false` for a null) into `w`, its view into `v` and its validity bit
-/// into `bits`: the null count, whether a row had bytes left (not
-/// `ADVANCE`) and whether a value was found not to be UTF-8 (`utf8`: inline
-/// values checked, long values' first bytes checked to start a character);
-/// `None` when the room runs out.
+/// into `bits` (see [`Filled`]; `utf8`: inline values checked, long values'
+/// first bytes checked to start a character); `None` when the room runs
+/// out.
 ///
 /// # Errors
 /// As `decode` (not [`Error::OutOfBounds`]); [`Error::CapacityOverflow`]
 /// when an offset or length exceeds `i32`.
 #[inline(always)]
-fn view_rows<const ADVANCE: bool, F>(
-    rows: &mut [&[u8]],
+fn view_rows<'r, const ADVANCE: bool, R, I, F>(
+    rows: I,
     w: &mut Appender<'_>,
     v: &mut Appender<'_>,
     bits: &mut [u8],
     utf8: bool,
     decode: F,
-) -> Result<Option<(usize, bool, bool)>>
+) -> Result<Option<Filled>>
 where
-    F: Fn(&mut &[u8], &mut ViewSink<'_, '_>) -> Result<bool>,
+    R: ViewRow<'r>,
+    I: Iterator<Item = R>,
+    F: Fn(&mut &'r [u8], &mut ViewSink<'_, '_>) -> Result<bool>,
 {
     let base = w.pos();
     let mut null_count = 0usize;
     let mut trailing = false;
     let mut bad_utf8 = false;
-    for (i, row) in rows.iter_mut().enumerate() {
-        let mut r: &[u8] = row;
+    for (i, row) in rows.enumerate() {
+        let mut r = row.bytes();
         let start = w.pos();
         let mut sink = ViewSink {
             w,
@@ -244,7 +379,7 @@ where
         };
         let head = sink.head;
         if ADVANCE {
-            *row = r;
+            row.advance(r);
         } else {
             trailing |= !r.is_empty();
         }
@@ -262,7 +397,7 @@ where
             // The value lives in its view only.
             w.rewind(start)?;
             let data = u128::from_le_bytes(head);
-            if utf8 && data & 0x8080_8080_8080_8080_8080_8080 != 0 {
+            if utf8 && data & HIGH_BITS != 0 {
                 bad_utf8 |= core::str::from_utf8(head.get(..len).unwrap_or(&[])).is_err();
             }
             let mut view = (data << 32).to_le_bytes();
@@ -283,5 +418,138 @@ where
         };
         v.put(&view)?;
     }
-    Ok(Some((null_count, trailing, bad_utf8)))
+    Ok(Some(Filled {
+        nulls: null_count,
+        trailing,
+        bad_utf8,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::vec::Vec;
+
+    use allocator_api2::alloc::Global;
+
+    use super::*;
+    use crate::array::{Array, ArrayRef};
+    use crate::datatypes::DataType;
+    use crate::row::test_model::{decode_by_cursors, one_column_converter as converter};
+    use crate::row::{Row, RowConverter, RowEncoding};
+
+    type G = Global;
+
+    /// The general decoder (cursors).
+    fn by_cursors(c: &RowConverter<'static, G>, rows: &[&[u8]]) -> Result<ArrayRef<'static, G>> {
+        Ok(decode_by_cursors(c, rows)?.swap_remove(0))
+    }
+
+    /// Whole rows gathered one by one (`convert_rows`).
+    fn whole(c: &RowConverter<'static, G>, rows: &[&[u8]]) -> Result<ArrayRef<'static, G>> {
+        let cols = c.convert_rows(rows.iter().map(|r| Row::new(r)))?;
+        Ok(cols.first().unwrap().clone())
+    }
+
+    /// Decoded views are the ones a builder makes: inline views (0 to 12
+    /// bytes, the last rows too, read near the end of the bytes) zero
+    /// padded, longer ones pointing into the one data buffer; the array
+    /// passes full validation and holds the values, both view types, ordered
+    /// (both directions) and unordered.
+    #[test]
+    fn decoded_views_validate() {
+        use crate::array::{StringViewArray, ValidationLevel};
+        let words: Vec<std::string::String> = (0..40)
+            .map(|i| {
+                (0..(i * 5) % 31)
+                    .map(|j| char::from(b'a' + ((i + j) % 26) as u8))
+                    .collect()
+            })
+            .collect();
+        let mut opts: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
+        opts[3] = None;
+        let long = "long value: more than two 32-byte blocks of it, é and ü too";
+        opts.push(Some(long));
+        // Inline and not ASCII: checked as UTF-8 on its own.
+        opts.push(Some("ü é"));
+        opts.push(Some("tail"));
+        let bytes: Vec<Option<&[u8]>> = opts.iter().map(|o| o.map(str::as_bytes)).collect();
+        let strings = StringViewArray::<G>::try_from_options_in(&opts, Global)
+            .unwrap()
+            .into_array_ref();
+        let binary = crate::array::BinaryViewArray::<G>::try_from_options_in(&bytes, Global)
+            .unwrap()
+            .into_array_ref();
+        for (dt, col) in [
+            (DataType::Utf8View, strings),
+            (DataType::BinaryView, binary),
+        ] {
+            for (o, enc) in [
+                (SortOptions::default(), RowEncoding::Ordered),
+                (SortOptions::new(true, false), RowEncoding::Ordered),
+                (SortOptions::default(), RowEncoding::Unordered),
+            ] {
+                let mut c = converter(dt.clone(), o, enc);
+                let rows = c.convert_columns(core::slice::from_ref(&col)).unwrap();
+                for back in [
+                    c.convert_all_rows(&rows).unwrap(),
+                    c.convert_rows(rows.iter()).unwrap(),
+                ] {
+                    back[0].validate(ValidationLevel::Full).unwrap();
+                    assert!(back[0] == col, "{dt:?} {o:?} {enc:?}");
+                }
+            }
+        }
+    }
+
+    /// Binary rows decoded as Utf8View: invalid UTF-8 in an inline value,
+    /// in a long one, and long values that are UTF-8 only back to back
+    /// (one starts with a continuation byte) are errors, whole rows and
+    /// through cursors, both directions; valid ones decode.
+    #[test]
+    fn view_utf8_is_checked() {
+        let a13 = [b'a'; 13];
+        let mut split_end = a13.to_vec();
+        split_end.push(0xC3);
+        let mut split_start = std::vec![0xA9];
+        split_start.extend_from_slice(&a13);
+        let cases: [(&[&[u8]], bool); 5] = [
+            (&[b"ok", "é and more than 12".as_bytes()], true),
+            (&[b"ok", b"\xFF"], false),
+            (&[b"\xC3\xA9abc\xC3", b"fine"], false),
+            (
+                &[
+                    &a13,
+                    b"a very long one \xFF with more text after it to pass 32",
+                ],
+                false,
+            ),
+            (&[&split_end, &split_start], false),
+        ];
+        for (values, ok) in cases {
+            let col = crate::array::BinaryViewArray::<G>::try_from_options_in(
+                &values.iter().map(|v| Some(*v)).collect::<Vec<_>>(),
+                Global,
+            )
+            .unwrap()
+            .into_array_ref();
+            for o in [SortOptions::default(), SortOptions::new(true, false)] {
+                let mut b = converter(DataType::BinaryView, o, RowEncoding::Ordered);
+                let rows = b.convert_columns(core::slice::from_ref(&col)).unwrap();
+                let raw: Vec<&[u8]> = rows.iter().map(|r| r.data()).collect();
+                let c = converter(DataType::Utf8View, o, RowEncoding::Ordered);
+                for got in [whole(&c, &raw), by_cursors(&c, &raw)] {
+                    match got {
+                        Ok(a) => {
+                            assert!(ok, "{values:?} {o:?}");
+                            a.validate(crate::array::ValidationLevel::Full).unwrap();
+                        }
+                        Err(e) => {
+                            assert!(!ok, "{values:?} {o:?} {e:?}");
+                            assert_eq!(e.kind(), ErrorKind::InvalidUtf8);
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
