@@ -42,6 +42,8 @@ mod keys;
 mod merge;
 mod reader;
 mod sort;
+#[cfg(test)]
+mod pinned;
 
 use hash_index::{hash, HashIndex, Lookup};
 use keys::{KeyIndex, Short};
