@@ -1,71 +1,42 @@
-//! The order-preserving interner of dictionary columns.
+//! The order-preserving interner of dictionary columns (the seed's
+//! explicit option, [`RowEncoding::Seed`](super::RowEncoding::Seed)).
 //!
 //! Dictionary columns are not encoded by value (that would cost the value's
 //! full encoding in every row) but by a short key per distinct value. The
 //! keys must order like the values, for every batch, whatever its
 //! dictionary: the interner keeps every value it has seen (as the bytes of
 //! its ascending row encoding, which order like the values) next to its key,
-//! in one array sorted by value. A batch's new values are sorted, merged in,
-//! and given keys that fall between their neighbours' keys; existing keys
-//! never change, so rows encoded earlier stay comparable with later ones.
+//! in one array sorted by value, and so by key. A batch's new values are
+//! sorted, merged in, and given keys that fall between their neighbours'
+//! keys ([`keys`]); existing keys never change, so rows encoded earlier stay
+//! comparable with later ones.
 //!
-//! Keys are byte strings over `0x01..=0xFF`, compared lexicographically (a
-//! prefix first), written in rows followed by a `0x00` terminator. Every key
-//! ends with a byte of at least `0x02`, which guarantees that there is always
-//! room below any key (`k = p ++ [c]`, `c >= 2`, has `p ++ [c - 1] ++ …`
-//! below it), and above any key (any extension of it).
-//!
-//! New keys in a gap are spread evenly over the shortest key length that
-//! holds them all, leaving room for values that arrive later.
-//!
-//! Lookups, value to key when encoding: a hash index over the entries'
-//! values, rebuilt lazily (before the next batch's lookups, not after each
-//! merge). Key to value when decoding: one- and two-byte keys through
-//! tables ([`keys`]), longer keys through a hash index. Probe sequences are
-//! bounded (`MAX_PROBE` in `hash_index`): an entry that does not fit marks its
-//! index incomplete, and a lookup that finds nothing in an incomplete index
-//! falls back to binary search, so crafted collisions cost at most
-//! `MAX_PROBE` comparisons more than the search (no quadratic case).
-//!
-//! Each entry also records where the value's raw bytes are (see
-//! [`gather`]), so decoding copies them instead of decoding the
-//! value's encoding again.
+//! Keys are byte strings over `0x01..=0xFF`, written in rows after `0x01`
+//! and followed by a `0x00` terminator (key and terminator inverted when
+//! descending). Both lookups, value to key when encoding and key to value
+//! when decoding, are binary searches of the one sorted array: a
+//! logarithmic number of comparisons whatever the input.
 
 use allocator_api2::alloc::Allocator;
-use bytemuck::{Pod, Zeroable};
 
-mod cache;
-pub(crate) mod contiguous;
-pub(crate) mod gather;
-mod hash_index;
 mod keys;
-mod merge;
-mod reader;
-mod sort;
 #[cfg(test)]
 mod pinned;
+#[cfg(test)]
+mod tests;
 
-use hash_index::{hash, HashIndex, Lookup};
-use keys::{KeyIndex, Short};
-use merge::Placement;
-pub(crate) use reader::{Reader, ShortSpans};
-
-use super::Rows;
+use super::{Rows, SortOptions};
 use crate::buffer::{MutableBuffer, TryVec};
 use crate::error::{Error, Result};
-use gather::{RawKind, RawSource, RawStore};
+use core::cmp::Ordering;
 
 /// One interned value: where its value bytes and key bytes are.
-#[derive(Clone, Copy, Debug, Pod, Zeroable)]
-#[repr(C)]
+#[derive(Clone, Copy, Debug)]
 struct Entry {
     value_start: u32,
     value_len: u32,
     key_start: u32,
     key_len: u32,
-    /// Where the value's raw bytes are in the [`RawStore`] (when kept).
-    raw_start: u32,
-    raw_len: u32,
 }
 
 /// A position or length in the interner's buffers (each below 4 GiB).
@@ -87,10 +58,13 @@ fn small(x: usize) -> Result<u32> {
 /// It pays off when dictionary values are long and repeated: a key of one
 /// to a few bytes stands for the whole value in every row, where the
 /// default encoding ([`RowEncoding::Ordered`], by value) writes the value's
-/// full encoding (32-byte blocks for strings). It costs a hash lookup per
-/// distinct value, a sort and merge for every batch with new values, and
-/// memory that grows with every distinct value seen (it never shrinks);
-/// keys grow longer as values arrive between existing ones.
+/// full encoding (32-byte blocks for strings): rows are shorter, and
+/// compare faster. It costs a binary search of the interned values per
+/// dictionary value in every batch (and per row when decoding), a sort and
+/// merge for every batch with new values, and memory that grows with every
+/// distinct value seen (it never shrinks); keys grow longer as values
+/// arrive between existing ones. Short or rarely repeated values are
+/// better encoded by value.
 ///
 /// Made by [`RowConverter::try_new_interner`]:
 ///
@@ -152,52 +126,12 @@ impl<A: Allocator> core::fmt::Debug for RowInterner<A> {
 
 /// An order-preserving mapping from encoded dictionary values to short keys.
 pub(crate) struct Interner<A: Allocator> {
-    /// Encoded values, back to back.
+    /// Encoded values, back to back (append-only).
     values: MutableBuffer<A>,
     /// Keys, back to back (append-only: old keys never move).
     keys: MutableBuffer<A>,
     /// Sorted by value (and so by key).
     entries: TryVec<Entry, A>,
-    /// Entry positions by value.
-    by_value: HashIndex<A>,
-    /// `by_value` misses the last values added: rebuilt before the next
-    /// batch looks values up (a converter used once never builds it).
-    by_value_stale: bool,
-    /// Entry positions by key, for keys longer than two bytes.
-    by_key: HashIndex<A>,
-    /// Entry positions of the one- and two-byte keys.
-    short: KeyIndex<A>,
-    /// The values' raw bytes, for decoding without their encodings.
-    raw: RawStore<A>,
-    /// `[start, len]` of each entry's raw bytes, by position.
-    spans: TryVec<[u32; 2], A>,
-    /// The same of the one-byte keys by byte (256 of them, or none when
-    /// the raw bytes are not kept; `[0, u32::MAX]`: no such key).
-    one_spans: TryVec<[u32; 2], A>,
-    /// The same of the two-byte keys by rank (see [`keys`]).
-    two_spans: TryVec<[u32; 2], A>,
-    /// The table of the last dictionary encoded through this interner.
-    pub(crate) cache: cache::TableCache<A>,
-}
-
-impl<A: Allocator + Clone> Interner<A> {
-    /// An empty interner; allocates nothing yet.
-    pub(crate) fn new_in(alloc: A) -> Self {
-        Interner {
-            values: MutableBuffer::new_in(alloc.clone()),
-            keys: MutableBuffer::new_in(alloc.clone()),
-            entries: TryVec::new_in(alloc.clone()),
-            by_value: HashIndex::new_in(alloc.clone()),
-            by_value_stale: false,
-            by_key: HashIndex::new_in(alloc.clone()),
-            short: KeyIndex::new_in(alloc.clone()),
-            raw: RawStore::new_in(alloc.clone()),
-            spans: TryVec::new_in(alloc.clone()),
-            one_spans: TryVec::new_in(alloc.clone()),
-            two_spans: TryVec::new_in(alloc.clone()),
-            cache: cache::TableCache::new_in(alloc),
-        }
-    }
 }
 
 /// Bytes `start..start + len` of `buf`; an entry pointing past them (a
@@ -215,23 +149,22 @@ pub(crate) fn is_null_value(encoded: &[u8], sentinel: u8) -> bool {
     encoded.first().is_none_or(|&b| b == sentinel)
 }
 
-/// The first 8 bytes of `v` as a big-endian number (zero-padded): a
-/// smaller prefix means a smaller value, an equal one decides nothing.
-#[inline]
-fn prefix(v: &[u8]) -> u64 {
-    match v.first_chunk::<8>() {
-        Some(c) => u64::from_be_bytes(*c),
-        None => v
-            .iter()
-            .enumerate()
-            .fold(0, |p, (i, &b)| p | (u64::from(b) << (56 - 8 * i))),
-    }
-}
-
 impl<A: Allocator> Interner<A> {
+    /// An empty interner; allocates nothing yet.
+    pub(crate) fn new_in(alloc: A) -> Self
+    where
+        A: Clone,
+    {
+        Interner {
+            values: MutableBuffer::new_in(alloc.clone()),
+            keys: MutableBuffer::new_in(alloc.clone()),
+            entries: TryVec::new_in(alloc),
+        }
+    }
+
     /// Number of interned values.
     pub(crate) fn len(&self) -> usize {
-        self.entries.as_slice().len()
+        self.entries.len()
     }
 
     fn value(&self, e: &Entry) -> Result<&[u8]> {
@@ -242,84 +175,27 @@ impl<A: Allocator> Interner<A> {
         bytes_at(&self.keys, e.key_start, e.key_len)
     }
 
+    /// Binary search of the entries: `Ok(position)` of the one for which
+    /// `cmp` (entry against the wanted one) is equal, else `Err(position)`
+    /// where it would go.
+    fn search(&self, cmp: impl Fn(&Entry) -> Result<Ordering>) -> Result<Result<usize, usize>> {
+        let (mut lo, mut hi) = (0, self.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match cmp(self.entries.get(mid).ok_or(Error::InvalidRow)?)? {
+                Ordering::Less => lo = mid + 1,
+                Ordering::Greater => hi = mid,
+                Ordering::Equal => return Ok(Ok(mid)),
+            }
+        }
+        Ok(Err(lo))
+    }
+
     /// The key of an interned value.
     #[cfg(test)]
     pub(crate) fn key_of(&self, value: &[u8]) -> Option<&[u8]> {
-        let i = self.position_of(value).ok()??;
-        self.entries.get(i).and_then(|e| self.key(e).ok())
-    }
-
-    /// The position among the entries of an interned value.
-    fn position_of(&self, value: &[u8]) -> Result<Option<usize>> {
-        let found = if self.by_value_stale {
-            Lookup::Unknown
-        } else {
-            self.by_value
-                .find(hash(value), |i| self.bytes_of(i, Self::value, value))?
-        };
-        match found {
-            Lookup::Found(i) => Ok(Some(i)),
-            Lookup::Absent => Ok(None),
-            Lookup::Unknown => self.search(Self::value, value),
-        }
-    }
-
-    /// Whether entry `i`'s bytes (its value or key, as `part` picks) are `want`.
-    fn bytes_of<'s>(
-        &'s self,
-        i: usize,
-        part: fn(&'s Self, &Entry) -> Result<&'s [u8]>,
-        want: &[u8],
-    ) -> Result<bool> {
-        let e = self.entries.get(i).ok_or(Error::InvalidRow)?;
-        Ok(part(self, e)? == want)
-    }
-
-    /// Binary search of the entries for the one whose bytes (value or key,
-    /// as `part` picks) are `want`.
-    fn search<'s>(
-        &'s self,
-        part: fn(&'s Self, &Entry) -> Result<&'s [u8]>,
-        want: &[u8],
-    ) -> Result<Option<usize>> {
-        let (mut lo, mut hi) = (0, self.entries.len());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let e = self.entries.get(mid).ok_or(Error::InvalidRow)?;
-            match part(self, e)?.cmp(want) {
-                core::cmp::Ordering::Less => lo = mid + 1,
-                core::cmp::Ordering::Greater => hi = mid,
-                core::cmp::Ordering::Equal => return Ok(Some(mid)),
-            }
-        }
-        Ok(None)
-    }
-
-    /// The encoded value of a key.
-    #[cfg(test)]
-    pub(crate) fn value_of(&self, key: &[u8]) -> Option<&[u8]> {
-        let i = self.position_of_key(key).ok()??;
-        self.value_at(i).ok()
-    }
-
-    /// The position among the entries of the value of a key.
-    ///
-    /// # Errors
-    /// [`Error::InvalidRow`] when an entry points past the keys.
-    pub(crate) fn position_of_key(&self, key: &[u8]) -> Result<Option<usize>> {
-        match self.short.tables().find(key) {
-            Short::Found(i) => return Ok(Some(i)),
-            Short::Unknown => return Ok(None),
-            Short::Long => {}
-        }
-        match self
-            .by_key
-            .find(hash(key), |i| self.bytes_of(i, Self::key, key))?
-        {
-            Lookup::Found(i) => Ok(Some(i)),
-            Lookup::Absent => Ok(None),
-            Lookup::Unknown => self.search(Self::key, key),
-        }
+        let i = self.search(|e| Ok(self.value(e)?.cmp(value))).ok()?.ok()?;
+        self.key(self.entries.get(i)?).ok()
     }
 
     /// The encoded value of the entry at `position`.
@@ -340,104 +216,38 @@ impl<A: Allocator> Interner<A> {
         self.keys.as_slice()
     }
 
-    /// The kind of the raw values kept, and their bytes ([`RawKind::Off`]
-    /// or [`RawKind::Unknown`]: none).
-    pub(crate) fn raw(&self) -> (RawKind, &[u8]) {
-        (self.raw.kind, self.raw.bytes())
-    }
-
-    /// Rebuilds the key indexes over the current entries; the value index
-    /// is rebuilt when next needed.
-    fn reindex(&mut self) -> Result<()> {
-        let entries = self.entries.as_slice();
-        let keys = &self.keys;
-        self.by_value_stale = true;
-        self.spans.clear();
-        if self.raw.kind != RawKind::Off {
-            self.spans.try_reserve_exact(entries.len())?;
-            for e in entries {
-                if e.raw_len == u32::MAX {
-                    self.raw.kind = RawKind::Off;
-                }
-                self.spans.try_push([e.raw_start, e.raw_len])?;
-            }
-        }
-        let key_of = |i: usize| {
-            let e = entries.get(i).ok_or(Error::InvalidRow)?;
-            bytes_at(keys, e.key_start, e.key_len)
-        };
-        let two = entries.iter().filter(|e| e.key_len == 2).count();
-        self.short.rebuild_counted(entries.len(), two, key_of)?;
-        self.by_key.rebuild(entries.len(), |i| {
-            let k = key_of(i)?;
-            Ok((k.len() > 2).then(|| hash(k)))
-        })?;
-        self.one_spans.clear();
-        self.two_spans.clear();
-        if self.raw.kind != RawKind::Off {
-            let tables = self.short.tables();
-            let (one, two) = tables.positions();
-            let spans = self.spans.as_slice();
-            // No such key: `[0, u32::MAX]`.
-            let span = |p: Option<u32>| {
-                p.and_then(|p| spans.get(p as usize))
-                    .copied()
-                    .unwrap_or([0, u32::MAX])
-            };
-            // One-byte keys: position + 1 (0: none); two-byte keys: position.
-            let mut one = one.iter().map(|&p| span(p.checked_sub(1)));
-            self.one_spans.try_reserve_exact(256)?;
-            self.one_spans
-                .try_extend_from_fn(256, |_| one.next().unwrap_or([0, u32::MAX]))?;
-            let mut two = two.iter().map(|&p| span(Some(p)));
-            let count = two.len();
-            self.two_spans.try_reserve_exact(count)?;
-            self.two_spans
-                .try_extend_from_fn(count, |_| two.next().unwrap_or([0, u32::MAX]))?;
-        }
-        Ok(())
-    }
-
-    /// Rebuilds the value index when it misses values.
-    fn refresh_values(&mut self) -> Result<()> {
-        if !self.by_value_stale {
-            return Ok(());
-        }
-        let entries = self.entries.as_slice();
-        let values = &self.values;
-        self.by_value.rebuild(entries.len(), |i| {
-            let e = entries.get(i).ok_or(Error::InvalidRow)?;
-            Ok(Some(hash(bytes_at(values, e.value_start, e.value_len)?)))
-        })?;
-        self.by_value_stale = false;
-        Ok(())
-    }
-
-    /// Interns every non-null value of `values` (rows of the values' ascending
-    /// encoding, whose nulls start with `sentinel`) that is not interned yet.
+    /// Reads the dictionary piece at the start of `row` (`0x01`, key,
+    /// terminator, inverted when descending; or the null sentinel) of a
+    /// column sorted by `opts`, and moves `row` past it: the position of
+    /// the key's entry (see [`Self::value_at`]), `None` for a null.
     ///
     /// # Errors
-    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
-    #[cfg(test)]
-    pub(crate) fn intern(&mut self, values: Rows<A>, sentinel: u8, alloc: &A) -> Result<()>
-    where
-        A: Clone,
-    {
-        let raw = (RawKind::Off, &RawSource::None);
-        self.intern_keys(values, sentinel, raw, alloc).map(|_| ())
+    /// [`Error::InvalidRow`] for a malformed piece;
+    /// [`Error::UnknownDictionaryKey`] for a key never issued.
+    pub(crate) fn read(&self, row: &mut &[u8], opts: SortOptions) -> Result<Option<usize>> {
+        let (&first, rest) = row.split_first().ok_or(Error::InvalidRow)?;
+        if first != 1 {
+            if first != opts.null_sentinel() {
+                return Err(Error::InvalidRow);
+            }
+            *row = rest;
+            return Ok(None);
+        }
+        let t = if opts.descending { 0xFF } else { 0 };
+        let len = rest.iter().position(|&b| b == t).ok_or(Error::InvalidRow)?;
+        let key = rest.get(..len).ok_or(Error::InvalidRow)?;
+        *row = rest.get(len + 1..).ok_or(Error::InvalidRow)?;
+        let found =
+            self.search(|e| Ok(self.key(e)?.iter().copied().cmp(key.iter().map(|b| b ^ t))))?;
+        found.map(Some).map_err(|_| Error::UnknownDictionaryKey)
     }
 
     /// Interns every non-null value of `values` (rows of the values'
     /// ascending encoding, whose nulls start with `sentinel`) that is not
     /// interned yet; returns the key of every value in order as
-    /// `[start, len]` (`[u32; 2]`) in [`Self::key_bytes`] (`len` 0: a null
-    /// value). `raw`: the kind and raw bytes of the values
-    /// (the array `values` encodes), kept for decoding.
-    ///
-    /// One hash lookup per value (none while the interner is empty); new
-    /// values are sorted once and get their keys during the merge. The
-    /// first batch's encodings become the interner's when most of its
-    /// values are new (no copy).
+    /// `[start, len]` in [`Self::key_bytes`] (`len` 0: a null value). The
+    /// first values interned keep their encodings in `values`' buffer (no
+    /// copy).
     ///
     /// # Errors
     /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
@@ -445,195 +255,181 @@ impl<A: Allocator> Interner<A> {
         &mut self,
         values: Rows<A>,
         sentinel: u8,
-        raw: (RawKind, &RawSource<'_>),
         alloc: &A,
     ) -> Result<TryVec<[u32; 2], A>>
     where
         A: Clone,
     {
-        let keep_raw = self.raw.begin(raw.0);
         let n = values.len();
         if n >= u32::MAX as usize {
             return Err(Error::CapacityOverflow);
         }
-        let offsets = values.offsets();
-        let data = values.data();
-        // Sorting needs an infallible row lookup: a row index past the
-        // batch (a broken invariant) is noted and reported as an error
-        // once the pass is over, never taken for an empty value.
-        let broken = core::cell::Cell::new(false);
-        let row = |i: usize| match values.row(i) {
-            Some(r) => r.data(),
-            None => {
-                broken.set(true);
-                &[]
-            }
-        };
-        let empty = self.len() == 0;
-        // An interner without values takes the batch's encodings whole
-        // (entries point into them) when most values are new.
-        let mut adopt = false;
-        if !empty {
-            self.refresh_values()?;
-        }
-        // Each value's key as `[start, len]` (`len` 0: null value or not
-        // interned yet), and the values not interned yet, as (prefix,
-        // index) pairs.
-        let mut fresh = TryVec::new_in(alloc.clone());
-        fresh.try_reserve_exact(n)?;
+        // Each value's key (`len` 0: null, or not interned yet) and the
+        // values not interned yet, with their index.
         let mut spans = TryVec::new_in(alloc.clone());
         spans.try_reserve_exact(n)?;
-        for i in 0..n {
-            let v = row(i);
+        let mut fresh = TryVec::new_in(alloc.clone());
+        for (i, row) in values.iter().enumerate() {
+            let v = row.data();
             let mut span = [0, 0];
             if !is_null_value(v, sentinel) {
-                let known = if empty { None } else { self.position_of(v)? };
-                match known {
-                    Some(p) => {
+                match self.search(|e| Ok(self.value(e)?.cmp(v)))? {
+                    Ok(p) => {
                         let e = self.entries.get(p).ok_or(Error::OutOfBounds)?;
                         span = [e.key_start, e.key_len];
                     }
-                    None => fresh.try_push((u128::from(prefix(v)) << 64) | i as u128)?,
+                    Err(_) => fresh.try_push((v, i))?,
                 }
             }
             spans.try_push(span)?;
         }
-        if broken.get() {
-            return Err(Error::InvalidRow);
+        if fresh.is_empty() {
+            return Ok(spans);
         }
-        let count = fresh.len();
-        if count > 0 {
-            // Mostly new values: their encodings (and raw bytes) are
-            // appended whole, entries point into them; otherwise each new
-            // value is copied on its own.
-            let bulk = if count * 2 >= n {
-                let value_base = self.values.len();
-                adopt = value_base == 0 && empty;
-                if !adopt {
-                    self.values.try_extend_from_slice(data)?;
-                }
-                let raw_base = match (keep_raw, raw.1.whole()) {
-                    (true, Some((bytes, origin))) => Some((self.raw.push(bytes)?, origin)),
-                    _ => None,
-                };
-                Some((value_base, raw_base))
-            } else {
-                None
-            };
-            let place = Placement {
-                row: &row,
-                offsets,
-                raw: (keep_raw, raw.1),
-                bulk,
-            };
-            self.merge(&place, fresh, spans.as_mut_slice(), alloc)?;
-            if broken.get() {
-                return Err(Error::InvalidRow);
-            }
-            if adopt {
-                self.values = values.into_data();
-            }
+        fresh.as_mut_slice().sort_unstable_by(|a, b| a.0.cmp(b.0));
+        // Entries point into the batch's buffer, which becomes the
+        // interner's, when there are no values yet.
+        let adopt = (self.len() == 0).then(|| values.offsets());
+        self.merge(fresh.as_slice(), adopt, spans.as_mut_slice(), alloc)?;
+        if adopt.is_some() {
+            drop(fresh);
+            self.values = values.into_data();
         }
         Ok(spans)
     }
+
+    /// Merges the sorted new values `fresh` (value, index in the batch)
+    /// into the entries, giving them keys, and writes the `[start, len]`
+    /// of each one's key to `spans` (by index). `adopt`: the batch's
+    /// offsets, when its buffer will be the interner's values.
+    fn merge(
+        &mut self,
+        fresh: &[(&[u8], usize)],
+        adopt: Option<&[usize]>,
+        spans: &mut [[u32; 2]],
+        alloc: &A,
+    ) -> Result<()>
+    where
+        A: Clone,
+    {
+        let old = core::mem::replace(&mut self.entries, TryVec::new_in(alloc.clone()));
+        let total = old.len().checked_add(fresh.len());
+        self.entries
+            .try_reserve_exact(total.ok_or(Error::CapacityOverflow)?)?;
+        let mut rest = fresh;
+        // Each old entry, after the new values below it; then the values
+        // above the last.
+        for next in old.iter().map(Some).chain([None]) {
+            let below = match next {
+                Some(e) => {
+                    let v = self.value(e)?;
+                    rest.iter().take_while(|f| f.0 < v).count()
+                }
+                None => rest.len(),
+            };
+            let (run, tail) = rest.split_at_checked(below).ok_or(Error::OutOfBounds)?;
+            rest = tail;
+            self.insert_run(run, next.copied(), adopt, spans)?;
+            if let Some(&e) = next {
+                self.entries.try_push(e)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Gives keys between the last entry and `next` (`None`: unbounded)
+    /// to the sorted values `run` (repeats share a key), appending their
+    /// entries and writing their keys to `spans` (values as [`Self::merge`]).
+    fn insert_run(
+        &mut self,
+        run: &[(&[u8], usize)],
+        next: Option<Entry>,
+        adopt: Option<&[usize]>,
+        spans: &mut [[u32; 2]],
+    ) -> Result<()> {
+        if run.is_empty() {
+            return Ok(());
+        }
+        let prev = self.entries.as_slice().last().copied();
+        let distinct = 1 + run.windows(2).filter(|w| w[0].0 != w[1].0).count();
+        let g = keys::gap(
+            prev.as_ref().map(|e| self.key(e)).transpose()?,
+            next.as_ref().map(|e| self.key(e)).transpose()?,
+        )?;
+        let k = distinct as u128;
+        let (m, cap) = keys::places(g, k)?;
+        let prefix_start = match (g.from_high, prev, next) {
+            (false, Some(e), _) | (true, _, Some(e)) => e.key_start as usize,
+            _ => 0,
+        };
+        let prefix = prefix_start..prefix_start + g.prefix_len;
+        let key_len = g.prefix_len + 1 + m as usize;
+        self.keys.try_reserve(
+            distinct
+                .checked_mul(key_len)
+                .ok_or(Error::CapacityOverflow)?,
+        )?;
+        let mut n = 0u128;
+        let mut last: Option<&[u8]> = None;
+        let mut key_span = [0u32; 2];
+        for &(v, i) in run {
+            if last != Some(v) {
+                last = Some(v);
+                // The n-th of k keys at place n * cap / (k + 1).
+                n += 1;
+                let place = n.checked_mul(cap).ok_or(Error::CapacityOverflow)? / (k + 1);
+                let key_start = self.keys.len();
+                self.keys.try_extend_zeros(key_len)?;
+                let (old, new) = self.keys.as_slice_mut().split_at_mut(key_start);
+                let (head, tail) = new
+                    .split_at_mut_checked(g.prefix_len)
+                    .ok_or(Error::OutOfBounds)?;
+                head.copy_from_slice(old.get(prefix.clone()).ok_or(Error::OutOfBounds)?);
+                keys::write_tail(tail, g, m, place)?;
+                let value_start = match adopt {
+                    Some(offsets) => *offsets.get(i).ok_or(Error::OutOfBounds)?,
+                    None => {
+                        self.values.try_extend_from_slice(v)?;
+                        self.values.len() - v.len()
+                    }
+                };
+                key_span = [small(key_start)?, small(key_len)?];
+                self.entries.try_push(Entry {
+                    value_start: small(value_start)?,
+                    value_len: small(v.len())?,
+                    key_start: key_span[0],
+                    key_len: key_span[1],
+                })?;
+            }
+            *spans.get_mut(i).ok_or(Error::OutOfBounds)? = key_span;
+        }
+        Ok(())
+    }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use allocator_api2::alloc::Global;
-    use std::vec::Vec;
+/// The rows of a converter of one seed dictionary column, back to back:
+/// no path of their own; the caller decodes them row by row.
+pub(crate) mod contiguous {
+    use allocator_api2::alloc::Allocator;
 
-    fn rows_of(values: &[&[u8]]) -> Rows<Global> {
-        let mut r = Rows::new_in(Global);
-        for v in values {
-            r.try_push(super::super::Row::new(v)).unwrap();
-        }
-        r
-    }
+    use super::Interner;
+    use crate::array::ArrayRef;
+    use crate::buffer::SharedSlice;
+    use crate::error::Result;
+    use crate::row::source::Contiguous;
+    use crate::row::Node;
 
-    fn check_sorted(i: &Interner<Global>) {
-        let e = i.entries.as_slice();
-        for w in e.windows(2) {
-            assert!(i.value(&w[0]).unwrap() < i.value(&w[1]).unwrap());
-            assert!(i.key(&w[0]).unwrap() < i.key(&w[1]).unwrap());
-        }
-        for x in e {
-            let k = i.key(x).unwrap();
-            assert!(k.iter().all(|&b| b != 0));
-            assert!(*k.last().unwrap() >= 2);
-            assert_eq!(i.value_of(k), Some(i.value(x).unwrap()));
-        }
-    }
-
-    /// `intern_keys` hands back every value's key span: values interned
-    /// before, new ones (also repeated), nulls; on an empty interner (the
-    /// batch's encodings adopted) and on a second batch.
-    #[test]
-    fn key_spans_of_a_batch() {
-        let mut i = Interner::new_in(Global);
-        let first: [&[u8]; 4] = [b"\x01m", b"\x00", b"\x01c", b"\x01m"];
-        let raw = (RawKind::Off, &RawSource::None);
-        let spans = i.intern_keys(rows_of(&first), 0, raw, &Global).unwrap();
-        let check = |i: &Interner<Global>, batch: &[&[u8]], spans: &TryVec<[u32; 2], Global>| {
-            assert_eq!(spans.len(), batch.len());
-            for (v, &[start, len]) in batch.iter().zip(spans.iter()) {
-                if v[0] == 0 {
-                    assert_eq!(len, 0);
-                } else {
-                    assert_eq!(bytes_at(&i.keys, start, len).ok(), i.key_of(v), "{v:?}");
-                }
-            }
-        };
-        check(&i, &first, &spans);
-        check_sorted(&i);
-        // Mostly old values: new ones copied one by one.
-        let second: [&[u8]; 6] = [b"\x01c", b"\x01d", b"\x00", b"\x01m", b"\x01d", b"\x01c"];
-        let spans = i.intern_keys(rows_of(&second), 0, raw, &Global).unwrap();
-        check(&i, &second, &spans);
-        // Mostly new values: appended whole.
-        let third: [&[u8]; 4] = [b"\x01a", b"\x01z", b"\x01d", b"\x01b"];
-        let spans = i.intern_keys(rows_of(&third), 0, raw, &Global).unwrap();
-        check(&i, &third, &spans);
-        assert_eq!(i.len(), 6);
-        check_sorted(&i);
-    }
-
-    #[test]
-    fn grows_consistently() {
-        let mut i = Interner::new_in(Global);
-        i.intern(
-            rows_of(&[b"\x01m", b"\x01c", b"\x00", b"\x01x", b"\x01c"]),
-            0,
-            &Global,
-        )
-        .unwrap();
-        assert_eq!(i.len(), 3);
-        check_sorted(&i);
-        let km: Vec<u8> = i.key_of(b"\x01m").unwrap().to_vec();
-        // Many values squeezed between two neighbours, on both sides, at the ends.
-        let many: Vec<Vec<u8>> = (0..600u32)
-            .map(|n| {
-                let mut v = std::vec![1u8, b'd'];
-                v.extend_from_slice(&n.to_be_bytes());
-                v
-            })
-            .collect();
-        let refs: Vec<&[u8]> = many.iter().map(|v| &v[..]).collect();
-        i.intern(rows_of(&refs), 0, &Global).unwrap();
-        i.intern(rows_of(&[b"\x01a", b"\x01\xFF\xFF", b"\x01n"]), 0, &Global)
-            .unwrap();
-        assert_eq!(i.len(), 606);
-        check_sorted(&i);
-        assert_eq!(i.key_of(b"\x01m").unwrap(), &km[..]);
-        // Repeated squeezing into the same gap keeps working.
-        for round in 0..40u8 {
-            let v = [1u8, b'm', round];
-            i.intern(rows_of(&[&v]), 0, &Global).unwrap();
-            let w = [1u8, b'c', 0xFF - round];
-            i.intern(rows_of(&[&w]), 0, &Global).unwrap();
-        }
-        check_sorted(&i);
-        assert_eq!(i.len(), 686);
+    /// Always `Ok(None)`: the caller decodes the rows one by one (through
+    /// [`Interner::read`]).
+    ///
+    /// # Errors
+    /// None.
+    pub(crate) fn decode_all<'a, A: Allocator>(
+        _node: &Node<'a, A>,
+        _interner: &Interner<A>,
+        _rows: Contiguous<'_>,
+        _alloc: &A,
+    ) -> Result<Option<SharedSlice<'a, ArrayRef<'a, A>, A>>> {
+        Ok(None)
     }
 }

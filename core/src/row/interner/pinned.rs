@@ -109,7 +109,10 @@ fn hashes() -> Vec<u64> {
                 let rows = c.convert_columns(core::slice::from_ref(&col)).unwrap();
                 for r in rows.iter() {
                     longest = longest.max(r.data().len());
-                    (r.data().len() as u32).to_le_bytes().into_iter().for_each(&mut mix);
+                    (r.data().len() as u32)
+                        .to_le_bytes()
+                        .into_iter()
+                        .for_each(&mut mix);
                     r.data().iter().copied().for_each(&mut mix);
                 }
                 earlier.push((rows, slots));
@@ -123,7 +126,10 @@ fn hashes() -> Vec<u64> {
                 }
             }
             // Rows compare across batches as their values do (first slots).
-            let firsts: Vec<_> = earlier.iter().map(|(r, s)| (r.row(0).unwrap(), &s[0])).collect();
+            let firsts: Vec<_> = earlier
+                .iter()
+                .map(|(r, s)| (r.row(0).unwrap(), &s[0]))
+                .collect();
             for w in firsts.windows(2) {
                 let (a, b) = (w[0].1, w[1].1);
                 if let (V::B(x), V::B(y)) = (a, b) {
