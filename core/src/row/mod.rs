@@ -303,8 +303,8 @@ pub enum RowEncoding {
     /// decode through [`RowConverter::convert_columns_with_interner`] and
     /// [`RowConverter::convert_rows_with_interner`]). The interner pays off
     /// for long, repeated values (a key of a few bytes stands for the
-    /// whole value) and costs a binary search per dictionary value, a sort and memory
-    /// for every new value.
+    /// whole value) and costs a binary search per dictionary value, a sort
+    /// and memory for every new value.
     ///
     /// **Ordering defect**: when the next element of the longer list is a
     /// null that sorts first (nulls first ascending, or nulls last

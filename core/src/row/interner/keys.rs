@@ -111,6 +111,19 @@ pub(super) fn places(g: Gap, k: u128) -> Result<(u32, u128)> {
         .ok_or(Error::CapacityOverflow)
 }
 
+/// `n * cap / (k + 1)`: the place of the `n`-th of `k` keys in a gap of
+/// `cap` places, in 64 bits when they hold it.
+///
+/// # Errors
+/// [`Error::CapacityOverflow`] when `n * cap` is past `u128`.
+pub(super) fn place(n: u128, cap: u128, k: u128) -> Result<u128> {
+    let x = n.checked_mul(cap).ok_or(Error::CapacityOverflow)?;
+    Ok(match (u64::try_from(x), u64::try_from(k + 1)) {
+        (Ok(x), Ok(d)) => u128::from(x / d),
+        _ => x / (k + 1),
+    })
+}
+
 /// Writes the byte after the prefix and the `m` suffix bytes (`out`,
 /// `1 + m` bytes) of the key at place `idx` of gap `g`.
 ///
@@ -122,12 +135,21 @@ pub(super) fn write_tail(out: &mut [u8], g: Gap, m: u32, idx: u128) -> Result<()
     let b = if m == 0 {
         (low + 1).max(2) + idx
     } else {
-        let mut rem = idx;
-        for d in rest.iter_mut().rev() {
-            // Below 254 + 2: fits a byte.
-            *d = (rem % DIGITS + 2) as u8;
-            rem /= DIGITS;
-        }
+        // Base-254 digits (each below 254 + 2: fits a byte), in 64 bits
+        // when the place fits them (128-bit division is slow).
+        let rem = match u64::try_from(idx) {
+            Ok(mut r) => {
+                for d in rest.iter_mut().rev() {
+                    *d = (r % DIGITS as u64 + 2) as u8;
+                    r /= DIGITS as u64;
+                }
+                u128::from(r)
+            }
+            Err(_) => rest.iter_mut().rev().fold(idx, |r, d| {
+                *d = (r % DIGITS + 2) as u8;
+                r / DIGITS
+            }),
+        };
         low + 1 + rem
     };
     *first = u8::try_from(b).map_err(|_| Error::CapacityOverflow)?;

@@ -100,6 +100,48 @@ mod interning {
         check_sorted(&i);
         assert_eq!(i.len(), 686);
     }
+
+    /// Values added one at a time between the last two make keys of more
+    /// than 8 bytes that share their first 8 (prefixes decide nothing):
+    /// every key still reads back as its own entry, in both directions,
+    /// and other keys of the same length and prefix are unknown.
+    #[test]
+    fn long_keys_read_back() {
+        let mut i = Interner::new_in(Global);
+        i.intern_keys(rows_of(&[b"\x01a", b"\x01b"]), 0, &Global)
+            .unwrap();
+        // Each value just above "a" and below the last one added.
+        for n in 0..600u32 {
+            let mut v = std::vec![1u8, b'a'];
+            v.extend_from_slice(&(u32::MAX - n).to_be_bytes());
+            i.intern_keys(rows_of(&[&v]), 0, &Global).unwrap();
+        }
+        check_sorted(&i);
+        let longest = i.entries.iter().map(|e| e.key_len).max().unwrap();
+        assert!(longest >= 12, "{longest}");
+        for desc in [false, true] {
+            let opts = crate::row::SortOptions::new(desc, true);
+            let t = if desc { 0xFF } else { 0 };
+            for (at, e) in i.entries.iter().enumerate() {
+                let k = i.key(e).unwrap();
+                let row = |k: &[u8]| {
+                    let mut r = std::vec![1u8];
+                    r.extend(k.iter().map(|b| b ^ t));
+                    r.push(t);
+                    r
+                };
+                assert_eq!(i.read(&mut &row(k)[..], opts), Ok(Some(at)));
+                let mut other = k.to_vec();
+                *other.last_mut().unwrap() ^= 1;
+                let want = i
+                    .entries
+                    .iter()
+                    .position(|e| i.key(e).unwrap() == &other[..]);
+                let got = i.read(&mut &row(&other)[..], opts);
+                assert_eq!(got.ok().flatten(), want, "{k:?}");
+            }
+        }
+    }
 }
 
 /// Batches that repeat a dictionary, or carry one like it, give the same
