@@ -102,11 +102,20 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
     let table = match slot {
         None => encode_to_rows(values, dicts, core::slice::from_ref(d.values()), alloc)?,
         Some(slot) => {
-            dicts.get(slot).ok_or(Error::RowInternerRequired)?;
+            let cache = &dicts.get(slot).ok_or(Error::RowInternerRequired)?.cache;
+            if let Some(table) = cache.get(d.values(), alloc)? {
+                return Ok(Encoder::Table {
+                    table,
+                    index: TableIndex::Keys(d.keys()),
+                    width: None,
+                });
+            }
             let encoded = encode_to_rows(values, dicts, core::slice::from_ref(d.values()), alloc)?;
             let interner = dicts.get_mut(slot).ok_or(Error::RowInternerRequired)?;
             let spans = interner.intern_keys(encoded, value_sentinel, alloc)?;
-            key_table(&spans, interner.key_bytes(), opts, alloc)?
+            let table = key_table(&spans, interner.key_bytes(), opts, alloc)?;
+            interner.cache.put(d.values(), &table, alloc)?;
+            table
         }
     };
     Ok(Encoder::Table {

@@ -19,6 +19,7 @@
 
 use allocator_api2::alloc::Allocator;
 
+mod cache;
 mod keys;
 #[cfg(test)]
 mod pinned;
@@ -144,6 +145,8 @@ pub(crate) struct Interner<A: Allocator> {
     keys: MutableBuffer<A>,
     /// Sorted by value (and so by key).
     entries: TryVec<Entry, A>,
+    /// The last dictionary's table of keys ([`cache`]).
+    pub(crate) cache: cache::TableCache<A>,
 }
 
 /// Bytes `start..start + len` of `buf`; an entry pointing past them (a
@@ -170,7 +173,8 @@ impl<A: Allocator> Interner<A> {
         Interner {
             values: MutableBuffer::new_in(alloc.clone()),
             keys: MutableBuffer::new_in(alloc.clone()),
-            entries: TryVec::new_in(alloc),
+            entries: TryVec::new_in(alloc.clone()),
+            cache: cache::TableCache::new_in(alloc),
         }
     }
 

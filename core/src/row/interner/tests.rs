@@ -158,7 +158,7 @@ mod repeated {
     use crate::row::test_model::Seeded;
     use crate::row::{SortField, SortOptions};
 
-    fn dict_type() -> DataType<'static, G> {
+    pub(super) fn dict_type() -> DataType<'static, G> {
         DataType::Dictionary(
             IndexType::Int32,
             SharedBox::try_new_in(DataType::Utf8, G).unwrap(),
@@ -166,7 +166,7 @@ mod repeated {
         )
     }
 
-    fn dict(values: &[Option<&str>], keys: &[i32]) -> ArrayRef<'static, G> {
+    pub(super) fn dict(values: &[Option<&str>], keys: &[i32]) -> ArrayRef<'static, G> {
         DictionaryArray::try_new_in(
             DictionaryKeys::Int32(
                 PrimitiveArray::try_from_options_in(
@@ -185,7 +185,7 @@ mod repeated {
         .into_array_ref()
     }
 
-    fn bytes(c: &mut Seeded, col: &ArrayRef<'static, G>) -> Vec<Vec<u8>> {
+    pub(super) fn bytes(c: &mut Seeded, col: &ArrayRef<'static, G>) -> Vec<Vec<u8>> {
         let rows = c.convert_columns(core::slice::from_ref(col)).unwrap();
         rows.iter().map(|r| r.data().to_vec()).collect()
     }
@@ -289,6 +289,37 @@ mod repeated {
                 [Some("fig".into()), None, Some("pear".into())]
             );
         }
+    }
+}
+
+/// The table cache changes no byte: each batch of a run of repeated and
+/// same-length dictionaries encodes as a fresh converter fed the run so
+/// far, each batch after an empty dictionary (a cache miss).
+#[test]
+fn cached_tables_match_fresh_converters() {
+    use allocator_api2::alloc::Global as G;
+    use repeated::{bytes, dict, dict_type};
+    let field = crate::row::SortField::new(dict_type());
+    let seeded = || {
+        crate::row::test_model::Seeded::with_encoding(
+            core::slice::from_ref(&field),
+            crate::row::RowEncoding::Seed,
+        )
+    };
+    let a = dict(&[Some("pear"), Some("fig"), None], &[0, 1, 2, 1]);
+    let b = dict(&[Some("pear"), Some("fog"), None], &[1, 0, 2, 1]);
+    let c = dict(&[Some("peas"), Some("fog"), Some("x")], &[2, 0, 1, 0]);
+    let run: [&crate::array::ArrayRef<'static, G>; 7] = [&a, &a, &b, &b, &a, &c, &b];
+    let mut cached = seeded();
+    for (k, col) in run.iter().enumerate() {
+        let mut fresh = seeded();
+        let empty = dict(&[], &[]);
+        let mut expected = None;
+        for x in &run[..=k] {
+            bytes(&mut fresh, &empty);
+            expected = Some(bytes(&mut fresh, x));
+        }
+        assert_eq!(Some(bytes(&mut cached, col)), expected, "batch {k}");
     }
 }
 
