@@ -145,6 +145,9 @@ pub(crate) struct Interner<A: Allocator> {
     keys: MutableBuffer<A>,
     /// Sorted by value (and so by key).
     entries: TryVec<Entry, A>,
+    /// `first[b]`: the position of the first entry whose key's first
+    /// byte is at least `b` (keys are never empty), for `b` in `0..=256`.
+    first: [u32; 257],
     /// The last dictionary's table of keys ([`cache`]).
     pub(crate) cache: cache::TableCache<A>,
 }
@@ -174,6 +177,7 @@ impl<A: Allocator> Interner<A> {
             values: MutableBuffer::new_in(alloc.clone()),
             keys: MutableBuffer::new_in(alloc.clone()),
             entries: TryVec::new_in(alloc.clone()),
+            first: [0; 257],
             cache: cache::TableCache::new_in(alloc),
         }
     }
@@ -213,8 +217,9 @@ impl<A: Allocator> Interner<A> {
 
     /// The entry of key prefix `p` whose key `full` compares (entry against
     /// the wanted one) as equal, as [`Self::search`] gives it: the first
-    /// entry of that prefix (through `partition_point`, measured twice as
-    /// fast as [`Self::search`] for keys), else (keys that share their
+    /// entry of that prefix (through `partition_point` over the entries of
+    /// the key's first byte, [`Self::first`]; measured twice as fast as
+    /// [`Self::search`] for keys), else (keys that share their
     /// first 8 bytes) a search of those after it.
     fn find_key(
         &self,
@@ -222,7 +227,13 @@ impl<A: Allocator> Interner<A> {
         full: impl Fn(&Entry) -> Result<Ordering>,
     ) -> Result<Result<usize, usize>> {
         let entries = self.entries.as_slice();
-        let lo = entries.partition_point(|e| e.key_prefix < p);
+        // Only the entries of the key's first byte (whole when stale).
+        let b = (p >> 56) as usize;
+        let at = |b: usize| self.first.get(b).map_or(0, |&x| x as usize);
+        let (start, part) = entries
+            .get(at(b)..at(b + 1))
+            .map_or((0, entries), |part| (at(b), part));
+        let lo = start + part.partition_point(|e| e.key_prefix < p);
         let first = match entries.get(lo) {
             Some(e) if e.key_prefix == p => full(e)?,
             _ => Ordering::Greater,
@@ -368,12 +379,24 @@ impl<A: Allocator> Interner<A> {
         // Entries point into the batch's buffer, which becomes the
         // interner's, when there are no values yet.
         let adopt = (self.len() == 0).then(|| values.offsets());
-        self.merge(fresh.as_slice(), adopt, spans.as_mut_slice(), alloc)?;
+        let merged = self.merge(fresh.as_slice(), adopt, spans.as_mut_slice(), alloc);
+        self.index_first_bytes();
+        merged?;
         if adopt.is_some() {
             drop((fresh, batch));
             self.values = values.into_data();
         }
         Ok(spans)
+    }
+
+    /// Rebuilds [`Self::first`] from the entries.
+    fn index_first_bytes(&mut self) {
+        let mut at = 0;
+        for (b, first) in self.first.iter_mut().enumerate() {
+            let rest = self.entries.get(at..).unwrap_or_default();
+            at += rest.partition_point(|e| ((e.key_prefix >> 56) as usize) < b);
+            *first = u32::try_from(at).unwrap_or(u32::MAX);
+        }
     }
 
     /// Merges the new values `fresh` (sorted, each with the position of
