@@ -391,12 +391,16 @@ impl<A: Allocator> Interner<A> {
 
     /// Rebuilds [`Self::first`] from the entries.
     fn index_first_bytes(&mut self) {
-        let mut at = 0;
-        for (b, first) in self.first.iter_mut().enumerate() {
-            let rest = self.entries.get(at..).unwrap_or_default();
-            at += rest.partition_point(|e| ((e.key_prefix >> 56) as usize) < b);
-            *first = u32::try_from(at).unwrap_or(u32::MAX);
+        // One pass: each entry starts the first bytes up to its own.
+        let mut b = 0;
+        for (i, e) in self.entries.iter().enumerate() {
+            let f = (e.key_prefix >> 56) as usize;
+            let i = u32::try_from(i).unwrap_or(u32::MAX);
+            self.first.get_mut(b..=f).unwrap_or_default().fill(i);
+            b = b.max(f + 1);
         }
+        let n = u32::try_from(self.len()).unwrap_or(u32::MAX);
+        self.first.get_mut(b..).unwrap_or_default().fill(n);
     }
 
     /// Merges the new values `fresh` (sorted, each with the position of
