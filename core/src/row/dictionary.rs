@@ -17,7 +17,6 @@ use allocator_api2::alloc::Allocator;
 
 use super::decode::{decode_column, null_len, write_null, write_null_into};
 use super::encode::{encode_to_rows, Encoder};
-use super::interner::gather::{decodes_to, gather, RawSource, NULL_SPAN};
 use super::interner::Interner;
 use super::run_end::RunWalk;
 use super::{Kind, Node, Rows, SortOptions};
@@ -103,9 +102,8 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
     let table = match slot {
         None => encode_to_rows(values, dicts, core::slice::from_ref(d.values()), alloc)?,
         Some(slot) => {
-            let interner = dicts.get_mut(slot).ok_or(Error::RowInternerRequired)?;
-            if let Some(table) = interner.cache.take(d.values())? {
-                // The same dictionary as the last batch's: its table.
+            let cache = &dicts.get(slot).ok_or(Error::RowInternerRequired)?.cache;
+            if let Some(table) = cache.get(d.values(), alloc)? {
                 return Ok(Encoder::Table {
                     table,
                     index: TableIndex::Keys(d.keys()),
@@ -114,9 +112,10 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
             }
             let encoded = encode_to_rows(values, dicts, core::slice::from_ref(d.values()), alloc)?;
             let interner = dicts.get_mut(slot).ok_or(Error::RowInternerRequired)?;
-            let (kind, raw) = RawSource::of(d.values());
-            let spans = interner.intern_keys(encoded, value_sentinel, (kind, &raw), alloc)?;
-            key_table(&spans, interner.key_bytes(), opts, alloc)?
+            let spans = interner.intern_keys(encoded, value_sentinel, alloc)?;
+            let table = key_table(&spans, interner.key_bytes(), opts, alloc)?;
+            interner.cache.put(d.values(), &table, alloc)?;
+            table
         }
     };
     Ok(Encoder::Table {
@@ -503,56 +502,13 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
     };
     let interner = dicts.get(slot).ok_or(Error::RowInternerRequired)?;
     let n = rows.len();
-    let mut reader = interner.reader(node.options, alloc);
-    let (kind, raw) = interner.raw();
-    if decodes_to(kind, &value_node.decoded) {
-        // Raw values kept: each row's value is a copy of its entry's raw
-        // bytes, at the span found through its key.
-        let mut spans = TryVec::new_in(alloc.clone());
-        spans.try_reserve_exact(n)?;
-        spans.try_extend_from_fn(n, |_| NULL_SPAN)?;
-        let out = spans.as_mut_slice();
-        // Fewer than 2^32 rows of lengths below 2^32: `total` fits 64 bits.
-        if n > u32::MAX as usize {
-            return Err(Error::CapacityOverflow);
-        }
-        let (mut total, mut nulls) = (0u64, 0usize);
-        let short = reader.short();
-        for (row, span) in rows.iter_mut().zip(out.iter_mut()) {
-            // One- and two-byte keys and nulls straight through the tables
-            // (held in registers); anything else, or a key they do not
-            // find, through the reader (which also gives the errors).
-            *span = match short.piece(row) {
-                Some((s, len)) => {
-                    *row = row.get(len..).ok_or(Error::InvalidRow)?;
-                    s
-                }
-                None => reader.next_span(row)?.unwrap_or(NULL_SPAN),
-            };
-            if span[1] == u32::MAX {
-                nulls += 1;
-            } else {
-                total += u64::from(span[1]);
-            }
-        }
-        let total = usize::try_from(total).map_err(|_| Error::CapacityOverflow)?;
-        return gather(
-            kind,
-            &value_node.decoded,
-            raw,
-            (&spans, nulls),
-            total,
-            alloc,
-        )?
-        .ok_or(Error::TypeMismatch);
-    }
-    // Row by row: each row's value encoding, decoded.
+    // Each row's value encoding, decoded.
     let mut null_value = MutableBuffer::new_in(alloc.clone());
     write_null_into(value_node, &mut null_value)?;
     let null_value = null_value.as_slice();
     let mut cursors = TryVec::try_from_fn_in(n, alloc.clone(), |i| {
         let row = rows.get_mut(i).ok_or(Error::OutOfBounds)?;
-        match reader.next(row)? {
+        match interner.read(row, node.options)? {
             None => Ok(null_value),
             Some(p) => interner.value_at(p),
         }

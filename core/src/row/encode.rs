@@ -123,13 +123,12 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
             return Err(Error::TypeMismatch);
         }
     }
-    let mut encoders = TryVec::try_from_fn_in(columns.len(), alloc.clone(), |i| {
+    let encoders = TryVec::try_from_fn_in(columns.len(), alloc.clone(), |i| {
         let node = nodes.get(i).ok_or(Error::OutOfBounds)?;
         let column = columns.get(i).ok_or(Error::OutOfBounds)?;
         prepare(node, dictionaries, column, alloc)
     })?;
     if append_single(nodes, &encoders, rows, n, alloc)? {
-        return_tables(nodes, &mut encoders, dictionaries, alloc);
         return Ok(());
     }
     let width = encoders
@@ -271,27 +270,7 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
         })?;
         check_end(cursors, end)?;
     }
-    return_tables(nodes, &mut encoders, dictionaries, alloc);
     Ok(())
-}
-
-/// Puts seed dictionary tables back in their interner's cache for the next
-/// batch.
-fn return_tables<A: Allocator + Clone>(
-    nodes: &[Node<'_, A>],
-    encoders: &mut [Encoder<'_, '_, A>],
-    dictionaries: &mut [Interner<A>],
-    alloc: &A,
-) {
-    for (enc, node) in encoders.iter_mut().zip(nodes.iter()) {
-        if let (Encoder::Table { table, .. }, Kind::Dictionary(Some(slot), _)) = (enc, &node.kind) {
-            if let Some(interner) = dictionaries.get_mut(*slot) {
-                interner
-                    .cache
-                    .put(core::mem::replace(table, Rows::new_in(alloc.clone())));
-            }
-        }
-    }
 }
 
 /// Appends the rows of a converter of one byte column of long values, or

@@ -123,7 +123,7 @@
 // | nested: struct, fixed-size list | `nested.rs` | `nested.rs` | — |
 // | list, list view, map | `list/mod.rs`; layouts `list/elements.rs` (default), `list/canonical.rs` (seed, unordered) | same | — |
 // | dictionary by value, and the table encoder | `dictionary.rs` | `dictionary.rs` | — |
-// | seed dictionary (`RowInterner`) | `interner/mod.rs`, `interner/` (`cache.rs`: tables of repeated dictionaries) | `dictionary.rs`, `interner/gather.rs` | `interner/contiguous.rs` |
+// | seed dictionary (`RowInterner`) | `interner/mod.rs` (`keys.rs`: key assignment), `dictionary.rs` | `dictionary.rs`, `interner/mod.rs` | — |
 // | run-end encoded | `run_end.rs` (rows through the table encoder) | `run_end.rs` | — |
 // | union | `union.rs` | `union.rs` | — |
 // | storage | `rows.rs` (`Rows`, `Row`) | | |
@@ -303,7 +303,8 @@ pub enum RowEncoding {
     /// decode through [`RowConverter::convert_columns_with_interner`] and
     /// [`RowConverter::convert_rows_with_interner`]). The interner pays off
     /// for long, repeated values (a key of a few bytes stands for the
-    /// whole value) and costs a hash, a sort and memory for every new value.
+    /// whole value) and costs a binary search per dictionary value, a sort
+    /// and memory for every new value.
     ///
     /// **Ordering defect**: when the next element of the longer list is a
     /// null that sorts first (nulls first ascending, or nulls last

@@ -1,397 +1,207 @@
-//! Lookups of one- and two-byte keys without hashing: the keys of every
-//! dictionary of up to ~64K values (and of every value added later into
-//! a gap of a one-byte key's neighbours) are this short.
+//! Key assignment: the gap between two neighbouring keys, and new keys
+//! spread evenly over the shortest key length that holds them all.
 //!
-//! One-byte keys `[b]`: a table of 256 entry positions. Two-byte keys
-//! `[b, c]`: a bitmap of the 65,536 possible keys (1,024 words) with the
-//! number of keys before each word; a key's rank among the two-byte keys
-//! (the count before its word plus the bits below it) indexes their entry
-//! positions, stored in key order. 12 KiB plus 4 bytes per two-byte key,
-//! built once per batch of new values, never per decode call. With at
-//! least [`DENSE_MIN`] two-byte keys, the bitmap gives way to a dense table:
-//! for each first byte `b`, the rank of its first key, and for each key
-//! `[b, c]` its place among the keys starting with `b` + 1 (one byte: at
-//! most 254 keys share a first byte, their last byte being `0x02..=0xFF`).
-//! 65,536 + 1,024 bytes (through the interner's allocator; at most 65 bytes
-//! per two-byte key, 16 at 4,096 keys, against ~70 bytes or more the
-//! interner holds per value anyway; when the allocator refuses them, as
-//! a small arena may, the bitmap is used instead): two independent loads and an add
-//! instead of two loads and a population count (which baseline x86-64,
-//! without POPCNT, does in software); it made decoding 4,096 distinct short
-//! strings about a quarter faster (measured).
+//! Keys are byte strings over `0x01..=0xFF` whose last byte is at least
+//! `0x02`, compared lexicographically (a prefix first). A gap is a prefix
+//! (taken from one neighbour's key) and a range of bytes after it: every
+//! `prefix ++ [b] ++ suffix` with `low < b < high` and suffix bytes in
+//! `0x02..=0xFF` lies strictly between the neighbours. `k` new keys with
+//! `m` suffix bytes take the places `n * cap / (k + 1)`, `n = 1..=k`, of
+//! the gap's `cap` places, leaving room on both sides for later values.
 
-use allocator_api2::alloc::Allocator;
+use crate::error::{Error, Result};
 
-use crate::buffer::TryVec;
-use crate::error::{Error, ErrorKind, Result};
+/// Number of values a suffix byte can take (`0x02..=0xFF`).
+const DIGITS: u128 = 254;
 
-/// Entry positions of the one- and two-byte keys.
-pub(super) struct KeyIndex<A: Allocator> {
-    /// 256 `u32`: entry position + 1 of key `[b]` (0: none).
-    one: TryVec<u32, A>,
-    /// 1,024 `u64`: bit `c % 64` of word `4 b + c / 64` set for key `[b, c]`
-    /// (empty with the dense table).
-    words: TryVec<u64, A>,
-    /// 1,024 `u32`: the number of two-byte keys in the words before.
-    before: TryVec<u32, A>,
-    /// Entry position of each two-byte key, in key order.
-    positions: TryVec<u32, A>,
-    /// 65,536 `u8`: at `256 b + c`, the place + 1 of key `[b, c]` among the
-    /// keys starting with `b` (0: none); only with at least [`DENSE_MIN`]
-    /// two-byte keys (else empty).
-    dense: TryVec<u8, A>,
-    /// 256 `u32` with `dense`: the rank of the first key starting with `b`.
-    bases: TryVec<u32, A>,
+/// Where new keys may go (see the module docs): the prefix is the first
+/// `prefix_len` bytes of the lower neighbour's key (`from_high == false`)
+/// or of the upper one's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Gap {
+    pub(super) from_high: bool,
+    pub(super) prefix_len: usize,
+    low: u16,
+    high: u16,
 }
 
-/// Two-byte keys from which their ranks are kept in a dense table rather
-/// than through the bitmap.
-const DENSE_MIN: usize = 1024;
-
-/// The borrowed tables of a [`KeyIndex`], for a loop of lookups.
-#[derive(Clone, Copy)]
-pub(super) struct KeyTables<'t> {
-    one: &'t [u32],
-    words: &'t [u64],
-    before: &'t [u32],
-    positions: &'t [u32],
-    dense: &'t [u8],
-    bases: &'t [u32],
-}
-
-/// What a short-key lookup found.
-pub(super) enum Short {
-    /// The entry at this position.
-    Found(usize),
-    /// A one- or two-byte key that was never issued.
-    Unknown,
-    /// Not a one- or two-byte key (or no tables): look it up otherwise.
-    Long,
-}
-
-impl<A: Allocator> KeyIndex<A> {
-    /// Empty tables; allocates nothing.
-    pub(super) fn new_in(alloc: A) -> Self
-    where
-        A: Clone,
-    {
-        KeyIndex {
-            one: TryVec::new_in(alloc.clone()),
-            words: TryVec::new_in(alloc.clone()),
-            before: TryVec::new_in(alloc.clone()),
-            positions: TryVec::new_in(alloc.clone()),
-            dense: TryVec::new_in(alloc.clone()),
-            bases: TryVec::new_in(alloc),
-        }
+/// The first position of `key` from `from` whose byte can be raised
+/// (below `0xFF`): extensions there are above `key`.
+fn above(key: &[u8], from: usize) -> Gap {
+    let at = key
+        .iter()
+        .skip(from)
+        .position(|&b| b < 0xFF)
+        .map(|i| i + from);
+    Gap {
+        from_high: false,
+        // Every byte is 0xFF: anything longer starting with `key` is above.
+        prefix_len: at.unwrap_or(key.len()),
+        low: at.and_then(|i| key.get(i)).map_or(0, |&b| u16::from(b)),
+        high: 256,
     }
+}
 
-    /// Rebuilds the tables over the keys `key(0), key(1), …` of `n` entries
-    /// sorted by key.
-    ///
-    /// # Errors
-    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
-    #[cfg(test)]
-    pub(super) fn rebuild<'k>(&mut self, n: usize, key: impl Fn(usize) -> &'k [u8]) -> Result<()> {
-        let two = (0..n).filter(|&i| key(i).len() == 2).count();
-        self.rebuild_counted(n, two, |i| Ok(key(i)))
+/// The first position of `key` from `from` whose byte can be lowered
+/// (above `0x01`): strings with a smaller byte there are below `key`.
+///
+/// # Errors
+/// [`Error::UnknownDictionaryKey`] when there is none (never so for keys
+/// the interner made: they end in a byte of at least 2).
+fn below(key: &[u8], from: usize) -> Result<Gap> {
+    let at = key.iter().skip(from).position(|&b| b > 1).map(|i| i + from);
+    let (i, &b) = at
+        .and_then(|i| Some((i, key.get(i)?)))
+        .ok_or(Error::UnknownDictionaryKey)?;
+    Ok(Gap {
+        from_high: true,
+        prefix_len: i,
+        low: 0,
+        high: u16::from(b),
+    })
+}
+
+/// A gap strictly between the keys `lo` and `hi` (`None`: unbounded).
+///
+/// # Errors
+/// [`Error::UnknownDictionaryKey`] when `lo` is not below `hi` or a key is
+/// not one the interner makes.
+pub(super) fn gap(lo: Option<&[u8]>, hi: Option<&[u8]>) -> Result<Gap> {
+    let (l, h) = match (lo, hi) {
+        (None, None) => return Ok(above(&[], 0)),
+        (Some(l), None) => return Ok(above(l, 0)),
+        (None, Some(h)) => return below(h, 0),
+        (Some(l), Some(h)) => (l, h),
+    };
+    let common = l.iter().zip(h).take_while(|(a, b)| a == b).count();
+    match (l.get(common), h.get(common)) {
+        // `l` is a proper prefix of `h`: go below `h` after `l`.
+        (None, Some(_)) => below(h, common),
+        (Some(&a), Some(&b)) if u16::from(b) >= u16::from(a) + 2 => Ok(Gap {
+            from_high: false,
+            prefix_len: common,
+            low: u16::from(a),
+            high: u16::from(b),
+        }),
+        // Adjacent bytes: extend `l` past the difference.
+        (Some(&a), Some(&b)) if a < b => Ok(above(l, common + 1)),
+        _ => Err(Error::UnknownDictionaryKey),
     }
+}
 
-    /// Rebuilds the tables over the keys `key(0), key(1), …` of `n` entries
-    /// sorted by key, `two` of them two-byte keys.
-    ///
-    /// # Errors
-    /// The first error of `key`; [`Error::AllocationFailed`] (not for the dense table: the bitmap is
-    /// used instead), [`Error::CapacityOverflow`].
-    pub(super) fn rebuild_counted<'k>(
-        &mut self,
-        n: usize,
-        two: usize,
-        key: impl Fn(usize) -> Result<&'k [u8]>,
-    ) -> Result<()> {
-        if n > u32::MAX as usize {
-            return Err(Error::CapacityOverflow);
-        }
-        // Positions below `n` fit 32 bits.
-        let pos = |i: usize| i as u32;
-        self.one.clear();
-        self.words.clear();
-        self.before.clear();
-        self.positions.clear();
-        self.dense.clear();
-        self.bases.clear();
-        self.one.try_extend_from_fn(256, |_| 0)?;
-        // Many two-byte keys: their ranks in a dense table when its 65 KiB
-        // can be had, else (also when the allocator refuses it: a small
-        // arena) through the 8 KiB bitmap, found the same way.
-        let dense = two >= DENSE_MIN
-            && match self
-                .bases
-                .try_reserve_exact(256)
-                .and_then(|()| self.bases.try_extend_from_fn(256, |_| 0))
-                .and_then(|()| self.dense.try_reserve_exact(65536))
-                .and_then(|()| self.dense.try_extend_from_fn(65536, |_| 0))
-            {
-                Ok(()) => true,
-                Err(e) if e.kind() == ErrorKind::AllocationFailed => {
-                    self.bases.clear();
-                    self.dense.clear();
-                    false
+/// How many keys fit in `g` with `m` suffix bytes (`None`: past `u128`).
+fn capacity(g: Gap, m: u32) -> Option<u128> {
+    let (low, high) = (u128::from(g.low), u128::from(g.high));
+    if m == 0 {
+        // The last byte of a key is at least 2.
+        Some(high.saturating_sub((low + 1).max(2)))
+    } else {
+        (high - low - 1).checked_mul(DIGITS.checked_pow(m)?)
+    }
+}
+
+/// The places of `k` new keys in `g`: the number `m` of suffix bytes (the
+/// fewest that hold them) and the gap's capacity with them.
+///
+/// # Errors
+/// [`Error::CapacityOverflow`] when no key of up to 16 suffix bytes holds them.
+pub(super) fn places(g: Gap, k: u128) -> Result<(u32, u128)> {
+    (0..=16)
+        .find_map(|m| capacity(g, m).filter(|&c| c >= k).map(|c| (m, c)))
+        .ok_or(Error::CapacityOverflow)
+}
+
+/// `n * cap / (k + 1)`: the place of the `n`-th of `k` keys in a gap of
+/// `cap` places, in 64 bits when they hold it.
+///
+/// # Errors
+/// [`Error::CapacityOverflow`] when `n * cap` is past `u128`.
+pub(super) fn place(n: u128, cap: u128, k: u128) -> Result<u128> {
+    let x = n.checked_mul(cap).ok_or(Error::CapacityOverflow)?;
+    Ok(match (u64::try_from(x), u64::try_from(k + 1)) {
+        (Ok(x), Ok(d)) => u128::from(x / d),
+        _ => x / (k + 1),
+    })
+}
+
+/// Writes the byte after the prefix and the `m` suffix bytes (`out`,
+/// `1 + m` bytes) of the key at place `idx` of gap `g`.
+///
+/// # Errors
+/// [`Error::CapacityOverflow`] when `idx` is past the gap's places.
+pub(super) fn write_tail(out: &mut [u8], g: Gap, m: u32, idx: u128) -> Result<()> {
+    let (first, rest) = out.split_first_mut().ok_or(Error::OutOfBounds)?;
+    let low = u128::from(g.low);
+    let b = if m == 0 {
+        (low + 1).max(2) + idx
+    } else {
+        // Base-254 digits (each below 254 + 2: fits a byte), in 64 bits
+        // when the place fits them (128-bit division is slow).
+        let rem = match u64::try_from(idx) {
+            Ok(mut r) => {
+                for d in rest.iter_mut().rev() {
+                    *d = (r % DIGITS as u64 + 2) as u8;
+                    r /= DIGITS as u64;
                 }
-                Err(e) => return Err(e),
-            };
-        if two > 0 {
-            if !dense {
-                self.words.try_reserve_exact(1024)?;
-                self.words.try_extend_from_fn(1024, |_| 0)?;
+                u128::from(r)
             }
-            self.positions.try_reserve_exact(two)?;
-            self.positions.try_extend_from_fn(two, |_| 0)?;
-        }
-        {
-            let one = self.one.as_mut_slice();
-            let words = self.words.as_mut_slice();
-            let places = self.dense.as_mut_slice();
-            let bases = self.bases.as_mut_slice();
-            let positions = self.positions.as_mut_slice();
-            // Two-byte keys so far, and then before the current first byte.
-            let (mut rank, mut base, mut first) = (0usize, 0usize, None);
-            let mut next = positions.iter_mut();
-            for i in 0..n {
-                match *key(i)? {
-                    [b] => {
-                        if let Some(s) = one.get_mut(usize::from(b)) {
-                            *s = pos(i + 1);
-                        }
-                    }
-                    [b, c] => {
-                        let at = usize::from(b) * 256 + usize::from(c);
-                        if first != Some(b) {
-                            first = Some(b);
-                            base = rank;
-                            if let Some(s) = bases.get_mut(usize::from(b)) {
-                                *s = pos(base);
-                            }
-                        }
-                        if let Some(p) = places.get_mut(at) {
-                            // Sorted, distinct keys: at most 256 share `b`
-                            // (254 as issued), so their place fits.
-                            *p = u8::try_from(rank - base + 1)
-                                .map_err(|_| Error::CapacityOverflow)?;
-                        }
-                        rank += 1;
-                        if let Some(w) = words.get_mut(at / 64) {
-                            *w |= 1 << (at % 64);
-                        }
-                        if let Some(p) = next.next() {
-                            *p = pos(i);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-        if two > 0 && !dense {
-            self.before.try_reserve_exact(1024)?;
-            let mut count = 0u32;
-            for &w in self.words.as_slice() {
-                self.before.try_push(count)?;
-                count += w.count_ones();
-            }
-        }
-        Ok(())
-    }
-
-    /// The tables, for [`KeyTables::find`].
-    pub(super) fn tables(&self) -> KeyTables<'_> {
-        KeyTables {
-            one: self.one.as_slice(),
-            words: self.words.as_slice(),
-            before: self.before.as_slice(),
-            positions: self.positions.as_slice(),
-            dense: self.dense.as_slice(),
-            bases: self.bases.as_slice(),
-        }
-    }
-}
-
-impl KeyTables<'_> {
-    /// The entry of key `key` (bytes as issued, no terminator).
-    #[inline]
-    pub(super) fn find(&self, key: &[u8]) -> Short {
-        match *key {
-            [b] => match self.one.get(usize::from(b)) {
-                Some(&p) if p != 0 => Short::Found(p as usize - 1),
-                Some(_) => Short::Unknown,
-                None => Short::Long,
-            },
-            [b, c] => self.find_two(b, c),
-            _ => Short::Long,
-        }
-    }
-
-    /// Where the entry of key `[b, c]` is among the two-byte keys (its
-    /// rank), `Err(short)` when not found (`Unknown` or `Long`).
-    #[inline(always)]
-    pub(super) fn rank_two(&self, b: u8, c: u8) -> core::result::Result<usize, Short> {
-        let at = usize::from(b) * 256 + usize::from(c);
-        if let Some(&p) = self.dense.get(at) {
-            return match (p.checked_sub(1), self.bases.get(usize::from(b))) {
-                (Some(p), Some(&base)) => Ok(base as usize + usize::from(p)),
-                (None, _) => Err(Short::Unknown),
-                (Some(_), None) => Err(Short::Long),
-            };
-        }
-        let (Some(&w), Some(&before)) = (self.words.get(at / 64), self.before.get(at / 64)) else {
-            return Err(if self.one.is_empty() {
-                Short::Long
-            } else {
-                Short::Unknown
-            });
+            Err(_) => rest.iter_mut().rev().fold(idx, |r, d| {
+                *d = (r % DIGITS + 2) as u8;
+                r / DIGITS
+            }),
         };
-        let bit = 1u64 << (at % 64);
-        if w & bit == 0 {
-            return Err(Short::Unknown);
-        }
-        Ok(before as usize + (w & (bit - 1)).count_ones() as usize)
-    }
-
-    /// Entry positions of the one-byte keys (+ 1, 0: none) by byte, and of
-    /// the two-byte keys by rank.
-    pub(super) fn positions(&self) -> (&[u32], &[u32]) {
-        (self.one, self.positions)
-    }
-
-    /// The entry of key `[b, c]`.
-    #[inline(always)]
-    pub(super) fn find_two(&self, b: u8, c: u8) -> Short {
-        match self.rank_two(b, c) {
-            Ok(rank) => match self.positions.get(rank) {
-                Some(&p) => Short::Found(p as usize),
-                None => Short::Long,
-            },
-            Err(short) => short,
-        }
-    }
-
-    /// The entry of one-byte key `[b]`.
-    #[inline(always)]
-    pub(super) fn find_one(&self, b: u8) -> Short {
-        match self.one.get(usize::from(b)) {
-            Some(&p) if p != 0 => Short::Found(p as usize - 1),
-            Some(_) => Short::Unknown,
-            None => Short::Long,
-        }
-    }
+        low + 1 + rem
+    };
+    *first = u8::try_from(b).map_err(|_| Error::CapacityOverflow)?;
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use allocator_api2::alloc::Global;
-    use std::vec::Vec;
 
-    /// One- and two-byte keys map to their positions, other short keys are
-    /// unknown, longer keys are left to the caller.
     #[test]
-    fn short_keys_find_their_entries() {
-        let keys: Vec<Vec<u8>> = std::vec![
-            std::vec![2],
-            std::vec![3, 2],
-            std::vec![3, 2, 9],
-            std::vec![3, 0xFF],
-            std::vec![4],
-            std::vec![0x80, 0x40],
-            std::vec![0xFF, 0xFF],
-        ];
-        let mut k = KeyIndex::new_in(Global);
-        let t = k.tables();
-        assert!(matches!(t.find(&[2]), Short::Long));
-        k.rebuild(keys.len(), |i| &keys[i]).unwrap();
-        let t = k.tables();
-        for (i, key) in keys.iter().enumerate() {
-            match t.find(key) {
-                Short::Found(p) => assert_eq!(p, i, "{key:?}"),
-                Short::Long => assert_eq!(key.len(), 3),
-                Short::Unknown => panic!("{key:?} not found"),
-            }
-        }
-        assert!(matches!(t.find(&[3]), Short::Unknown));
-        assert!(matches!(t.find(&[3, 3]), Short::Unknown));
-        assert!(matches!(t.find(&[0xFF, 0xFE]), Short::Unknown));
-        assert!(matches!(t.find(&[]), Short::Long));
-        assert!(matches!(t.find_one(4), Short::Found(4)));
-        assert!(matches!(t.find_two(0x80, 0x40), Short::Found(5)));
-        // Only one-byte keys: two-byte lookups are unknown.
-        k.rebuild(1, |_| &[7][..]).unwrap();
-        let t = k.tables();
-        assert!(matches!(t.find(&[7]), Short::Found(0)));
-        assert!(matches!(t.find(&[7, 7]), Short::Unknown));
+    fn gaps() {
+        let g = |from_high, prefix_len, low, high| Gap {
+            from_high,
+            prefix_len,
+            low,
+            high,
+        };
+        assert_eq!(gap(None, None).unwrap(), g(false, 0, 0, 256));
+        assert_eq!(gap(Some(&[5]), Some(&[6])).unwrap(), g(false, 1, 0, 256));
+        assert_eq!(gap(Some(&[5]), Some(&[8])).unwrap(), g(false, 0, 5, 8));
+        assert_eq!(
+            gap(Some(&[254]), Some(&[255])).unwrap(),
+            g(false, 1, 0, 256)
+        );
+        assert_eq!(gap(None, Some(&[1, 1, 3])).unwrap(), g(true, 2, 0, 3));
+        assert_eq!(gap(Some(&[0xFF, 0xFF]), None).unwrap(), g(false, 2, 0, 256));
+        assert_eq!(gap(Some(&[0xFF, 7]), None).unwrap(), g(false, 1, 7, 256));
+        assert_eq!(gap(Some(&[4]), Some(&[4, 1, 2])).unwrap(), g(true, 2, 0, 2));
+        assert_eq!(gap(None, Some(&[1, 1])), Err(Error::UnknownDictionaryKey));
+        assert_eq!(
+            gap(Some(&[6]), Some(&[5])),
+            Err(Error::UnknownDictionaryKey)
+        );
     }
 
-    /// With at least `DENSE_MIN` two-byte keys (the dense table), every
-    /// key finds its entry and keys never issued are unknown, as through
-    /// the bitmap.
+    /// The fewest suffix bytes, and their places, with the digits of a
+    /// place written base 254 from `0x02`.
     #[test]
-    fn dense_two_byte_keys_find_their_entries() {
-        let keys = many_two_byte_keys();
-        let mut k = KeyIndex::new_in(Global);
-        k.rebuild(keys.len(), |i| &keys[i]).unwrap();
-        assert_eq!(k.dense.len(), 65536);
-        assert_eq!(k.bases.len(), 256);
-        assert!(k.words.is_empty());
-        finds_exactly(k.tables(), &keys);
-        // Fewer keys again: back to the bitmap.
-        k.rebuild(3, |i| &keys[i]).unwrap();
-        assert!(k.dense.is_empty());
-        assert!(matches!(k.tables().find(&[3, 4]), Short::Found(2)));
-    }
-
-    /// Sorted keys: 1,270 two-byte keys (more than `DENSE_MIN`) among one-
-    /// and three-byte ones.
-    fn many_two_byte_keys() -> Vec<Vec<u8>> {
-        let mut keys: Vec<Vec<u8>> = std::vec![std::vec![2]];
-        for b in 3..=12u8 {
-            for c in (2..=255u8).step_by(2) {
-                keys.push(std::vec![b, c]);
-                if c == 100 {
-                    keys.push(std::vec![b, c, 9]);
-                }
-            }
-            keys.push(std::vec![b, 0xFF, 0xFF]);
-        }
-        keys.push(std::vec![13]);
-        assert!(keys.iter().filter(|k| k.len() == 2).count() >= DENSE_MIN);
-        keys
-    }
-
-    /// Every key of `many_two_byte_keys` finds its entry through `t`
-    /// (three-byte keys are left to the caller), keys never issued are
-    /// unknown.
-    fn finds_exactly(t: KeyTables<'_>, keys: &[Vec<u8>]) {
-        for (i, key) in keys.iter().enumerate() {
-            match t.find(key) {
-                Short::Found(p) => assert_eq!(p, i, "{key:?}"),
-                Short::Long => assert_eq!(key.len(), 3),
-                Short::Unknown => panic!("{key:?} not found"),
-            }
-        }
-        for key in [[3u8, 3], [3, 1], [13, 2], [0xFF, 0xFF], [0, 0], [12, 255]] {
-            assert!(matches!(t.find(&key), Short::Unknown), "{key:?}");
-        }
-    }
-
-    /// When the allocator refuses the dense table's 65 KiB, the tables are
-    /// built with the bitmap instead and find every key the same way.
-    #[test]
-    fn dense_table_refused_falls_back_to_the_bitmap() {
-        let keys = many_two_byte_keys();
-        // A small heap: at most 32 KiB outstanding.
-        let small = alkaid_alloc::Counting::with_limit(Global, 32 * 1024);
-        let mut k = KeyIndex::new_in(&small);
-        k.rebuild(keys.len(), |i| &keys[i]).unwrap();
-        assert_eq!(small.failed_requests(), 1, "the dense table was refused");
-        assert!(k.dense.is_empty() && k.bases.is_empty());
-        assert_eq!(k.words.len(), 1024);
-        finds_exactly(k.tables(), &keys);
+    fn places_and_tails() {
+        let whole = gap(None, None).unwrap();
+        assert_eq!(places(whole, 254).unwrap(), (0, 254));
+        assert_eq!(places(whole, 255).unwrap(), (1, 255 * 254));
+        let mut key = [0u8; 3];
+        write_tail(&mut key, whole, 2, 254 * 254 + 254 + 3).unwrap();
+        assert_eq!(key, [2, 3, 5]);
+        let mut one = [0u8; 1];
+        write_tail(&mut one, whole, 0, 0).unwrap();
+        assert_eq!(one, [2]);
+        assert_eq!(
+            write_tail(&mut one, whole, 0, 254),
+            Err(Error::CapacityOverflow)
+        );
     }
 }

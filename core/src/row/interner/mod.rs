@@ -1,69 +1,55 @@
-//! The order-preserving interner of dictionary columns.
+//! The order-preserving interner of dictionary columns (the seed's
+//! explicit option, [`RowEncoding::Seed`](super::RowEncoding::Seed)).
 //!
 //! Dictionary columns are not encoded by value (that would cost the value's
 //! full encoding in every row) but by a short key per distinct value. The
 //! keys must order like the values, for every batch, whatever its
 //! dictionary: the interner keeps every value it has seen (as the bytes of
 //! its ascending row encoding, which order like the values) next to its key,
-//! in one array sorted by value. A batch's new values are sorted, merged in,
-//! and given keys that fall between their neighbours' keys; existing keys
-//! never change, so rows encoded earlier stay comparable with later ones.
+//! in one array sorted by value, and so by key. A batch's new values are
+//! sorted, merged in, and given keys that fall between their neighbours'
+//! keys ([`keys`]); existing keys never change, so rows encoded earlier stay
+//! comparable with later ones.
 //!
-//! Keys are byte strings over `0x01..=0xFF`, compared lexicographically (a
-//! prefix first), written in rows followed by a `0x00` terminator. Every key
-//! ends with a byte of at least `0x02`, which guarantees that there is always
-//! room below any key (`k = p ++ [c]`, `c >= 2`, has `p ++ [c - 1] ++ …`
-//! below it), and above any key (any extension of it).
-//!
-//! New keys in a gap are spread evenly over the shortest key length that
-//! holds them all, leaving room for values that arrive later.
-//!
-//! Lookups, value to key when encoding: a hash index over the entries'
-//! values, rebuilt lazily (before the next batch's lookups, not after each
-//! merge). Key to value when decoding: one- and two-byte keys through
-//! tables ([`keys`]), longer keys through a hash index. Probe sequences are
-//! bounded (`MAX_PROBE` in `hash_index`): an entry that does not fit marks its
-//! index incomplete, and a lookup that finds nothing in an incomplete index
-//! falls back to binary search, so crafted collisions cost at most
-//! `MAX_PROBE` comparisons more than the search (no quadratic case).
-//!
-//! Each entry also records where the value's raw bytes are (see
-//! [`gather`]), so decoding copies them instead of decoding the
-//! value's encoding again.
+//! Keys are byte strings over `0x01..=0xFF`, written in rows after `0x01`
+//! and followed by a `0x00` terminator (key and terminator inverted when
+//! descending). Both lookups, value to key when encoding and key to value
+//! when decoding, are binary searches of the one sorted array: a
+//! logarithmic number of comparisons whatever the input.
 
 use allocator_api2::alloc::Allocator;
-use bytemuck::{Pod, Zeroable};
 
 mod cache;
-pub(crate) mod contiguous;
-pub(crate) mod gather;
-mod hash_index;
 mod keys;
-mod merge;
-mod reader;
-mod sort;
+#[cfg(test)]
+mod pinned;
+#[cfg(test)]
+mod tests;
 
-use hash_index::{hash, HashIndex, Lookup};
-use keys::{KeyIndex, Short};
-use merge::Placement;
-pub(crate) use reader::{Reader, ShortSpans};
-
-use super::Rows;
+use super::{Rows, SortOptions};
 use crate::buffer::{MutableBuffer, TryVec};
 use crate::error::{Error, Result};
-use gather::{RawKind, RawSource, RawStore};
+use core::cmp::Ordering;
 
-/// One interned value: where its value bytes and key bytes are.
-#[derive(Clone, Copy, Debug, Pod, Zeroable)]
-#[repr(C)]
+/// One interned value: where its value bytes and key bytes are, and their
+/// [`prefix`]es (most comparisons need nothing else).
+#[derive(Clone, Copy, Debug)]
 struct Entry {
+    value_prefix: u64,
+    key_prefix: u64,
     value_start: u32,
     value_len: u32,
     key_start: u32,
     key_len: u32,
-    /// Where the value's raw bytes are in the [`RawStore`] (when kept).
-    raw_start: u32,
-    raw_len: u32,
+}
+
+/// The first 8 bytes (zero-padded) as a big-endian number: a smaller one
+/// means smaller bytes, equal ones decide nothing.
+fn prefix(bytes: impl Iterator<Item = u8>) -> u64 {
+    bytes
+        .take(8)
+        .zip((0..8).rev())
+        .fold(0, |p, (b, i)| p | u64::from(b) << (8 * i))
 }
 
 /// A position or length in the interner's buffers (each below 4 GiB).
@@ -85,10 +71,13 @@ fn small(x: usize) -> Result<u32> {
 /// It pays off when dictionary values are long and repeated: a key of one
 /// to a few bytes stands for the whole value in every row, where the
 /// default encoding ([`RowEncoding::Ordered`], by value) writes the value's
-/// full encoding (32-byte blocks for strings). It costs a hash lookup per
-/// distinct value, a sort and merge for every batch with new values, and
-/// memory that grows with every distinct value seen (it never shrinks);
-/// keys grow longer as values arrive between existing ones.
+/// full encoding (32-byte blocks for strings): rows are shorter, and
+/// compare faster. It costs a binary search of the interned values per
+/// dictionary value in every batch (and per row when decoding), a sort and
+/// merge for every batch with new values, and memory that grows with every
+/// distinct value seen (it never shrinks); keys grow longer as values
+/// arrive between existing ones. Short or rarely repeated values are
+/// better encoded by value.
 ///
 /// Made by [`RowConverter::try_new_interner`]:
 ///
@@ -150,52 +139,17 @@ impl<A: Allocator> core::fmt::Debug for RowInterner<A> {
 
 /// An order-preserving mapping from encoded dictionary values to short keys.
 pub(crate) struct Interner<A: Allocator> {
-    /// Encoded values, back to back.
+    /// Encoded values, back to back (append-only).
     values: MutableBuffer<A>,
     /// Keys, back to back (append-only: old keys never move).
     keys: MutableBuffer<A>,
     /// Sorted by value (and so by key).
     entries: TryVec<Entry, A>,
-    /// Entry positions by value.
-    by_value: HashIndex<A>,
-    /// `by_value` misses the last values added: rebuilt before the next
-    /// batch looks values up (a converter used once never builds it).
-    by_value_stale: bool,
-    /// Entry positions by key, for keys longer than two bytes.
-    by_key: HashIndex<A>,
-    /// Entry positions of the one- and two-byte keys.
-    short: KeyIndex<A>,
-    /// The values' raw bytes, for decoding without their encodings.
-    raw: RawStore<A>,
-    /// `[start, len]` of each entry's raw bytes, by position.
-    spans: TryVec<[u32; 2], A>,
-    /// The same of the one-byte keys by byte (256 of them, or none when
-    /// the raw bytes are not kept; `[0, u32::MAX]`: no such key).
-    one_spans: TryVec<[u32; 2], A>,
-    /// The same of the two-byte keys by rank (see [`keys`]).
-    two_spans: TryVec<[u32; 2], A>,
-    /// The table of the last dictionary encoded through this interner.
+    /// `first[b]`: the position of the first entry whose key's first
+    /// byte is at least `b` (keys are never empty), for `b` in `0..=256`.
+    first: [u32; 257],
+    /// The last dictionary's table of keys ([`cache`]).
     pub(crate) cache: cache::TableCache<A>,
-}
-
-impl<A: Allocator + Clone> Interner<A> {
-    /// An empty interner; allocates nothing yet.
-    pub(crate) fn new_in(alloc: A) -> Self {
-        Interner {
-            values: MutableBuffer::new_in(alloc.clone()),
-            keys: MutableBuffer::new_in(alloc.clone()),
-            entries: TryVec::new_in(alloc.clone()),
-            by_value: HashIndex::new_in(alloc.clone()),
-            by_value_stale: false,
-            by_key: HashIndex::new_in(alloc.clone()),
-            short: KeyIndex::new_in(alloc.clone()),
-            raw: RawStore::new_in(alloc.clone()),
-            spans: TryVec::new_in(alloc.clone()),
-            one_spans: TryVec::new_in(alloc.clone()),
-            two_spans: TryVec::new_in(alloc.clone()),
-            cache: cache::TableCache::new_in(alloc),
-        }
-    }
 }
 
 /// Bytes `start..start + len` of `buf`; an entry pointing past them (a
@@ -213,23 +167,24 @@ pub(crate) fn is_null_value(encoded: &[u8], sentinel: u8) -> bool {
     encoded.first().is_none_or(|&b| b == sentinel)
 }
 
-/// The first 8 bytes of `v` as a big-endian number (zero-padded): a
-/// smaller prefix means a smaller value, an equal one decides nothing.
-#[inline]
-fn prefix(v: &[u8]) -> u64 {
-    match v.first_chunk::<8>() {
-        Some(c) => u64::from_be_bytes(*c),
-        None => v
-            .iter()
-            .enumerate()
-            .fold(0, |p, (i, &b)| p | (u64::from(b) << (56 - 8 * i))),
-    }
-}
-
 impl<A: Allocator> Interner<A> {
+    /// An empty interner; allocates nothing yet.
+    pub(crate) fn new_in(alloc: A) -> Self
+    where
+        A: Clone,
+    {
+        Interner {
+            values: MutableBuffer::new_in(alloc.clone()),
+            keys: MutableBuffer::new_in(alloc.clone()),
+            entries: TryVec::new_in(alloc.clone()),
+            first: [0; 257],
+            cache: cache::TableCache::new_in(alloc),
+        }
+    }
+
     /// Number of interned values.
     pub(crate) fn len(&self) -> usize {
-        self.entries.as_slice().len()
+        self.entries.len()
     }
 
     fn value(&self, e: &Entry) -> Result<&[u8]> {
@@ -240,84 +195,77 @@ impl<A: Allocator> Interner<A> {
         bytes_at(&self.keys, e.key_start, e.key_len)
     }
 
+    /// Binary search of `entries` from `lo` on: `Ok(position)` of the one
+    /// for which `cmp` (entry against the wanted one) is equal, else
+    /// `Err(position)` where it would go.
+    fn search(
+        entries: &[Entry],
+        mut lo: usize,
+        cmp: impl Fn(&Entry) -> Result<Ordering>,
+    ) -> Result<Result<usize, usize>> {
+        let mut hi = entries.len();
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match cmp(entries.get(mid).ok_or(Error::InvalidRow)?)? {
+                Ordering::Less => lo = mid + 1,
+                Ordering::Greater => hi = mid,
+                Ordering::Equal => return Ok(Ok(mid)),
+            }
+        }
+        Ok(Err(lo))
+    }
+
+    /// The entry of key prefix `p` whose key `full` compares (entry against
+    /// the wanted one) as equal, as [`Self::search`] gives it: the first
+    /// entry of that prefix (through `partition_point` over the entries of
+    /// the key's first byte, [`Self::first`]; measured twice as fast as
+    /// [`Self::search`] for keys), else (keys that share their
+    /// first 8 bytes) a search of those after it.
+    fn find_key(
+        &self,
+        p: u64,
+        full: impl Fn(&Entry) -> Result<Ordering>,
+    ) -> Result<Result<usize, usize>> {
+        let entries = self.entries.as_slice();
+        // Only the entries of the key's first byte (whole when stale).
+        let b = (p >> 56) as usize;
+        let at = |b: usize| self.first.get(b).map_or(0, |&x| x as usize);
+        let (start, part) = entries
+            .get(at(b)..at(b + 1))
+            .map_or((0, entries), |part| (at(b), part));
+        let lo = start + part.partition_point(|e| e.key_prefix < p);
+        let first = match entries.get(lo) {
+            Some(e) if e.key_prefix == p => full(e)?,
+            _ => Ordering::Greater,
+        };
+        match first {
+            Ordering::Equal => Ok(Ok(lo)),
+            Ordering::Greater => Ok(Err(lo)),
+            Ordering::Less => Self::search(entries, lo + 1, |e| match e.key_prefix.cmp(&p) {
+                Ordering::Equal => full(e),
+                o => Ok(o),
+            }),
+        }
+    }
+
+    /// [`Self::search`] from `lo` on for an encoded value of prefix `p`
+    /// (measured: for a batch's sorted values, faster than the
+    /// `partition_point` of [`Self::find_key`]).
+    fn find_value(&self, lo: usize, v: &[u8], p: u64) -> Result<Result<usize, usize>> {
+        Self::search(self.entries.as_slice(), lo, |e| {
+            match e.value_prefix.cmp(&p) {
+                Ordering::Equal => Ok(self.value(e)?.cmp(v)),
+                o => Ok(o),
+            }
+        })
+    }
+
     /// The key of an interned value.
     #[cfg(test)]
     pub(crate) fn key_of(&self, value: &[u8]) -> Option<&[u8]> {
-        let i = self.position_of(value).ok()??;
-        self.entries.get(i).and_then(|e| self.key(e).ok())
-    }
-
-    /// The position among the entries of an interned value.
-    fn position_of(&self, value: &[u8]) -> Result<Option<usize>> {
-        let found = if self.by_value_stale {
-            Lookup::Unknown
-        } else {
-            self.by_value
-                .find(hash(value), |i| self.bytes_of(i, Self::value, value))?
-        };
-        match found {
-            Lookup::Found(i) => Ok(Some(i)),
-            Lookup::Absent => Ok(None),
-            Lookup::Unknown => self.search(Self::value, value),
-        }
-    }
-
-    /// Whether entry `i`'s bytes (its value or key, as `part` picks) are `want`.
-    fn bytes_of<'s>(
-        &'s self,
-        i: usize,
-        part: fn(&'s Self, &Entry) -> Result<&'s [u8]>,
-        want: &[u8],
-    ) -> Result<bool> {
-        let e = self.entries.get(i).ok_or(Error::InvalidRow)?;
-        Ok(part(self, e)? == want)
-    }
-
-    /// Binary search of the entries for the one whose bytes (value or key,
-    /// as `part` picks) are `want`.
-    fn search<'s>(
-        &'s self,
-        part: fn(&'s Self, &Entry) -> Result<&'s [u8]>,
-        want: &[u8],
-    ) -> Result<Option<usize>> {
-        let (mut lo, mut hi) = (0, self.entries.len());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let e = self.entries.get(mid).ok_or(Error::InvalidRow)?;
-            match part(self, e)?.cmp(want) {
-                core::cmp::Ordering::Less => lo = mid + 1,
-                core::cmp::Ordering::Greater => hi = mid,
-                core::cmp::Ordering::Equal => return Ok(Some(mid)),
-            }
-        }
-        Ok(None)
-    }
-
-    /// The encoded value of a key.
-    #[cfg(test)]
-    pub(crate) fn value_of(&self, key: &[u8]) -> Option<&[u8]> {
-        let i = self.position_of_key(key).ok()??;
-        self.value_at(i).ok()
-    }
-
-    /// The position among the entries of the value of a key.
-    ///
-    /// # Errors
-    /// [`Error::InvalidRow`] when an entry points past the keys.
-    pub(crate) fn position_of_key(&self, key: &[u8]) -> Result<Option<usize>> {
-        match self.short.tables().find(key) {
-            Short::Found(i) => return Ok(Some(i)),
-            Short::Unknown => return Ok(None),
-            Short::Long => {}
-        }
-        match self
-            .by_key
-            .find(hash(key), |i| self.bytes_of(i, Self::key, key))?
-        {
-            Lookup::Found(i) => Ok(Some(i)),
-            Lookup::Absent => Ok(None),
-            Lookup::Unknown => self.search(Self::key, key),
-        }
+        let p = prefix(value.iter().copied());
+        let i = self.find_value(0, value, p).ok()?.ok()?;
+        self.key(self.entries.get(i)?).ok()
     }
 
     /// The encoded value of the entry at `position`.
@@ -338,104 +286,47 @@ impl<A: Allocator> Interner<A> {
         self.keys.as_slice()
     }
 
-    /// The kind of the raw values kept, and their bytes ([`RawKind::Off`]
-    /// or [`RawKind::Unknown`]: none).
-    pub(crate) fn raw(&self) -> (RawKind, &[u8]) {
-        (self.raw.kind, self.raw.bytes())
-    }
-
-    /// Rebuilds the key indexes over the current entries; the value index
-    /// is rebuilt when next needed.
-    fn reindex(&mut self) -> Result<()> {
-        let entries = self.entries.as_slice();
-        let keys = &self.keys;
-        self.by_value_stale = true;
-        self.spans.clear();
-        if self.raw.kind != RawKind::Off {
-            self.spans.try_reserve_exact(entries.len())?;
-            for e in entries {
-                if e.raw_len == u32::MAX {
-                    self.raw.kind = RawKind::Off;
-                }
-                self.spans.try_push([e.raw_start, e.raw_len])?;
-            }
-        }
-        let key_of = |i: usize| {
-            let e = entries.get(i).ok_or(Error::InvalidRow)?;
-            bytes_at(keys, e.key_start, e.key_len)
-        };
-        let two = entries.iter().filter(|e| e.key_len == 2).count();
-        self.short.rebuild_counted(entries.len(), two, key_of)?;
-        self.by_key.rebuild(entries.len(), |i| {
-            let k = key_of(i)?;
-            Ok((k.len() > 2).then(|| hash(k)))
-        })?;
-        self.one_spans.clear();
-        self.two_spans.clear();
-        if self.raw.kind != RawKind::Off {
-            let tables = self.short.tables();
-            let (one, two) = tables.positions();
-            let spans = self.spans.as_slice();
-            // No such key: `[0, u32::MAX]`.
-            let span = |p: Option<u32>| {
-                p.and_then(|p| spans.get(p as usize))
-                    .copied()
-                    .unwrap_or([0, u32::MAX])
-            };
-            // One-byte keys: position + 1 (0: none); two-byte keys: position.
-            let mut one = one.iter().map(|&p| span(p.checked_sub(1)));
-            self.one_spans.try_reserve_exact(256)?;
-            self.one_spans
-                .try_extend_from_fn(256, |_| one.next().unwrap_or([0, u32::MAX]))?;
-            let mut two = two.iter().map(|&p| span(Some(p)));
-            let count = two.len();
-            self.two_spans.try_reserve_exact(count)?;
-            self.two_spans
-                .try_extend_from_fn(count, |_| two.next().unwrap_or([0, u32::MAX]))?;
-        }
-        Ok(())
-    }
-
-    /// Rebuilds the value index when it misses values.
-    fn refresh_values(&mut self) -> Result<()> {
-        if !self.by_value_stale {
-            return Ok(());
-        }
-        let entries = self.entries.as_slice();
-        let values = &self.values;
-        self.by_value.rebuild(entries.len(), |i| {
-            let e = entries.get(i).ok_or(Error::InvalidRow)?;
-            Ok(Some(hash(bytes_at(values, e.value_start, e.value_len)?)))
-        })?;
-        self.by_value_stale = false;
-        Ok(())
-    }
-
-    /// Interns every non-null value of `values` (rows of the values' ascending
-    /// encoding, whose nulls start with `sentinel`) that is not interned yet.
+    /// Reads the dictionary piece at the start of `row` (`0x01`, key,
+    /// terminator, inverted when descending; or the null sentinel) of a
+    /// column sorted by `opts`, and moves `row` past it: the position of
+    /// the key's entry (see [`Self::value_at`]), `None` for a null.
     ///
     /// # Errors
-    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
-    #[cfg(test)]
-    pub(crate) fn intern(&mut self, values: Rows<A>, sentinel: u8, alloc: &A) -> Result<()>
-    where
-        A: Clone,
-    {
-        let raw = (RawKind::Off, &RawSource::None);
-        self.intern_keys(values, sentinel, raw, alloc).map(|_| ())
+    /// [`Error::InvalidRow`] for a malformed piece;
+    /// [`Error::UnknownDictionaryKey`] for a key never issued.
+    pub(crate) fn read(&self, row: &mut &[u8], opts: SortOptions) -> Result<Option<usize>> {
+        let (&first, rest) = row.split_first().ok_or(Error::InvalidRow)?;
+        if first != 1 {
+            if first != opts.null_sentinel() {
+                return Err(Error::InvalidRow);
+            }
+            *row = rest;
+            return Ok(None);
+        }
+        let t = if opts.descending { 0xFF } else { 0 };
+        let len = rest.iter().position(|&b| b == t).ok_or(Error::InvalidRow)?;
+        let key = rest.get(..len).ok_or(Error::InvalidRow)?;
+        *row = rest.get(len + 1..).ok_or(Error::InvalidRow)?;
+        let unflipped = || key.iter().map(|b| b ^ t);
+        let p = prefix(unflipped());
+        // Key bytes are never 0: a key of up to 8 bytes is its prefix
+        // and length.
+        let found = self.find_key(p, |e| match len {
+            0..=8 => Ok((e.key_len as usize).cmp(&len)),
+            _ => Ok(self.key(e)?.iter().copied().cmp(unflipped())),
+        })?;
+        found.map(Some).map_err(|_| Error::UnknownDictionaryKey)
     }
 
     /// Interns every non-null value of `values` (rows of the values'
     /// ascending encoding, whose nulls start with `sentinel`) that is not
     /// interned yet; returns the key of every value in order as
-    /// `[start, len]` (`[u32; 2]`) in [`Self::key_bytes`] (`len` 0: a null
-    /// value). `raw`: the kind and raw bytes of the values
-    /// (the array `values` encodes), kept for decoding.
+    /// `[start, len]` in [`Self::key_bytes`] (`len` 0: a null value). The
+    /// first values interned keep their encodings in `values`' buffer (no
+    /// copy).
     ///
-    /// One hash lookup per value (none while the interner is empty); new
-    /// values are sorted once and get their keys during the merge. The
-    /// first batch's encodings become the interner's when most of its
-    /// values are new (no copy).
+    /// The batch's values are sorted, then looked up in order (each search
+    /// starting where the last one ended); the new ones are merged in.
     ///
     /// # Errors
     /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
@@ -443,195 +334,205 @@ impl<A: Allocator> Interner<A> {
         &mut self,
         values: Rows<A>,
         sentinel: u8,
-        raw: (RawKind, &RawSource<'_>),
         alloc: &A,
     ) -> Result<TryVec<[u32; 2], A>>
     where
         A: Clone,
     {
-        let keep_raw = self.raw.begin(raw.0);
         let n = values.len();
         if n >= u32::MAX as usize {
             return Err(Error::CapacityOverflow);
         }
-        let offsets = values.offsets();
-        let data = values.data();
-        // Sorting needs an infallible row lookup: a row index past the
-        // batch (a broken invariant) is noted and reported as an error
-        // once the pass is over, never taken for an empty value.
-        let broken = core::cell::Cell::new(false);
-        let row = |i: usize| match values.row(i) {
-            Some(r) => r.data(),
-            None => {
-                broken.set(true);
-                &[]
-            }
-        };
-        let empty = self.len() == 0;
-        // An interner without values takes the batch's encodings whole
-        // (entries point into them) when most values are new.
-        let mut adopt = false;
-        if !empty {
-            self.refresh_values()?;
-        }
-        // Each value's key as `[start, len]` (`len` 0: null value or not
-        // interned yet), and the values not interned yet, as (prefix,
-        // index) pairs.
-        let mut fresh = TryVec::new_in(alloc.clone());
-        fresh.try_reserve_exact(n)?;
+        // Each value's key (`len` 0: null, or not interned yet), and the
+        // non-null values as (prefix, bytes, index), sorted.
         let mut spans = TryVec::new_in(alloc.clone());
         spans.try_reserve_exact(n)?;
-        for i in 0..n {
-            let v = row(i);
-            let mut span = [0, 0];
+        spans.try_extend_from_fn(n, |_| [0, 0])?;
+        let mut batch = TryVec::new_in(alloc.clone());
+        for (i, row) in values.iter().enumerate() {
+            let v = row.data();
             if !is_null_value(v, sentinel) {
-                let known = if empty { None } else { self.position_of(v)? };
-                match known {
-                    Some(p) => {
-                        let e = self.entries.get(p).ok_or(Error::OutOfBounds)?;
-                        span = [e.key_start, e.key_len];
-                    }
-                    None => fresh.try_push((u128::from(prefix(v)) << 64) | i as u128)?,
+                batch.try_push((prefix(v.iter().copied()), v, i))?;
+            }
+        }
+        let sorted = batch.as_mut_slice();
+        sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+        // The new values, with the position of the entry above them.
+        let mut fresh = TryVec::new_in(alloc.clone());
+        let mut lo = 0;
+        for &(p, v, i) in sorted.iter() {
+            match self.find_value(lo, v, p)? {
+                Ok(at) => {
+                    let e = self.entries.get(at).ok_or(Error::OutOfBounds)?;
+                    *spans.get_mut(i).ok_or(Error::OutOfBounds)? = [e.key_start, e.key_len];
+                    lo = at;
+                }
+                Err(at) => {
+                    fresh.try_push((at, v, i))?;
+                    lo = at;
                 }
             }
-            spans.try_push(span)?;
         }
-        if broken.get() {
-            return Err(Error::InvalidRow);
+        if fresh.is_empty() {
+            return Ok(spans);
         }
-        let count = fresh.len();
-        if count > 0 {
-            // Mostly new values: their encodings (and raw bytes) are
-            // appended whole, entries point into them; otherwise each new
-            // value is copied on its own.
-            let bulk = if count * 2 >= n {
-                let value_base = self.values.len();
-                adopt = value_base == 0 && empty;
-                if !adopt {
-                    self.values.try_extend_from_slice(data)?;
-                }
-                let raw_base = match (keep_raw, raw.1.whole()) {
-                    (true, Some((bytes, origin))) => Some((self.raw.push(bytes)?, origin)),
-                    _ => None,
-                };
-                Some((value_base, raw_base))
-            } else {
-                None
-            };
-            let place = Placement {
-                row: &row,
-                offsets,
-                raw: (keep_raw, raw.1),
-                bulk,
-            };
-            self.merge(&place, fresh, spans.as_mut_slice(), alloc)?;
-            if broken.get() {
-                return Err(Error::InvalidRow);
-            }
-            if adopt {
-                self.values = values.into_data();
-            }
+        // Entries point into the batch's buffer, which becomes the
+        // interner's, when there are no values yet.
+        let adopt = (self.len() == 0).then(|| values.offsets());
+        let merged = self.merge(fresh.as_slice(), adopt, spans.as_mut_slice(), alloc);
+        self.index_first_bytes();
+        merged?;
+        if adopt.is_some() {
+            drop((fresh, batch));
+            self.values = values.into_data();
         }
         Ok(spans)
     }
+
+    /// Rebuilds [`Self::first`] from the entries.
+    fn index_first_bytes(&mut self) {
+        // One pass: each entry starts the first bytes up to its own.
+        let mut b = 0;
+        for (i, e) in self.entries.iter().enumerate() {
+            let f = (e.key_prefix >> 56) as usize;
+            let i = u32::try_from(i).unwrap_or(u32::MAX);
+            self.first.get_mut(b..=f).unwrap_or_default().fill(i);
+            b = b.max(f + 1);
+        }
+        let n = u32::try_from(self.len()).unwrap_or(u32::MAX);
+        self.first.get_mut(b..).unwrap_or_default().fill(n);
+    }
+
+    /// Merges the new values `fresh` (sorted, each with the position of
+    /// the entry above it and its index in the batch) into the entries,
+    /// giving them keys, and writes the `[start, len]` of each one's key to
+    /// `spans` (by index). `adopt`: the batch's offsets, when its buffer
+    /// will be the interner's values.
+    fn merge(
+        &mut self,
+        fresh: &[(usize, &[u8], usize)],
+        adopt: Option<&[usize]>,
+        spans: &mut [[u32; 2]],
+        alloc: &A,
+    ) -> Result<()>
+    where
+        A: Clone,
+    {
+        let old = core::mem::replace(&mut self.entries, TryVec::new_in(alloc.clone()));
+        let total = old.len().checked_add(fresh.len());
+        self.entries
+            .try_reserve_exact(total.ok_or(Error::CapacityOverflow)?)?;
+        let (mut copied, mut rest) = (0, fresh);
+        while let Some(&(at, ..)) = rest.first() {
+            // The old entries below, then the run of new values below `at`.
+            let below = old.get(copied..at).ok_or(Error::OutOfBounds)?;
+            self.entries.try_extend_from_slice(below)?;
+            copied = at;
+            let len = rest.iter().take_while(|f| f.0 == at).count();
+            let (run, tail) = rest.split_at_checked(len).ok_or(Error::OutOfBounds)?;
+            self.insert_run(run, old.get(at).copied(), adopt, spans)?;
+            rest = tail;
+        }
+        let above = old.get(copied..).ok_or(Error::OutOfBounds)?;
+        self.entries.try_extend_from_slice(above)
+    }
+
+    /// Gives keys between the last entry and `next` (`None`: unbounded)
+    /// to the sorted values `run` (repeats share a key), appending their
+    /// entries and writing their keys to `spans` (values as [`Self::merge`]).
+    fn insert_run(
+        &mut self,
+        run: &[(usize, &[u8], usize)],
+        next: Option<Entry>,
+        adopt: Option<&[usize]>,
+        spans: &mut [[u32; 2]],
+    ) -> Result<()> {
+        if run.is_empty() {
+            return Ok(());
+        }
+        let prev = self.entries.as_slice().last().copied();
+        let distinct = 1 + run.windows(2).filter(|w| w[0].1 != w[1].1).count();
+        let g = keys::gap(
+            prev.as_ref().map(|e| self.key(e)).transpose()?,
+            next.as_ref().map(|e| self.key(e)).transpose()?,
+        )?;
+        let k = distinct as u128;
+        let (m, cap) = keys::places(g, k)?;
+        let prefix_start = match (g.from_high, prev, next) {
+            (false, Some(e), _) | (true, _, Some(e)) => e.key_start as usize,
+            _ => 0,
+        };
+        let shared = prefix_start..prefix_start + g.prefix_len;
+        let key_len = g.prefix_len + 1 + m as usize;
+        self.keys.try_reserve(
+            distinct
+                .checked_mul(key_len)
+                .ok_or(Error::CapacityOverflow)?,
+        )?;
+        let mut n = 0u128;
+        let mut last: Option<&[u8]> = None;
+        let mut key_span = [0u32; 2];
+        for &(_, v, i) in run {
+            if last != Some(v) {
+                last = Some(v);
+                // The n-th of k keys at place n * cap / (k + 1).
+                n += 1;
+                let place = keys::place(n, cap, k)?;
+                let key_start = self.keys.len();
+                self.keys.try_extend_zeros(key_len)?;
+                let (old, new) = self.keys.as_slice_mut().split_at_mut(key_start);
+                let (head, tail) = new
+                    .split_at_mut_checked(g.prefix_len)
+                    .ok_or(Error::OutOfBounds)?;
+                head.copy_from_slice(old.get(shared.clone()).ok_or(Error::OutOfBounds)?);
+                keys::write_tail(tail, g, m, place)?;
+                let value_start = match adopt {
+                    Some(offsets) => *offsets.get(i).ok_or(Error::OutOfBounds)?,
+                    None => {
+                        self.values.try_extend_from_slice(v)?;
+                        self.values.len() - v.len()
+                    }
+                };
+                key_span = [small(key_start)?, small(key_len)?];
+                let key = self.keys.as_slice().get(key_start..key_start + key_len);
+                self.entries.try_push(Entry {
+                    value_prefix: prefix(v.iter().copied()),
+                    key_prefix: prefix(key.ok_or(Error::OutOfBounds)?.iter().copied()),
+                    value_start: small(value_start)?,
+                    value_len: small(v.len())?,
+                    key_start: key_span[0],
+                    key_len: key_span[1],
+                })?;
+            }
+            *spans.get_mut(i).ok_or(Error::OutOfBounds)? = key_span;
+        }
+        Ok(())
+    }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use allocator_api2::alloc::Global;
-    use std::vec::Vec;
+/// The rows of a converter of one seed dictionary column, back to back:
+/// no path of their own; the caller decodes them row by row.
+pub(crate) mod contiguous {
+    use allocator_api2::alloc::Allocator;
 
-    fn rows_of(values: &[&[u8]]) -> Rows<Global> {
-        let mut r = Rows::new_in(Global);
-        for v in values {
-            r.try_push(super::super::Row::new(v)).unwrap();
-        }
-        r
-    }
+    use super::Interner;
+    use crate::array::ArrayRef;
+    use crate::buffer::SharedSlice;
+    use crate::error::Result;
+    use crate::row::source::Contiguous;
+    use crate::row::Node;
 
-    fn check_sorted(i: &Interner<Global>) {
-        let e = i.entries.as_slice();
-        for w in e.windows(2) {
-            assert!(i.value(&w[0]).unwrap() < i.value(&w[1]).unwrap());
-            assert!(i.key(&w[0]).unwrap() < i.key(&w[1]).unwrap());
-        }
-        for x in e {
-            let k = i.key(x).unwrap();
-            assert!(k.iter().all(|&b| b != 0));
-            assert!(*k.last().unwrap() >= 2);
-            assert_eq!(i.value_of(k), Some(i.value(x).unwrap()));
-        }
-    }
-
-    /// `intern_keys` hands back every value's key span: values interned
-    /// before, new ones (also repeated), nulls; on an empty interner (the
-    /// batch's encodings adopted) and on a second batch.
-    #[test]
-    fn key_spans_of_a_batch() {
-        let mut i = Interner::new_in(Global);
-        let first: [&[u8]; 4] = [b"\x01m", b"\x00", b"\x01c", b"\x01m"];
-        let raw = (RawKind::Off, &RawSource::None);
-        let spans = i.intern_keys(rows_of(&first), 0, raw, &Global).unwrap();
-        let check = |i: &Interner<Global>, batch: &[&[u8]], spans: &TryVec<[u32; 2], Global>| {
-            assert_eq!(spans.len(), batch.len());
-            for (v, &[start, len]) in batch.iter().zip(spans.iter()) {
-                if v[0] == 0 {
-                    assert_eq!(len, 0);
-                } else {
-                    assert_eq!(bytes_at(&i.keys, start, len).ok(), i.key_of(v), "{v:?}");
-                }
-            }
-        };
-        check(&i, &first, &spans);
-        check_sorted(&i);
-        // Mostly old values: new ones copied one by one.
-        let second: [&[u8]; 6] = [b"\x01c", b"\x01d", b"\x00", b"\x01m", b"\x01d", b"\x01c"];
-        let spans = i.intern_keys(rows_of(&second), 0, raw, &Global).unwrap();
-        check(&i, &second, &spans);
-        // Mostly new values: appended whole.
-        let third: [&[u8]; 4] = [b"\x01a", b"\x01z", b"\x01d", b"\x01b"];
-        let spans = i.intern_keys(rows_of(&third), 0, raw, &Global).unwrap();
-        check(&i, &third, &spans);
-        assert_eq!(i.len(), 6);
-        check_sorted(&i);
-    }
-
-    #[test]
-    fn grows_consistently() {
-        let mut i = Interner::new_in(Global);
-        i.intern(
-            rows_of(&[b"\x01m", b"\x01c", b"\x00", b"\x01x", b"\x01c"]),
-            0,
-            &Global,
-        )
-        .unwrap();
-        assert_eq!(i.len(), 3);
-        check_sorted(&i);
-        let km: Vec<u8> = i.key_of(b"\x01m").unwrap().to_vec();
-        // Many values squeezed between two neighbours, on both sides, at the ends.
-        let many: Vec<Vec<u8>> = (0..600u32)
-            .map(|n| {
-                let mut v = std::vec![1u8, b'd'];
-                v.extend_from_slice(&n.to_be_bytes());
-                v
-            })
-            .collect();
-        let refs: Vec<&[u8]> = many.iter().map(|v| &v[..]).collect();
-        i.intern(rows_of(&refs), 0, &Global).unwrap();
-        i.intern(rows_of(&[b"\x01a", b"\x01\xFF\xFF", b"\x01n"]), 0, &Global)
-            .unwrap();
-        assert_eq!(i.len(), 606);
-        check_sorted(&i);
-        assert_eq!(i.key_of(b"\x01m").unwrap(), &km[..]);
-        // Repeated squeezing into the same gap keeps working.
-        for round in 0..40u8 {
-            let v = [1u8, b'm', round];
-            i.intern(rows_of(&[&v]), 0, &Global).unwrap();
-            let w = [1u8, b'c', 0xFF - round];
-            i.intern(rows_of(&[&w]), 0, &Global).unwrap();
-        }
-        check_sorted(&i);
-        assert_eq!(i.len(), 686);
+    /// Always `Ok(None)`: the caller decodes the rows one by one (through
+    /// [`Interner::read`]).
+    ///
+    /// # Errors
+    /// None.
+    pub(crate) fn decode_all<'a, A: Allocator>(
+        _node: &Node<'a, A>,
+        _interner: &Interner<A>,
+        _rows: Contiguous<'_>,
+        _alloc: &A,
+    ) -> Result<Option<SharedSlice<'a, ArrayRef<'a, A>, A>>> {
+        Ok(None)
     }
 }
