@@ -12,7 +12,6 @@ use allocator_api2::alloc::Allocator;
 
 use super::decode;
 use super::fixed::rows as fixed_rows;
-use super::interner::contiguous as contiguous_dict;
 use super::interner::Interner;
 use super::variable::decoding as variable_decode;
 use super::{Kind, Node, Row, Rows, RowsIter};
@@ -99,7 +98,6 @@ impl<'r, I: ExactSizeIterator<Item = Row<'r>>> RowSource<'r> for Rowwise<I> {
 /// |---|---|---|---|
 /// | `Fixed` | all fixed-width leaves | `fixed/rows.rs` | `fixed/rows.rs` (through `fixed/contiguous.rs`) |
 /// | `Bytes` | one Binary, Utf8 (Large, View) | `variable/decoding/columns.rs` | `variable/contiguous.rs` |
-/// | `SeedDictionary` | one seed dictionary | cursors | `interner/contiguous.rs` |
 /// | `Cursors` | anything else | cursors (`decode`) | cursors |
 ///
 /// A converter of one dictionary column encoded by value takes its values'
@@ -110,18 +108,16 @@ enum Plan<'n, 'a, A: Allocator> {
     Fixed(&'n [Node<'a, A>], usize),
     /// One variable-length byte column.
     Bytes(&'n Node<'a, A>),
-    /// One dictionary column of the seed encoding, with its mapping.
-    SeedDictionary(&'n Node<'a, A>, &'n Interner<A>),
     /// Per-row cursors, column by column.
     Cursors,
 }
 
 impl<'n, 'a, A: Allocator> Plan<'n, 'a, A> {
-    fn of(nodes: &'n [Node<'a, A>], dicts: &'n [Interner<A>]) -> Result<Self> {
+    fn of(nodes: &'n [Node<'a, A>]) -> Result<Self> {
         if let [node] = nodes {
             if let Kind::Dictionary(None, values) = &node.kind {
                 // By value: the rows are the values' own rows.
-                return Self::of(values, dicts);
+                return Self::of(values);
             }
         }
         if let Some(width) = fixed_rows::row_width(nodes)? {
@@ -129,13 +125,6 @@ impl<'n, 'a, A: Allocator> Plan<'n, 'a, A> {
         }
         if let Some(node) = variable_decode::single_variable(nodes) {
             return Ok(Plan::Bytes(node));
-        }
-        if let [node] = nodes {
-            if let Kind::Dictionary(Some(slot), _) = node.kind {
-                if let Some(interner) = dicts.get(slot) {
-                    return Ok(Plan::SeedDictionary(node, interner));
-                }
-            }
         }
         Ok(Plan::Cursors)
     }
@@ -156,22 +145,11 @@ where
     A: Allocator + Clone,
     S: RowSource<'r>,
 {
-    let plan = Plan::of(nodes, dicts)?;
+    let plan = Plan::of(nodes)?;
     // One decoder per family for both kinds of source.
     match plan {
         Plan::Fixed(nodes, width) => fixed_rows::decode_rows(nodes, width, source, alloc),
         Plan::Bytes(node) => variable_decode::decode_single_column(node, source, alloc),
-        Plan::SeedDictionary(node, interner) => {
-            // Rows back to back straight from their buffer, unless that
-            // path leaves them to the cursors (malformed rows, no rows, no
-            // raw values kept), which give the errors.
-            if let Some(rows) = source.contiguous() {
-                if let Some(columns) = contiguous_dict::decode_all(node, interner, rows, alloc)? {
-                    return Ok(columns);
-                }
-            }
-            by_cursors(nodes, dicts, source.rows(), alloc)
-        }
         Plan::Cursors => by_cursors(nodes, dicts, source.rows(), alloc),
     }
 }
@@ -208,18 +186,17 @@ mod tests {
     use crate::datatypes::{DataType, IndexType};
     use crate::row::{RowConverter, RowEncoding, SortField};
 
-    fn plan_name(c: &RowConverter<'static, Global>, dicts: &[Interner<Global>]) -> &'static str {
-        match Plan::of(&c.nodes, dicts).unwrap() {
+    fn plan_name(c: &RowConverter<'static, Global>) -> &'static str {
+        match Plan::of(&c.nodes).unwrap() {
             Plan::Fixed(..) => "fixed",
             Plan::Bytes(_) => "bytes",
-            Plan::SeedDictionary(..) => "seed dictionary",
             Plan::Cursors => "cursors",
         }
     }
 
     /// Each converter shape takes its plan: fixed-width rows with their
-    /// width, one byte column, one seed dictionary only with its mapping,
-    /// one dictionary by value as its values, and cursors for the rest.
+    /// width, one byte column, one dictionary by value as its values, and
+    /// cursors for the rest (a seed dictionary too).
     #[test]
     fn plans_by_columns() {
         use DataType::*;
@@ -233,37 +210,26 @@ mod tests {
             false,
         );
         let fixed = conv(&[Int32, Boolean, Null], RowEncoding::Ordered);
-        assert!(matches!(Plan::of(&fixed.nodes, &[]), Ok(Plan::Fixed(_, 7))));
+        assert!(matches!(Plan::of(&fixed.nodes), Ok(Plan::Fixed(_, 7))));
+        assert_eq!(plan_name(&conv(&[Utf8View], RowEncoding::Ordered)), "bytes");
         assert_eq!(
-            plan_name(&conv(&[Utf8View], RowEncoding::Ordered), &[]),
-            "bytes"
-        );
-        assert_eq!(
-            plan_name(&conv(&[Utf8, Int32], RowEncoding::Ordered), &[]),
+            plan_name(&conv(&[Utf8, Int32], RowEncoding::Ordered)),
             "cursors"
         );
         let seed = conv(core::slice::from_ref(&dict), RowEncoding::Seed);
-        let interner = seed.try_new_interner().unwrap();
-        assert_eq!(plan_name(&seed, &interner.dictionaries), "seed dictionary");
-        assert_eq!(plan_name(&seed, &[]), "cursors");
+        assert_eq!(plan_name(&seed), "cursors");
         let int_dict = Dictionary(
             IndexType::Int8,
             SharedBox::try_new_in(Int64, Global).unwrap(),
             false,
         );
         for enc in [RowEncoding::Ordered, RowEncoding::Unordered] {
+            assert_eq!(plan_name(&conv(core::slice::from_ref(&dict), enc)), "bytes");
             assert_eq!(
-                plan_name(&conv(core::slice::from_ref(&dict), enc), &[]),
-                "bytes"
-            );
-            assert_eq!(
-                plan_name(&conv(core::slice::from_ref(&int_dict), enc), &[]),
+                plan_name(&conv(core::slice::from_ref(&int_dict), enc)),
                 "fixed"
             );
-            assert_eq!(
-                plan_name(&conv(&[dict.clone(), Int32], enc), &[]),
-                "cursors"
-            );
+            assert_eq!(plan_name(&conv(&[dict.clone(), Int32], enc)), "cursors");
         }
     }
 }

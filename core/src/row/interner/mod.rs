@@ -517,30 +517,3 @@ impl<A: Allocator> Interner<A> {
         Ok(())
     }
 }
-
-/// The rows of a converter of one seed dictionary column, back to back:
-/// no path of their own; the caller decodes them row by row.
-pub(crate) mod contiguous {
-    use allocator_api2::alloc::Allocator;
-
-    use super::Interner;
-    use crate::array::ArrayRef;
-    use crate::buffer::SharedSlice;
-    use crate::error::Result;
-    use crate::row::source::Contiguous;
-    use crate::row::Node;
-
-    /// Always `Ok(None)`: the caller decodes the rows one by one (through
-    /// [`Interner::read`]).
-    ///
-    /// # Errors
-    /// None.
-    pub(crate) fn decode_all<'a, A: Allocator>(
-        _node: &Node<'a, A>,
-        _interner: &Interner<A>,
-        _rows: Contiguous<'_>,
-        _alloc: &A,
-    ) -> Result<Option<SharedSlice<'a, ArrayRef<'a, A>, A>>> {
-        Ok(None)
-    }
-}
