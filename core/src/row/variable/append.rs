@@ -5,7 +5,7 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::{mask, put_block, SortOptions, BLOCK_SIZE, CONTINUATION, EMPTY, NON_EMPTY};
+use super::{mask, put_block, valid_bit, SortOptions, BLOCK_SIZE, CONTINUATION, EMPTY, NON_EMPTY};
 use crate::array::{Array, ArrayRef, ByteView};
 use crate::buffer::{Appender, NullBuffer, OffsetSize};
 use crate::error::{Error, Result};
@@ -140,10 +140,7 @@ fn append_inline_views<A: Allocator>(
             c,
             v,
             b,
-            |i| {
-                let j = offset + i;
-                bytes.get(j / 8).is_some_and(|b| (b >> (j % 8)) & 1 == 1)
-            },
+            valid_bit(bytes, offset),
             if desc { 0xFF } else { 0 },
             null,
         ),
@@ -252,10 +249,7 @@ fn append_slots<'v, S, A: Allocator>(
             cursors,
             slots,
             &resolve,
-            |i| {
-                let j = offset + i;
-                bytes.get(j / 8).is_some_and(|b| (b >> (j % 8)) & 1 == 1)
-            },
+            valid_bit(bytes, offset),
             if desc { 0xFF } else { 0 },
             null,
         ),

@@ -368,13 +368,20 @@ pub(crate) fn encode_offsets<O: OffsetSize, A: Allocator>(
             cursors,
             offsets,
             values,
-            |i| {
-                let j = offset + i;
-                bytes.get(j / 8).is_some_and(|b| (b >> (j % 8)) & 1 == 1)
-            },
+            valid_bit(bytes, offset),
             if desc { 0xFF } else { 0 },
             null,
         ),
+    }
+}
+
+/// Whether slot `i` of a validity bitmap `bytes` that starts at bit
+/// `offset` is valid (LSB-first bits; a slot past the bytes is null).
+#[inline(always)]
+pub(super) fn valid_bit(bytes: &[u8], offset: usize) -> impl Fn(usize) -> bool + '_ {
+    move |i| {
+        let j = offset + i;
+        bytes.get(j / 8).is_some_and(|b| (b >> (j % 8)) & 1 == 1)
     }
 }
 
