@@ -184,7 +184,23 @@ impl<T, A: Allocator> TryVec<T, A> {
 
     /// Drops every element, keeping the capacity.
     pub fn clear(&mut self) {
-        while self.pop().is_some() {}
+        self.truncate(0);
+    }
+
+    /// Pointer to the first element: valid for `capacity` elements once
+    /// something is allocated, dangling (and aligned) before.
+    pub(crate) fn as_mut_ptr(&mut self) -> *mut T {
+        self.ptr.as_ptr()
+    }
+
+    /// Sets the length to `len` without touching the elements.
+    ///
+    /// # Safety
+    /// `len` must not exceed the capacity, the first `len` elements must be
+    /// initialised, and any element past `len` that was counted before is
+    /// forgotten (leaked), not dropped.
+    pub(crate) unsafe fn set_len(&mut self, len: usize) {
+        self.len = len;
     }
 
     /// The allocator.
@@ -207,6 +223,11 @@ impl<T, A: Allocator> TryVec<T, A> {
     /// Drops the elements from `len` on (nothing when `len >= self.len()`),
     /// keeping the capacity.
     pub fn truncate(&mut self, len: usize) {
+        if !core::mem::needs_drop::<T>() {
+            // Nothing to drop: shortening forgets the tail.
+            self.len = self.len.min(len);
+            return;
+        }
         while self.len > len {
             self.pop();
         }
@@ -253,11 +274,18 @@ impl<T, A: Allocator> TryVec<T, A> {
         T: Copy,
     {
         self.try_reserve(items.len())?;
-        for &v in items {
-            // SAFETY: `len < cap` after reserving room for all of `items`.
-            unsafe { self.ptr.as_ptr().add(self.len).write(v) };
-            self.len += 1;
-        }
+        // SAFETY: `len + items.len() <= cap` after reserving (or `T` is
+        // zero-sized); `items` is a shared borrow, so it cannot overlap the
+        // uniquely owned spare capacity; `T: Copy` has no drop glue and the
+        // copy cannot panic.
+        unsafe {
+            core::ptr::copy_nonoverlapping(
+                items.as_ptr(),
+                self.ptr.as_ptr().add(self.len),
+                items.len(),
+            )
+        };
+        self.len += items.len();
         Ok(())
     }
 }

@@ -145,7 +145,7 @@ fn key_table<A: Allocator + Clone>(
     })?;
     let (bytes, _) = table.parts_mut();
     bytes.try_extend_zeros(end)?;
-    let mut out = bytes.as_slice_mut();
+    let mut out = bytes.as_mut_slice();
     let (null, term) = (opts.null_sentinel(), if opts.descending { 0xFF } else { 0 });
     for span in spans {
         let (row, rest) = core::mem::take(&mut out)

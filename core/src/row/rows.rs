@@ -4,11 +4,13 @@ use core::fmt;
 
 use allocator_api2::alloc::Allocator;
 
-use crate::buffer::{MutableBuffer, TryVec};
+use crate::buffer::TryVec;
 use crate::error::{Error, Result};
 
-/// Encoded rows: one contiguous byte buffer and `len + 1` offsets (in bytes,
-/// native `usize`s), both in memory from `A`. Row `i` is
+/// Encoded rows: one contiguous byte vector and `len + 1` offsets (in bytes,
+/// native `usize`s), both in memory from `A`. The bytes are no Arrow buffer:
+/// they take the natural alignment of bytes (a plain allocation, no
+/// 64-byte alignment). Row `i` is
 /// `buffer[offsets[i]..offsets[i + 1]]`.
 ///
 /// Made by [`super::RowConverter::convert_columns`] and grown by
@@ -33,7 +35,7 @@ pub struct Rows<
     #[cfg(feature = "alloc")] A: Allocator = crate::Global,
     #[cfg(not(feature = "alloc"))] A: Allocator,
 > {
-    buffer: MutableBuffer<A>,
+    buffer: TryVec<u8, A>,
     /// `len + 1` offsets once a row was added; empty before (zero rows).
     offsets: TryVec<usize, A>,
 }
@@ -45,7 +47,7 @@ impl<A: Allocator> Rows<A> {
         A: Clone,
     {
         Rows {
-            buffer: MutableBuffer::new_in(alloc.clone()),
+            buffer: TryVec::new_in(alloc.clone()),
             offsets: TryVec::new_in(alloc),
         }
     }
@@ -143,7 +145,7 @@ impl<A: Allocator> Rows<A> {
     }
 
     /// The rows' bytes, back to back (row `i` at `offsets()[i]..offsets()[i + 1]`).
-    pub(crate) fn into_data(self) -> MutableBuffer<A> {
+    pub(crate) fn into_data(self) -> TryVec<u8, A> {
         self.buffer
     }
 
@@ -206,7 +208,7 @@ impl<A: Allocator> Rows<A> {
     }
 
     /// The byte buffer and the offsets together, mutably.
-    pub(crate) fn parts_mut(&mut self) -> (&mut MutableBuffer<A>, &mut [usize]) {
+    pub(crate) fn parts_mut(&mut self) -> (&mut TryVec<u8, A>, &mut [usize]) {
         (&mut self.buffer, self.offsets.as_mut_slice())
     }
 

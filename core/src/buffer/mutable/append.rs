@@ -8,6 +8,7 @@ use allocator_api2::alloc::Allocator;
 
 use super::MutableBuffer;
 use crate::buffer::shared::{alloc_layout, round_up, ALIGNMENT};
+use crate::buffer::TryVec;
 use crate::error::{Error, Result};
 
 impl<A: Allocator> MutableBuffer<A> {
@@ -131,43 +132,6 @@ impl<A: Allocator> MutableBuffer<A> {
         Ok(())
     }
 
-    /// Appends `n` bytes that `f` writes, zeroing them a piece at a time
-    /// just before `f` writes them ([`Filler::zeroed_to`]) rather than all
-    /// at once up front: with pieces that fit in the cache, the new bytes
-    /// travel to memory once rather than twice. Bytes `f` did not ask for
-    /// are zeroed when it returns. On error (or a panic in `f`) nothing is
-    /// appended (the bytes after the length stay zero) and `f`'s error is
-    /// returned. `f` is also handed the bytes already in the buffer (so that
-    /// it can write at absolute offsets); what it changes there stays.
-    ///
-    /// # Errors
-    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`], or `f`'s.
-    pub(crate) fn try_extend_filled<R>(
-        &mut self,
-        n: usize,
-        f: impl FnOnce(&mut Filler<'_>) -> Result<R>,
-    ) -> Result<R> {
-        let start = self.len;
-        let end = self.reserve_uninit(n)?;
-        let mut filler = Filler {
-            guard: ZeroOnDrop {
-                data: self.data_ptr(),
-                start,
-                end,
-            },
-            init: start,
-            _buffer: core::marker::PhantomData,
-        };
-        let r = f(&mut filler)?;
-        // SAFETY: `init..end` lies within the capacity (`init <= end`).
-        unsafe { ptr::write_bytes(filler.guard.data.add(filler.init), 0, end - filler.init) };
-        core::mem::forget(filler);
-        // `start..init` was zeroed (and maybe written) by `zeroed_to`,
-        // `init..end` just now: all initialised.
-        self.len = end;
-        Ok(r)
-    }
-
     /// Appends the bytes, at most `n`, that `f` writes in order through an
     /// [`Appender`] (no zeroing first: each new byte is written once); room
     /// for `n` is made first. On error (or a panic in `f`) nothing is
@@ -183,25 +147,127 @@ impl<A: Allocator> MutableBuffer<A> {
     ) -> Result<R> {
         let start = self.len;
         let end = self.reserve_uninit(n)?;
-        let mut appender = Appender {
-            guard: ZeroOnDrop {
-                data: self.data_ptr(),
-                start,
-                end,
-            },
-            pos: start,
-            _buffer: core::marker::PhantomData,
-        };
-        let r = f(&mut appender)?;
-        let pos = appender.pos;
-        // SAFETY: `pos..end` lies within the capacity (`pos <= end`).
-        unsafe { ptr::write_bytes(appender.guard.data.add(pos), 0, end - pos) };
-        core::mem::forget(appender);
+        // SAFETY: `reserve_uninit` made the capacity at least `end`, and
+        // `0..start` are the buffer's written bytes; `self` stays mutably
+        // borrowed until the call returns.
+        let (r, pos) = unsafe { append(self.data_ptr(), start, end, f)? };
         // `start..pos` was written by `put`; `pos..end`, now past the
-        // length, zeroed just now (padding).
+        // length, zeroed by `append` (padding).
         self.len = pos;
         Ok(r)
     }
+}
+
+impl<A: Allocator> TryVec<u8, A> {
+    /// Appends `n` bytes that `f` writes, zeroing them a piece at a time
+    /// just before `f` writes them ([`Filler::zeroed_to`]) rather than all
+    /// at once up front: with pieces that fit in the cache, the new bytes
+    /// travel to memory once rather than twice. Bytes `f` did not ask for
+    /// are zeroed when it returns. On error (or a panic in `f`) nothing is
+    /// appended and `f`'s error is
+    /// returned. `f` is also handed the bytes already in the buffer (so that
+    /// it can write at absolute offsets); what it changes there stays.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`], or `f`'s.
+    pub(crate) fn try_extend_filled<R>(
+        &mut self,
+        n: usize,
+        f: impl FnOnce(&mut Filler<'_>) -> Result<R>,
+    ) -> Result<R> {
+        let start = self.len();
+        let end = start.checked_add(n).ok_or(Error::CapacityOverflow)?;
+        self.try_reserve(n)?;
+        // SAFETY: the capacity is at least `end` bytes after reserving, and
+        // `0..start` are the vector's initialised bytes; `self` stays
+        // mutably borrowed until the call returns.
+        let r = unsafe { fill(self.as_mut_ptr(), start, end, f)? };
+        // SAFETY: `end <= capacity`, and `fill` initialised `start..end`.
+        unsafe { self.set_len(end) };
+        Ok(r)
+    }
+
+    /// [`MutableBuffer::try_extend_appended`] for a byte vector: the bytes,
+    /// at most `n`, that `f` writes in order through an [`Appender`]; on
+    /// error (or a panic in `f`) nothing is appended.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`], or `f`'s.
+    pub(crate) fn try_extend_appended<R>(
+        &mut self,
+        n: usize,
+        f: impl FnOnce(&mut Appender<'_>) -> Result<R>,
+    ) -> Result<R> {
+        let start = self.len();
+        let end = start.checked_add(n).ok_or(Error::CapacityOverflow)?;
+        self.try_reserve(n)?;
+        // SAFETY: the capacity is at least `end` bytes after reserving, and
+        // `0..start` are the vector's initialised bytes.
+        let (r, pos) = unsafe { append(self.as_mut_ptr(), start, end, f)? };
+        // SAFETY: `pos <= end <= capacity`, and `start..pos` was written.
+        unsafe { self.set_len(pos) };
+        Ok(r)
+    }
+
+    /// Appends `n` zero bytes.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
+    pub(crate) fn try_extend_zeros(&mut self, n: usize) -> Result<()> {
+        self.try_extend_filled(n, |_| Ok(()))
+    }
+}
+
+/// Runs `f` over a [`Filler`] of the bytes `start..end` after `data`, then
+/// zeroes those it did not ask for; on error (or a panic) zeroes them all.
+///
+/// # Safety
+/// `data` must be valid for reads and writes of `end` bytes, `0..start` of
+/// them initialised, `start <= end`, and nothing else may access them until
+/// the call returns.
+unsafe fn fill<R>(
+    data: *mut u8,
+    start: usize,
+    end: usize,
+    f: impl FnOnce(&mut Filler<'_>) -> Result<R>,
+) -> Result<R> {
+    let mut filler = Filler {
+        guard: ZeroOnDrop { data, start, end },
+        init: start,
+        _buffer: core::marker::PhantomData,
+    };
+    let r = f(&mut filler)?;
+    // SAFETY: `init..end` lies within the `end` valid bytes (`init <= end`).
+    unsafe { ptr::write_bytes(data.add(filler.init), 0, end - filler.init) };
+    core::mem::forget(filler);
+    // `start..init` was zeroed (and maybe written) by `zeroed_to`,
+    // `init..end` just now: all initialised.
+    Ok(r)
+}
+
+/// Runs `f` over an [`Appender`] of the bytes `start..end` after `data`,
+/// then zeroes `pos..end` (`pos`: where `f` stopped, returned with its
+/// result); on error (or a panic) zeroes `start..end`.
+///
+/// # Safety
+/// As [`fill`].
+unsafe fn append<R>(
+    data: *mut u8,
+    start: usize,
+    end: usize,
+    f: impl FnOnce(&mut Appender<'_>) -> Result<R>,
+) -> Result<(R, usize)> {
+    let mut appender = Appender {
+        guard: ZeroOnDrop { data, start, end },
+        pos: start,
+        _buffer: core::marker::PhantomData,
+    };
+    let r = f(&mut appender)?;
+    let pos = appender.pos;
+    // SAFETY: `pos..end` lies within the `end` valid bytes (`pos <= end`).
+    unsafe { ptr::write_bytes(data.add(pos), 0, end - pos) };
+    core::mem::forget(appender);
+    Ok((r, pos))
 }
 
 /// Zeroes the bytes `start..end` after `data` when dropped (unless
@@ -215,14 +281,15 @@ struct ZeroOnDrop {
 
 impl Drop for ZeroOnDrop {
     fn drop(&mut self) {
-        // SAFETY: made by `MutableBuffer` methods with `start <= end <= cap`
-        // of the buffer they borrow mutably for the guard's whole life;
+        // SAFETY: made by `MutableBuffer` methods, `fill` or `append` with
+        // `start <= end <= cap` of the buffer (or byte vector) borrowed
+        // mutably for the guard's whole life;
         // writing zeros initialises whatever was there.
         unsafe { ptr::write_bytes(self.data.add(self.start), 0, self.end - self.start) };
     }
 }
 
-/// The bytes being appended by [`MutableBuffer::try_extend_filled`], handed
+/// The bytes being appended by [`TryVec::try_extend_filled`], handed
 /// out zeroed in order.
 pub(crate) struct Filler<'b> {
     /// The appended range `start..end` (byte offsets into the data), and
@@ -438,7 +505,7 @@ mod tests {
 
     #[test]
     fn extend_filled_in_pieces() {
-        let mut b = MutableBuffer::new_in(Global);
+        let mut b = TryVec::<u8, _>::new_in(Global);
         b.try_extend_from_slice(&[1, 2, 3]).unwrap();
         let got = b
             .try_extend_filled(200, |f| {
@@ -464,7 +531,6 @@ mod tests {
         assert_eq!(s[119], 6);
         // Bytes never asked for are zero.
         assert!(s[120..].iter().all(|&x| x == 0));
-        assert!(padding_zero(&b));
     }
 
     #[test]
@@ -606,7 +672,7 @@ mod tests {
 
     #[test]
     fn extend_filled_error_and_panic_roll_back() {
-        let mut b = MutableBuffer::new_in(Global);
+        let mut b = TryVec::<u8, _>::new_in(Global);
         b.try_extend_from_slice(&[4; 64]).unwrap();
         let r: Result<()> = b.try_extend_filled(1000, |f| {
             f.zeroed_to(600)?[64..].fill(0xEE);
@@ -614,7 +680,6 @@ mod tests {
         });
         assert_eq!(r, Err(Error::InvalidRow));
         assert_eq!(b.as_slice(), &[4; 64]);
-        assert!(padding_zero(&b));
         let p = std::panic::catch_unwind(core::panic::AssertUnwindSafe(|| {
             let _ = b.try_extend_filled(5000, |f| -> Result<()> {
                 f.zeroed_to(3000)?[64..].fill(0xEE);
@@ -623,13 +688,46 @@ mod tests {
         }));
         assert!(p.is_err());
         assert_eq!(b.as_slice(), &[4; 64]);
-        assert!(padding_zero(&b));
         b.try_extend_zeros(5000).unwrap();
         assert!(b.as_slice()[64..].iter().all(|&x| x == 0));
         // From an empty buffer (a fresh `allocate`), nothing asked for.
-        let mut e = MutableBuffer::new_in(Global);
+        let mut e = TryVec::<u8, _>::new_in(Global);
         e.try_extend_filled(77, |_| Ok(())).unwrap();
         assert_eq!(e.as_slice(), &[0; 77]);
-        assert!(padding_zero(&e));
+    }
+
+    /// A byte vector's append keeps what was written, up to where the
+    /// writer stopped; an error or a panic appends nothing.
+    #[test]
+    fn vec_extend_appended_keeps_written_bytes_only() {
+        let mut v = TryVec::<u8, _>::new_in(Global);
+        v.try_extend_from_slice(&[7, 7]).unwrap();
+        let got = v
+            .try_extend_appended(40, |w| {
+                w.put(&[1u8, 2, 3])?;
+                w.put_slice_prefix(&[4; 16], 2)?;
+                Ok(w.pos())
+            })
+            .unwrap();
+        assert_eq!(got, 7);
+        assert_eq!(v.as_slice(), &[7, 7, 1, 2, 3, 4, 4]);
+        let r: Result<()> = v.try_extend_appended(10, |w| {
+            w.put(&[9u8; 8])?;
+            w.put(&[9u8; 8])
+        });
+        assert_eq!(r, Err(Error::OutOfBounds));
+        assert_eq!(v.as_slice(), &[7, 7, 1, 2, 3, 4, 4]);
+        let p = std::panic::catch_unwind(core::panic::AssertUnwindSafe(|| {
+            let _ = v.try_extend_appended(1000, |w| -> Result<()> {
+                w.put(&[5u8; 8])?;
+                panic!("half-way");
+            });
+        }));
+        assert!(p.is_err());
+        assert_eq!(v.as_slice(), &[7, 7, 1, 2, 3, 4, 4]);
+        // From an empty vector (a fresh allocation).
+        let mut e = TryVec::<u8, _>::new_in(Global);
+        e.try_extend_appended(3, |w| w.put(&[1u8, 2, 3])).unwrap();
+        assert_eq!(e.as_slice(), &[1, 2, 3]);
     }
 }

@@ -27,7 +27,7 @@ mod pinned;
 mod tests;
 
 use super::{Rows, SortOptions};
-use crate::buffer::{MutableBuffer, TryVec};
+use crate::buffer::TryVec;
 use crate::error::{Error, Result};
 use core::cmp::Ordering;
 
@@ -148,9 +148,9 @@ impl<A: Allocator> core::fmt::Debug for RowInterner<A> {
 /// An order-preserving mapping from encoded dictionary values to short keys.
 pub(crate) struct Interner<A: Allocator> {
     /// Encoded values, back to back (append-only).
-    values: MutableBuffer<A>,
+    values: TryVec<u8, A>,
     /// Keys, back to back (append-only: old keys never move).
-    keys: MutableBuffer<A>,
+    keys: TryVec<u8, A>,
     /// Sorted by value (and so by key).
     entries: TryVec<Entry, A>,
     /// `first[b]`: the position of the first entry whose key's first
@@ -162,7 +162,7 @@ pub(crate) struct Interner<A: Allocator> {
 
 /// Bytes `start..start + len` of `buf`; an entry pointing past them (a
 /// broken invariant) is [`Error::InvalidRow`], never empty bytes.
-fn bytes_at<A: Allocator>(buf: &MutableBuffer<A>, start: u32, len: u32) -> Result<&[u8]> {
+fn bytes_at<A: Allocator>(buf: &TryVec<u8, A>, start: u32, len: u32) -> Result<&[u8]> {
     let start = start as usize;
     buf.as_slice()
         .get(start..start.saturating_add(len as usize))
@@ -182,8 +182,8 @@ impl<A: Allocator> Interner<A> {
         A: Clone,
     {
         Interner {
-            values: MutableBuffer::new_in(alloc.clone()),
-            keys: MutableBuffer::new_in(alloc.clone()),
+            values: TryVec::new_in(alloc.clone()),
+            keys: TryVec::new_in(alloc.clone()),
             entries: TryVec::new_in(alloc.clone()),
             first: [0; 257],
             cache: cache::TableCache::new_in(alloc),
@@ -488,7 +488,7 @@ impl<A: Allocator> Interner<A> {
                 let place = keys::place(n, cap, k)?;
                 let key_start = self.keys.len();
                 self.keys.try_extend_zeros(key_len)?;
-                let (old, new) = self.keys.as_slice_mut().split_at_mut(key_start);
+                let (old, new) = self.keys.as_mut_slice().split_at_mut(key_start);
                 let (head, tail) = new
                     .split_at_mut_checked(g.prefix_len)
                     .ok_or(Error::OutOfBounds)?;

@@ -29,7 +29,7 @@ use core::ops::Range;
 use allocator_api2::alloc::Allocator;
 
 use super::Decoded;
-use crate::buffer::{Appender, MutableBuffer, NullBufferBuilder, TryVec};
+use crate::buffer::{Appender, NullBufferBuilder, TryVec};
 use crate::error::{Error, Result};
 use crate::row::decode::decode_column;
 use crate::row::interner::Interner;
@@ -480,7 +480,7 @@ pub(super) fn decode_lists<'a, A: Allocator + Clone>(
     let room = rows
         .iter()
         .fold(BLOCK_SIZE, |t, r| t.saturating_add(r.len()));
-    let mut scratch = MutableBuffer::new_in(alloc.clone());
+    let mut scratch = TryVec::<u8, A>::new_in(alloc.clone());
     let mut ends = TryVec::new_in(alloc.clone());
     // Two elements a list, to start with.
     ends.try_reserve(rows.len().saturating_mul(2))?;
