@@ -499,22 +499,24 @@ pub(crate) fn decode<'a, T: FixedEncode, A: Allocator + Clone>(
     opts: SortOptions,
     alloc: &A,
 ) -> Result<PrimitiveArray<'a, T, A>> {
-    // Values and validity bits written in place (both zeroed up front: a
-    // null's value is the default, its bit clear).
+    // Values written in place (zeroed up front: a null's value is the
+    // default). Validity bits are gathered a word per 64 rows; the bitmap
+    // is made only at the first word with a null (the bytes before it all
+    // valid), so a column without nulls allocates none.
     let n = rows.len();
     let mut values = MutableBuffer::new_in(alloc.clone());
     values.try_extend_zeros(
         n.checked_mul(size_of::<T>())
             .ok_or(Error::CapacityOverflow)?,
     )?;
-    let mut validity = MutableBuffer::new_in(alloc.clone());
-    validity.try_extend_zeros(n.div_ceil(8))?;
+    let bitmap_bytes = n.div_ceil(8);
+    let mut validity: Option<MutableBuffer<A>> = None;
     let w = size_of::<T::Bytes>();
     let mut null_count = 0;
-    {
-        let out: &mut [T] = values.typed_mut()?;
-        let bits = validity.as_slice_mut();
-        for (i, (row, slot)) in rows.iter_mut().zip(out.iter_mut()).enumerate() {
+    let out: &mut [T] = values.typed_mut()?;
+    for (k, (rows, out)) in rows.chunks_mut(64).zip(out.chunks_mut(64)).enumerate() {
+        let mut word = 0u64;
+        for (j, (row, slot)) in rows.iter_mut().zip(out.iter_mut()).enumerate() {
             match read(row, w, opts)? {
                 Some(payload) => {
                     let mut b = T::Bytes::try_from(payload).map_err(|_| Error::InvalidRow)?;
@@ -522,19 +524,42 @@ pub(crate) fn decode<'a, T: FixedEncode, A: Allocator + Clone>(
                         invert(b.as_mut());
                     }
                     *slot = T::decode(b);
-                    if let Some(byte) = bits.get_mut(i / 8) {
-                        *byte |= 1 << (i % 8);
-                    }
+                    word |= 1 << j;
                 }
                 None => null_count += 1,
             }
         }
+        // A chunk holds 1 to 64 rows.
+        let all_valid = u64::MAX >> (64 - rows.len());
+        if word == all_valid && validity.is_none() {
+            continue;
+        }
+        let at = k * 8;
+        let bits = match &mut validity {
+            Some(v) => v,
+            None => {
+                let mut v = MutableBuffer::new_in(alloc.clone());
+                v.try_extend_zeros(bitmap_bytes)?;
+                v.as_slice_mut()
+                    .get_mut(..at)
+                    .ok_or(Error::OutOfBounds)?
+                    .fill(0xFF);
+                validity.insert(v)
+            }
+        };
+        let dst = bits
+            .as_slice_mut()
+            .get_mut(at..bitmap_bytes.min(at + 8))
+            .ok_or(Error::OutOfBounds)?;
+        let len = dst.len();
+        dst.copy_from_slice(word.to_le_bytes().get(..len).ok_or(Error::OutOfBounds)?);
     }
-    let nulls = if null_count == 0 {
-        None
-    } else {
-        let bits = BooleanBuffer::try_new(validity.into_buffer(), 0, n)?;
-        Some(NullBuffer::try_new_with_count(bits, null_count)?)
+    let nulls = match validity {
+        Some(v) if null_count > 0 => {
+            let bits = BooleanBuffer::try_new(v.into_buffer(), 0, n)?;
+            Some(NullBuffer::try_new_with_count(bits, null_count)?)
+        }
+        _ => None,
     };
     PrimitiveArray::try_new(
         data_type.clone(),
@@ -722,6 +747,44 @@ mod tests {
                 };
                 assert_eq!(row[0], head, "row {i}");
             }
+        }
+    }
+
+    /// The cursor decoder's validity: no bitmap without a null; with one,
+    /// the rows before the first null (whole words of them) are valid and
+    /// the rest as the rows say; a last word of fewer than 64 rows.
+    #[test]
+    fn decode_makes_the_bitmap_at_the_first_null() {
+        use crate::array::Array;
+        use allocator_api2::alloc::Global;
+        let o = SortOptions::default();
+        for (n, nulls) in [
+            (200, &[][..]),
+            (200, &[130][..]),
+            (200, &[199][..]),
+            (200, &[0, 64, 190][..]),
+            (64, &[63][..]),
+            (70, &[65, 69][..]),
+        ] {
+            let want: std::vec::Vec<Option<i64>> = (0..n)
+                .map(|i| (!nulls.contains(&i)).then_some(i as i64 * 3 - 100))
+                .collect();
+            let a = PrimitiveArray::<i64, Global>::try_from_options_in(&want, Global).unwrap();
+            let mut data = std::vec![0u8; n * 9];
+            let mut layout = Layout::Stride {
+                width: 9,
+                offset: 0,
+            };
+            encode(&mut data, &mut layout, a.values(), a.nulls(), o).unwrap();
+            let mut rows: std::vec::Vec<&[u8]> = data.chunks(9).collect();
+            let got = decode::<i64, Global>(&mut rows, &DataType::Int64, o, &Global).unwrap();
+            let got_opts: std::vec::Vec<Option<i64>> = (0..n)
+                .map(|i| got.is_valid(i).then(|| got.values()[i]))
+                .collect();
+            assert_eq!(got_opts, want, "{n} rows, nulls at {nulls:?}");
+            assert_eq!(got.nulls().is_some(), !nulls.is_empty());
+            assert_eq!(got.null_count(), nulls.len());
+            assert!(rows.iter().all(|r| r.is_empty()));
         }
     }
 
