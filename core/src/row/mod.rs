@@ -420,8 +420,7 @@ pub struct RowConverter<
     /// Number of dictionary columns (nested ones included) that a
     /// [`RowInterner`] of this converter maps ([`RowEncoding::Seed`] only).
     seed_dictionaries: usize,
-    /// What the rows this converter writes record as their origin (`None`
-    /// for fields whose decoder has no use for it).
+    /// What its rows record as their origin (`None`: nothing to skip).
     provenance: Option<Provenance>,
 }
 
@@ -733,15 +732,11 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
     /// outgrow the size estimate, rows that do not decode or whose keys
     /// were never issued) this is `convert_rows(rows.iter())`.
     /// Every byte is checked either way (`rows` may hold any bytes:
-    /// [`Rows::try_push`]), with one exception: the strings of a converter
-    /// of one Utf8, LargeUtf8 or Utf8View column (or one dictionary of
-    /// them, encoded by value) are not checked to be UTF-8 again when every
-    /// byte of `rows` was written by [`Self::append`] or
-    /// [`Self::convert_columns`] of a converter of the same field (type,
-    /// options, encoding): those bytes are the encodings of valid strings.
-    /// A single [`Rows::try_push`] makes `rows` checked in full again
-    /// (until [`Rows::clear`]), as do rows from a converter of other fields
-    /// (a Binary column's, say).
+    /// [`Rows::try_push`]), but for the UTF-8 of one Utf8, LargeUtf8 or
+    /// Utf8View column (or a by-value dictionary of one) when every byte
+    /// of `rows` was encoded by a converter of the same field (type,
+    /// options, encoding). One [`Rows::try_push`], or rows of other
+    /// fields (a Binary column's), make `rows` checked in full.
     ///
     /// # Errors
     /// As [`Self::convert_rows`]: [`Error::InvalidRow`] for bytes that are
