@@ -137,6 +137,7 @@ mod interner;
 mod list;
 mod nested;
 mod node;
+mod provenance;
 mod rows;
 mod run_end;
 mod source;
@@ -166,6 +167,7 @@ use crate::datatypes::DataType;
 use crate::error::{Error, Result};
 use interner::Interner;
 pub use interner::RowInterner;
+use provenance::Provenance;
 
 /// How one column sorts.
 ///
@@ -418,6 +420,8 @@ pub struct RowConverter<
     /// Number of dictionary columns (nested ones included) that a
     /// [`RowInterner`] of this converter maps ([`RowEncoding::Seed`] only).
     seed_dictionaries: usize,
+    /// What its rows record as their origin (`None`: nothing to skip).
+    provenance: Option<Provenance>,
 }
 
 impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
@@ -454,10 +458,12 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
             let f = fields.get(i).ok_or(Error::OutOfBounds)?;
             Node::try_new(&f.data_type, f.options, encoding, &mut seeds, &alloc)
         })?;
+        let provenance = Provenance::of(&nodes, encoding);
         Ok(RowConverter {
             nodes,
             encoding,
             seed_dictionaries: seeds,
+            provenance,
         })
     }
 
@@ -645,8 +651,9 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         let alloc = self.nodes.allocator().clone();
         let mark = rows.mark();
         let r = encode::encode_columns(&self.nodes, dictionaries, columns, rows, &alloc);
-        if r.is_err() {
-            rows.reset(mark);
+        match r {
+            Ok(()) => rows.appended(mark, self.provenance),
+            Err(_) => rows.reset(mark),
         }
         r
     }
@@ -701,7 +708,9 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         I::IntoIter: ExactSizeIterator,
     {
         let alloc = self.nodes.allocator();
-        source::decode(&self.nodes, dictionaries, Rowwise(rows.into_iter()), alloc)
+        let rows = Rowwise(rows.into_iter());
+        // Rows from anywhere: checked in full.
+        source::decode(&self.nodes, dictionaries, rows, false, alloc)
     }
 
     /// Decodes every row of `rows` (from any allocator) as
@@ -722,8 +731,12 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
     /// (other columns, rows of other lengths, no rows, malformed rows that
     /// outgrow the size estimate, rows that do not decode or whose keys
     /// were never issued) this is `convert_rows(rows.iter())`.
-    /// Every byte is checked either way: `rows` may hold any bytes
-    /// ([`Rows::try_push`]).
+    /// Every byte is checked either way (`rows` may hold any bytes:
+    /// [`Rows::try_push`]), but for the UTF-8 of one Utf8, LargeUtf8 or
+    /// Utf8View column (or a by-value dictionary of one) when every byte
+    /// of `rows` was encoded by a converter of the same field (type,
+    /// options, encoding). One [`Rows::try_push`], or rows of other
+    /// fields (a Binary column's), make `rows` checked in full.
     ///
     /// # Errors
     /// As [`Self::convert_rows`]: [`Error::InvalidRow`] for bytes that are
@@ -754,7 +767,17 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         dictionaries: &[Interner<A>],
         rows: &Rows<B>,
     ) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>> {
-        source::decode(&self.nodes, dictionaries, rows, self.nodes.allocator())
+        // Rows that an encoder of these very fields wrote hold only the
+        // bytes of valid strings: their UTF-8 is not checked again.
+        let written_by = rows.written_by();
+        let trusted = written_by.is_some() && written_by == self.provenance;
+        source::decode(
+            &self.nodes,
+            dictionaries,
+            rows,
+            trusted,
+            self.nodes.allocator(),
+        )
     }
 }
 

@@ -4,6 +4,7 @@ use core::fmt;
 
 use allocator_api2::alloc::Allocator;
 
+use super::provenance::Provenance;
 use crate::buffer::TryVec;
 use crate::error::{Error, Result};
 
@@ -38,6 +39,10 @@ pub struct Rows<
     buffer: TryVec<u8, A>,
     /// `len + 1` offsets once a row was added; empty before (zero rows).
     offsets: TryVec<usize, A>,
+    /// The fields whose encoder wrote every byte, when known: set only by
+    /// [`super::RowConverter::append`] after it encoded a batch, cleared
+    /// by every other way in which bytes or offsets change.
+    written_by: Option<Provenance>,
 }
 
 impl<A: Allocator> Rows<A> {
@@ -49,6 +54,7 @@ impl<A: Allocator> Rows<A> {
         Rows {
             buffer: TryVec::new_in(alloc.clone()),
             offsets: TryVec::new_in(alloc),
+            written_by: None,
         }
     }
 
@@ -120,13 +126,18 @@ impl<A: Allocator> Rows<A> {
     pub fn clear(&mut self) {
         self.buffer.clear();
         self.offsets.clear();
+        self.written_by = None;
     }
 
     /// Copies one row (of any `Rows` made by the same converter) to the end.
     ///
+    /// The row may hold any bytes: from then on these rows are checked in
+    /// full when decoded (UTF-8 included).
+    ///
     /// # Errors
     /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
     pub fn try_push(&mut self, row: Row<'_>) -> Result<()> {
+        self.written_by = None;
         let (buffer_len, offsets_len) = (self.buffer.len(), self.offsets.len());
         let r = self.try_push_inner(row.data);
         if r.is_err() {
@@ -198,6 +209,7 @@ impl<A: Allocator> Rows<A> {
         n: usize,
         mut next: impl FnMut() -> usize,
     ) -> Result<()> {
+        self.written_by = None;
         if self.offsets.is_empty() {
             // The leading zero and the new offsets in one allocation.
             let k = n.checked_add(1).ok_or(Error::CapacityOverflow)?;
@@ -209,19 +221,58 @@ impl<A: Allocator> Rows<A> {
 
     /// The byte buffer and the offsets together, mutably.
     pub(crate) fn parts_mut(&mut self) -> (&mut TryVec<u8, A>, &mut [usize]) {
+        self.written_by = None;
         (&mut self.buffer, self.offsets.as_mut_slice())
     }
 
-    /// Byte length and offset count, to roll back a failed append.
-    pub(crate) fn mark(&self) -> (usize, usize) {
-        (self.buffer.len(), self.offsets.len())
+    /// The fields whose encoder wrote every byte of these rows, when known.
+    #[inline]
+    pub(crate) fn written_by(&self) -> Option<Provenance> {
+        self.written_by
     }
 
-    /// Rolls back to a [`Self::mark`].
-    pub(crate) fn reset(&mut self, mark: (usize, usize)) {
-        self.buffer.truncate(mark.0);
-        self.offsets.truncate(mark.1);
+    /// `true` when the rows hold no row and no byte.
+    fn is_blank(&self) -> bool {
+        self.offsets.is_empty() && self.buffer.is_empty()
     }
+
+    /// Byte length, offset count and provenance, to roll back a failed
+    /// append or to record a successful one ([`Self::appended`]).
+    pub(crate) fn mark(&self) -> RowsMark {
+        RowsMark {
+            bytes: self.buffer.len(),
+            offsets: self.offsets.len(),
+            written_by: self.written_by,
+            blank: self.is_blank(),
+        }
+    }
+
+    /// Rolls back to a [`Self::mark`] (its provenance too).
+    pub(crate) fn reset(&mut self, mark: RowsMark) {
+        self.buffer.truncate(mark.bytes);
+        self.offsets.truncate(mark.offsets);
+        self.written_by = mark.written_by;
+    }
+
+    /// Records that an encoder of `by` wrote every byte added since `mark`:
+    /// the rows keep (or, when they were blank, take) provenance `by` when
+    /// every earlier byte was also written by it, and have none otherwise.
+    /// The encoder's own writes cleared it ([`Self::parts_mut`]); this is
+    /// the only place that sets it.
+    pub(crate) fn appended(&mut self, mark: RowsMark, by: Option<Provenance>) {
+        let before = if mark.blank { by } else { mark.written_by };
+        self.written_by = if before == by { by } else { None };
+    }
+}
+
+/// A [`Rows`]' state before an append (see [`Rows::mark`]).
+#[derive(Clone, Copy)]
+pub(crate) struct RowsMark {
+    bytes: usize,
+    offsets: usize,
+    written_by: Option<Provenance>,
+    /// No row and no byte.
+    blank: bool,
 }
 
 impl<A: Allocator> fmt::Debug for Rows<A> {

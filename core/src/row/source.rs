@@ -131,7 +131,9 @@ impl<'n, 'a, A: Allocator> Plan<'n, 'a, A> {
 }
 
 /// Decodes the rows of `source` into one column per node (seed
-/// dictionaries through their mapping in `dicts`).
+/// dictionaries through their mapping in `dicts`). `trusted`: an encoder
+/// of these very nodes wrote every byte of the rows (see
+/// `provenance.rs`), so their strings need no UTF-8 check.
 ///
 /// # Errors
 /// As [`super::RowConverter::convert_rows`].
@@ -139,6 +141,7 @@ pub(crate) fn decode<'a, 'r, A, S>(
     nodes: &[Node<'a, A>],
     dicts: &[Interner<A>],
     source: S,
+    trusted: bool,
     alloc: &A,
 ) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>>
 where
@@ -149,7 +152,7 @@ where
     // One decoder per family for both kinds of source.
     match plan {
         Plan::Fixed(nodes, width) => fixed_rows::decode_rows(nodes, width, source, alloc),
-        Plan::Bytes(node) => variable_decode::decode_single_column(node, source, alloc),
+        Plan::Bytes(node) => variable_decode::decode_single_column(node, source, trusted, alloc),
         Plan::Cursors => by_cursors(nodes, dicts, source.rows(), alloc),
     }
 }

@@ -22,7 +22,7 @@
 use allocator_api2::alloc::Allocator;
 
 use super::decoding::{
-    decode_all_views, decode_ordered_with, read_unordered, whole_row_len, BlockSink,
+    byte_array, decode_all_views, decode_ordered_with, read_unordered, whole_row_len, BlockSink,
 };
 use super::BLOCK_SIZE;
 use crate::array::{
@@ -42,6 +42,8 @@ use crate::row::{Node, SortOptions};
 /// variable-length leaf: see [`super::decoding::single_variable`]);
 /// `Ok(None)` for no rows, or a malformed row that outgrew
 /// its estimate, for the caller to decode them through the iterator instead.
+/// `trusted`: an encoder of the same fields wrote every byte of the rows
+/// (see `row/provenance.rs`), so UTF-8 values are not checked again.
 ///
 /// # Errors
 /// [`Error::InvalidRow`] for a malformed row (also, once the column is
@@ -51,6 +53,7 @@ use crate::row::{Node, SortOptions};
 pub(crate) fn decode_all<'a, A>(
     node: &Node<'a, A>,
     rows: Contiguous<'_>,
+    trusted: bool,
     alloc: &A,
 ) -> Result<Option<SharedSlice<'a, ArrayRef<'a, A>, A>>>
 where
@@ -62,13 +65,15 @@ where
     }
     let (opts, unordered) = (node.options, node.unordered);
     let column = match &node.data_type {
-        Binary => decode::<BinaryType, A>(rows, opts, unordered, alloc)?.map(into),
-        LargeBinary => decode::<LargeBinaryType, A>(rows, opts, unordered, alloc)?.map(into),
-        Utf8 => decode::<Utf8Type, A>(rows, opts, unordered, alloc)?.map(into),
-        LargeUtf8 => decode::<LargeUtf8Type, A>(rows, opts, unordered, alloc)?.map(into),
-        BinaryView => decode_all_views::<BinaryViewType, A>(rows, opts, unordered, alloc)?
+        Binary => decode::<BinaryType, A>(rows, opts, unordered, trusted, alloc)?.map(into),
+        LargeBinary => {
+            decode::<LargeBinaryType, A>(rows, opts, unordered, trusted, alloc)?.map(into)
+        }
+        Utf8 => decode::<Utf8Type, A>(rows, opts, unordered, trusted, alloc)?.map(into),
+        LargeUtf8 => decode::<LargeUtf8Type, A>(rows, opts, unordered, trusted, alloc)?.map(into),
+        BinaryView => decode_all_views::<BinaryViewType, A>(rows, opts, unordered, trusted, alloc)?
             .map(|a| a.into_array_ref()),
-        Utf8View => decode_all_views::<StringViewType, A>(rows, opts, unordered, alloc)?
+        Utf8View => decode_all_views::<StringViewType, A>(rows, opts, unordered, trusted, alloc)?
             .map(|a| a.into_array_ref()),
         _ => return Ok(None),
     };
@@ -91,6 +96,7 @@ fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
     rows: Contiguous<'_>,
     opts: SortOptions,
     unordered: bool,
+    trusted: bool,
     alloc: &A,
 ) -> Result<Option<GenericByteArray<'a, T, A>>> {
     let n = rows.len();
@@ -143,11 +149,8 @@ fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
     };
     // The column's own checks (UTF-8) come before the leftover bytes, as
     // in `convert_rows`.
-    let array = GenericByteArray::try_new(
-        ScalarBuffer::try_from_buffer(offsets.into_buffer())?,
-        values.into_buffer(),
-        nulls,
-    )?;
+    let offsets = ScalarBuffer::try_from_buffer(offsets.into_buffer())?;
+    let array = byte_array(offsets, values.into_buffer(), nulls, trusted)?;
     if trailing {
         return Err(Error::InvalidRow);
     }
@@ -321,7 +324,7 @@ mod tests {
         rows: &Rows<Global>,
         alloc: &Global,
     ) -> Result<Option<SharedSlice<'a, ArrayRef<'a, Global>, Global>>> {
-        super::decode_all(node, Contiguous::of(rows), alloc)
+        super::decode_all(node, Contiguous::of(rows), false, alloc)
     }
     use std::vec::Vec;
 

@@ -14,7 +14,9 @@ use crate::row::{take, SortOptions};
 mod columns;
 mod views;
 
-pub(crate) use columns::{decode, decode_single_column, single_variable, whole_row_len};
+pub(crate) use columns::{
+    byte_array, decode, decode_single_column, single_variable, whole_row_len,
+};
 pub(crate) use views::{decode_all_views, decode_view};
 
 /// Decodes one ordered value from the front of `row`, appending its bytes

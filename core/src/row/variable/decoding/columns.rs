@@ -8,13 +8,15 @@
 use allocator_api2::alloc::Allocator;
 
 use super::{decode_ordered_with, read_unordered, BlockSink};
+use crate::array::{validate_nulls, ByteArrayNativeType, ValidationLevel};
 use crate::array::{
     Array, ArrayRef, BinaryType, BinaryViewType, ByteArrayType, GenericByteArray, LargeBinaryType,
     LargeUtf8Type, StringViewType, Utf8Type,
 };
 use crate::buffer::TryVec;
 use crate::buffer::{
-    Appender, BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer, SharedSlice,
+    check_offsets, Appender, BooleanBuffer, Buffer, MutableBuffer, NullBuffer, OffsetSize,
+    ScalarBuffer, SharedSlice,
 };
 use crate::datatypes::DataType;
 use crate::error::{Error, ErrorKind, Result};
@@ -437,26 +439,54 @@ pub(crate) fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
     unordered: bool,
     alloc: &A,
 ) -> Result<GenericByteArray<'a, T, A>> {
-    Ok(decode_bytes(rows, opts, unordered, None, alloc)?.0)
+    Ok(decode_bytes(rows, opts, unordered, None, false, alloc)?.0)
 }
 
-/// [`decode`] with `whole` as [`decode_into`] takes it; also whether a row
-/// had bytes left (for whole rows).
+/// [`decode`] with `whole` as [`decode_into`] takes it and `trusted` as
+/// [`byte_array`] does; also whether a row had bytes left (for whole rows).
 fn decode_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
     rows: &mut [&[u8]],
     opts: SortOptions,
     unordered: bool,
     whole: Option<usize>,
+    trusted: bool,
     alloc: &A,
 ) -> Result<(GenericByteArray<'a, T, A>, bool)> {
     let (values, offsets, nulls, trailing) =
         decode_into::<T::Offset, A>(rows, opts, unordered, whole, alloc)?;
-    let array = GenericByteArray::try_new(
-        ScalarBuffer::try_from_buffer(offsets.into_buffer())?,
-        values.into_buffer(),
-        nulls,
-    )?;
+    let offsets = ScalarBuffer::try_from_buffer(offsets.into_buffer())?;
+    let array = byte_array(offsets, values.into_buffer(), nulls, trusted)?;
     Ok((array, trailing))
+}
+
+/// The decoded array of `T` over `offsets`, `values` and `nulls`, checked
+/// as [`GenericByteArray::try_new`] checks it, except for the UTF-8 of the
+/// values when `trusted`: the values were decoded from rows that an
+/// encoder of the same fields wrote (see `row/provenance.rs`), so they are
+/// the very strings it encoded.
+///
+/// # Errors
+/// As [`GenericByteArray::try_new`].
+pub(crate) fn byte_array<'a, T: ByteArrayType, A: Allocator>(
+    offsets: ScalarBuffer<'a, T::Offset, A>,
+    values: Buffer<'a, A>,
+    nulls: Option<NullBuffer<'a, A>>,
+    trusted: bool,
+) -> Result<GenericByteArray<'a, T, A>> {
+    if !trusted || !T::Native::IS_UTF8 {
+        return GenericByteArray::try_new(offsets, values, nulls);
+    }
+    let len = offsets.len().saturating_sub(1);
+    // Everything `try_new` checks but UTF-8.
+    check_offsets(offsets.as_slice(), len, values.len(), true)?;
+    validate_nulls(nulls.as_ref(), len, ValidationLevel::Full)?;
+    // SAFETY: the offsets (`len + 1` of them, in bounds, non-decreasing)
+    // and the validity were checked as `ValidationLevel::Full` checks them.
+    // Every slot is UTF-8: `trusted` means every byte of the rows was
+    // written by an encoder of these fields from valid strings, and
+    // decoding those rows gives back exactly the values encoded, each slot
+    // one whole value (the row format's round trip).
+    Ok(unsafe { GenericByteArray::new_unchecked(offsets, values, nulls) })
 }
 
 /// The node of a converter whose one column is a variable-length leaf
@@ -487,6 +517,7 @@ pub(crate) fn single_variable<'n, 'a, A: Allocator>(
 pub(crate) fn decode_single_column<'a, 'r, A, S>(
     node: &Node<'a, A>,
     source: S,
+    trusted: bool,
     alloc: &A,
 ) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>>
 where
@@ -496,8 +527,9 @@ where
     use DataType::*;
     if let Some(rows) = source.contiguous() {
         // Rows back to back: straight from their buffer, unless that path
-        // leaves them to this one (views, no rows, a malformed row).
-        if let Some(columns) = crate::row::variable::contiguous::decode_all(node, rows, alloc)? {
+        // leaves them to this one (no rows, a malformed row).
+        let all = crate::row::variable::contiguous::decode_all(node, rows, trusted, alloc)?;
+        if let Some(columns) = all {
             return Ok(columns);
         }
     }
@@ -516,32 +548,36 @@ where
     let whole = Some(total);
     let (column, trailing) = match &node.data_type {
         Binary => {
-            let (a, t) = decode_bytes::<BinaryType, A>(&mut rows, opts, unordered, whole, alloc)?;
+            let (a, t) =
+                decode_bytes::<BinaryType, A>(&mut rows, opts, unordered, whole, trusted, alloc)?;
             (a.into_array_ref(), t)
         }
         LargeBinary => {
-            let (a, t) =
-                decode_bytes::<LargeBinaryType, A>(&mut rows, opts, unordered, whole, alloc)?;
+            let (a, t) = decode_bytes::<LargeBinaryType, A>(
+                &mut rows, opts, unordered, whole, trusted, alloc,
+            )?;
             (a.into_array_ref(), t)
         }
         Utf8 => {
-            let (a, t) = decode_bytes::<Utf8Type, A>(&mut rows, opts, unordered, whole, alloc)?;
+            let (a, t) =
+                decode_bytes::<Utf8Type, A>(&mut rows, opts, unordered, whole, trusted, alloc)?;
             (a.into_array_ref(), t)
         }
         LargeUtf8 => {
-            let (a, t) =
-                decode_bytes::<LargeUtf8Type, A>(&mut rows, opts, unordered, whole, alloc)?;
+            let (a, t) = decode_bytes::<LargeUtf8Type, A>(
+                &mut rows, opts, unordered, whole, trusted, alloc,
+            )?;
             (a.into_array_ref(), t)
         }
         BinaryView => {
             let (a, t) = super::views::decode_views::<BinaryViewType, A>(
-                &mut rows, opts, unordered, whole, alloc,
+                &mut rows, opts, unordered, whole, trusted, alloc,
             )?;
             (a.into_array_ref(), t)
         }
         Utf8View => {
             let (a, t) = super::views::decode_views::<StringViewType, A>(
-                &mut rows, opts, unordered, whole, alloc,
+                &mut rows, opts, unordered, whole, trusted, alloc,
             )?;
             (a.into_array_ref(), t)
         }

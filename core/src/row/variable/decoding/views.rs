@@ -24,13 +24,15 @@ pub(crate) fn decode_view<'a, T: ByteViewType, A: Allocator + Clone>(
     unordered: bool,
     alloc: &A,
 ) -> Result<GenericByteViewArray<'a, T, A>> {
-    Ok(decode_views(rows, opts, unordered, None, alloc)?.0)
+    Ok(decode_views(rows, opts, unordered, None, false, alloc)?.0)
 }
 
 /// [`decode_view`] with `whole`: `None` for cursors (the rows advance past
 /// their values), `Some(total)` when each row is one value and nothing
 /// else, `total` an estimate of the value bytes; also whether a row had
-/// bytes left (for whole rows).
+/// bytes left (for whole rows). `trusted`: an encoder of the same fields
+/// wrote every byte of the rows (see `row/provenance.rs`), so Utf8View
+/// values are not checked to be UTF-8.
 ///
 /// One pass: each value is decoded into the data buffer and its view made
 /// while it is hot. A value of at most 12 bytes lives in its view only (the
@@ -43,9 +45,10 @@ pub(super) fn decode_views<'a, T: ByteViewType, A: Allocator + Clone>(
     opts: SortOptions,
     unordered: bool,
     whole: Option<usize>,
+    trusted: bool,
     alloc: &A,
 ) -> Result<(GenericByteViewArray<'a, T, A>, bool)> {
-    let utf8 = T::Native::IS_UTF8;
+    let utf8 = T::Native::IS_UTF8 && !trusted;
     let n = rows.len();
     let decoded = match whole {
         Some(total) => {
@@ -83,7 +86,7 @@ pub(super) fn decode_views<'a, T: ByteViewType, A: Allocator + Clone>(
 /// rows, without gathering a slice per row first, into a data buffer with
 /// room for the rows' bytes (a bound on the values'); `Ok(None)` should a
 /// malformed row not fit (for the caller to decode the rows one by one
-/// instead).
+/// instead). `trusted` as [`decode_views`] takes it.
 ///
 /// # Errors
 /// As [`decode_views`]; [`Error::InvalidRow`] for bytes after a value
@@ -92,6 +95,7 @@ pub(crate) fn decode_all_views<'a, T: ByteViewType, A: Allocator + Clone>(
     rows: Contiguous<'_>,
     opts: SortOptions,
     unordered: bool,
+    trusted: bool,
     alloc: &A,
 ) -> Result<Option<GenericByteViewArray<'a, T, A>>> {
     // Every value takes at least one byte more in its row than it has: the
@@ -108,7 +112,7 @@ pub(crate) fn decode_all_views<'a, T: ByteViewType, A: Allocator + Clone>(
         prev = e;
         row
     });
-    let utf8 = T::Native::IS_UTF8;
+    let utf8 = T::Native::IS_UTF8 && !trusted;
     let n = rows.len();
     let Some(decoded) = fill_views::<_, _, A, false>(each, n, opts, unordered, utf8, total, alloc)?
     else {
@@ -141,10 +145,12 @@ fn into_array<'a, T: ByteViewType, A: Allocator + Clone>(
     // data buffer, present whenever such a view was made) at the value's
     // offset, with its length and first 4 bytes, inside the buffer; null
     // slots are the empty inline view; the validity is the decoder's, of
-    // one bit per row; for Utf8View every value was checked to be UTF-8
+    // one bit per row; for Utf8View every value is UTF-8: either checked
     // (`fill_views` is called with `utf8` set to `T`'s: inline ones one by
     // one, the data buffer whole, or found to be all ASCII, with every
-    // value's start on a character boundary).
+    // value's start on a character boundary), or, `trusted`, decoded from
+    // rows that an encoder of the same fields wrote from valid strings
+    // (the round trip gives back exactly the values encoded).
     let array = unsafe { GenericByteViewArray::new_unchecked(views.into_buffer(), buffers, nulls) };
     Ok((array, trailing))
 }
