@@ -19,6 +19,7 @@ use super::decode::{decode_column, null_len, write_null, write_null_into};
 use super::encode::{encode_to_rows, Encoder};
 use super::interner::Interner;
 use super::run_end::RunWalk;
+use super::variable::take::Take;
 use super::{Kind, Node, Rows, SortOptions};
 use crate::array::{
     Array, ArrayRef, DictionaryArray, DictionaryKeyType, DictionaryKeys, PrimitiveArray, RunArray,
@@ -100,7 +101,15 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
         .options
         .null_sentinel();
     let table = match slot {
-        None => encode_to_rows(values, dicts, core::slice::from_ref(d.values()), alloc)?,
+        None => {
+            if let Some(take) = values
+                .first()
+                .and_then(|v| Take::new(v, d.keys(), d.values()))
+            {
+                return Ok(Encoder::Take(take));
+            }
+            encode_to_rows(values, dicts, core::slice::from_ref(d.values()), alloc)?
+        }
         Some(slot) => {
             let cache = &dicts.get(slot).ok_or(Error::RowInternerRequired)?.cache;
             if let Some(table) = cache.get(d.values(), alloc)? {
@@ -206,8 +215,8 @@ pub(crate) fn add_lengths<A: Allocator>(
     }
     index.for_each(n, |i, row| {
         let add = match row {
-            Some(j) => match (offsets.get(j), offsets.get(j + 1)) {
-                (Some(&a), Some(&b)) if a <= b => b - a,
+            Some(j) => match row_range(offsets, j) {
+                Some((a, b)) if a <= b => b - a,
                 _ => return Err(Error::DictionaryKeyOutOfBounds),
             },
             None => null,
@@ -216,6 +225,16 @@ pub(crate) fn add_lengths<A: Allocator>(
         *l = l.checked_add(add).ok_or(Error::CapacityOverflow)?;
         Ok(())
     })
+}
+
+/// Row `j`'s start and end in `offsets` (`None` past the rows, also for
+/// `j == usize::MAX`, a wrapped negative key).
+#[inline(always)]
+fn row_range(offsets: &[usize], j: usize) -> Option<(usize, usize)> {
+    match offsets.get(j..)? {
+        [a, b, ..] => Some((*a, *b)),
+        _ => None,
+    }
 }
 
 /// The length of every row of `table` when they all have one (none when
@@ -281,8 +300,9 @@ pub(crate) fn encode_stride<A: Allocator>(
         let out = data.get_mut(at..at + w).ok_or(Error::OutOfBounds)?;
         match (row, null_row) {
             (Some(j), _) => {
-                let src = rows
-                    .get(j * w..j * w + w)
+                let src = j
+                    .checked_mul(w)
+                    .and_then(|at| rows.get(at..at.checked_add(w)?))
                     .ok_or(Error::DictionaryKeyOutOfBounds)?;
                 copy_short(out, src)?;
             }
@@ -424,10 +444,8 @@ pub(crate) fn encode<A: Allocator>(
         let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
         let written = match row {
             Some(j) => {
-                let bytes = match (offsets.get(j), offsets.get(j + 1)) {
-                    (Some(&a), Some(&b)) => rows.get(a..b).ok_or(Error::OutOfBounds)?,
-                    _ => return Err(Error::DictionaryKeyOutOfBounds),
-                };
+                let (a, b) = row_range(offsets, j).ok_or(Error::DictionaryKeyOutOfBounds)?;
+                let bytes = rows.get(a..b).ok_or(Error::OutOfBounds)?;
                 copy_short(out.get_mut(..bytes.len()).ok_or(Error::OutOfBounds)?, bytes)?;
                 bytes.len()
             }
