@@ -334,8 +334,15 @@ pub(crate) fn append_bound<A: Allocator>(
     (n - nulls)
         .checked_mul(w)?
         .checked_add(nulls.checked_mul(null)?)?
-        .checked_add(w)
+        .checked_add(w.div_ceil(CHUNK).checked_mul(CHUNK)?)
 }
+
+/// Bytes of a chunk [`append`] copies table rows in.
+const CHUNK: usize = 32;
+
+/// Tables of at most this many bytes (padded to whole chunks) are copied
+/// a chunk at a time by [`append`]; bigger ones by `memcpy`.
+const CHUNKED_TABLE: usize = 64 * 1024;
 
 /// Writes the rows of a converter of this one dictionary column
 /// ([`append_bound`]) in order through `out`, each slot's table row or,
@@ -370,6 +377,48 @@ pub(crate) fn append<A: Allocator + Clone>(
     let mut null = TryVec::try_from_fn_in(w, alloc.clone(), |_| Ok(0u8))?;
     let null_len = write_null(node, null.as_mut_slice())?;
     let null = null.as_slice();
+    let count = table.len();
+    let chunks = w.div_ceil(CHUNK);
+    let padded = count
+        .checked_add(1)
+        .and_then(|c| c.checked_mul(chunks))
+        .filter(|&c| c.saturating_mul(CHUNK) <= CHUNKED_TABLE);
+    if let Some(padded) = padded {
+        // Row `j` (the null's: row `count`) as chunks `j * chunks..`, zero
+        // padded: each slot one copy of `chunks` chunks.
+        let table = TryVec::try_from_fn_in(padded, alloc.clone(), |c| {
+            let (j, k) = (c / chunks, c % chunks);
+            let row = match j.checked_mul(w) {
+                Some(at) if j < count => rows.get(at..at + w),
+                _ => Some(null),
+            };
+            let from = row.and_then(|r| r.get(k * CHUNK..)).unwrap_or(&[]);
+            let from = from.get(..CHUNK).unwrap_or(from);
+            let mut chunk = [0u8; CHUNK];
+            if let Some(d) = chunk.get_mut(..from.len()) {
+                d.copy_from_slice(from);
+            }
+            Ok(chunk)
+        })?;
+        let table = table.as_slice();
+        return index.for_each(
+            cursors.len(),
+            #[inline(always)]
+            |i, row| {
+                let (j, len) = match row {
+                    Some(j) if j < count => (j, w),
+                    Some(_) => return Err(Error::DictionaryKeyOutOfBounds),
+                    None => (count, null_len),
+                };
+                let src = table
+                    .get(j * chunks..j * chunks + chunks)
+                    .ok_or(Error::OutOfBounds)?;
+                out.put_chunks_prefix(src, len)?;
+                *cursors.get_mut(i).ok_or(Error::OutOfBounds)? = out.pos();
+                Ok(())
+            },
+        );
+    }
     index.for_each(
         cursors.len(),
         #[inline(always)]

@@ -379,9 +379,12 @@ mod tests {
             })
             .collect();
         let short: Vec<Vec<u8>> = words.iter().map(|w| w[..w.len() % 19].to_vec()).collect();
+        // One length (rows of one width above 64 bytes: the table's
+        // rows appended, when there are many keys a value).
+        let uniform: Vec<Vec<u8>> = (0..40u8).map(|i| std::vec![b'a' + i % 26; 40]).collect();
         let ints =
             Int32Array::from((0..200).map(|i| i * 7 - 300).collect::<Vec<i32>>()).into_array_ref();
-        for (kind, words) in (0..4).flat_map(|k| [(k, &words), (k, &short)]) {
+        for (kind, words) in (0..4).flat_map(|k| [(k, &words), (k, &short), (k, &uniform)]) {
             let list: Vec<Option<&[u8]>> = words.iter().map(|w| Some(w.as_slice())).collect();
             let values = bytes(kind, &list);
             for (n, null_every) in [(70, 5), (70, 0), (200, 4), (200, 0)] {
