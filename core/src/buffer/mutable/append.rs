@@ -383,18 +383,14 @@ impl Appender<'_> {
             .checked_add(len)
             .filter(|&e| e <= self.guard.end)
             .ok_or(Error::OutOfBounds)?;
+        // SAFETY: `pos <= pos + len <= end <= cap`: within the allocation.
+        let to = unsafe { self.guard.data.add(self.pos) }.cast::<[u8; N]>();
         for (k, chunk) in chunks.iter().enumerate() {
             // SAFETY: `pos + (k + 1) * N <= pos + len <= end`: within the
             // appended range of the mutably borrowed buffer, written
             // through a raw pointer (unaligned) with a value read from a
             // shared borrow that cannot overlap it.
-            unsafe {
-                self.guard
-                    .data
-                    .add(self.pos + k * N)
-                    .cast::<[u8; N]>()
-                    .write_unaligned(*chunk)
-            };
+            unsafe { to.add(k).write_unaligned(*chunk) };
         }
         self.pos += n;
         Ok(())
