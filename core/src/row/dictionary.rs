@@ -19,6 +19,7 @@ use super::decode::{decode_column, null_len, write_null, write_null_into};
 use super::encode::{encode_to_rows, Encoder};
 use super::interner::Interner;
 use super::run_end::RunWalk;
+use super::variable::take::Take;
 use super::{Kind, Node, Rows, SortOptions};
 use crate::array::{
     Array, ArrayRef, DictionaryArray, DictionaryKeyType, DictionaryKeys, PrimitiveArray, RunArray,
@@ -100,7 +101,15 @@ pub(crate) fn prepare_dictionary<'c, 'b, A: Allocator + Clone>(
         .options
         .null_sentinel();
     let table = match slot {
-        None => encode_to_rows(values, dicts, core::slice::from_ref(d.values()), alloc)?,
+        None => {
+            if let Some(take) = values
+                .first()
+                .and_then(|v| Take::new(v, d.keys(), d.values()))
+            {
+                return Ok(Encoder::Take(take));
+            }
+            encode_to_rows(values, dicts, core::slice::from_ref(d.values()), alloc)?
+        }
         Some(slot) => {
             let cache = &dicts.get(slot).ok_or(Error::RowInternerRequired)?.cache;
             if let Some(table) = cache.get(d.values(), alloc)? {
@@ -206,8 +215,8 @@ pub(crate) fn add_lengths<A: Allocator>(
     }
     index.for_each(n, |i, row| {
         let add = match row {
-            Some(j) => match (offsets.get(j), offsets.get(j + 1)) {
-                (Some(&a), Some(&b)) if a <= b => b - a,
+            Some(j) => match row_range(offsets, j) {
+                Some((a, b)) if a <= b => b - a,
                 _ => return Err(Error::DictionaryKeyOutOfBounds),
             },
             None => null,
@@ -216,6 +225,16 @@ pub(crate) fn add_lengths<A: Allocator>(
         *l = l.checked_add(add).ok_or(Error::CapacityOverflow)?;
         Ok(())
     })
+}
+
+/// Row `j`'s start and end in `offsets` (`None` past the rows, also for
+/// `j == usize::MAX`, a wrapped negative key).
+#[inline(always)]
+fn row_range(offsets: &[usize], j: usize) -> Option<(usize, usize)> {
+    match offsets.get(j..)? {
+        [a, b, ..] => Some((*a, *b)),
+        _ => None,
+    }
 }
 
 /// The length of every row of `table` when they all have one (none when
@@ -281,8 +300,9 @@ pub(crate) fn encode_stride<A: Allocator>(
         let out = data.get_mut(at..at + w).ok_or(Error::OutOfBounds)?;
         match (row, null_row) {
             (Some(j), _) => {
-                let src = rows
-                    .get(j * w..j * w + w)
+                let src = j
+                    .checked_mul(w)
+                    .and_then(|at| rows.get(at..at.checked_add(w)?))
                     .ok_or(Error::DictionaryKeyOutOfBounds)?;
                 copy_short(out, src)?;
             }
@@ -314,8 +334,15 @@ pub(crate) fn append_bound<A: Allocator>(
     (n - nulls)
         .checked_mul(w)?
         .checked_add(nulls.checked_mul(null)?)?
-        .checked_add(w)
+        .checked_add(w.div_ceil(CHUNK).checked_mul(CHUNK)?)
 }
+
+/// Bytes of a chunk [`append`] copies table rows in.
+const CHUNK: usize = 32;
+
+/// Tables of at most this many bytes (padded to whole chunks) are copied
+/// a chunk at a time by [`append`]; bigger ones by `memcpy`.
+const CHUNKED_TABLE: usize = 64 * 1024;
 
 /// Writes the rows of a converter of this one dictionary column
 /// ([`append_bound`]) in order through `out`, each slot's table row or,
@@ -350,6 +377,48 @@ pub(crate) fn append<A: Allocator + Clone>(
     let mut null = TryVec::try_from_fn_in(w, alloc.clone(), |_| Ok(0u8))?;
     let null_len = write_null(node, null.as_mut_slice())?;
     let null = null.as_slice();
+    let count = table.len();
+    let chunks = w.div_ceil(CHUNK);
+    let padded = count
+        .checked_add(1)
+        .and_then(|c| c.checked_mul(chunks))
+        .filter(|&c| c.saturating_mul(CHUNK) <= CHUNKED_TABLE);
+    if let Some(padded) = padded {
+        // Row `j` (the null's: row `count`) as chunks `j * chunks..`, zero
+        // padded: each slot one copy of `chunks` chunks.
+        let table = TryVec::try_from_fn_in(padded, alloc.clone(), |c| {
+            let (j, k) = (c / chunks, c % chunks);
+            let row = match j.checked_mul(w) {
+                Some(at) if j < count => rows.get(at..at + w),
+                _ => Some(null),
+            };
+            let from = row.and_then(|r| r.get(k * CHUNK..)).unwrap_or(&[]);
+            let from = from.get(..CHUNK).unwrap_or(from);
+            let mut chunk = [0u8; CHUNK];
+            if let Some(d) = chunk.get_mut(..from.len()) {
+                d.copy_from_slice(from);
+            }
+            Ok(chunk)
+        })?;
+        let table = table.as_slice();
+        return index.for_each(
+            cursors.len(),
+            #[inline(always)]
+            |i, row| {
+                let (j, len) = match row {
+                    Some(j) if j < count => (j, w),
+                    Some(_) => return Err(Error::DictionaryKeyOutOfBounds),
+                    None => (count, null_len),
+                };
+                let src = table
+                    .get(j * chunks..j * chunks + chunks)
+                    .ok_or(Error::OutOfBounds)?;
+                out.put_chunks_prefix(src, len)?;
+                *cursors.get_mut(i).ok_or(Error::OutOfBounds)? = out.pos();
+                Ok(())
+            },
+        );
+    }
     index.for_each(
         cursors.len(),
         #[inline(always)]
@@ -424,10 +493,8 @@ pub(crate) fn encode<A: Allocator>(
         let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
         let written = match row {
             Some(j) => {
-                let bytes = match (offsets.get(j), offsets.get(j + 1)) {
-                    (Some(&a), Some(&b)) => rows.get(a..b).ok_or(Error::OutOfBounds)?,
-                    _ => return Err(Error::DictionaryKeyOutOfBounds),
-                };
+                let (a, b) = row_range(offsets, j).ok_or(Error::DictionaryKeyOutOfBounds)?;
+                let bytes = rows.get(a..b).ok_or(Error::OutOfBounds)?;
                 copy_short(out.get_mut(..bytes.len()).ok_or(Error::OutOfBounds)?, bytes)?;
                 bytes.len()
             }

@@ -47,6 +47,9 @@ pub(crate) enum Encoder<'c, 'b, A: Allocator> {
         index: TableIndex<'c, 'b, A>,
         width: Option<usize>,
     },
+    /// A dictionary of byte values encoded by value, each slot's row
+    /// written from the value its key takes (no table).
+    Take(variable::take::Take<'c, 'b, A>),
     /// Unions: the type id byte, then the selected child's row.
     #[cfg(feature = "union")]
     Union {
@@ -298,6 +301,7 @@ fn append_single<A: Allocator + Clone>(
         // ones are appended, which saves zeroing the rows first.
         Encoder::Table { width: Some(w), .. } if *w <= APPEND_WIDTH => None,
         Encoder::Table { table, index, .. } => dictionary::append_bound(node, table, index, n),
+        Encoder::Take(take) => variable::take::append_bound(take, n, APPEND_VALUE),
         _ => byte_sizes::append_bound(only, node, n, APPEND_VALUE),
     };
     let Some(bound) = bound else {
@@ -314,6 +318,7 @@ fn append_single<A: Allocator + Clone>(
         Encoder::Table { table, index, .. } => {
             dictionary::append(node, table, index, w, cursors, alloc)
         }
+        Encoder::Take(take) => variable::take::append(take, node.options, w, cursors),
         _ => Err(Error::UnsupportedType),
     })?;
     check_end(cursors, buffer.len())?;
@@ -455,6 +460,7 @@ pub(crate) fn add_lengths<A: Allocator>(
             child,
         } => list::add_lengths(*nulls, index, child, node, lengths),
         Encoder::Table { table, index, .. } => dictionary::add_lengths(node, table, index, lengths),
+        Encoder::Take(take) => variable::take::add_lengths(take, lengths),
         #[cfg(feature = "union")]
         Encoder::Union { union, rows } => super::union::add_lengths(union, rows, lengths),
     }
@@ -489,6 +495,7 @@ pub(crate) fn encode<A: Allocator>(
         Encoder::Table { table, index, .. } => {
             dictionary::encode(node, table, index, data, cursors)
         }
+        Encoder::Take(take) => variable::take::encode(take, opts, data, cursors),
         #[cfg(feature = "union")]
         Encoder::Union { union, rows } => super::union::encode(union, rows, opts, data, cursors),
     }

@@ -428,6 +428,41 @@ impl Appender<'_> {
         Ok(())
     }
 
+    /// Writes every chunk of `chunks` next, in order, but keeps only the
+    /// first `n` bytes (`n <= chunks.len() * N`): [`Self::put_slice_prefix`]
+    /// for bytes held in fixed-size chunks, each copied at its size (no
+    /// `memcpy` call of a length known at run time).
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] when `n` is past the chunks or they do not fit
+    /// in the appended range (nothing is written).
+    #[inline(always)]
+    pub(crate) fn put_chunks_prefix<const N: usize>(
+        &mut self,
+        chunks: &[[u8; N]],
+        n: usize,
+    ) -> Result<()> {
+        let len = chunks.len().checked_mul(N).ok_or(Error::OutOfBounds)?;
+        if n > len {
+            return Err(Error::OutOfBounds);
+        }
+        self.pos
+            .checked_add(len)
+            .filter(|&e| e <= self.guard.end)
+            .ok_or(Error::OutOfBounds)?;
+        // SAFETY: `pos <= pos + len <= end <= cap`: within the allocation.
+        let to = unsafe { self.guard.data.add(self.pos) }.cast::<[u8; N]>();
+        for (k, chunk) in chunks.iter().enumerate() {
+            // SAFETY: `pos + (k + 1) * N <= pos + len <= end`: within the
+            // appended range of the mutably borrowed buffer, written
+            // through a raw pointer (unaligned) with a value read from a
+            // shared borrow that cannot overlap it.
+            unsafe { to.add(k).write_unaligned(*chunk) };
+        }
+        self.pos += n;
+        Ok(())
+    }
+
     /// Writes all `N` bytes of `bytes` next but keeps only the first `n`
     /// (`n <= N`): the position advances by `n`, and the other `N - n`
     /// bytes are overwritten by the next write or zeroed when the append
@@ -606,6 +641,32 @@ mod tests {
         let mut want = std::vec![4u8];
         want.extend([5u8; 7]);
         want.extend([6u8; 2]);
+        assert_eq!(b.as_slice(), &want[..]);
+        assert!(padding_zero(&b));
+    }
+
+    #[test]
+    fn put_chunks_prefix_keeps_n_bytes() {
+        let mut b = MutableBuffer::new_in(Global);
+        b.try_extend_appended(21, |w| {
+            w.put_chunks_prefix(&[[1u8; 4], [2; 4]], 5)?;
+            // The next write lands over the 3 bytes not kept.
+            w.put_chunks_prefix(&[[3u8; 4]], 4)?;
+            w.put_chunks_prefix(&[[4u8; 4], [5; 4], [6; 4]], 9)?;
+            assert_eq!(w.pos(), 18);
+            // `n` past the chunks, and chunks past the room: refused.
+            assert_eq!(w.put_chunks_prefix(&[[9u8; 2]], 3), Err(Error::OutOfBounds));
+            assert_eq!(w.put_chunks_prefix(&[[9u8; 4]], 1), Err(Error::OutOfBounds));
+            w.put_chunks_prefix::<4>(&[], 0)?;
+            assert_eq!(w.pos(), 18);
+            Ok(())
+        })
+        .unwrap();
+        let mut want = std::vec![1u8; 4];
+        want.extend([2, 3, 3, 3, 3]);
+        want.extend([4; 4]);
+        want.extend([5; 4]);
+        want.push(6);
         assert_eq!(b.as_slice(), &want[..]);
         assert!(padding_zero(&b));
     }

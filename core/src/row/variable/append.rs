@@ -231,7 +231,7 @@ fn view_value<'v, A: Allocator>(
 /// value `values[start..end]`. One loop per direction and validity (see
 /// [`super::ordered_offsets`]).
 #[inline(always)]
-fn append_slots<'v, S, A: Allocator>(
+pub(super) fn append_slots<'v, S, A: Allocator>(
     w: &mut Appender<'_>,
     cursors: &mut [usize],
     slots: impl Iterator<Item = Result<S>>,

@@ -16,6 +16,7 @@ mod append;
 pub(crate) mod contiguous;
 pub(crate) mod decoding;
 pub(crate) mod sizes;
+pub(crate) mod take;
 
 use super::SortOptions;
 use crate::array::{Array, ArrayRef};
@@ -397,7 +398,6 @@ fn ordered_offsets<O: OffsetSize>(
     flip: u8,
     null: u8,
 ) -> Result<()> {
-    const B: usize = BLOCK_SIZE;
     for (i, (c, w)) in cursors.iter_mut().zip(offsets.windows(2)).enumerate() {
         let start = w[0].to_usize().ok_or(Error::OutOfBounds)?;
         let end = w[1].to_usize().ok_or(Error::OutOfBounds)?;
@@ -405,31 +405,55 @@ fn ordered_offsets<O: OffsetSize>(
         let written = if !valid(i) {
             *out.first_mut().ok_or(Error::OutOfBounds)? = null;
             1
-        } else if start == end {
-            *out.first_mut().ok_or(Error::OutOfBounds)? = EMPTY ^ flip;
-            1
-        } else if let (Some(dst), Some(src)) = (
-            out.get_mut(..B + 2),
-            values.get(start..start + B).filter(|_| end - start <= B),
-        ) {
-            // The common short value: one block, loaded at its full size.
-            let (first, block) = dst.split_first_mut().ok_or(Error::OutOfBounds)?;
-            *first = NON_EMPTY ^ flip;
-            let len = end - start;
-            put_block(
-                block.try_into().map_err(|_| Error::OutOfBounds)?,
-                src.try_into().map_err(|_| Error::OutOfBounds)?,
-                mask(len)?,
-                len as u8,
-                flip,
-            );
-            B + 2
         } else {
-            write_value(out, values, start, end, flip)?
+            write_valid(out, values, start, end, flip)?
         };
         *c += written;
     }
     Ok(())
+}
+
+/// Writes the ordered row of the valid value `values[start..end]` (empty
+/// or not) at the start of `out`, every byte XORed with `flip`; returns
+/// its length. A value of up to one block that has `BLOCK_SIZE` bytes of
+/// `values` from its start is one full-size load, mask and store.
+///
+/// # Errors
+/// [`Error::OutOfBounds`] when `out` is too short or the range is outside
+/// `values`.
+#[inline(always)]
+pub(super) fn write_valid(
+    out: &mut [u8],
+    values: &[u8],
+    start: usize,
+    end: usize,
+    flip: u8,
+) -> Result<usize> {
+    const B: usize = BLOCK_SIZE;
+    if start == end {
+        *out.first_mut().ok_or(Error::OutOfBounds)? = EMPTY ^ flip;
+        return Ok(1);
+    }
+    if let (Some(dst), Some(src)) = (
+        out.get_mut(..B + 2),
+        values
+            .get(start..start.wrapping_add(B))
+            .filter(|_| end.wrapping_sub(start) <= B),
+    ) {
+        // The common short value: one block, loaded at its full size.
+        let (first, block) = dst.split_first_mut().ok_or(Error::OutOfBounds)?;
+        *first = NON_EMPTY ^ flip;
+        let len = end - start;
+        put_block(
+            block.try_into().map_err(|_| Error::OutOfBounds)?,
+            src.try_into().map_err(|_| Error::OutOfBounds)?,
+            mask(len)?,
+            len as u8,
+            flip,
+        );
+        return Ok(B + 2);
+    }
+    write_value(out, values, start, end, flip)
 }
 
 /// Adds the encoded size of `get(i)` to `lengths[i]`.
