@@ -59,6 +59,7 @@ macro_rules! keys_dispatch {
         }
     };
 }
+pub(crate) use keys_dispatch;
 
 /// A native type of dictionary keys: the eight integer types.
 pub trait DictionaryKeyType: PrimitiveType {

@@ -389,6 +389,7 @@ macro_rules! dispatch {
         }
     };
 }
+pub(crate) use dictionary::keys_dispatch;
 #[allow(unused_imports)]
 pub(crate) use dispatch;
 

@@ -63,16 +63,7 @@ impl<'c, 'b, A: Allocator> TableIndex<'c, 'b, A> {
                     }
                     Ok(())
                 }
-                match keys {
-                    DictionaryKeys::Int8(k) => each(k, len, &mut f)?,
-                    DictionaryKeys::Int16(k) => each(k, len, &mut f)?,
-                    DictionaryKeys::Int32(k) => each(k, len, &mut f)?,
-                    DictionaryKeys::Int64(k) => each(k, len, &mut f)?,
-                    DictionaryKeys::UInt8(k) => each(k, len, &mut f)?,
-                    DictionaryKeys::UInt16(k) => each(k, len, &mut f)?,
-                    DictionaryKeys::UInt32(k) => each(k, len, &mut f)?,
-                    DictionaryKeys::UInt64(k) => each(k, len, &mut f)?,
-                }
+                crate::array::keys_dispatch!(keys, k => each(k, len, &mut f)?)
             }
             TableIndex::Runs(r, first) => {
                 let mut walk = RunWalk::new(r, *first)?;

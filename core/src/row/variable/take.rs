@@ -65,20 +65,11 @@ impl<'c, 'b, A: Allocator> Take<'c, 'b, A> {
 macro_rules! dispatch {
     ($take:expr, $k:ident, $o:ident, $v:ident => $body:expr, $other:expr) => {{
         macro_rules! inner {
-            ($a:expr) => {{
-                let ($o, $v) = ($a.value_offsets(), $a.values().as_slice());
-                match $take.keys {
-                    DictionaryKeys::Int8($k) => $body,
-                    DictionaryKeys::Int16($k) => $body,
-                    DictionaryKeys::Int32($k) => $body,
-                    DictionaryKeys::Int64($k) => $body,
-                    DictionaryKeys::UInt8($k) => $body,
-                    DictionaryKeys::UInt16($k) => $body,
-                    DictionaryKeys::UInt32($k) => $body,
-                    DictionaryKeys::UInt64($k) => $body,
-                }
-            }};
-        }
+                ($a:expr) => {{
+                    let ($o, $v) = ($a.value_offsets(), $a.values().as_slice());
+                    crate::array::keys_dispatch!($take.keys, $k => $body)
+                }};
+            }
         match $take.values {
             ArrayRef::Binary(a) => inner!(a),
             ArrayRef::LargeBinary(a) => inner!(a),
