@@ -59,6 +59,7 @@ macro_rules! keys_dispatch {
         }
     };
 }
+#[cfg(all(feature = "nested", feature = "run-end", feature = "views"))]
 pub(crate) use keys_dispatch;
 
 /// A native type of dictionary keys: the eight integer types.

@@ -389,6 +389,13 @@ macro_rules! dispatch {
         }
     };
 }
+// For the row format's dictionary paths (built with these features).
+#[cfg(all(
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "views"
+))]
 pub(crate) use dictionary::keys_dispatch;
 #[allow(unused_imports)]
 pub(crate) use dispatch;
