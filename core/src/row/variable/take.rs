@@ -62,14 +62,16 @@ impl<'c, 'b, A: Allocator> Take<'c, 'b, A> {
 
 /// Calls `$body` with `$k` the typed keys and `$o`, `$v` the values'
 /// offsets and bytes; `$other` for values of another type.
+// Not formatted: rustfmt re-indents the inner macro on every run.
+#[rustfmt::skip]
 macro_rules! dispatch {
     ($take:expr, $k:ident, $o:ident, $v:ident => $body:expr, $other:expr) => {{
         macro_rules! inner {
-                ($a:expr) => {{
-                    let ($o, $v) = ($a.value_offsets(), $a.values().as_slice());
-                    crate::array::keys_dispatch!($take.keys, $k => $body)
-                }};
-            }
+            ($a:expr) => {{
+                let ($o, $v) = ($a.value_offsets(), $a.values().as_slice());
+                crate::array::keys_dispatch!($take.keys, $k => $body)
+            }};
+        }
         match $take.values {
             ArrayRef::Binary(a) => inner!(a),
             ArrayRef::LargeBinary(a) => inner!(a),
