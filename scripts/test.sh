@@ -254,7 +254,7 @@ MIRI_FILTERS=(buffer:: array:: ipc::flatbuf ipc::io ffi::
     row::tests:: row::union_tests:: row::encode::tests::long_byte_column_bad_offsets
     row::variable::decoding::views::tests::decoded_views_validate
     row::variable::decoding::views::tests::view_utf8_is_checked
-    row::provenance::tests::
+    row::provenance::tests::own_rows_decode_equal_unchecked
     --skip row::tests::every_allocation_failure_is_an_error_decoding_all_dictionary_rows)
 # The x86-64 code the kernels pick at run time (BMI2 `PEXT` in filter, the
 # AVX2 gather in take: compute/x86.rs) a second time, built with those
