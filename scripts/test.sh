@@ -244,7 +244,8 @@ stage_fuzz() {
 # flatbuffers and I/O layers, the C Data Interface; the kernels whose
 # results are built unchecked (compute::tests_miri: take, filter, concat,
 # interleave, sort, at a few rows each; gc); the row format's examples,
-# round trips and malformed rows, unions and the string-view decoder. The
+# round trips and malformed rows, unions, the string-view decoder
+# and the cursor decoders' prefetch. The
 # row tests' allocation-failure loop over dictionary rows (70 s under Miri)
 # is skipped: the other three failure loops cover the same paths.
 MIRI_FILTERS=(buffer:: array:: ipc::flatbuf ipc::io ffi::
@@ -254,7 +255,7 @@ MIRI_FILTERS=(buffer:: array:: ipc::flatbuf ipc::io ffi::
     row::tests:: row::union_tests:: row::encode::tests::long_byte_column_bad_offsets
     row::variable::decoding::views::tests::decoded_views_validate
     row::variable::decoding::views::tests::view_utf8_is_checked
-    row::provenance::tests::own_rows_decode_equal_unchecked
+    row::provenance::tests::own_rows_decode_equal_unchecked row::prefetch::
     --skip row::tests::every_allocation_failure_is_an_error_decoding_all_dictionary_rows)
 # The x86-64 code the kernels pick at run time (BMI2 `PEXT` in filter, the
 # AVX2 gather in take: compute/x86.rs) a second time, built with those

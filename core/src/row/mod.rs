@@ -122,11 +122,12 @@
 // | bytes (Binary, Utf8, Large, View) | `variable/mod.rs`, `variable/sizes.rs` | `variable/decoding.rs`, `variable/decoding/columns.rs`, `variable/decoding/views.rs` (views) | `variable/contiguous.rs` |
 // | nested: struct, fixed-size list | `nested.rs` | `nested.rs` | — |
 // | list, list view, map | `list/mod.rs`; layouts `list/elements.rs` (default), `list/canonical.rs` (seed, unordered) | same | — |
-// | dictionary by value, and the table encoder | `dictionary.rs` | `dictionary.rs` | — |
+// | dictionary by value, and the table encoder | `dictionary.rs`, `variable/take.rs` (values taken per key) | `dictionary.rs` | — |
 // | seed dictionary (`RowInterner`) | `interner/mod.rs` (`keys.rs`: key assignment), `dictionary.rs` | `dictionary.rs`, `interner/mod.rs` | — |
 // | run-end encoded | `run_end.rs` (rows through the table encoder) | `run_end.rs` | — |
 // | union | `union.rs` | `union.rs` | — |
-// | storage | `rows.rs` (`Rows`, `Row`) | | |
+// | storage | `rows.rs` (`Rows`, `Row`), `provenance.rs` (which converter wrote them) | `provenance.rs` (own rows skip UTF-8 checks) | |
+// | the cursor decoders' look-ahead | | `prefetch.rs` | |
 // | the converter's tree of columns | `node.rs` (`Node`, `Kind`) | | |
 
 mod decode;
@@ -137,6 +138,7 @@ mod interner;
 mod list;
 mod nested;
 mod node;
+mod prefetch;
 mod provenance;
 mod rows;
 mod run_end;

@@ -20,7 +20,7 @@ pub(crate) mod contiguous;
 mod native_order;
 pub(crate) mod rows;
 
-use super::{take, SortOptions};
+use super::{prefetch, take, SortOptions};
 use crate::array::{Array, ArrayRef, BooleanArray, FixedSizeBinaryArray, PrimitiveArray};
 use crate::buffer::{
     BooleanBuffer, Buffer, MutableBuffer, NullBuffer, NullBufferBuilder, ScalarBuffer,
@@ -514,9 +514,14 @@ pub(crate) fn decode<'a, T: FixedEncode, A: Allocator + Clone>(
     let w = size_of::<T::Bytes>();
     let mut null_count = 0;
     let out: &mut [T] = values.typed_mut()?;
-    for (k, (rows, out)) in rows.chunks_mut(64).zip(out.chunks_mut(64)).enumerate() {
+    for (k, out) in out.chunks_mut(64).enumerate() {
         let mut word = 0u64;
-        for (j, (row, slot)) in rows.iter_mut().zip(out.iter_mut()).enumerate() {
+        let at = k * 64;
+        for (j, slot) in out.iter_mut().enumerate() {
+            if let Some(r) = rows.get(at + j + prefetch::AHEAD) {
+                prefetch::row(r);
+            }
+            let row = rows.get_mut(at + j).ok_or(Error::OutOfBounds)?;
             match read(row, w, opts)? {
                 Some(payload) => {
                     let mut b = T::Bytes::try_from(payload).map_err(|_| Error::InvalidRow)?;
@@ -530,7 +535,7 @@ pub(crate) fn decode<'a, T: FixedEncode, A: Allocator + Clone>(
             }
         }
         // A chunk holds 1 to 64 rows.
-        let all_valid = u64::MAX >> (64 - rows.len());
+        let all_valid = u64::MAX >> (64 - out.len());
         if word == all_valid && validity.is_none() {
             continue;
         }
@@ -588,7 +593,11 @@ pub(crate) fn decode_bool<'a, A: Allocator + Clone>(
     let mut null_count = 0;
     {
         let (vbits, nbits) = (values.as_slice_mut(), validity.as_slice_mut());
-        for (i, row) in rows.iter_mut().enumerate() {
+        for i in 0..n {
+            if let Some(r) = rows.get(i + prefetch::AHEAD) {
+                prefetch::row(r);
+            }
+            let row = rows.get_mut(i).ok_or(Error::OutOfBounds)?;
             let (piece, rest) = row.split_first_chunk::<2>().ok_or(Error::InvalidRow)?;
             let [head, b] = *piece;
             *row = rest;

@@ -23,7 +23,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::row::decode::is_variable;
 use crate::row::source::RowSource;
 use crate::row::variable::{BLOCK_SIZE, CONTINUATION, NON_EMPTY, UNORDERED_NULL};
-use crate::row::{Kind, Node, SortOptions};
+use crate::row::{prefetch, Kind, Node, SortOptions};
 
 /// Number of value bytes of the unordered value at the front of `row`
 /// (an upper bound when the row is malformed: decoding checks it).
@@ -289,7 +289,13 @@ fn append_rows<O: OffsetSize, const FLIP: u8>(
 ) -> Result<Option<(usize, usize)>> {
     let rows = rows.get_mut(first..).ok_or(Error::OutOfBounds)?;
     let ends = ends.get_mut(first..).ok_or(Error::OutOfBounds)?;
-    for (i, (row, end)) in rows.iter_mut().zip(ends.iter_mut()).enumerate() {
+    for i in 0..rows.len().min(ends.len()) {
+        if let Some(r) = rows.get(i + prefetch::AHEAD) {
+            prefetch::row(r);
+        }
+        let (Some(row), Some(end)) = (rows.get_mut(i), ends.get_mut(i)) else {
+            break;
+        };
         let start = w.pos();
         match decode_ordered_with(row, null, FLIP, w) {
             Ok(true) => {
