@@ -190,12 +190,18 @@ pub(super) fn decode_ordered_with<S: BlockSink>(
         let (data, marker) = block.split_first_chunk::<B>().ok_or(Error::InvalidRow)?;
         let marker = marker.first().copied().ok_or(Error::InvalidRow)? ^ flip;
         rest = tail;
+        // Ascending, the bytes go to the sink as they are (no copy).
         let mut tmp = [0u8; B];
-        if marker == CONTINUATION {
+        let bytes = if flip == 0 {
+            data
+        } else {
             for j in 0..B {
                 tmp[j] = data[j] ^ flip;
             }
-            sink.block(&tmp)?;
+            &tmp
+        };
+        if marker == CONTINUATION {
+            sink.block(bytes)?;
             continue;
         }
         let n = usize::from(marker);
@@ -205,14 +211,12 @@ pub(super) fn decode_ordered_with<S: BlockSink>(
         let keep = mask(n)?;
         let mut bad = 0u8;
         for j in 0..B {
-            let b = data[j] ^ flip;
-            tmp[j] = b;
-            bad |= b & !keep[j];
+            bad |= bytes[j] & !keep[j];
         }
         if bad != 0 {
             return Err(Error::InvalidRow);
         }
-        sink.last(&tmp, n)?;
+        sink.last(bytes, n)?;
         break;
     }
     *row = rest;
