@@ -6,7 +6,8 @@ use std::vec::Vec;
 use allocator_api2::alloc::Global;
 
 use super::*;
-use crate::array::{Array, PrimitiveArray, StringArray};
+use crate::array::{Array, ArrayRef, PrimitiveArray, StringArray};
+use crate::buffer::SharedSlice;
 
 type G = Global;
 
