@@ -133,11 +133,20 @@ pub(crate) fn prepare_list<'c, 'b, O: IndexOffset, A: Allocator + Clone>(
 ) -> Result<Encoder<'c, 'b, A>> {
     let o = l.value_offsets();
     let (first, last) = bounds(o)?;
-    let elements = l.values().slice(first, last - first)?;
+    // The child is sliced only when the lists use part of it (a slice of
+    // an `ArrayRef` is not free: a short batch of lists felt it).
+    let values = l.values();
+    let sliced;
+    let elements = if first == 0 && last == values.len() {
+        values
+    } else {
+        sliced = values.slice(first, last - first)?;
+        &sliced
+    };
     Ok(Encoder::List {
         nulls: l.nulls(),
         index: O::list(o, first),
-        child: encode_to_rows(child, dicts, core::slice::from_ref(&elements), alloc)?,
+        child: encode_to_rows(child, dicts, core::slice::from_ref(elements), alloc)?,
     })
 }
 
