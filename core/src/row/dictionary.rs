@@ -18,7 +18,6 @@ use allocator_api2::alloc::Allocator;
 use super::decode::{decode_column, null_len, write_null, write_null_into};
 use super::encode::{encode_to_rows, Encoder};
 use super::interner::Interner;
-use super::run_end::RunWalk;
 use super::variable::take::Take;
 use super::{Kind, Node, Rows, SortOptions};
 use crate::array::{
@@ -66,10 +65,24 @@ impl<'c, 'b, A: Allocator> TableIndex<'c, 'b, A> {
                 crate::array::keys_dispatch!(keys, k => each(k, len, &mut f)?)
             }
             TableIndex::Runs(r, first) => {
-                let mut walk = RunWalk::new(r, *first)?;
-                for i in 0..len {
-                    let j = walk.next()?;
-                    f(i, Some(j - first))?;
+                // Run by run: slot `i` (logical `offset + i`) is in the
+                // first run whose end is past it, and the slots up to that
+                // end share its row (one run end read per run, not per slot).
+                let ends = r.run_ends();
+                let offset = i64::try_from(r.offset()).map_err(|_| Error::CapacityOverflow)?;
+                let (mut i, mut j) = (0usize, *first);
+                while i < len {
+                    let end = ends.get(j).ok_or(Error::RunEndsTooShort)?;
+                    // Past slot `i` (when not, the run is skipped): `end -
+                    // offset > i >= 0`.
+                    let stop = usize::try_from(end.saturating_sub(offset))
+                        .unwrap_or(usize::MAX)
+                        .min(len);
+                    for k in i..stop {
+                        f(k, Some(j - first))?;
+                    }
+                    i = i.max(stop);
+                    j += 1;
                 }
             }
         }

@@ -16,37 +16,6 @@ use crate::buffer::{MutableBuffer, ScalarBuffer, SharedBox, TryVec};
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
 
-/// Walks the physical index of each logical slot of a run-end encoded view.
-pub(crate) struct RunWalk<'c, 'b, A: Allocator> {
-    ends: &'c RunEnds<'b, A>,
-    logical: i64,
-    run: usize,
-}
-
-impl<'c, 'b, A: Allocator> RunWalk<'c, 'b, A> {
-    /// A walk over the slots of `r`, its first slot in run `first`.
-    pub(crate) fn new(r: &'c RunArray<'b, A>, first: usize) -> Result<Self> {
-        Ok(RunWalk {
-            ends: r.run_ends(),
-            logical: i64::try_from(r.offset()).map_err(|_| Error::CapacityOverflow)?,
-            run: first,
-        })
-    }
-
-    /// The run of the next slot.
-    pub(crate) fn next(&mut self) -> Result<usize> {
-        loop {
-            let end = self.ends.get(self.run).ok_or(Error::RunEndsTooShort)?;
-            if end > self.logical {
-                break;
-            }
-            self.run += 1;
-        }
-        self.logical += 1;
-        Ok(self.run)
-    }
-}
-
 /// Encodes the runs of a run-end encoded view.
 pub(crate) fn prepare_run<'c, 'b, A: Allocator + Clone>(
     values: &[Node<'_, A>],
