@@ -18,7 +18,7 @@
 #             targets and their oracles): installs cargo-fuzz
 #             $CARGO_FUZZ_VERSION when missing (cargo install --locked),
 #             builds every target, then runs each for its share of
-#             $FUZZ_TOTAL_SECONDS (160 s split evenly over the targets:
+#             $FUZZ_TOTAL_SECONDS (120 s split evenly over the targets:
 #             adding a target keeps the stage's time; ALKAID_FUZZ_SECONDS
 #             sets the seconds per target instead) on a temporary copy of its
 #             committed corpus (tests/fuzz/corpus/<target>/, never
@@ -190,7 +190,7 @@ stage_test() {
 # Fuzzing (see the header). The fuzz workspace builds into its own
 # tests/fuzz/target (cargo-fuzz's default), whatever CARGO_TARGET_DIR says.
 CARGO_FUZZ_VERSION=0.13.2
-FUZZ_TOTAL_SECONDS=160
+FUZZ_TOTAL_SECONDS=120
 stage_fuzz() {
     local dir="$ROOT/tests/fuzz" host bin t work log runs secs eps files bytes rc bad=0
     if ! cargo fuzz --version 2>/dev/null | grep -qF "$CARGO_FUZZ_VERSION"; then
