@@ -116,6 +116,7 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         let mut seeds = 0;
         let nodes = TryVec::try_from_fn_in(fields.len(), alloc.clone(), |i| {
             let f = fields.get(i).ok_or(Error::OutOfBounds)?;
+            f.data_type.validate()?;
             Node::try_new(&f.data_type, f.options, encoding, &mut seeds, &alloc)
         })?;
         let provenance = Provenance::of(&nodes, encoding);

@@ -55,8 +55,9 @@ impl<'a, A: Allocator + Clone> Node<'a, A> {
         alloc: &A,
     ) -> Result<Self> {
         use DataType::*;
+        // `data_type` was validated whole by the converter (not again at
+        // every level of a nested type).
         let unordered = encoding == RowEncoding::Unordered;
-        data_type.validate()?;
         let one = |dt: &DataType<'a, A>, opts: SortOptions, seeds: &mut usize| {
             TryVec::try_from_fn_in(1, alloc.clone(), |_| {
                 Node::try_new(dt, opts, encoding, seeds, alloc)

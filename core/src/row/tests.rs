@@ -443,6 +443,20 @@ fn column_errors() {
     );
     // Every type has a row encoding now, unions (even of no fields) too.
     assert!(RowConverter::try_new(&[SortField::new(union)]).is_ok());
+    // An invalid type is refused however deep it is nested (the converter
+    // validates each field's type whole).
+    let bad = DataType::Decimal128(0, 0);
+    let list = |dt| DataType::List(super::test_model::field("item", dt, true));
+    for dt in [bad.clone(), list(bad.clone()), list(list(bad))] {
+        for enc in [
+            RowEncoding::Ordered,
+            RowEncoding::Seed,
+            RowEncoding::Unordered,
+        ] {
+            let r = RowConverter::try_new_with_encoding(&[SortField::new(dt.clone())], enc);
+            assert_eq!(r.unwrap_err(), Error::InvalidDataType, "{dt:?} {enc:?}");
+        }
+    }
 }
 
 fn decode_err(dt: DataType<'static, G>, bytes: &[u8]) -> Error {
