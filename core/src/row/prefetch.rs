@@ -9,14 +9,24 @@
 //! the row `AHEAD` places later overlaps those waits.
 
 /// How many rows ahead of the one being decoded the hint is given.
-pub(crate) const AHEAD: usize = 12;
+const AHEAD: usize = 12;
 
-/// Hints that the bytes at `row[..2]` cache lines will be read soon. Never
-/// reads them itself and never faults (a prefetch of any address is
-/// harmless); a no-op on targets without a prefetch instruction and under
-/// Miri.
+/// Hints the row [`AHEAD`] of row `i` of `rows` (a cursor decoder about to
+/// read row `i`, so `i < rows.len()`: the sum cannot overflow); nothing
+/// past the last row.
 #[inline(always)]
-pub(crate) fn row(row: &[u8]) {
+pub(crate) fn ahead(rows: &[&[u8]], i: usize) {
+    if let Some(r) = rows.get(i + AHEAD) {
+        row(r);
+    }
+}
+
+/// Hints that the first two cache lines of `row` will be read soon. Never
+/// reads them itself and never faults (a prefetch of any address is
+/// harmless); a no-op on targets other than x86-64 with SSE (and under
+/// Miri, which runs it).
+#[inline(always)]
+fn row(row: &[u8]) {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
     {
         use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};

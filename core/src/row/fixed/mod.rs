@@ -518,9 +518,7 @@ pub(crate) fn decode<'a, T: FixedEncode, A: Allocator + Clone>(
         let mut word = 0u64;
         let at = k * 64;
         for (j, slot) in out.iter_mut().enumerate() {
-            if let Some(r) = rows.get(at + j + prefetch::AHEAD) {
-                prefetch::row(r);
-            }
+            prefetch::ahead(rows, at + j);
             let row = rows.get_mut(at + j).ok_or(Error::OutOfBounds)?;
             match read(row, w, opts)? {
                 Some(payload) => {
@@ -594,9 +592,7 @@ pub(crate) fn decode_bool<'a, A: Allocator + Clone>(
     {
         let (vbits, nbits) = (values.as_slice_mut(), validity.as_slice_mut());
         for i in 0..n {
-            if let Some(r) = rows.get(i + prefetch::AHEAD) {
-                prefetch::row(r);
-            }
+            prefetch::ahead(rows, i);
             let row = rows.get_mut(i).ok_or(Error::OutOfBounds)?;
             let (piece, rest) = row.split_first_chunk::<2>().ok_or(Error::InvalidRow)?;
             let [head, b] = *piece;

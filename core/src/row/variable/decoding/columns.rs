@@ -290,9 +290,7 @@ fn append_rows<O: OffsetSize, const FLIP: u8>(
     let rows = rows.get_mut(first..).ok_or(Error::OutOfBounds)?;
     let ends = ends.get_mut(first..).ok_or(Error::OutOfBounds)?;
     for i in 0..rows.len().min(ends.len()) {
-        if let Some(r) = rows.get(i + prefetch::AHEAD) {
-            prefetch::row(r);
-        }
+        prefetch::ahead(rows, i);
         let (Some(row), Some(end)) = (rows.get_mut(i), ends.get_mut(i)) else {
             break;
         };
