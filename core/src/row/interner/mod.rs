@@ -82,8 +82,8 @@ fn small(x: usize) -> Result<u32> {
 /// Measured against arrow-row 60 (which encodes dictionaries by value) on
 /// 4,096 rows (BENCHMARKS.md, "Row format"): a batch whose dictionary the
 /// interner has seen before (the same contents: a one-entry cache per
-/// column) encodes 2.0–5.6× faster; a fresh interner on 4,096 distinct
-/// values 0.2–0.3× (on 10 values 2.8–4.7×); decoding is 0.4–0.9× of
+/// column) encodes 2.1–5.2× faster; a fresh interner on 4,096 distinct
+/// values 0.2–0.3× (on 10 values 2.8–4.5×); decoding is 0.4–0.9× of
 /// arrow-row's by-value decode (each row's key is looked up, then its
 /// value's encoding decoded row by row).
 ///
