@@ -134,7 +134,6 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
     /// Utf8View, and Struct, List, LargeList, ListView, LargeListView,
     /// FixedSizeList, Map, Dictionary, RunEndEncoded and (feature `union`)
     /// sparse and dense Union of supported types.
-    /// Unions are not supported.
     pub fn supports_data_type(data_type: &DataType<'_, A>) -> bool {
         use DataType::*;
         match data_type {
