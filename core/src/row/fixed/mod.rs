@@ -468,16 +468,14 @@ pub(crate) fn encode_column<A: Allocator>(
     }
 }
 
-/// Splits one fixed-width piece of `1 + width` bytes off the front of `row`:
-/// `Some(payload)` (inverted back when descending, into `scratch`) for a
+/// Reads one fixed-width piece (`1 + width` bytes): `Some(payload)` for a
 /// value, `None` for a null.
 ///
 /// # Errors
-/// [`Error::InvalidRow`]: the row is too short, the first byte is neither
-/// `0x01` nor the null sentinel, or a null's payload is not zero.
+/// [`Error::InvalidRow`]: the first byte is neither `0x01` nor the null
+/// sentinel, or a null's payload is not zero.
 #[inline]
-fn read<'r>(row: &mut &'r [u8], width: usize, opts: SortOptions) -> Result<Option<&'r [u8]>> {
-    let piece = take(row, 1 + width)?;
+fn read(piece: &[u8], opts: SortOptions) -> Result<Option<&[u8]>> {
     let (&head, payload) = piece.split_first().ok_or(Error::InvalidRow)?;
     if head == 1 {
         Ok(Some(payload))
@@ -499,11 +497,53 @@ pub(crate) fn decode<'a, T: FixedEncode, A: Allocator + Clone>(
     opts: SortOptions,
     alloc: &A,
 ) -> Result<PrimitiveArray<'a, T, A>> {
+    let len = 1 + size_of::<T::Bytes>();
+    let n = rows.len();
+    let piece = |i: usize| {
+        prefetch::ahead(rows, i);
+        take(rows.get_mut(i).ok_or(Error::OutOfBounds)?, len)
+    };
+    decode_pieces(n, piece, data_type, opts, alloc)
+}
+
+/// Decodes a primitive column of type `data_type` from rows that are
+/// exactly its pieces (`1 + size_of::<T>()` bytes each), back to back in
+/// `data`, as the elements of a list are.
+///
+/// # Errors
+/// As [`decode`]; [`Error::InvalidRow`] also when `data` is not a whole
+/// number of pieces.
+pub(crate) fn decode_back_to_back<'a, T: FixedEncode, A: Allocator + Clone>(
+    data: &[u8],
+    data_type: &DataType<'a, A>,
+    opts: SortOptions,
+    alloc: &A,
+) -> Result<PrimitiveArray<'a, T, A>> {
+    let len = 1 + size_of::<T::Bytes>();
+    if data.len() % len != 0 {
+        return Err(Error::InvalidRow);
+    }
+    let piece = |i: usize| {
+        let at = i * len;
+        data.get(at..at + len).ok_or(Error::InvalidRow)
+    };
+    decode_pieces(data.len() / len, piece, data_type, opts, alloc)
+}
+
+/// Decodes `n` values of a primitive column, the piece of value `i` given
+/// by `piece(i)` (called once per value, in order).
+#[inline(always)]
+fn decode_pieces<'a, 'r, T: FixedEncode, A: Allocator + Clone>(
+    n: usize,
+    mut piece: impl FnMut(usize) -> Result<&'r [u8]>,
+    data_type: &DataType<'a, A>,
+    opts: SortOptions,
+    alloc: &A,
+) -> Result<PrimitiveArray<'a, T, A>> {
     // Values written in place (zeroed up front: a null's value is the
     // default). Validity bits are gathered a word per 64 rows; the bitmap
     // is made only at the first word with a null (the bytes before it all
     // valid), so a column without nulls allocates none.
-    let n = rows.len();
     let mut values = MutableBuffer::new_in(alloc.clone());
     values.try_extend_zeros(
         n.checked_mul(size_of::<T>())
@@ -511,16 +551,13 @@ pub(crate) fn decode<'a, T: FixedEncode, A: Allocator + Clone>(
     )?;
     let bitmap_bytes = n.div_ceil(8);
     let mut validity: Option<MutableBuffer<A>> = None;
-    let w = size_of::<T::Bytes>();
     let mut null_count = 0;
     let out: &mut [T] = values.typed_mut()?;
     for (k, out) in out.chunks_mut(64).enumerate() {
         let mut word = 0u64;
         let at = k * 64;
         for (j, slot) in out.iter_mut().enumerate() {
-            prefetch::ahead(rows, at + j);
-            let row = rows.get_mut(at + j).ok_or(Error::OutOfBounds)?;
-            match read(row, w, opts)? {
+            match read(piece(at + j)?, opts)? {
                 Some(payload) => {
                     let mut b = T::Bytes::try_from(payload).map_err(|_| Error::InvalidRow)?;
                     if opts.descending {
@@ -642,7 +679,7 @@ pub(crate) fn decode_fixed_binary<'a, A: Allocator + Clone>(
     values.try_reserve_exact(rows.len().checked_mul(w).ok_or(Error::CapacityOverflow)?)?;
     let mut nulls = NullBufferBuilder::new_in(alloc.clone());
     for row in rows.iter_mut() {
-        match read(row, w, opts)? {
+        match read(take(row, 1 + w)?, opts)? {
             Some(payload) => {
                 let start = values.len();
                 values.try_extend_from_slice(payload)?;

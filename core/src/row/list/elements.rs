@@ -29,12 +29,14 @@ use core::ops::Range;
 use allocator_api2::alloc::Allocator;
 
 use super::Decoded;
+use crate::array::{Array, ArrayRef};
 use crate::buffer::{Appender, NullBufferBuilder, TryVec};
 use crate::error::{Error, Result};
-use crate::row::decode::decode_column;
+use crate::row::decode::{decode_column, match_primitive};
+use crate::row::fixed;
 use crate::row::interner::Interner;
 use crate::row::variable::{BLOCK_SIZE, CONTINUATION, EMPTY, NON_EMPTY};
-use crate::row::{Node, SortOptions};
+use crate::row::{Kind, Node, SortOptions};
 
 /// Bytes of a mini-block.
 const MINI_BLOCK: usize = 8;
@@ -424,19 +426,19 @@ pub(crate) fn skip_list(row: &[u8], opts: SortOptions) -> Result<usize> {
 }
 
 /// Decodes the list at the front of `row` (advancing it past the list):
-/// appends each element's row to `out` and pushes its end (an offset into
-/// the buffer `out` appends to) to `ends`; returns `None` for a null list,
-/// else the number of elements.
+/// appends each element's row to `out`, calling `element(start, end)` with
+/// its place in the buffer `out` appends to; returns `None` for a null
+/// list, else the number of elements.
 ///
 /// # Errors
-/// [`Error::InvalidRow`] for a malformed list, [`Error::AllocationFailed`].
+/// [`Error::InvalidRow`] for a malformed list; `element`'s errors.
 #[inline(always)]
-fn decode_list<A: Allocator>(
+fn decode_list(
     row: &mut &[u8],
     null: u8,
     flip: u8,
     out: &mut Appender<'_>,
-    ends: &mut TryVec<usize, A>,
+    mut element: impl FnMut(usize, usize) -> Result<()>,
 ) -> Result<Option<usize>> {
     let (&first, _) = row.split_first().ok_or(Error::InvalidRow)?;
     if first == null {
@@ -450,8 +452,9 @@ fn decode_list<A: Allocator>(
         match b ^ flip {
             EMPTY => return Ok(Some(count)),
             NON_EMPTY => {
+                let start = out.pos();
                 read_element(row, flip, Some(out))?;
-                ends.try_push(out.pos())?;
+                element(start, out.pos())?;
                 count += 1;
             }
             _ => return Err(Error::InvalidRow),
@@ -459,15 +462,27 @@ fn decode_list<A: Allocator>(
     }
 }
 
+/// The length of every element's row when the elements are of a
+/// primitive type (Null, Boolean and FixedSizeBinary excluded): their rows
+/// are then decoded back to back, with no cursor per element.
+fn primitive_row_len<A: Allocator>(child: &Node<'_, A>) -> Option<usize> {
+    match child.kind {
+        Kind::Leaf => child.decoded.primitive_width().map(|w| w + 1),
+        _ => None,
+    }
+}
+
 /// Decodes the lists (element by element) at the front of each row.
 ///
 /// The elements' rows are appended to one scratch buffer with room for
 /// the rows' bytes (an element's row is shorter than its encoding) and a
-/// block more, made once and not zeroed first.
+/// block more, made once and not zeroed first. Elements of a primitive
+/// type (each row checked to be that type's length) decode from the
+/// scratch back to back; the others through a cursor per element.
 ///
 /// # Errors
-/// [`Error::InvalidRow`] for a malformed list or element rows with bytes
-/// left over; the elements' decoding errors.
+/// [`Error::InvalidRow`] for a malformed list or element rows of the wrong
+/// length or with bytes left over; the elements' decoding errors.
 pub(super) fn decode_lists<'a, A: Allocator + Clone>(
     node: &Node<'a, A>,
     child: &Node<'a, A>,
@@ -480,17 +495,29 @@ pub(super) fn decode_lists<'a, A: Allocator + Clone>(
     let room = rows
         .iter()
         .fold(BLOCK_SIZE, |t, r| t.saturating_add(r.len()));
+    let primitive = primitive_row_len(child);
     let mut scratch = TryVec::<u8, A>::new_in(alloc.clone());
     let mut ends = TryVec::new_in(alloc.clone());
-    // Two elements a list, to start with.
-    ends.try_reserve(rows.len().saturating_mul(2))?;
+    if primitive.is_none() {
+        // Two elements a list, to start with.
+        ends.try_reserve(rows.len().saturating_mul(2))?;
+    }
     let mut counts = TryVec::new_in(alloc.clone());
     counts.try_reserve_exact(rows.len())?;
     let mut nulls = NullBufferBuilder::new_in(alloc.clone());
     let mut total = 0usize;
     scratch.try_extend_appended(room, |w| {
         for row in rows.iter_mut() {
-            let count = decode_list(row, null, flip, w, &mut ends)?;
+            let count = match primitive {
+                Some(len) => decode_list(row, null, flip, w, |start, end| {
+                    if end - start == len {
+                        Ok(())
+                    } else {
+                        Err(Error::InvalidRow)
+                    }
+                })?,
+                None => decode_list(row, null, flip, w, |_, end| ends.try_push(end))?,
+            };
             nulls.try_append(count.is_some())?;
             let count = count.unwrap_or(0);
             total = total.checked_add(count).ok_or(Error::InvalidRow)?;
@@ -499,22 +526,45 @@ pub(super) fn decode_lists<'a, A: Allocator + Clone>(
         Ok(())
     })?;
     let bytes = scratch.as_slice();
-    let mut start = 0;
-    let mut cursors = TryVec::try_from_fn_in(total, alloc.clone(), |k| {
-        let end = *ends.get(k).ok_or(Error::InvalidRow)?;
-        let row = bytes.get(start..end).ok_or(Error::InvalidRow)?;
-        start = end;
-        Ok(row)
-    })?;
-    let values = decode_column(child, dicts, &mut cursors, alloc)?;
-    if cursors.iter().any(|c| !c.is_empty()) {
-        return Err(Error::InvalidRow);
-    }
+    let values = if primitive.is_some() {
+        decode_back_to_back(child, bytes, alloc)?
+    } else {
+        let mut start = 0;
+        let mut cursors = TryVec::try_from_fn_in(total, alloc.clone(), |k| {
+            let end = *ends.get(k).ok_or(Error::InvalidRow)?;
+            let row = bytes.get(start..end).ok_or(Error::InvalidRow)?;
+            start = end;
+            Ok(row)
+        })?;
+        let values = decode_column(child, dicts, &mut cursors, alloc)?;
+        if cursors.iter().any(|c| !c.is_empty()) {
+            return Err(Error::InvalidRow);
+        }
+        values
+    };
     Ok(Decoded {
         counts,
         nulls: nulls.finish(),
         values,
     })
+}
+
+/// Decodes the rows of elements of a primitive type, back to back in
+/// `bytes` (see [`primitive_row_len`]).
+fn decode_back_to_back<'a, A: Allocator + Clone>(
+    child: &Node<'a, A>,
+    bytes: &[u8],
+    alloc: &A,
+) -> Result<ArrayRef<'a, A>> {
+    let dt = &child.decoded;
+    macro_rules! prim {
+        ($t:ty) => {
+            fixed::decode_back_to_back::<$t, A>(bytes, dt, child.options, alloc)?.into_array_ref()
+        };
+    }
+    Ok(match_primitive!(dt, prim, {
+        _ => return Err(Error::UnsupportedType),
+    }))
 }
 
 #[cfg(test)]
