@@ -32,12 +32,11 @@ pub(crate) enum Encoder<'c, 'b, A: Allocator> {
         child: Rows<A>,
         per_row: usize,
     },
-    /// Lists: the canonical byte array of the slot's element rows, encoded
-    /// as variable-length bytes.
+    /// Lists: each slot's elements, from their rows `child`.
     List {
         nulls: Option<&'c NullBuffer<'b, A>>,
         index: ListIndex<'c>,
-        child: Rows<A>,
+        child: list::ListChild<A>,
     },
     /// Dictionary and run-end encoded: a copy of one row of `table` per
     /// slot; `width`: every slot's piece has this many bytes
@@ -386,15 +385,13 @@ fn prepare<'c, 'b, A: Allocator + Clone>(
         (Kind::FixedSizeList(child, size), ArrayRef::FixedSizeList(l)) => {
             nested::prepare_fixed_size_list(child, dicts, *size, l, alloc)
         }
-        (Kind::List(child), ArrayRef::List(l)) => list::prepare_list(child, dicts, l, alloc),
-        (Kind::List(child), ArrayRef::LargeList(l)) => list::prepare_list(child, dicts, l, alloc),
-        (Kind::List(child), ArrayRef::ListView(l)) => {
-            list::prepare_list_view(child, dicts, l, alloc)
+        (Kind::List(c), ArrayRef::List(l)) => list::prepare_list(node, c, dicts, l, alloc),
+        (Kind::List(c), ArrayRef::LargeList(l)) => list::prepare_list(node, c, dicts, l, alloc),
+        (Kind::List(c), ArrayRef::ListView(l)) => list::prepare_list_view(node, c, dicts, l, alloc),
+        (Kind::List(c), ArrayRef::LargeListView(l)) => {
+            list::prepare_list_view(node, c, dicts, l, alloc)
         }
-        (Kind::List(child), ArrayRef::LargeListView(l)) => {
-            list::prepare_list_view(child, dicts, l, alloc)
-        }
-        (Kind::List(child), ArrayRef::Map(m)) => list::prepare_map(child, dicts, m, alloc),
+        (Kind::List(c), ArrayRef::Map(m)) => list::prepare_map(node, c, dicts, m, alloc),
         (Kind::Dictionary(slot, values), ArrayRef::Dictionary(d)) => {
             let mut enc = dictionary::prepare_dictionary(*slot, dicts, values, opts, d, alloc)?;
             if let Encoder::Table { table, width, .. } = &mut enc {

@@ -19,6 +19,7 @@ pub(crate) mod elements;
 
 use super::decode::{fixed_len, is_variable};
 use super::encode::{encode_to_rows, Encoder};
+use super::fixed::{self, Layout};
 use super::interner::Interner;
 use super::{Kind, Node, Rows};
 use crate::array::{
@@ -124,8 +125,78 @@ fn bounds<O: OffsetSize>(offsets: &[O]) -> Result<(usize, usize)> {
     Ok((first, last))
 }
 
-/// Encodes the elements of a List/LargeList view into rows.
+/// The elements' rows of a list column, as the list encoders read them.
+pub(crate) enum ListChild<A: Allocator> {
+    /// Rows of any type, with their offsets.
+    Rows(Rows<A>),
+    /// Rows of a fixed-width leaf type ([`row_width`] bytes each) back to
+    /// back, without offsets: all that the element-by-element encoding of
+    /// such lists reads.
+    Fixed(TryVec<u8, A>),
+}
+
+impl<A: Allocator> ListChild<A> {
+    /// The rows' bytes, back to back.
+    fn data(&self) -> &[u8] {
+        match self {
+            ListChild::Rows(r) => r.data(),
+            ListChild::Fixed(d) => d.as_slice(),
+        }
+    }
+
+    /// The rows with their offsets.
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] for [`ListChild::Fixed`] (not made for the
+    /// layouts that need offsets).
+    fn rows(&self) -> Result<&Rows<A>> {
+        match self {
+            ListChild::Rows(r) => Ok(r),
+            ListChild::Fixed(_) => Err(Error::OutOfBounds),
+        }
+    }
+}
+
+/// Encodes the elements `elements` of the list column `node` (its child
+/// nodes `child`): straight into a byte vector at a fixed stride when the
+/// lists are encoded element by element and the elements are of a
+/// fixed-width leaf type, else into [`Rows`].
+fn encode_elements<A: Allocator + Clone>(
+    node: &Node<'_, A>,
+    child: &[Node<'_, A>],
+    dicts: &mut [Interner<A>],
+    elements: &ArrayRef<'_, A>,
+    alloc: &A,
+) -> Result<ListChild<A>> {
+    if !node.unordered && !node.canonical_lists {
+        if let Some(width) = row_width(node)? {
+            if fixed::column_width(elements) != Some(width) {
+                return Err(Error::TypeMismatch);
+            }
+            let opts = node.child()?.options;
+            let total = width
+                .checked_mul(elements.len())
+                .ok_or(Error::CapacityOverflow)?;
+            let mut data = TryVec::new_in(alloc.clone());
+            data.try_extend_filled(total, |fill| {
+                let out = fill.zeroed_to(total)?;
+                let mut layout = Layout::Stride { width, offset: 0 };
+                fixed::encode_column(elements, opts, out, &mut layout)
+            })?;
+            return Ok(ListChild::Fixed(data));
+        }
+    }
+    Ok(ListChild::Rows(encode_to_rows(
+        child,
+        dicts,
+        core::slice::from_ref(elements),
+        alloc,
+    )?))
+}
+
+/// Encodes the elements of the List/LargeList column `node` (view `l`).
 pub(crate) fn prepare_list<'c, 'b, O: IndexOffset, A: Allocator + Clone>(
+    node: &Node<'_, A>,
     child: &[Node<'_, A>],
     dicts: &mut [Interner<A>],
     l: &'c GenericListArray<'b, O, A>,
@@ -146,12 +217,13 @@ pub(crate) fn prepare_list<'c, 'b, O: IndexOffset, A: Allocator + Clone>(
     Ok(Encoder::List {
         nulls: l.nulls(),
         index: O::list(o, first),
-        child: encode_to_rows(child, dicts, core::slice::from_ref(elements), alloc)?,
+        child: encode_elements(node, child, dicts, elements, alloc)?,
     })
 }
 
-/// Encodes the whole child of a ListView/LargeListView into rows.
+/// Encodes the whole child of the ListView/LargeListView column `node`.
 pub(crate) fn prepare_list_view<'c, 'b, O: IndexOffset, A: Allocator + Clone>(
+    node: &Node<'_, A>,
     child: &[Node<'_, A>],
     dicts: &mut [Interner<A>],
     l: &'c GenericListViewArray<'b, O, A>,
@@ -160,18 +232,19 @@ pub(crate) fn prepare_list_view<'c, 'b, O: IndexOffset, A: Allocator + Clone>(
     Ok(Encoder::List {
         nulls: l.nulls(),
         index: O::view(l.value_offsets(), l.value_sizes()),
-        child: encode_to_rows(child, dicts, core::slice::from_ref(l.values()), alloc)?,
+        child: encode_elements(node, child, dicts, l.values(), alloc)?,
     })
 }
 
-/// Encodes the entries of a map view into rows.
+/// Encodes the entries of the Map column `node`.
 pub(crate) fn prepare_map<'c, 'b, A: Allocator + Clone>(
+    node: &Node<'_, A>,
     child: &[Node<'_, A>],
     dicts: &mut [Interner<A>],
     m: &'c MapArray<'b, A>,
     alloc: &A,
 ) -> Result<Encoder<'c, 'b, A>> {
-    prepare_list(child, dicts, m.list(), alloc)
+    prepare_list(node, child, dicts, m.list(), alloc)
 }
 
 #[inline]
@@ -183,13 +256,12 @@ fn is_valid<A: Allocator>(nulls: Option<&NullBuffer<'_, A>>, i: usize) -> bool {
 pub(crate) fn add_lengths<A: Allocator>(
     nulls: Option<&NullBuffer<'_, A>>,
     index: &ListIndex<'_>,
-    child: &Rows<A>,
+    child: &ListChild<A>,
     node: &Node<'_, A>,
     lengths: &mut [usize],
 ) -> Result<()> {
     let unordered = node.unordered;
     let elementwise = !unordered && !node.canonical_lists;
-    let offsets = child.offsets();
     let element = match row_width(node)? {
         Some(w) => Some(elements::element_len(w)?),
         None => None,
@@ -202,9 +274,12 @@ pub(crate) fn add_lengths<A: Allocator>(
     };
     // One loop per layout, each small enough to be inlined.
     match (elementwise, element) {
-        (false, _) => for_each_list!(index, nulls, n, |i, range| {
-            add(i, canonical::list_len(child, range, unordered)?)
-        }),
+        (false, _) => {
+            let child = child.rows()?;
+            for_each_list!(index, nulls, n, |i, range| {
+                add(i, canonical::list_len(child, range, unordered)?)
+            })
+        }
         (true, Some(e)) => for_each_list!(index, nulls, n, |i, range| {
             let len = match range {
                 Some(r) => e
@@ -215,13 +290,16 @@ pub(crate) fn add_lengths<A: Allocator>(
             };
             add(i, len)
         }),
-        (true, None) => for_each_list!(index, nulls, n, |i, range| {
-            let len = match range {
-                Some(r) => elements::list_len(offsets, r)?,
-                None => 1,
-            };
-            add(i, len)
-        }),
+        (true, None) => {
+            let offsets = child.rows()?.offsets();
+            for_each_list!(index, nulls, n, |i, range| {
+                let len = match range {
+                    Some(r) => elements::list_len(offsets, r)?,
+                    None => 1,
+                };
+                add(i, len)
+            })
+        }
     }
 }
 
@@ -240,17 +318,18 @@ fn row_width<A: Allocator>(node: &Node<'_, A>) -> Result<Option<usize>> {
 pub(crate) fn encode<A: Allocator>(
     nulls: Option<&NullBuffer<'_, A>>,
     index: &ListIndex<'_>,
-    child: &Rows<A>,
+    child: &ListChild<A>,
     node: &Node<'_, A>,
     data: &mut [u8],
     cursors: &mut [usize],
 ) -> Result<()> {
     let (opts, unordered) = (node.options, node.unordered);
     let elementwise = !unordered && !node.canonical_lists;
-    let (bytes, offsets) = (child.data(), child.offsets());
+    let bytes = child.data();
     let n = cursors.len();
     let null = opts.null_sentinel();
     if !elementwise {
+        let child = child.rows()?;
         return for_each_list!(index, nulls, n, |i, range| {
             let c = cursors.get_mut(i).ok_or(Error::OutOfBounds)?;
             let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
@@ -267,11 +346,14 @@ pub(crate) fn encode<A: Allocator>(
                 })
             })
         }
-        None => for_each_list!(index, nulls, n, |i, range| {
-            put_list(cursors, data, i, range, null, |r, out| {
-                elements::encode_list(bytes, offsets, r, opts, out)
+        None => {
+            let offsets = child.rows()?.offsets();
+            for_each_list!(index, nulls, n, |i, range| {
+                put_list(cursors, data, i, range, null, |r, out| {
+                    elements::encode_list(bytes, offsets, r, opts, out)
+                })
             })
-        }),
+        }
     }
 }
 
