@@ -1,14 +1,20 @@
 //! Lists: List, LargeList, ListView, LargeListView and Map (a list of
 //! key-value entries), encode and decode.
 //!
-//! The elements of a column's lists are encoded to rows first (one child
-//! [`Rows`]), then each list's piece is written from its elements' rows in
-//! one of two layouts:
+//! The elements of a column's lists are encoded to rows first
+//! ([`ListChild`]: one child [`Rows`], or for elements of a fixed-width
+//! leaf type encoded element by element their rows at a fixed stride), then
+//! each list's piece is written from its elements' rows in one of two
+//! layouts:
 //!
 //! - element by element ([`elements`]), the default ordered encoding, as
 //!   arrow-row 52 and later;
 //! - the seed's "canonical byte array" ([`canonical`]), for
 //!   [`super::RowEncoding::Seed`] and for the unordered encoding.
+//!
+//! Decoding gathers the elements' rows of every list into one scratch
+//! buffer and decodes the child from it: elements of a primitive type back
+//! to back at a fixed stride, any others through a cursor per element.
 
 use core::ops::Range;
 
