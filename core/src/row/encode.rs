@@ -385,13 +385,13 @@ fn prepare<'c, 'b, A: Allocator + Clone>(
         (Kind::FixedSizeList(child, size), ArrayRef::FixedSizeList(l)) => {
             nested::prepare_fixed_size_list(child, dicts, *size, l, alloc)
         }
-        (Kind::List(c), ArrayRef::List(l)) => list::prepare_list(node, c, dicts, l, alloc),
-        (Kind::List(c), ArrayRef::LargeList(l)) => list::prepare_list(node, c, dicts, l, alloc),
-        (Kind::List(c), ArrayRef::ListView(l)) => list::prepare_list_view(node, c, dicts, l, alloc),
-        (Kind::List(c), ArrayRef::LargeListView(l)) => {
-            list::prepare_list_view(node, c, dicts, l, alloc)
+        (Kind::List(_), ArrayRef::List(l)) => list::prepare_list(node, dicts, l, alloc),
+        (Kind::List(_), ArrayRef::LargeList(l)) => list::prepare_list(node, dicts, l, alloc),
+        (Kind::List(_), ArrayRef::ListView(l)) => list::prepare_list_view(node, dicts, l, alloc),
+        (Kind::List(_), ArrayRef::LargeListView(l)) => {
+            list::prepare_list_view(node, dicts, l, alloc)
         }
-        (Kind::List(c), ArrayRef::Map(m)) => list::prepare_map(node, c, dicts, m, alloc),
+        (Kind::List(_), ArrayRef::Map(m)) => list::prepare_map(node, dicts, m, alloc),
         (Kind::Dictionary(slot, values), ArrayRef::Dictionary(d)) => {
             let mut enc = dictionary::prepare_dictionary(*slot, dicts, values, opts, d, alloc)?;
             if let Encoder::Table { table, width, .. } = &mut enc {

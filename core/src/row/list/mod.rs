@@ -163,23 +163,22 @@ impl<A: Allocator> ListChild<A> {
     }
 }
 
-/// Encodes the elements `elements` of the list column `node` (its child
-/// nodes `child`): straight into a byte vector at a fixed stride when the
+/// Encodes the elements `elements` of the list column `node`: straight into a byte vector at a fixed stride when the
 /// lists are encoded element by element and the elements are of a
 /// fixed-width leaf type, else into [`Rows`].
 fn encode_elements<A: Allocator + Clone>(
     node: &Node<'_, A>,
-    child: &[Node<'_, A>],
     dicts: &mut [Interner<A>],
     elements: &ArrayRef<'_, A>,
     alloc: &A,
 ) -> Result<ListChild<A>> {
+    let child = node.child()?;
     if !node.unordered && !node.canonical_lists {
         if let Some(width) = row_width(node)? {
             if fixed::column_width(elements) != Some(width) {
                 return Err(Error::TypeMismatch);
             }
-            let opts = node.child()?.options;
+            let opts = child.options;
             let total = width
                 .checked_mul(elements.len())
                 .ok_or(Error::CapacityOverflow)?;
@@ -193,7 +192,7 @@ fn encode_elements<A: Allocator + Clone>(
         }
     }
     Ok(ListChild::Rows(encode_to_rows(
-        child,
+        core::slice::from_ref(child),
         dicts,
         core::slice::from_ref(elements),
         alloc,
@@ -203,7 +202,6 @@ fn encode_elements<A: Allocator + Clone>(
 /// Encodes the elements of the List/LargeList column `node` (view `l`).
 pub(crate) fn prepare_list<'c, 'b, O: IndexOffset, A: Allocator + Clone>(
     node: &Node<'_, A>,
-    child: &[Node<'_, A>],
     dicts: &mut [Interner<A>],
     l: &'c GenericListArray<'b, O, A>,
     alloc: &A,
@@ -223,14 +221,13 @@ pub(crate) fn prepare_list<'c, 'b, O: IndexOffset, A: Allocator + Clone>(
     Ok(Encoder::List {
         nulls: l.nulls(),
         index: O::list(o, first),
-        child: encode_elements(node, child, dicts, elements, alloc)?,
+        child: encode_elements(node, dicts, elements, alloc)?,
     })
 }
 
 /// Encodes the whole child of the ListView/LargeListView column `node`.
 pub(crate) fn prepare_list_view<'c, 'b, O: IndexOffset, A: Allocator + Clone>(
     node: &Node<'_, A>,
-    child: &[Node<'_, A>],
     dicts: &mut [Interner<A>],
     l: &'c GenericListViewArray<'b, O, A>,
     alloc: &A,
@@ -238,19 +235,18 @@ pub(crate) fn prepare_list_view<'c, 'b, O: IndexOffset, A: Allocator + Clone>(
     Ok(Encoder::List {
         nulls: l.nulls(),
         index: O::view(l.value_offsets(), l.value_sizes()),
-        child: encode_elements(node, child, dicts, l.values(), alloc)?,
+        child: encode_elements(node, dicts, l.values(), alloc)?,
     })
 }
 
 /// Encodes the entries of the Map column `node`.
 pub(crate) fn prepare_map<'c, 'b, A: Allocator + Clone>(
     node: &Node<'_, A>,
-    child: &[Node<'_, A>],
     dicts: &mut [Interner<A>],
     m: &'c MapArray<'b, A>,
     alloc: &A,
 ) -> Result<Encoder<'c, 'b, A>> {
-    prepare_list(node, child, dicts, m.list(), alloc)
+    prepare_list(node, dicts, m.list(), alloc)
 }
 
 #[inline]
