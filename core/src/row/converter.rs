@@ -183,7 +183,7 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
     /// The type of column `i` as [`Self::convert_rows`] returns it (every
     /// dictionary replaced by its value type), or `None` when out of range.
     pub fn decoded_type(&self, i: usize) -> Option<&DataType<'a, A>> {
-        self.nodes.get(i).map(|n| &n.decoded)
+        self.nodes.get(i).map(|n| n.decoded())
     }
 
     /// The sort options of column `i`, or `None` when out of range.

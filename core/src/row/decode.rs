@@ -109,7 +109,7 @@ fn decode_leaf<'a, A: Allocator + Clone>(
     use DataType::*;
     let opts = node.options;
     let unordered = node.unordered;
-    let dt = &node.decoded;
+    let dt = node.decoded();
     macro_rules! prim {
         ($t:ty) => {
             fixed::decode::<$t, A>(rows, dt, opts, alloc)?.into_array_ref()

@@ -150,7 +150,7 @@ pub(crate) fn decode_struct<'a, A: Allocator + Clone>(
     rows: &mut [&[u8]],
     alloc: &A,
 ) -> Result<StructArray<'a, A>> {
-    let DataType::Struct(fields) = &node.decoded else {
+    let DataType::Struct(fields) = node.decoded() else {
         return Err(Error::TypeMismatch);
     };
     let nulls = read_validity(rows, node.options, alloc)?;
@@ -192,7 +192,7 @@ pub(crate) fn decode_fixed_size_list<'a, A: Allocator + Clone>(
     rows: &mut [&[u8]],
     alloc: &A,
 ) -> Result<FixedSizeListArray<'a, A>> {
-    let DataType::FixedSizeList(field, size_i32) = &node.decoded else {
+    let DataType::FixedSizeList(field, size_i32) = node.decoded() else {
         return Err(Error::TypeMismatch);
     };
     let nulls = read_validity(rows, node.options, alloc)?;

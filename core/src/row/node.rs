@@ -13,9 +13,10 @@ use crate::error::{Error, Result};
 /// state its encoding needs.
 pub(crate) struct Node<'a, A: Allocator> {
     pub(crate) data_type: DataType<'a, A>,
-    /// The type of decoded columns: `data_type` with every dictionary
-    /// replaced by its value type.
-    pub(crate) decoded: DataType<'a, A>,
+    /// The type of decoded columns when it is not `data_type` (which holds
+    /// a dictionary): `data_type` with every dictionary replaced by its
+    /// value type. See [`Node::decoded`].
+    decoded: Option<DataType<'a, A>>,
     pub(crate) options: SortOptions,
     pub(crate) unordered: bool,
     /// Lists as the seed's canonical byte arrays ([`RowEncoding::Seed`])
@@ -119,7 +120,11 @@ impl<'a, A: Allocator + Clone> Node<'a, A> {
         };
         Ok(Node {
             data_type: data_type.clone(),
-            decoded: decoded_type(data_type, alloc)?,
+            decoded: if has_dictionary(data_type) {
+                Some(decoded_type(data_type, alloc)?)
+            } else {
+                None
+            },
             options,
             unordered,
             canonical_lists: encoding == RowEncoding::Seed,
@@ -129,6 +134,16 @@ impl<'a, A: Allocator + Clone> Node<'a, A> {
 }
 
 impl<'a, A: Allocator> Node<'a, A> {
+    /// The type of decoded columns: the node's type with every dictionary
+    /// replaced by its value type.
+    #[inline]
+    pub(crate) fn decoded(&self) -> &DataType<'a, A> {
+        match &self.decoded {
+            Some(decoded) => decoded,
+            None => &self.data_type,
+        }
+    }
+
     /// The only child node (lists, dictionaries, run-end encoded).
     pub(crate) fn child(&self) -> Result<&Node<'a, A>> {
         match &self.kind {

@@ -45,7 +45,7 @@ pub(crate) fn decode_run<'a, A: Allocator + Clone>(
     rows: &mut [&[u8]],
     alloc: &A,
 ) -> Result<ArrayRef<'a, A>> {
-    let DataType::RunEndEncoded(ends_field, _) = &node.decoded else {
+    let DataType::RunEndEncoded(ends_field, _) = node.decoded() else {
         return Err(Error::TypeMismatch);
     };
     let value_node = node.child()?;
@@ -79,7 +79,7 @@ pub(crate) fn decode_run<'a, A: Allocator + Clone>(
         _ => return Err(Error::InvalidDataType),
     };
     Ok(RunArray::try_new(
-        node.decoded.clone(),
+        node.decoded().clone(),
         run_ends,
         SharedBox::try_new_in(values, alloc.clone())?,
     )?

@@ -121,7 +121,7 @@ pub(crate) fn decode<'a, A: Allocator + Clone>(
     rows: &mut [&[u8]],
     alloc: &A,
 ) -> Result<ArrayRef<'a, A>> {
-    let DataType::Union(fields, mode) = &node.decoded else {
+    let DataType::Union(fields, mode) = node.decoded() else {
         return Err(Error::TypeMismatch);
     };
     let n = rows.len();

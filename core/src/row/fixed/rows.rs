@@ -181,7 +181,7 @@ impl<'n, 'a, A: Allocator + Clone> Column<'n, 'a, A> {
     /// The decoded array (`n` rows); leaves the buffers empty.
     pub(super) fn finish(&mut self, n: usize) -> Result<ArrayRef<'a, A>> {
         use DataType::*;
-        let dt = &self.node.decoded;
+        let dt = self.node.decoded();
         let alloc = self.values.allocator().clone();
         let values = core::mem::replace(&mut self.values, MutableBuffer::new_in(alloc.clone()));
         let validity = core::mem::replace(&mut self.validity, MutableBuffer::new_in(alloc));

@@ -467,7 +467,7 @@ fn decode_list(
 /// are then decoded back to back, with no cursor per element.
 fn primitive_row_len<A: Allocator>(child: &Node<'_, A>) -> Option<usize> {
     match child.kind {
-        Kind::Leaf => child.decoded.primitive_width().map(|w| w + 1),
+        Kind::Leaf => child.decoded().primitive_width().map(|w| w + 1),
         _ => None,
     }
 }
@@ -556,7 +556,7 @@ fn decode_back_to_back<'a, A: Allocator + Clone>(
     bytes: &[u8],
     alloc: &A,
 ) -> Result<ArrayRef<'a, A>> {
-    let dt = &child.decoded;
+    let dt = child.decoded();
     macro_rules! prim {
         ($t:ty) => {
             fixed::decode_back_to_back::<$t, A>(bytes, dt, child.options, alloc)?.into_array_ref()

@@ -457,7 +457,7 @@ pub(crate) fn decode<'a, A: Allocator + Clone>(
 ) -> Result<ArrayRef<'a, A>> {
     let d = decode_lists(node, child, dicts, rows, alloc)?;
     let boxed = |v: ArrayRef<'a, A>| SharedBox::try_new_in(v, alloc.clone());
-    Ok(match &node.decoded {
+    Ok(match node.decoded() {
         DataType::List(f) => GenericListArray::<i32, A>::try_new(
             f.clone(),
             offsets_of(&d.counts, alloc)?,
