@@ -499,45 +499,34 @@ pub(crate) fn decode<'a, T: FixedEncode, A: Allocator + Clone>(
 ) -> Result<PrimitiveArray<'a, T, A>> {
     let len = 1 + size_of::<T::Bytes>();
     let n = rows.len();
-    let piece = |i: usize| {
+    let value = |i: usize| {
         prefetch::ahead(rows, i);
-        take(rows.get_mut(i).ok_or(Error::OutOfBounds)?, len)
+        let piece = take(rows.get_mut(i).ok_or(Error::OutOfBounds)?, len)?;
+        let Some(payload) = read(piece, opts)? else {
+            return Ok(None);
+        };
+        let mut b = T::Bytes::try_from(payload).map_err(|_| Error::InvalidRow)?;
+        if opts.descending {
+            invert(b.as_mut());
+        }
+        Ok(Some(b))
     };
-    decode_pieces(n, piece, data_type, opts, alloc)
+    decode_values(n, value, data_type, alloc)
 }
 
-/// Decodes a primitive column of type `data_type` from rows that are
-/// exactly its pieces (`1 + size_of::<T>()` bytes each), back to back in
-/// `data`, as the elements of a list are.
+/// Makes a primitive column of type `data_type` from `n` values, the
+/// order-preserving bytes of value `i` (ascending; `None` for a null) given
+/// by `value(i)`, called once per value, in order: read from a row's
+/// piece ([`decode`]) or from a list element's blocks.
 ///
 /// # Errors
-/// As [`decode`]; [`Error::InvalidRow`] also when `data` is not a whole
-/// number of pieces.
-pub(crate) fn decode_back_to_back<'a, T: FixedEncode, A: Allocator + Clone>(
-    data: &[u8],
-    data_type: &DataType<'a, A>,
-    opts: SortOptions,
-    alloc: &A,
-) -> Result<PrimitiveArray<'a, T, A>> {
-    let len = 1 + size_of::<T::Bytes>();
-    if data.len() % len != 0 {
-        return Err(Error::InvalidRow);
-    }
-    let piece = |i: usize| {
-        let at = i * len;
-        data.get(at..at + len).ok_or(Error::InvalidRow)
-    };
-    decode_pieces(data.len() / len, piece, data_type, opts, alloc)
-}
-
-/// Decodes `n` values of a primitive column, the piece of value `i` given
-/// by `piece(i)` (called once per value, in order).
+/// `value`'s; [`Error::AllocationFailed`]; [`Error::TypeMismatch`] when `T`
+/// does not store `data_type`.
 #[inline(always)]
-fn decode_pieces<'a, 'r, T: FixedEncode, A: Allocator + Clone>(
+pub(crate) fn decode_values<'a, T: FixedEncode, A: Allocator + Clone>(
     n: usize,
-    mut piece: impl FnMut(usize) -> Result<&'r [u8]>,
+    mut value: impl FnMut(usize) -> Result<Option<T::Bytes>>,
     data_type: &DataType<'a, A>,
-    opts: SortOptions,
     alloc: &A,
 ) -> Result<PrimitiveArray<'a, T, A>> {
     // Values written in place (zeroed up front: a null's value is the
@@ -557,12 +546,8 @@ fn decode_pieces<'a, 'r, T: FixedEncode, A: Allocator + Clone>(
         let mut word = 0u64;
         let at = k * 64;
         for (j, slot) in out.iter_mut().enumerate() {
-            match read(piece(at + j)?, opts)? {
-                Some(payload) => {
-                    let mut b = T::Bytes::try_from(payload).map_err(|_| Error::InvalidRow)?;
-                    if opts.descending {
-                        invert(b.as_mut());
-                    }
+            match value(at + j)? {
+                Some(b) => {
                     *slot = T::decode(b);
                     word |= 1 << j;
                 }

@@ -24,16 +24,17 @@
 //! Blocks are copied whole (8 or 32 bytes at a time, the padding masked),
 //! never byte by byte or through a copy of variable length.
 
+use core::mem::size_of;
 use core::ops::Range;
 
 use allocator_api2::alloc::Allocator;
 
 use super::Decoded;
-use crate::array::{Array, ArrayRef};
+use crate::array::Array;
 use crate::buffer::{Appender, NullBufferBuilder, TryVec};
 use crate::error::{Error, Result};
 use crate::row::decode::{decode_column, match_primitive};
-use crate::row::fixed;
+use crate::row::fixed::{self, FixedEncode};
 use crate::row::interner::Interner;
 use crate::row::variable::{BLOCK_SIZE, CONTINUATION, EMPTY, NON_EMPTY};
 use crate::row::{Kind, Node, SortOptions};
@@ -462,27 +463,17 @@ fn decode_list(
     }
 }
 
-/// The length of every element's row when the elements are of a
-/// primitive type (Null, Boolean and FixedSizeBinary excluded): their rows
-/// are then decoded back to back, with no cursor per element.
-fn primitive_row_len<A: Allocator>(child: &Node<'_, A>) -> Option<usize> {
-    match child.kind {
-        Kind::Leaf => child.decoded().primitive_width().map(|w| w + 1),
-        _ => None,
-    }
-}
-
 /// Decodes the lists (element by element) at the front of each row.
 ///
-/// The elements' rows are appended to one scratch buffer with room for
-/// the rows' bytes (an element's row is shorter than its encoding) and a
-/// block more, made once and not zeroed first. Elements of a primitive
-/// type (each row checked to be that type's length) decode from the
-/// scratch back to back; the others through a cursor per element.
+/// Elements of a primitive type decode straight from the rows
+/// ([`decode_primitive_lists`]). The others' rows are appended to one
+/// scratch buffer with room for the rows' bytes (an element's row is
+/// shorter than its encoding) and a block more, made once and not zeroed
+/// first, and decode from there through a cursor per element.
 ///
 /// # Errors
-/// [`Error::InvalidRow`] for a malformed list or element rows of the wrong
-/// length or with bytes left over; the elements' decoding errors.
+/// [`Error::InvalidRow`] for a malformed list or element rows with bytes
+/// left over; the elements' decoding errors.
 pub(super) fn decode_lists<'a, A: Allocator + Clone>(
     node: &Node<'a, A>,
     child: &Node<'a, A>,
@@ -490,34 +481,32 @@ pub(super) fn decode_lists<'a, A: Allocator + Clone>(
     rows: &mut [&[u8]],
     alloc: &A,
 ) -> Result<Decoded<'a, A>> {
+    if matches!(child.kind, Kind::Leaf) {
+        macro_rules! prim {
+            ($t:ty) => {
+                if size_of::<$t>() < BLOCK_SIZE {
+                    return decode_primitive_lists::<$t, A>(node.options, child, rows, alloc);
+                }
+            };
+        }
+        match_primitive!(child.decoded(), prim, { _ => {} });
+    }
     let opts = node.options;
     let (null, flip) = (opts.null_sentinel(), if opts.descending { 0xFF } else { 0 });
     let room = rows
         .iter()
         .fold(BLOCK_SIZE, |t, r| t.saturating_add(r.len()));
-    let primitive = primitive_row_len(child);
     let mut scratch = TryVec::<u8, A>::new_in(alloc.clone());
     let mut ends = TryVec::new_in(alloc.clone());
-    if primitive.is_none() {
-        // Two elements a list, to start with.
-        ends.try_reserve(rows.len().saturating_mul(2))?;
-    }
+    // Two elements a list, to start with.
+    ends.try_reserve(rows.len().saturating_mul(2))?;
     let mut counts = TryVec::new_in(alloc.clone());
     counts.try_reserve_exact(rows.len())?;
     let mut nulls = NullBufferBuilder::new_in(alloc.clone());
     let mut total = 0usize;
     scratch.try_extend_appended(room, |w| {
         for row in rows.iter_mut() {
-            let count = match primitive {
-                Some(len) => decode_list(row, null, flip, w, |start, end| {
-                    if end - start == len {
-                        Ok(())
-                    } else {
-                        Err(Error::InvalidRow)
-                    }
-                })?,
-                None => decode_list(row, null, flip, w, |_, end| ends.try_push(end))?,
-            };
+            let count = decode_list(row, null, flip, w, |_, end| ends.try_push(end))?;
             nulls.try_append(count.is_some())?;
             let count = count.unwrap_or(0);
             total = total.checked_add(count).ok_or(Error::InvalidRow)?;
@@ -526,22 +515,17 @@ pub(super) fn decode_lists<'a, A: Allocator + Clone>(
         Ok(())
     })?;
     let bytes = scratch.as_slice();
-    let values = if primitive.is_some() {
-        decode_back_to_back(child, bytes, alloc)?
-    } else {
-        let mut start = 0;
-        let mut cursors = TryVec::try_from_fn_in(total, alloc.clone(), |k| {
-            let end = *ends.get(k).ok_or(Error::InvalidRow)?;
-            let row = bytes.get(start..end).ok_or(Error::InvalidRow)?;
-            start = end;
-            Ok(row)
-        })?;
-        let values = decode_column(child, dicts, &mut cursors, alloc)?;
-        if cursors.iter().any(|c| !c.is_empty()) {
-            return Err(Error::InvalidRow);
-        }
-        values
-    };
+    let mut start = 0;
+    let mut cursors = TryVec::try_from_fn_in(total, alloc.clone(), |k| {
+        let end = *ends.get(k).ok_or(Error::InvalidRow)?;
+        let row = bytes.get(start..end).ok_or(Error::InvalidRow)?;
+        start = end;
+        Ok(row)
+    })?;
+    let values = decode_column(child, dicts, &mut cursors, alloc)?;
+    if cursors.iter().any(|c| !c.is_empty()) {
+        return Err(Error::InvalidRow);
+    }
     Ok(Decoded {
         counts,
         nulls: nulls.finish(),
@@ -549,22 +533,120 @@ pub(super) fn decode_lists<'a, A: Allocator + Clone>(
     })
 }
 
-/// Decodes the rows of elements of a primitive type, back to back in
-/// `bytes` (see [`primitive_row_len`]).
-fn decode_back_to_back<'a, A: Allocator + Clone>(
+/// Decodes lists of elements of the primitive type `T` (narrower than 32
+/// bytes: every primitive but Decimal256) straight from the rows.
+///
+/// An element's row is then `1 + size_of::<T>()` bytes, at most 32, so
+/// every element takes the same `1 + 9 × m` bytes: `0x02` and `m`
+/// mini-blocks. A first pass finds each list's length from the bytes that
+/// start its elements and its terminator; the values then decode from the
+/// mini-blocks' words, each checked (`0xFF` after each but the last, whose
+/// marker is the bytes it holds and whose padding is zero), the element's
+/// first byte `0x01` (a value) or the elements' null sentinel with zeros.
+/// No scratch buffer, no cursor per element.
+///
+/// # Errors
+/// [`Error::InvalidRow`] for a malformed list or an element of another
+/// length; the primitive decoding's errors.
+fn decode_primitive_lists<'a, T: FixedEncode, A: Allocator + Clone>(
+    opts: SortOptions,
     child: &Node<'a, A>,
-    bytes: &[u8],
+    rows: &mut [&[u8]],
     alloc: &A,
-) -> Result<ArrayRef<'a, A>> {
-    let dt = child.decoded();
-    macro_rules! prim {
-        ($t:ty) => {
-            fixed::decode_back_to_back::<$t, A>(bytes, dt, child.options, alloc)?.into_array_ref()
-        };
+) -> Result<Decoded<'a, A>> {
+    let width = size_of::<T::Bytes>();
+    // 1 to 4 mini-blocks; the last holds `last` bytes (1 to 8).
+    let blocks = (width + 1).div_ceil(MINI_BLOCK);
+    let last = width + 1 - (blocks - 1) * MINI_BLOCK;
+    let last_marker = u8::try_from(last).map_err(|_| Error::InvalidRow)?;
+    let padding = !low_bytes(last);
+    let size = 1 + blocks * (MINI_BLOCK + 1);
+    let (null, flip) = (opts.null_sentinel(), if opts.descending { 0xFF } else { 0 });
+    let flip_word = u64::from_ne_bytes([flip; MINI_BLOCK]);
+    let element_null = child.options.null_sentinel();
+    let mut counts = TryVec::new_in(alloc.clone());
+    counts.try_reserve_exact(rows.len())?;
+    let mut nulls = NullBufferBuilder::new_in(alloc.clone());
+    let mut total = 0usize;
+    for row in rows.iter() {
+        let (&first, _) = row.split_first().ok_or(Error::InvalidRow)?;
+        let mut count = 0usize;
+        if first != null {
+            let mut at = 0usize;
+            loop {
+                match row.get(at).ok_or(Error::InvalidRow)? ^ flip {
+                    EMPTY => break,
+                    NON_EMPTY => at = at.checked_add(size).ok_or(Error::InvalidRow)?,
+                    _ => return Err(Error::InvalidRow),
+                }
+                count += 1;
+            }
+        }
+        nulls.try_append(first != null)?;
+        total = total.checked_add(count).ok_or(Error::InvalidRow)?;
+        counts.try_push(count)?;
     }
-    Ok(match_primitive!(dt, prim, {
-        _ => return Err(Error::UnsupportedType),
-    }))
+    // Element `k` of row `r` is next.
+    let (mut r, mut k) = (0usize, 0usize);
+    let value = |_| -> Result<Option<T::Bytes>> {
+        while k == *counts.get(r).ok_or(Error::InvalidRow)? {
+            (r, k) = (r + 1, 0);
+        }
+        let at = k * size + 1;
+        k += 1;
+        let src = rows
+            .get(r)
+            .and_then(|row| row.get(at..))
+            .ok_or(Error::InvalidRow)?;
+        let mut words = [0u64; MINI_BLOCKS + 1];
+        for (j, word) in words.iter_mut().enumerate().take(blocks) {
+            let (data, rest) = src
+                .get(j * (MINI_BLOCK + 1)..)
+                .and_then(|b| b.split_first_chunk::<MINI_BLOCK>())
+                .ok_or(Error::InvalidRow)?;
+            let marker = rest.first().ok_or(Error::InvalidRow)? ^ flip;
+            *word = u64::from_le_bytes(*data) ^ flip_word;
+            let ok = if j + 1 < blocks {
+                marker == CONTINUATION
+            } else {
+                marker == last_marker && *word & padding == 0
+            };
+            if !ok {
+                return Err(Error::InvalidRow);
+            }
+        }
+        // The row's bytes after its first, 8 at a time.
+        let mut payload = [0u8; BLOCK_SIZE];
+        for (dst, pair) in payload.chunks_exact_mut(MINI_BLOCK).zip(words.windows(2)) {
+            if let [lo, hi] = pair {
+                dst.copy_from_slice(&((lo >> 8) | (hi << 56)).to_le_bytes());
+            }
+        }
+        let [head, ..] = words[0].to_le_bytes();
+        if head == 1 {
+            let bytes = payload.get(..width).ok_or(Error::InvalidRow)?;
+            Ok(Some(
+                T::Bytes::try_from(bytes).map_err(|_| Error::InvalidRow)?,
+            ))
+        } else if head == element_null && payload == [0; BLOCK_SIZE] {
+            Ok(None)
+        } else {
+            Err(Error::InvalidRow)
+        }
+    };
+    let values = fixed::decode_values::<T, A>(total, value, child.decoded(), alloc)?;
+    for (row, &count) in rows.iter_mut().zip(counts.iter()) {
+        let taken = match row.first() {
+            Some(&b) if b == null => 1,
+            _ => count * size + 1,
+        };
+        *row = row.get(taken..).ok_or(Error::InvalidRow)?;
+    }
+    Ok(Decoded {
+        counts,
+        nulls: nulls.finish(),
+        values: values.into_array_ref(),
+    })
 }
 
 #[cfg(test)]

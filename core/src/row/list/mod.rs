@@ -12,9 +12,12 @@
 //! - the seed's "canonical byte array" ([`canonical`]), for
 //!   [`super::RowEncoding::Seed`] and for the unordered encoding.
 //!
-//! Decoding gathers the elements' rows of every list into one scratch
-//! buffer and decodes the child from it: elements of a primitive type back
-//! to back at a fixed stride, any others through a cursor per element.
+//! Decoding element by element reads lists of a primitive type (but
+//! Decimal256) straight from the rows: every element then takes the same
+//! number of bytes, and each value is read from its mini-blocks' words.
+//! Any other elements' rows (and the seed layout's) are gathered into one
+//! scratch buffer and the child decodes from it through a cursor per
+//! element.
 
 use core::ops::Range;
 
