@@ -588,7 +588,7 @@ fn decode_primitive_lists<'a, T: FixedEncode, A: Allocator + Clone>(
     }
     // Element `k` of row `r` is next.
     let (mut r, mut k) = (0usize, 0usize);
-    let value = |_| -> Result<Option<T::Bytes>> {
+    let value = |_| -> Result<Option<T>> {
         while k == *counts.get(r).ok_or(Error::InvalidRow)? {
             (r, k) = (r + 1, 0);
         }
@@ -625,9 +625,8 @@ fn decode_primitive_lists<'a, T: FixedEncode, A: Allocator + Clone>(
         let [head, ..] = words[0].to_le_bytes();
         if head == 1 {
             let bytes = payload.get(..width).ok_or(Error::InvalidRow)?;
-            Ok(Some(
-                T::Bytes::try_from(bytes).map_err(|_| Error::InvalidRow)?,
-            ))
+            let bytes = T::Bytes::try_from(bytes).map_err(|_| Error::InvalidRow)?;
+            Ok(Some(T::decode(bytes)))
         } else if head == element_null && payload == [0; BLOCK_SIZE] {
             Ok(None)
         } else {
