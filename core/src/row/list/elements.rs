@@ -235,6 +235,7 @@ impl Uniform {
     ///
     /// # Errors
     /// [`Error::CapacityOverflow`].
+    #[inline]
     pub(crate) fn new(width: usize) -> Result<Self> {
         let minis = width.div_ceil(MINI_BLOCK);
         Ok(Uniform {
@@ -555,12 +556,12 @@ fn decode_primitive_lists<'a, T: FixedEncode, A: Allocator + Clone>(
     alloc: &A,
 ) -> Result<Decoded<'a, A>> {
     let width = size_of::<T::Bytes>();
-    // 1 to 4 mini-blocks; the last holds `last` bytes (1 to 8).
-    let blocks = (width + 1).div_ceil(MINI_BLOCK);
-    let last = width + 1 - (blocks - 1) * MINI_BLOCK;
-    let last_marker = u8::try_from(last).map_err(|_| Error::InvalidRow)?;
-    let padding = !low_bytes(last);
-    let size = 1 + blocks * (MINI_BLOCK + 1);
+    // The elements' shape: 1 to 4 mini-blocks (`width + 1 <= 32`), the last
+    // holding `keep` bytes (1 to 8).
+    let u = Uniform::new(width + 1)?;
+    let (blocks, size) = (u.minis, u.element);
+    let last_marker = u8::try_from(u.keep).map_err(|_| Error::InvalidRow)?;
+    let padding = !low_bytes(u.keep);
     let (null, flip) = (opts.null_sentinel(), if opts.descending { 0xFF } else { 0 });
     let flip_word = u64::from_ne_bytes([flip; MINI_BLOCK]);
     let element_null = child.options.null_sentinel();

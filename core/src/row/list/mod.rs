@@ -166,9 +166,10 @@ impl<A: Allocator> ListChild<A> {
     }
 }
 
-/// Encodes the elements `elements` of the list column `node`: straight into a byte vector at a fixed stride when the
-/// lists are encoded element by element and the elements are of a
-/// fixed-width leaf type, else into [`Rows`].
+/// Encodes the elements `elements` of the list column `node`: straight
+/// into a byte vector at a fixed stride when the lists are encoded element
+/// by element and the elements are of a fixed-width leaf type, else into
+/// [`Rows`].
 fn encode_elements<A: Allocator + Clone>(
     node: &Node<'_, A>,
     dicts: &mut [Interner<A>],
