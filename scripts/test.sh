@@ -264,7 +264,8 @@ stage_fuzz() {
 }
 
 # The core's unsafe code under Miri, through the unit tests of the modules
-# that contain or drive it: shared and mutable buffers, TryVec, arrays, the
+# that contain or drive it: the default allocator (Global: over-aligned
+# blocks, grow and shrink), shared and mutable buffers, TryVec, arrays, the
 # flatbuffers and I/O layers, the C Data Interface; the kernels whose
 # results are built unchecked (compute::tests_miri: take, filter, concat,
 # interleave, sort, at a few rows each; gc); the row format's examples,
@@ -274,7 +275,7 @@ stage_fuzz() {
 # is skipped: the other three failure loops cover the same paths. So are
 # the two checks of the decimal power-of-ten tables (54 s under Miri):
 # integer arithmetic on the stack, no unsafe code.
-MIRI_FILTERS=(buffer:: array:: ipc::flatbuf ipc::io ffi::
+MIRI_FILTERS=(global:: buffer:: array:: ipc::flatbuf ipc::io ffi::
     compute::tests_miri compute::take_bytes::tests::miri_ compute::set_bits::tests::miri_
     compute::filter_values:: compute::compress::
     compute::tests_views::gc_keeps_inline_views_and_nulls

@@ -116,7 +116,9 @@ pub use allocator_api2;
 pub use error::{Error, ErrorKind, Location, Result};
 
 #[cfg(feature = "alloc")]
-pub use allocator_api2::alloc::Global;
+mod global;
+#[cfg(feature = "alloc")]
+pub use global::Global;
 
 /// An allocator that always fails: the allocator type of arrays and schemas
 /// that only borrow caller memory (a `static` schema in flash, columns over

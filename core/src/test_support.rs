@@ -10,7 +10,7 @@
 
 use core::panic::Location;
 
-use alkaid::allocator_api2::alloc::Global;
+use alkaid::Global;
 use alkaid::{Error, Result};
 
 pub(crate) use alkaid_alloc::FailMode;

@@ -218,7 +218,7 @@ impl<A: Allocator + Clone> BooleanBuilder<A> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     #[test]
     fn build_slice_count() {

@@ -169,7 +169,7 @@ struct_children!(8; B0 0, B1 1, B2 2, B3 3, B4 4, B5 5, B6 6, B7 7);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     #[test]
     fn leaf_builders_as_array_builders() {

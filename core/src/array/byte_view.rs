@@ -405,7 +405,7 @@ impl<T: ByteViewType, A: Allocator> fmt::Debug for GenericByteViewArray<'_, T, A
 #[cfg(test)]
 mod tests {
     use super::*;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
     use std::vec::Vec;
 
     /// The 16 bytes of a view as the layout table of the spec gives them.

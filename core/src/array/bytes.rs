@@ -486,7 +486,7 @@ impl<T: ByteArrayType, A: Allocator> fmt::Debug for GenericByteArray<'_, T, A> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
     use std::vec::Vec;
 
     fn spec_example() -> BinaryArray<'static, Global> {

@@ -419,7 +419,7 @@ mod tests {
     use super::*;
     use crate::array::BinaryArray;
     use crate::buffer::ScalarBuffer;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
     use std::vec::Vec;
 
     /// A 3-byte string as a `u32` (native-endian bytes `s[0] s[1] s[2] 0`):

@@ -380,7 +380,7 @@ impl<A: Allocator + Clone> FixedSizeBinaryBuilder<A> {
 mod tests {
     use super::*;
     use crate::test_support::{check_every_failure, failing_at, FailMode};
-    use allocator_api2::alloc::Global;
+    use crate::Global;
     use std::vec::Vec;
 
     #[test]

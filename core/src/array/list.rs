@@ -518,7 +518,7 @@ mod tests {
     use crate::array::{PrimitiveArray, PrimitiveBuilder};
     use crate::buffer::{BooleanBuffer, Buffer, ScalarBuffer};
     use crate::test_support::check_every_failure;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
     use std::vec::Vec;
 
     fn int8_values<'a>(a: &ArrayRef<'a, Global>) -> Vec<i8> {

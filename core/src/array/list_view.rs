@@ -505,7 +505,7 @@ mod tests {
     use crate::array::{PrimitiveArray, PrimitiveBuilder};
     use crate::buffer::{BooleanBuffer, Buffer};
     use crate::test_support::{check_every_failure, TestAlloc};
-    use allocator_api2::alloc::Global;
+    use crate::Global;
     use std::vec::Vec;
 
     fn int8_values(a: &ArrayRef<'_, Global>) -> Vec<i8> {

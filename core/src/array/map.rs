@@ -464,7 +464,7 @@ mod tests {
     use crate::array::{PrimitiveArray, PrimitiveBuilder};
     use crate::buffer::{BooleanBuffer, Buffer, ScalarBuffer};
     use crate::test_support::{check_every_failure, TestAlloc};
-    use allocator_api2::alloc::Global;
+    use crate::Global;
     use std::vec::Vec;
 
     type B = MapBuilder<

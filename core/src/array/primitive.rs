@@ -544,7 +544,7 @@ impl<'a, T: PrimitiveType, A: Allocator + Clone> PrimitiveBuilder<'a, T, A> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     /// "Fixed-size Primitive Layout" example: Int32 `[1, null, 2, 4, 8]`.
     #[test]

@@ -3,7 +3,7 @@
 extern crate std;
 use std::vec::Vec;
 
-use allocator_api2::alloc::Global;
+use crate::Global;
 
 use super::*;
 use crate::array::{Array, PrimitiveArray, PrimitiveType, ValidationLevel};

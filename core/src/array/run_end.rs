@@ -444,7 +444,7 @@ impl<'a, A: Allocator> Array<'a, A> for RunArray<'a, A> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
     use std::vec::Vec;
 
     /// The "Run-End Encoded Layout" example: Float32

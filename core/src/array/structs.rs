@@ -438,7 +438,7 @@ mod tests {
     use crate::buffer::{BooleanBuffer, Buffer, ScalarBuffer};
     use crate::datatypes::Field;
     use crate::test_support::{check_every_failure, TestAlloc};
-    use allocator_api2::alloc::Global;
+    use crate::Global;
     use std::vec::Vec;
 
     fn i32_options(a: &ArrayRef<'_, Global>) -> Vec<Option<i32>> {

@@ -387,7 +387,7 @@ mod tests {
     use super::*;
     use crate::array::PrimitiveArray;
     use crate::datatypes::Field;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
     use std::vec::Vec;
 
     pub(super) fn ne_bytes_i32(v: &[i32]) -> Vec<u8> {

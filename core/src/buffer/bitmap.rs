@@ -642,7 +642,7 @@ impl<A: Allocator + Clone> NullBufferBuilder<A> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     #[test]
     fn lsb_bit_order_and_slicing() {

@@ -228,7 +228,7 @@ impl<A: Allocator> fmt::Debug for Buffer<'_, A> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     #[test]
     fn regions_are_borrowed_when_aligned_else_copied_or_refused() {

@@ -245,7 +245,7 @@ impl<O: OffsetSize, A: Allocator> fmt::Debug for OffsetBuffer<'_, O, A> {
 mod tests {
     use super::*;
     use crate::error::ErrorKind;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     #[test]
     fn check_offsets_rules() {

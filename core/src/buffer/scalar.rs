@@ -167,7 +167,7 @@ impl<T: NativeType, A: Allocator> PartialEq for ScalarBuffer<'_, T, A> {
 mod tests {
     use super::*;
     use crate::native::i256;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     /// Regression: `Buffer::empty()` and an unallocated `MutableBuffer` are
     /// byte aligned only (address 1). Their typed views must be the empty

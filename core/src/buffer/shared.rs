@@ -727,7 +727,7 @@ impl<A: Allocator> core::hash::Hash for SharedStr<'_, A> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
     use core::cell::Cell;
 
     struct Counted<'c>(&'c Cell<i32>);

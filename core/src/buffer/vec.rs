@@ -324,7 +324,7 @@ impl<T: fmt::Debug, A: Allocator> fmt::Debug for TryVec<T, A> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
     use core::cell::Cell;
 
     struct Counted<'c>(&'c Cell<i32>);

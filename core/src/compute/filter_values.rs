@@ -274,7 +274,7 @@ mod tests {
     #[test]
     fn filter_of_many_words_equals_the_model() {
         use crate::array::{Array, Int64Array};
-        use allocator_api2::alloc::Global;
+        use crate::Global;
         let len = 64 * 9 + 5;
         let mut next = crate::test_support::rng(0x2545_F491_4F6C_DD1Du64);
         let vals: Vec<Option<i64>> = (0..len as i64)

@@ -107,7 +107,7 @@ pub(super) fn list_set_bits<A: Allocator>(
 mod tests {
     use std::vec::Vec;
 
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     use super::*;
 

@@ -207,7 +207,7 @@ mod tests {
     use std::string::String;
     use std::vec::Vec;
 
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     use crate::array::{Array, BinaryArray, StringArray, UInt32Array};
     use crate::buffer::{Buffer, ScalarBuffer};

@@ -6,7 +6,8 @@ use std::format;
 use std::string::String;
 use std::vec::Vec;
 
-use allocator_api2::alloc::{Allocator, Global};
+use crate::Global;
+use allocator_api2::alloc::Allocator;
 
 use super::{concat, new_empty, new_null};
 use crate::array::{

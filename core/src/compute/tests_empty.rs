@@ -4,7 +4,8 @@
 
 use std::vec::Vec;
 
-use allocator_api2::alloc::{Allocator, Global};
+use crate::Global;
+use allocator_api2::alloc::Allocator;
 
 use super::tests::{concat_checked, slots};
 use super::{concat, new_empty, new_null};

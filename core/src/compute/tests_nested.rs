@@ -7,7 +7,8 @@ use std::format;
 use std::string::String;
 use std::vec::Vec;
 
-use allocator_api2::alloc::{Allocator, Global};
+use crate::Global;
+use allocator_api2::alloc::Allocator;
 
 use super::concat;
 use super::tests::{concat_checked, slots};

@@ -7,7 +7,7 @@ use std::format;
 use std::string::String;
 use std::vec::Vec;
 
-use allocator_api2::alloc::Global;
+use crate::Global;
 
 use super::tests::slots;
 use super::{concat, filter_in, gc_in, take_in};

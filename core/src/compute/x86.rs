@@ -267,7 +267,7 @@ mod tests {
     #[test]
     fn take_of_many_words_equals_the_model() {
         use crate::array::{Array, Int64Array, UInt32Array};
-        use allocator_api2::alloc::Global;
+        use crate::Global;
         let mut next = crate::test_support::rng(0x2545_F491_4F6C_DD1D);
         let len = 64 * 11 + 9;
         let vals: std::vec::Vec<Option<i64>> = (0..len as i64)

@@ -548,21 +548,12 @@ mod tests {
         let got: Vec<String> = v
             .as_slice()
             .iter()
-            .map(|s| {
-                String::from(
-                    unescape_in(*s, allocator_api2::alloc::Global)
-                        .unwrap()
-                        .as_str(),
-                )
-            })
+            .map(|s| String::from(unescape_in(*s, crate::Global).unwrap().as_str()))
             .collect();
         assert_eq!(got, vec!["C", "a\"b\\cé\n", "ü"]);
         // A UTF-16 surrogate escape is not a scalar value: an error, not a panic.
         let v: Bounded<JsonStr<'_>, 1> = from_json(r#"["\ud83d\ude00"]"#).unwrap();
-        assert_eq!(
-            unescape_in(v.as_slice()[0], allocator_api2::alloc::Global).err(),
-            Some(BAD)
-        );
+        assert_eq!(unescape_in(v.as_slice()[0], crate::Global).err(), Some(BAD));
     }
 
     #[test]

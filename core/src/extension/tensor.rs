@@ -307,7 +307,7 @@ impl<A: Allocator> fmt::Debug for Tensor<'_, '_, A> {
 mod tests {
     use super::*;
     use crate::array::PrimitiveArray;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     #[test]
     fn strides_and_products() {

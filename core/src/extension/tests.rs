@@ -6,7 +6,7 @@ use std::string::String;
 use std::vec;
 use std::vec::Vec;
 
-use allocator_api2::alloc::Global as G;
+use crate::Global as G;
 use proptest::prelude::*;
 
 use super::*;

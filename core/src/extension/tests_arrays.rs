@@ -5,7 +5,7 @@
 
 use std::vec::Vec;
 
-use allocator_api2::alloc::Global as G;
+use crate::Global as G;
 
 use super::*;
 use crate::array::{

@@ -5,7 +5,7 @@ use core::ptr;
 use core::sync::atomic::{AtomicUsize, Ordering};
 use std::vec::Vec;
 
-use allocator_api2::alloc::Global as G;
+use crate::Global as G;
 
 use super::FFI_ArrowArray;
 use crate::array::{Array, ArrayRef, PrimitiveArray, StringArray};

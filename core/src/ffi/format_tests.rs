@@ -3,7 +3,8 @@
 
 use std::vec::Vec;
 
-use allocator_api2::alloc::{Allocator, Global};
+use crate::Global;
+use allocator_api2::alloc::Allocator;
 
 use super::format::{build_data_type, write_format, Counter, Format};
 use crate::buffer::{SharedBox, SharedSlice, SharedStr};

@@ -2,7 +2,7 @@
 
 use std::vec::Vec;
 
-use allocator_api2::alloc::Global;
+use crate::Global;
 
 use super::metadata::{decode_metadata_in, encode_metadata_in};
 use crate::buffer::{SharedSlice, SharedStr};

@@ -435,26 +435,24 @@ impl FFI_ArrowSchema {
     ///
     /// # Errors
     /// As [`Self::try_from_field_in`].
-    pub fn try_from_field(field: &Field<'_, allocator_api2::alloc::Global>) -> Result<Self> {
-        Self::try_from_field_in(field, allocator_api2::alloc::Global)
+    pub fn try_from_field(field: &Field<'_, crate::Global>) -> Result<Self> {
+        Self::try_from_field_in(field, crate::Global)
     }
 
     /// [`Self::try_from_data_type_in`] with the global allocator.
     ///
     /// # Errors
     /// As [`Self::try_from_field_in`].
-    pub fn try_from_data_type(
-        data_type: &DataType<'_, allocator_api2::alloc::Global>,
-    ) -> Result<Self> {
-        Self::try_from_data_type_in(data_type, allocator_api2::alloc::Global)
+    pub fn try_from_data_type(data_type: &DataType<'_, crate::Global>) -> Result<Self> {
+        Self::try_from_data_type_in(data_type, crate::Global)
     }
 
     /// [`Self::try_from_schema_in`] with the global allocator.
     ///
     /// # Errors
     /// As [`Self::try_from_field_in`].
-    pub fn try_from_schema(schema: &Schema<'_, allocator_api2::alloc::Global>) -> Result<Self> {
-        Self::try_from_schema_in(schema, allocator_api2::alloc::Global)
+    pub fn try_from_schema(schema: &Schema<'_, crate::Global>) -> Result<Self> {
+        Self::try_from_schema_in(schema, crate::Global)
     }
 }
 

@@ -253,7 +253,7 @@ impl<A: Allocator + Clone> Importer<A> {
 /// type is a `DataType`'s value type).
 ///
 /// ```
-/// use alkaid::allocator_api2::alloc::Global;
+/// use alkaid::Global;
 /// use alkaid::buffer::SharedBox;
 /// use alkaid::datatypes::{DataType, Field};
 /// use alkaid::ffi::{import_field_in, FFI_ArrowSchema};
@@ -357,11 +357,9 @@ pub unsafe fn import_schema_in<A: Allocator + Clone>(
 /// # Errors
 /// As [`import_field_in`].
 #[cfg(feature = "alloc")]
-pub unsafe fn import_field(
-    schema: &FFI_ArrowSchema,
-) -> Result<Field<'static, allocator_api2::alloc::Global>> {
+pub unsafe fn import_field(schema: &FFI_ArrowSchema) -> Result<Field<'static, crate::Global>> {
     // SAFETY: forwarded contract.
-    unsafe { import_field_in(schema, allocator_api2::alloc::Global) }
+    unsafe { import_field_in(schema, crate::Global) }
 }
 
 /// [`import_schema_in`] with the global allocator.
@@ -372,9 +370,7 @@ pub unsafe fn import_field(
 /// # Errors
 /// As [`import_schema_in`].
 #[cfg(feature = "alloc")]
-pub unsafe fn import_schema(
-    schema: &FFI_ArrowSchema,
-) -> Result<Schema<'static, allocator_api2::alloc::Global>> {
+pub unsafe fn import_schema(schema: &FFI_ArrowSchema) -> Result<Schema<'static, crate::Global>> {
     // SAFETY: forwarded contract.
-    unsafe { import_schema_in(schema, allocator_api2::alloc::Global) }
+    unsafe { import_schema_in(schema, crate::Global) }
 }

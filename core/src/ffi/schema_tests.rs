@@ -7,7 +7,8 @@ use core::ffi::{c_char, CStr};
 use core::ptr;
 use std::vec::Vec;
 
-use allocator_api2::alloc::{Allocator, Global};
+use crate::Global;
+use allocator_api2::alloc::Allocator;
 
 use super::format_tests::{all_types, boxed, field, fields, map_entries};
 use super::{

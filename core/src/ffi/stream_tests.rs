@@ -5,7 +5,7 @@ use core::ffi::CStr;
 use core::sync::atomic::{AtomicUsize, Ordering};
 use std::vec::Vec;
 
-use allocator_api2::alloc::Global as G;
+use crate::Global as G;
 
 use super::{ArrowArrayStreamReader, FFI_ArrowArray, FFI_ArrowArrayStream, FFI_ArrowSchema};
 use crate::array::RecordBatch;

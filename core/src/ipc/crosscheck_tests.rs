@@ -1,9 +1,9 @@
 //! Cross-checks of our heap-free flatbuffers code against the flatc-generated
 //! reader and builder of `alkaid-fbs` (the authoritative schema).
 
+use crate::Global;
 use alkaid_fbs::flatbuf as fb;
 use alkaid_fbs::flatbuffers::FlatBufferBuilder as FbBuilder;
-use allocator_api2::alloc::Global;
 
 use super::message::*;
 use super::schema::{decode_schema, DecodeLimits};

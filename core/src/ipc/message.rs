@@ -519,7 +519,7 @@ impl<'b> FooterView<'b> {
 mod tests {
     use super::*;
     use crate::ipc::Endianness;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     #[test]
     fn record_batch_message_round_trip() {

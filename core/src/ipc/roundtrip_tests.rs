@@ -8,7 +8,7 @@ use crate::array::*;
 use crate::buffer::{SharedBox, SharedSlice};
 use crate::datatypes::*;
 
-use allocator_api2::alloc::Global as G;
+use crate::Global as G;
 
 fn field(name: &'static str, dt: DataType<'static, G>, nullable: bool) -> Field<'static, G> {
     Field::new(name, dt, nullable)

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::datatypes::*;
-use allocator_api2::alloc::Global;
+use crate::Global;
 use std::vec::Vec;
 
 type F = Field<'static, Global>;

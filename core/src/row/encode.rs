@@ -503,7 +503,7 @@ mod tests {
     use std::string::String;
     use std::vec::Vec;
 
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     use crate::array::{
         Array, ArrayRef, BinaryArray, BinaryViewArray, BooleanBuilder, LargeStringArray, NullArray,

@@ -88,7 +88,7 @@ impl Provenance {
 mod tests {
     use std::vec::Vec;
 
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     use super::*;
     use crate::array::{

@@ -182,7 +182,7 @@ where
 
 #[cfg(test)]
 mod tests {
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     use super::*;
     use crate::buffer::SharedBox;

@@ -4,7 +4,7 @@
 use core::cmp::Ordering;
 use std::vec::Vec;
 
-use allocator_api2::alloc::Global;
+use crate::Global;
 
 use super::{RowConverter, RowEncoding, SortField, SortOptions};
 use crate::array::{

@@ -3,7 +3,7 @@
 
 use std::vec::Vec;
 
-use allocator_api2::alloc::Global;
+use crate::Global;
 
 use super::*;
 use crate::array::{Array, ArrayRef, PrimitiveArray, StringArray};

@@ -20,12 +20,13 @@ use std::ptr::{self, NonNull};
 use std::sync::atomic::{AtomicIsize, Ordering};
 use std::sync::Arc;
 
-use alkaid::allocator_api2::alloc::{AllocError, Allocator, Global};
+use alkaid::allocator_api2::alloc::{AllocError, Allocator};
 use alkaid::buffer::{SharedBox, SharedSlice, SharedStr};
 use alkaid::datatypes::{
     DataType, Field, IndexType, IntervalUnit, Schema, TimeUnit, UnionFields, UnionMode,
 };
 use alkaid::ffi::{import_field, import_field_in, import_schema, FFI_ArrowSchema};
+use alkaid::Global;
 use arrow_schema::ffi::FFI_ArrowSchema as RsFfiSchema;
 use arrow_schema::{
     DataType as RsType, Field as RsField, IntervalUnit as RsInterval, Schema as RsSchema,

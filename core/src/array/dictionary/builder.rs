@@ -263,7 +263,7 @@ mod tests {
     use super::*;
     use crate::array::ValidationLevel;
     use crate::test_support::{check_every_failure, TestAlloc};
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     #[test]
     fn builder_rejects_keys_outside_dictionary_or_key_type() {

@@ -12,8 +12,8 @@ use crate::buffer::{
 };
 use crate::datatypes::{DataType, Field, FieldRef, IndexType, TimeUnit, UnionFields, UnionMode};
 use crate::native::{f16, i256, IntervalMonthDayNano, NativeType};
+use crate::Global;
 use crate::NoAlloc;
-use allocator_api2::alloc::Global;
 use std::vec::Vec;
 
 pub(super) type G = Global;

@@ -166,7 +166,7 @@ mod tests {
     use super::super::RunEnds;
     use super::*;
     use crate::test_support::{check_every_failure, TestAlloc};
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     #[test]
     fn builder_merges_runs_and_distinguishes_bits() {

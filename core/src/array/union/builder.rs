@@ -195,7 +195,7 @@ mod tests {
     use crate::array::{Array, BinaryBuilder, PrimitiveArray};
     use crate::datatypes::{DataType, Field};
     use crate::test_support::{check_every_failure, TestAlloc};
-    use allocator_api2::alloc::Global;
+    use crate::Global;
     use std::vec::Vec;
 
     /// The "Dense Union" example: `[{f=1.2}, null, {f=3.4}, {i=5}]`.

@@ -494,7 +494,7 @@ impl Appender<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     /// Every byte from the length to the capacity is zero.
     fn padding_zero(b: &MutableBuffer<Global>) -> bool {

@@ -4,7 +4,7 @@
 use super::*;
 use crate::ipc::compression::tests::{noise, text};
 use crate::test_support::counting;
-use allocator_api2::alloc::Global;
+use crate::Global;
 use proptest::prelude::*;
 use std::string::String;
 use std::vec::Vec;

@@ -4,7 +4,7 @@
 use super::lz4_frame::Lz4FrameCodec;
 use super::*;
 use crate::test_support::{check_every_failure, counting, TestAlloc};
-use allocator_api2::alloc::Global;
+use crate::Global;
 use std::vec::Vec;
 
 /// Sensor-log-like text: compressible.

@@ -17,7 +17,7 @@ use crate::error::ErrorKind;
 use crate::ipc::reader::{FileReader, IpcReadOptions, SliceStreamReader, StreamReader};
 use crate::ipc::writer::{FileWriter, IpcWriteOptions, StreamWriter};
 use crate::test_support::{counting, TestAlloc};
-use allocator_api2::alloc::Global;
+use crate::Global;
 use ruzstd::encoding::{compress_to_vec, CompressionLevel};
 use std::vec;
 use std::vec::Vec;

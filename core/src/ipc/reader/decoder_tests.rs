@@ -3,7 +3,9 @@
 
 use std::vec::Vec;
 
-use allocator_api2::alloc::{Allocator, Global as G};
+use allocator_api2::alloc::Allocator;
+
+use crate::Global as G;
 
 use super::{IpcReadOptions, ReadLimits, SliceStreamReader, StreamDecoder, StreamReader};
 use crate::array::*;

@@ -13,7 +13,7 @@ use crate::ipc::reader::{FileReader, IpcReadOptions, SliceStreamReader};
 use crate::ipc::roundtrip_tests::sample_batch;
 use crate::test_support::{check_every_failure, counting, TestAlloc};
 
-use allocator_api2::alloc::Global as G;
+use crate::Global as G;
 
 fn append(out: &mut Vec<u8>, msg: &super::EncodedMessage<'_>) {
     assert_eq!(msg.offset(), out.len() as u64);

@@ -16,7 +16,9 @@ use crate::ipc::reader::{IpcReadOptions, SliceStreamReader};
 use crate::ipc::roundtrip_tests::sample_batch;
 use crate::test_support::{check_every_failure, counting, TestAlloc};
 
-use allocator_api2::alloc::{Allocator, Global as G};
+use allocator_api2::alloc::Allocator;
+
+use crate::Global as G;
 
 /// How a test executor treats the jobs it is given.
 #[derive(Clone, Copy, PartialEq)]

@@ -261,7 +261,7 @@ mod tests {
     use crate::row::Rows;
     use std::vec::Vec;
 
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     use super::*;
     use crate::array::Array;

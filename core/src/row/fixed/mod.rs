@@ -729,7 +729,7 @@ mod tests {
     #[test]
     fn null_rows_overwritten() {
         use crate::array::Array;
-        use allocator_api2::alloc::Global;
+        use crate::Global;
         let opts: std::vec::Vec<Option<i32>> = (0..200)
             .map(|i| {
                 if i % 3 == 0 || i % 7 == 0 {
@@ -804,7 +804,7 @@ mod tests {
     #[test]
     fn decode_makes_the_bitmap_at_the_first_null() {
         use crate::array::Array;
-        use allocator_api2::alloc::Global;
+        use crate::Global;
         let o = SortOptions::default();
         for (n, nulls) in [
             (200, &[][..]),

@@ -4,7 +4,7 @@
 //! compared with the hashes the seed's interner gave, so that any change
 //! to key assignment shows. Every batch also decodes back to its values.
 
-use allocator_api2::alloc::Global as G;
+use crate::Global as G;
 use std::vec::Vec;
 
 use crate::array::{Array, ArrayRef, DictionaryArray, DictionaryKeys, PrimitiveArray};

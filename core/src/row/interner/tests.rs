@@ -4,7 +4,7 @@
 /// Interning batches: key spans, growth between neighbours.
 mod interning {
     use super::super::*;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
     use std::vec::Vec;
 
     fn rows_of(values: &[&[u8]]) -> Rows<Global> {
@@ -147,7 +147,7 @@ mod interning {
 /// Batches that repeat a dictionary, or carry one like it, give the same
 /// rows as encoding its values again.
 mod repeated {
-    use allocator_api2::alloc::Global as G;
+    use crate::Global as G;
     use std::vec::Vec;
 
     use crate::array::{
@@ -297,7 +297,7 @@ mod repeated {
 /// far, each batch after an empty dictionary (a cache miss).
 #[test]
 fn cached_tables_match_fresh_converters() {
-    use allocator_api2::alloc::Global as G;
+    use crate::Global as G;
     use repeated::{bytes, dict, dict_type};
     let field = crate::row::SortField::new(dict_type());
     let seeded = || {
@@ -327,7 +327,7 @@ fn cached_tables_match_fresh_converters() {
 mod decoding {
     use std::vec::Vec;
 
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     use crate::array::{Array, ArrayRef, DictionaryArray, DictionaryKeys, PrimitiveArray};
     use crate::buffer::SharedBox;
@@ -556,7 +556,7 @@ mod decoding {
 
 /// Decoding exact values; crafted and random rows are errors, never panics.
 mod crafted {
-    use allocator_api2::alloc::Global as G;
+    use crate::Global as G;
     use std::vec::Vec;
 
     use crate::array::{

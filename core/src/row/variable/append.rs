@@ -340,7 +340,7 @@ fn append_value(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     /// View rows of mostly inline values (the row-sized copy of
     /// `append_inline_views`: every length 0 to 12, nulls, a few longer

@@ -328,7 +328,7 @@ mod tests {
     }
     use std::vec::Vec;
 
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     use super::*;
     use crate::row::test_model::{

@@ -653,7 +653,7 @@ mod tests {
     use super::*;
     use crate::buffer::MutableBuffer;
     use crate::row::variable::decoding::read_unordered;
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     fn enc<const B: usize>(v: Option<&[u8]>, opts: SortOptions) -> std::vec::Vec<u8> {
         let n = ordered_len::<B>(v.map(<[u8]>::len)).unwrap();

@@ -448,7 +448,7 @@ mod tests {
     use crate::row::variable::value_len;
     use crate::row::Rows;
     use crate::row::{RowConverter, SortField, SortOptions};
-    use allocator_api2::alloc::Global;
+    use crate::Global;
     use std::vec::Vec;
 
     /// The view lengths added up, a negative one as 0, none: 0; near the

@@ -283,7 +283,7 @@ pub(crate) fn append_bound<A: Allocator>(
 mod tests {
     use std::vec::Vec;
 
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     use crate::array::{
         Array, ArrayRef, BinaryArray, DictionaryArray, DictionaryKeys, Int32Array,

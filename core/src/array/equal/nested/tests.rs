@@ -11,7 +11,7 @@ use crate::array::{
 };
 use crate::buffer::{OffsetBuffer, ScalarBuffer, SharedSlice};
 use crate::datatypes::{DataType, Field, FieldRef};
-use allocator_api2::alloc::Global;
+use crate::Global;
 
 type Lists<'s> = &'s [Option<&'s [Option<i32>]>];
 

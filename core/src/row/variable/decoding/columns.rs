@@ -602,7 +602,7 @@ mod tests {
 
     use crate::row::Row;
 
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     use super::*;
     use crate::row::test_model::{

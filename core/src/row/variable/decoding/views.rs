@@ -435,7 +435,7 @@ where
 mod tests {
     use std::vec::Vec;
 
-    use allocator_api2::alloc::Global;
+    use crate::Global;
 
     use super::*;
     use crate::array::{Array, ArrayRef};
