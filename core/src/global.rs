@@ -14,8 +14,9 @@
 //! So [`Global`] asks the global allocator for `size + align` bytes at its
 //! minimum alignment and places the data at the first `align` boundary past
 //! the block's start, keeping that distance in the `usize` just before the
-//! data. Alignments up to the minimum and zero-sized layouts go to the global
-//! allocator unchanged. The cost is `align` bytes per over-aligned allocation
+//! data; `grow` and `shrink` allocate, copy and free, as the global
+//! allocator's aligned path does. Alignments up to the minimum and zero-sized
+//! layouts go to the global allocator unchanged. The cost is `align` bytes per over-aligned allocation
 //! (64 bytes a buffer). [`allocator_api2::alloc::Global`], the global heap
 //! without this, serves every type of the crate as well; the two must not
 //! free each other's memory.
@@ -47,9 +48,9 @@ const CALLOC_FROM: usize = 128 * 1024;
 ///
 /// An allocation of `size` bytes aligned to `align` > 16 takes a block of
 /// `size + align` bytes aligned to 16 and starts `align - start % align`
-/// bytes into it (16 to `align` bytes); `grow` and `shrink` `realloc` the
-/// block and move the data when its distance from the boundary changes.
-/// Other layouts go to [`allocator_api2::alloc::Global`] as they are.
+/// bytes into it (16 to `align` bytes); `grow` and `shrink` move it to a
+/// new block. Other layouts go to [`allocator_api2::alloc::Global`] as
+/// they are.
 ///
 /// # Errors
 /// Every method returns [`AllocError`] where the global allocator fails,
@@ -146,55 +147,10 @@ impl Global {
         Ok(NonNull::slice_from_raw_parts(data, layout.size()))
     }
 
-    /// Resizes an over-aligned allocation to `new` (same alignment, non-zero
-    /// sizes) with `realloc`, moving the data if its distance to the
-    /// alignment boundary changed.
-    ///
-    /// # Safety
-    /// `ptr` was allocated by `self` with `old`; `old` and `new` are both
-    /// over-aligned with the same alignment.
-    unsafe fn resize_over(
-        &self,
-        ptr: NonNull<u8>,
-        old: Layout,
-        new: Layout,
-    ) -> Result<NonNull<[u8]>, AllocError> {
-        let (old_outer, new_outer) = (block_layout(old)?, block_layout(new)?);
-        // SAFETY: `ptr` came from `allocate_over` (the caller's contract).
-        let (block, old_shift) = unsafe { block_of(ptr) };
-        // SAFETY: `block` was allocated by `Heap` with `old_outer`, and both
-        // layouts have `BLOCK_ALIGN`; on failure it is left as it was.
-        let moved = unsafe {
-            if new_outer.size() >= old_outer.size() {
-                Heap.grow(block, old_outer, new_outer)?
-            } else {
-                Heap.shrink(block, old_outer, new_outer)?
-            }
-        }
-        .cast::<u8>();
-        let new_shift = shift(moved, new.align());
-        // SAFETY: the moved block keeps its first `min(old, new)` outer
-        // bytes, which hold the data at `old_shift`; both the old and the new
-        // place of the data's `min(old.size(), new.size())` bytes lie in the
-        // new block, as each shift is at most `align`. `copy` allows overlap.
-        unsafe {
-            if new_shift != old_shift {
-                let len = old.size().min(new.size());
-                core::ptr::copy(
-                    moved.add(old_shift).as_ptr(),
-                    moved.add(new_shift).as_ptr(),
-                    len,
-                );
-            }
-            Ok(NonNull::slice_from_raw_parts(
-                place(moved, new_shift),
-                new.size(),
-            ))
-        }
-    }
-
-    /// Moves an allocation to a layout of another kind (plain to
-    /// over-aligned, or another alignment): allocate, copy, free.
+    /// Moves an allocation to a new layout, over-aligned on either side:
+    /// allocate, copy, free. (One copy, as the global allocator's own
+    /// aligned `realloc` makes; a `realloc` of the block could move it and
+    /// then need a second copy to the new alignment boundary.)
     ///
     /// # Safety
     /// `ptr` was allocated by `self` with `old`.
@@ -222,7 +178,8 @@ impl Global {
 // `block_of` finds from the data's start. The data lies inside its block:
 // `shift + size <= align + size`, the block's size. Memory stays valid until
 // `deallocate`, `grow` or `shrink`, and a failed `grow` or `shrink` leaves
-// the old allocation as it was. Copies of `Global` are interchangeable.
+// the old allocation as it was (it is freed only after the copy). Copies of
+// `Global` are interchangeable.
 unsafe impl Allocator for Global {
     fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, AllocError> {
         if over_aligned(layout) {
@@ -264,7 +221,6 @@ unsafe impl Allocator for Global {
         unsafe {
             match (over_aligned(old), over_aligned(new)) {
                 (false, false) => Heap.grow(ptr, old, new),
-                (true, true) if old.align() == new.align() => self.resize_over(ptr, old, new),
                 _ => self.reallocate(ptr, old, new),
             }
         }
@@ -297,7 +253,6 @@ unsafe impl Allocator for Global {
         unsafe {
             match (over_aligned(old), over_aligned(new)) {
                 (false, false) => Heap.shrink(ptr, old, new),
-                (true, true) if old.align() == new.align() => self.resize_over(ptr, old, new),
                 _ => self.reallocate(ptr, old, new),
             }
         }
@@ -380,8 +335,8 @@ mod tests {
     }
 
     /// Growing and shrinking an over-aligned allocation keeps its bytes and
-    /// its alignment, by many small steps (where `realloc` moves the block
-    /// and the data's distance to the boundary changes) and by large ones.
+    /// its alignment, by small steps and by large ones, each into a new
+    /// block at its own distance from the boundary.
     #[test]
     fn grow_and_shrink_keep_bytes_and_alignment() {
         for align in [32, 64, 256] {
