@@ -109,17 +109,14 @@ unsafe fn place(block: NonNull<u8>, shift: usize) -> NonNull<u8> {
     }
 }
 
-/// The block's start behind `data`, and the data's distance from it.
+/// The start of the block behind `data`.
 ///
 /// # Safety
 /// `data` was returned by [`place`] and its block is still allocated.
-unsafe fn block_of(data: NonNull<u8>) -> (NonNull<u8>, usize) {
+unsafe fn block_of(data: NonNull<u8>) -> NonNull<u8> {
     // SAFETY: `place` wrote the distance into the slot before `data`, inside
     // the same block; `data` minus it is the block's start.
-    unsafe {
-        let shift = data.sub(SLOT).cast::<usize>().read();
-        (data.sub(shift), shift)
-    }
+    unsafe { data.sub(data.sub(SLOT).cast::<usize>().read()) }
 }
 
 impl Global {
@@ -205,7 +202,7 @@ unsafe impl Allocator for Global {
                 Heap.deallocate(ptr, layout);
             } else if let Ok(outer) = block_layout(layout) {
                 // (`block_layout` succeeded when `ptr` was allocated.)
-                Heap.deallocate(block_of(ptr).0, outer);
+                Heap.deallocate(block_of(ptr), outer);
             }
         }
     }
