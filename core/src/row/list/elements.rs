@@ -205,27 +205,19 @@ pub(crate) fn encode_list(
         let &[a, b] = w else { continue };
         pos += write_element(out.get_mut(pos..).ok_or(Error::OutOfBounds)?, data, a, b)?;
     }
-    *out.get_mut(pos).ok_or(Error::OutOfBounds)? = EMPTY;
-    pos += 1;
-    if opts.descending {
-        out.get_mut(..pos)
-            .ok_or(Error::OutOfBounds)?
-            .iter_mut()
-            .for_each(|b| *b = !*b);
-    }
-    Ok(pos)
+    terminate(out, pos, opts)
 }
 
 /// The shape of the elements of lists whose child rows are all `width`
 /// bytes (the rows of a fixed-width leaf type, back to back).
 #[derive(Clone, Copy)]
 pub(crate) struct Uniform {
-    width: usize,
+    pub(crate) width: usize,
     /// Encoded size of one element ([`element_len`]).
     element: usize,
     /// Mini-blocks of an element (0 for an empty row or one over 32 bytes:
     /// those are written block by block).
-    minis: usize,
+    pub(crate) minis: usize,
     /// Bytes of the last mini-block (1 to 8).
     keep: usize,
 }
@@ -247,94 +239,109 @@ impl Uniform {
     }
 }
 
+/// Bytes that rows of a fixed-width leaf type are followed by in the
+/// buffer [`encode_uniform`] reads (zeros): each element's mini-blocks are
+/// read a word at a time, up to 31 bytes past the last row's end.
+pub(crate) const UNIFORM_PADDING: usize = BLOCK_SIZE;
+
 /// Writes the encoding of a valid list of the child rows `r` of the shape
-/// `u` (back to back in `data`) at the start of `out`; returns its length.
-/// Rows of 1 to 32 bytes are copied a word at a time by a loop made for
-/// their number of mini-blocks ([`put_uniform`]).
+/// `u` (back to back in `data`, followed by [`UNIFORM_PADDING`] bytes) at
+/// the start of `out`; returns its length. Each element's `M` mini-blocks
+/// (`E = 1 + 9 × M` bytes, read as `S = 8 × M` bytes from the row's start)
+/// are copied a word at a time, the last masked to `u.keep` bytes; `M` is
+/// `u.minis` (1 to 4: rows of 1 to 32 bytes).
 ///
 /// # Errors
-/// [`Error::OutOfBounds`] when `out` is too short or the rows are not in
-/// `data`; [`Error::CapacityOverflow`].
+/// [`Error::OutOfBounds`] when `out` is too short or the rows (and their
+/// padding) are not in `data`; [`Error::CapacityOverflow`].
 #[inline(always)]
-pub(crate) fn encode_uniform(
+pub(crate) fn encode_uniform<const M: usize, const E: usize, const S: usize>(
     data: &[u8],
     u: Uniform,
     r: Range<usize>,
     opts: SortOptions,
     out: &mut [u8],
 ) -> Result<usize> {
-    let size = u
-        .element
-        .checked_mul(r.len())
-        .ok_or(Error::CapacityOverflow)?;
-    let (elements, rest) = out
-        .get_mut(..=size)
-        .ok_or(Error::OutOfBounds)?
-        .split_at_mut(size);
-    let first = r
+    let size = E.checked_mul(r.len()).ok_or(Error::CapacityOverflow)?;
+    let mut at = r
         .start
         .checked_mul(u.width)
         .ok_or(Error::CapacityOverflow)?;
-    let src = data.get(first..).unwrap_or(&[]);
-    let done = match u.minis {
-        1 => put_uniform::<1, 10, 8>(elements, src, u.width, u.keep),
-        2 => put_uniform::<2, 19, 16>(elements, src, u.width, u.keep),
-        3 => put_uniform::<3, 28, 24>(elements, src, u.width, u.keep),
-        4 => put_uniform::<4, 37, 32>(elements, src, u.width, u.keep),
-        _ => None,
-    };
-    if done.is_none() {
-        // Rows of no or more than 32 bytes, or the last rows of the buffer.
-        let mut pos = 0;
-        for j in 0..r.len() {
-            let a = first + j * u.width;
-            pos += write_element(
-                elements.get_mut(pos..).ok_or(Error::OutOfBounds)?,
-                data,
-                a,
-                a + u.width,
-            )?;
-        }
-    }
-    *rest.first_mut().ok_or(Error::OutOfBounds)? = EMPTY;
-    if opts.descending {
-        out.get_mut(..=size)
-            .ok_or(Error::OutOfBounds)?
-            .iter_mut()
-            .for_each(|b| *b = !*b);
-    }
-    Ok(size + 1)
-}
-
-/// Writes elements of `M` mini-blocks (`E = 1 + 9 × M` bytes each) into
-/// `out` (a whole number of them) from rows of `width` bytes back to back
-/// in `src`, the last mini-block holding `keep` bytes; reads `S = 8 × M`
-/// bytes from each row's start. `None` (nothing useful written) when `src`
-/// is too short for that.
-#[inline(always)]
-fn put_uniform<const M: usize, const E: usize, const S: usize>(
-    out: &mut [u8],
-    src: &[u8],
-    width: usize,
-    keep: usize,
-) -> Option<()> {
-    let mask = low_bytes(keep);
+    let mask = low_bytes(u.keep);
     // `keep <= 8`.
-    let marker = keep as u8;
-    for (k, dst) in out.chunks_exact_mut(E).enumerate() {
-        let d: &mut [u8; E] = dst.try_into().ok()?;
-        let s: &[u8; S] = src.get(k * width..)?.first_chunk()?;
+    let marker = u.keep as u8;
+    for d in out
+        .get_mut(..size)
+        .ok_or(Error::OutOfBounds)?
+        .chunks_exact_mut(E)
+    {
+        let (Some(d), Some(s)) = (
+            d.first_chunk_mut::<E>(),
+            data.get(at..).and_then(|s| s.first_chunk::<S>()),
+        ) else {
+            return Err(Error::OutOfBounds);
+        };
+        at += u.width;
         d[0] = NON_EMPTY;
         for m in 0..M {
-            let word = u64::from_le_bytes(*s.get(m * MINI_BLOCK..)?.first_chunk()?);
+            let (Some(word), Some(block)) = (
+                s.get(m * MINI_BLOCK..).and_then(|w| w.first_chunk()),
+                d.get_mut(1 + m * (MINI_BLOCK + 1)..)
+                    .and_then(|b| b.first_chunk_mut::<{ MINI_BLOCK + 1 }>()),
+            ) else {
+                return Err(Error::OutOfBounds);
+            };
+            let word = u64::from_le_bytes(*word);
             let last = m + 1 == M;
-            let block = d.get_mut(1 + m * (MINI_BLOCK + 1)..)?;
-            let (b, t) = block.split_first_chunk_mut::<MINI_BLOCK>()?;
-            *b = (if last { word & mask } else { word }).to_le_bytes();
-            *t.first_mut()? = if last { marker } else { CONTINUATION };
+            let (b, t) = block.split_at_mut(MINI_BLOCK);
+            b.copy_from_slice(&(if last { word & mask } else { word }).to_le_bytes());
+            if let Some(t) = t.first_mut() {
+                *t = if last { marker } else { CONTINUATION };
+            }
         }
     }
-    Some(())
+    terminate(out, size, opts)
+}
+
+/// Writes the terminator of a list whose elements are `out[..pos]`, and
+/// inverts the list's bytes when descending; returns the list's length.
+///
+/// # Errors
+/// [`Error::OutOfBounds`] when `out` is too short.
+#[inline(always)]
+fn terminate(out: &mut [u8], pos: usize, opts: SortOptions) -> Result<usize> {
+    let list = out.get_mut(..=pos).ok_or(Error::OutOfBounds)?;
+    if let Some(t) = list.last_mut() {
+        *t = EMPTY;
+    }
+    if opts.descending {
+        list.iter_mut().for_each(|b| *b = !*b);
+    }
+    Ok(pos + 1)
+}
+
+/// Writes the encoding of a valid list of the child rows `r`, each `width`
+/// bytes back to back in `data`, element by element ([`write_element`]):
+/// for rows of no or more than 32 bytes, which [`encode_uniform`] does not
+/// take.
+///
+/// # Errors
+/// [`Error::OutOfBounds`] when `out` is too short or the rows are not in
+/// `data`; [`Error::CapacityOverflow`].
+pub(crate) fn encode_uniform_blocks(
+    data: &[u8],
+    width: usize,
+    r: Range<usize>,
+    opts: SortOptions,
+    out: &mut [u8],
+) -> Result<usize> {
+    let mut pos = 0;
+    for j in r {
+        let a = j.checked_mul(width).ok_or(Error::CapacityOverflow)?;
+        let e = out.get_mut(pos..).ok_or(Error::OutOfBounds)?;
+        pos += write_element(e, data, a, a + width)?;
+    }
+    terminate(out, pos, opts)
 }
 
 /// Reads the blocks of one element (its `0x02` already consumed) from the
@@ -676,6 +683,56 @@ mod tests {
             out.push(if k == last { c.len() as u8 } else { 0xFF });
         }
         out
+    }
+
+    /// Lists of rows of one width, written by the word-at-a-time writer
+    /// made for their mini-blocks ([`super::encode_uniform`], 1 to 32
+    /// bytes) or block by block ([`super::encode_uniform_blocks`], no or
+    /// more than 32 bytes), are the reference's elements and terminator,
+    /// inverted when descending; the last row of the buffer is read
+    /// through the padding. Too short an output is an error.
+    #[test]
+    fn uniform_lists_are_the_reference_elements_for_every_width() {
+        use super::{encode_uniform, encode_uniform_blocks, Uniform, UNIFORM_PADDING};
+        for width in 0..=40usize {
+            let rows = 5;
+            let mut data: Vec<u8> = (0..width * rows).map(|i| (i * 37 + width) as u8).collect();
+            data.resize(data.len() + UNIFORM_PADDING, 0);
+            let u = Uniform::new(width).unwrap();
+            for descending in [false, true] {
+                let opts = SortOptions::new(descending, false);
+                // The last three rows: the buffer's end is read.
+                let r = 2..rows;
+                let mut want: Vec<u8> = r
+                    .clone()
+                    .flat_map(|j| element(&data[j * width..(j + 1) * width]))
+                    .collect();
+                want.push(0x01);
+                if descending {
+                    want.iter_mut().for_each(|b| *b = !*b);
+                }
+                let write = |out: &mut [u8]| match u.minis {
+                    1 => encode_uniform::<1, 10, 8>(&data, u, r.clone(), opts, out),
+                    2 => encode_uniform::<2, 19, 16>(&data, u, r.clone(), opts, out),
+                    3 => encode_uniform::<3, 28, 24>(&data, u, r.clone(), opts, out),
+                    4 => encode_uniform::<4, 37, 32>(&data, u, r.clone(), opts, out),
+                    _ => encode_uniform_blocks(&data, width, r.clone(), opts, out),
+                };
+                assert_eq!(
+                    u.minis,
+                    if (1..=32).contains(&width) {
+                        width.div_ceil(8)
+                    } else {
+                        0
+                    }
+                );
+                let mut out = std::vec![0xAA; want.len() + 3];
+                assert_eq!(write(&mut out), Ok(want.len()), "width {width}");
+                assert_eq!(&out[..want.len()], &want[..], "width {width}");
+                let mut short = std::vec![0; want.len() - 1];
+                assert_eq!(write(&mut short), Err(Error::OutOfBounds), "width {width}");
+            }
+        }
     }
 
     /// The element-by-element encoding of integer lists is canonical, so a row

@@ -139,8 +139,8 @@ pub(crate) enum ListChild<A: Allocator> {
     /// Rows of any type, with their offsets.
     Rows(Rows<A>),
     /// Rows of a fixed-width leaf type ([`row_width`] bytes each) back to
-    /// back, without offsets: all that the element-by-element encoding of
-    /// such lists reads.
+    /// back, without offsets, then [`elements::UNIFORM_PADDING`] zero bytes:
+    /// all that the element-by-element encoding of such lists reads.
     Fixed(TryVec<u8, A>),
 }
 
@@ -186,11 +186,15 @@ fn encode_elements<A: Allocator + Clone>(
             let total = width
                 .checked_mul(elements.len())
                 .ok_or(Error::CapacityOverflow)?;
+            let padded = total
+                .checked_add(elements::UNIFORM_PADDING)
+                .ok_or(Error::CapacityOverflow)?;
             let mut data = TryVec::new_in(alloc.clone());
-            data.try_extend_filled(total, |fill| {
-                let out = fill.zeroed_to(total)?;
+            data.try_extend_filled(padded, |fill| {
+                let out = fill.zeroed_to(padded)?;
                 let mut layout = Layout::Stride { width, offset: 0 };
-                fixed::encode_column(elements, opts, out, &mut layout)
+                let rows = out.get_mut(..total).ok_or(Error::OutOfBounds)?;
+                fixed::encode_column(elements, opts, rows, &mut layout)
             })?;
             return Ok(ListChild::Fixed(data));
         }
@@ -269,7 +273,7 @@ pub(crate) fn add_lengths<A: Allocator>(
     let unordered = node.unordered;
     let elementwise = !unordered && !node.canonical_lists;
     let element = match row_width(node)? {
-        Some(w) => Some(elements::element_len(w)?),
+        Some(w) => Some((w, elements::element_len(w)?)),
         None => None,
     };
     let n = lengths.len();
@@ -286,16 +290,32 @@ pub(crate) fn add_lengths<A: Allocator>(
                 add(i, canonical::list_len(child, range, unordered)?)
             })
         }
-        (true, Some(e)) => for_each_list!(index, nulls, n, |i, range| {
-            let len = match range {
-                Some(r) => e
-                    .checked_mul(r.len())
-                    .and_then(|n| n.checked_add(1))
-                    .ok_or(Error::CapacityOverflow)?,
-                None => 1,
-            };
-            add(i, len)
-        }),
+        (true, Some((w, e))) => {
+            // At least the elements' number (their rows and the padding).
+            let limit = child.data().len() / w.max(1);
+            match index {
+                ListIndex::List32(o, _) => add_uniform(
+                    lengths,
+                    nulls,
+                    e,
+                    (o.len().saturating_sub(1), limit),
+                    slot_counts(o),
+                ),
+                ListIndex::List64(o, _) => add_uniform(
+                    lengths,
+                    nulls,
+                    e,
+                    (o.len().saturating_sub(1), limit),
+                    slot_counts(o),
+                ),
+                ListIndex::View32(_, s) => {
+                    add_uniform(lengths, nulls, e, (s.len(), limit), s.iter().map(count))
+                }
+                ListIndex::View64(_, s) => {
+                    add_uniform(lengths, nulls, e, (s.len(), limit), s.iter().map(count))
+                }
+            }
+        }
         (true, None) => {
             let offsets = child.rows()?.offsets();
             for_each_list!(index, nulls, n, |i, range| {
@@ -307,6 +327,66 @@ pub(crate) fn add_lengths<A: Allocator>(
             })
         }
     }
+}
+
+/// An offset or size as a count, `usize::MAX` for a malformed one (which
+/// saturates the sizes it is part of; the ranges are checked when the
+/// lists are written).
+#[inline(always)]
+fn count<O: OffsetSize>(o: &O) -> usize {
+    o.to_usize().unwrap_or(usize::MAX)
+}
+
+/// The element counts of the slots of a list's `offsets` ([`count`]).
+fn slot_counts<O: OffsetSize>(offsets: &[O]) -> impl Iterator<Item = usize> + '_ {
+    offsets.windows(2).map(|w| match w {
+        [a, b] => count(b).saturating_sub(count(a)),
+        _ => 0,
+    })
+}
+
+/// Adds the encoded size of each list of elements of one encoded size
+/// `element` (a list of `k` elements: `1 + element × k` bytes; a null list,
+/// like `[]`, 1 byte) to `lengths`; `counts`: each slot's elements, of
+/// which there are `slots`, each at most `limit` (the child's elements;
+/// a larger count, from malformed offsets, is taken as `limit`: the ranges
+/// are checked when the lists are written). Saturating: a saturated length
+/// makes the running total overflow ([`Error::CapacityOverflow`]).
+///
+/// # Errors
+/// [`Error::OffsetOutOfBounds`] when there are fewer `slots` than
+/// `lengths`; [`Error::CapacityOverflow`] when a list of `limit` elements
+/// would not fit a `usize`.
+fn add_uniform<A: Allocator>(
+    lengths: &mut [usize],
+    nulls: Option<&NullBuffer<'_, A>>,
+    element: usize,
+    (slots, limit): (usize, usize),
+    counts: impl Iterator<Item = usize>,
+) -> Result<()> {
+    if slots < lengths.len() {
+        return Err(Error::OffsetOutOfBounds);
+    }
+    element
+        .checked_mul(limit)
+        .and_then(|n| n.checked_add(1))
+        .ok_or(Error::CapacityOverflow)?;
+    // No overflow but the lengths' own (saturated).
+    let size = |c: usize| element * c.min(limit) + 1;
+    match nulls {
+        None => lengths
+            .iter_mut()
+            .zip(counts)
+            .for_each(|(l, c)| *l = l.saturating_add(size(c))),
+        Some(nulls) => lengths
+            .iter_mut()
+            .zip(counts)
+            .enumerate()
+            .for_each(|(i, (l, c))| {
+                *l = l.saturating_add(size(if nulls.is_valid(i) { c } else { 0 }))
+            }),
+    }
+    Ok(())
 }
 
 /// The width of every element's row when the elements are of a
@@ -343,14 +423,30 @@ pub(crate) fn encode<A: Allocator>(
             Ok(())
         });
     }
+    // One loop per shape of fixed-width elements (1 to 4 mini-blocks).
+    macro_rules! uniform {
+        ($u:expr, $m:literal, $e:literal, $s:literal) => {
+            for_each_list!(index, nulls, n, |i, range| {
+                put_list(cursors, data, i, range, null, |r, out| {
+                    elements::encode_uniform::<$m, $e, $s>(bytes, $u, r, opts, out)
+                })
+            })
+        };
+    }
     match row_width(node)? {
         Some(w) => {
             let u = elements::Uniform::new(w)?;
-            for_each_list!(index, nulls, n, |i, range| {
-                put_list(cursors, data, i, range, null, |r, out| {
-                    elements::encode_uniform(bytes, u, r, opts, out)
-                })
-            })
+            match u.minis {
+                1 => uniform!(u, 1, 10, 8),
+                2 => uniform!(u, 2, 19, 16),
+                3 => uniform!(u, 3, 28, 24),
+                4 => uniform!(u, 4, 37, 32),
+                _ => for_each_list!(index, nulls, n, |i, range| {
+                    put_list(cursors, data, i, range, null, |r, out| {
+                        elements::encode_uniform_blocks(bytes, w, r, opts, out)
+                    })
+                }),
+            }
         }
         None => {
             let offsets = child.rows()?.offsets();
@@ -496,4 +592,53 @@ pub(crate) fn decode<'a, A: Allocator + Clone>(
         .into_array_ref(),
         _ => return Err(Error::TypeMismatch),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{add_uniform, slot_counts};
+    use crate::buffer::{NullBuffer, NullBufferBuilder};
+    use crate::error::Error;
+    use crate::Global;
+
+    /// Lists of one element size: `1 + element × count` bytes, a null list
+    /// 1 byte; counts past the child's elements (malformed offsets) are
+    /// taken as that many; too few slots, or a list of all the elements
+    /// that would overflow, are errors.
+    #[test]
+    fn uniform_list_sizes() {
+        let mut b = NullBufferBuilder::new_in(Global);
+        for valid in [true, false, true, true] {
+            b.try_append(valid).unwrap();
+        }
+        let nulls: NullBuffer<'_, Global> = b.finish().unwrap();
+        let offsets: [i32; 5] = [3, 5, 9, 9, 1];
+        let counts: std::vec::Vec<usize> = slot_counts(&offsets).collect();
+        assert_eq!(counts, [2, 4, 0, 0]);
+        let mut lengths = [10usize; 4];
+        add_uniform(
+            &mut lengths,
+            Some(&nulls),
+            19,
+            (4, 8),
+            counts.iter().copied(),
+        )
+        .unwrap();
+        assert_eq!(lengths, [10 + 39, 10 + 1, 10 + 1, 10 + 1]);
+        let mut lengths = [0usize; 3];
+        let sizes = [1usize, 100, 0];
+        add_uniform::<Global>(&mut lengths, None, 10, (3, 7), sizes.iter().copied()).unwrap();
+        assert_eq!(lengths, [11, 71, 1]);
+        assert_eq!(
+            add_uniform::<Global>(&mut [0; 3], None, 10, (2, 7), sizes.iter().copied()),
+            Err(Error::OffsetOutOfBounds)
+        );
+        assert_eq!(
+            add_uniform::<Global>(&mut [0; 1], None, usize::MAX / 2, (1, 3), [1].into_iter()),
+            Err(Error::CapacityOverflow)
+        );
+        let mut full = [usize::MAX - 5];
+        add_uniform::<Global>(&mut full, None, 10, (1, 7), [1].into_iter()).unwrap();
+        assert_eq!(full, [usize::MAX]);
+    }
 }
