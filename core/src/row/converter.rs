@@ -9,7 +9,7 @@ use super::encode;
 use super::interner::Interner;
 use super::provenance::Provenance;
 use super::source::{self, Rowwise};
-use super::{Node, Row, RowEncoding, RowInterner, Rows, SortField, SortOptions};
+use super::{Columns, Node, Row, RowEncoding, RowInterner, Rows, SortField, SortOptions};
 use crate::array::ArrayRef;
 use crate::buffer::{SharedSlice, TryVec};
 use crate::datatypes::DataType;
@@ -75,7 +75,9 @@ pub struct RowConverter<
     #[cfg(feature = "alloc")] A: Allocator + Clone = crate::Global,
     #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
 > {
-    pub(super) nodes: TryVec<Node<'a, A>, A>,
+    pub(super) nodes: Columns<Node<'a, A>, A>,
+    /// Where its rows and decoded columns come from.
+    alloc: A,
     encoding: RowEncoding,
     /// Number of dictionary columns (nested ones included) that a
     /// [`RowInterner`] of this converter maps ([`RowEncoding::Seed`] only).
@@ -114,7 +116,7 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         alloc: A,
     ) -> Result<Self> {
         let mut seeds = 0;
-        let nodes = TryVec::try_from_fn_in(fields.len(), alloc.clone(), |i| {
+        let nodes = Columns::try_from_fn_in(fields.len(), alloc.clone(), |i| {
             let f = fields.get(i).ok_or(Error::OutOfBounds)?;
             f.data_type.validate()?;
             Node::try_new(&f.data_type, f.options, encoding, &mut seeds, &alloc)
@@ -122,6 +124,7 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         let provenance = Provenance::of(&nodes, encoding);
         Ok(RowConverter {
             nodes,
+            alloc,
             encoding,
             seed_dictionaries: seeds,
             provenance,
@@ -201,7 +204,7 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
     /// # Errors
     /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
     pub fn empty_rows(&self, rows: usize, bytes: usize) -> Result<Rows<A>> {
-        Rows::try_with_capacity_in(rows, bytes, self.nodes.allocator().clone())
+        Rows::try_with_capacity_in(rows, bytes, self.alloc.clone())
     }
 
     /// Encodes `columns` (one per field, of the fields' types, all of one
@@ -220,7 +223,7 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
     /// with dictionary columns; [`Error::AllocationFailed`];
     /// [`Error::CapacityOverflow`].
     pub fn convert_columns(&self, columns: &[ArrayRef<'_, A>]) -> Result<Rows<A>> {
-        let mut rows = Rows::new_in(self.nodes.allocator().clone());
+        let mut rows = Rows::new_in(self.alloc.clone());
         self.append(&mut rows, columns)?;
         Ok(rows)
     }
@@ -243,7 +246,7 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
     /// # Errors
     /// [`Error::AllocationFailed`].
     pub fn try_new_interner(&self) -> Result<RowInterner<A>> {
-        let alloc = self.nodes.allocator();
+        let alloc = &self.alloc;
         Ok(RowInterner {
             dictionaries: TryVec::try_from_fn_in(self.seed_dictionaries, alloc.clone(), |_| {
                 Ok(Interner::new_in(alloc.clone()))
@@ -266,7 +269,7 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         interner: &mut RowInterner<A>,
         columns: &[ArrayRef<'_, A>],
     ) -> Result<Rows<A>> {
-        let mut rows = Rows::new_in(self.nodes.allocator().clone());
+        let mut rows = Rows::new_in(self.alloc.clone());
         self.append_with_interner(interner, &mut rows, columns)?;
         Ok(rows)
     }
@@ -308,7 +311,7 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         rows: &mut Rows<A>,
         columns: &[ArrayRef<'_, A>],
     ) -> Result<()> {
-        let alloc = self.nodes.allocator().clone();
+        let alloc = self.alloc.clone();
         let mark = rows.mark();
         let r = encode::encode_columns(&self.nodes, dictionaries, columns, rows, &alloc);
         match r {
@@ -367,7 +370,7 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         I: IntoIterator<Item = Row<'r>>,
         I::IntoIter: ExactSizeIterator,
     {
-        let alloc = self.nodes.allocator();
+        let alloc = &self.alloc;
         let rows = Rowwise(rows.into_iter());
         // Rows from anywhere: checked in full.
         source::decode(&self.nodes, dictionaries, rows, false, alloc)
@@ -431,13 +434,7 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         // bytes of valid strings: their UTF-8 is not checked again.
         let written_by = rows.written_by();
         let trusted = written_by.is_some() && written_by == self.provenance;
-        source::decode(
-            &self.nodes,
-            dictionaries,
-            rows,
-            trusted,
-            self.nodes.allocator(),
-        )
+        source::decode(&self.nodes, dictionaries, rows, trusted, &self.alloc)
     }
 }
 

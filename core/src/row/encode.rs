@@ -14,10 +14,9 @@ use super::fixed::Layout;
 use super::interner::Interner;
 use super::list::{self, ListIndex};
 use super::variable::sizes as byte_sizes;
-use super::{fixed, nested, variable, Kind, Node, Rows};
+use super::{fixed, nested, variable, Columns, Kind, Node, Rows};
 use crate::array::{Array, ArrayRef};
 use crate::buffer::NullBuffer;
-use crate::buffer::TryVec;
 use crate::error::{Error, Result};
 
 /// A column ready to be encoded.
@@ -125,7 +124,7 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
             return Err(Error::TypeMismatch);
         }
     }
-    let encoders = TryVec::try_from_fn_in(columns.len(), alloc.clone(), |i| {
+    let encoders = Columns::try_from_fn_in(columns.len(), alloc.clone(), |i| {
         let node = nodes.get(i).ok_or(Error::OutOfBounds)?;
         let column = columns.get(i).ok_or(Error::OutOfBounds)?;
         prepare(node, dictionaries, column, alloc)

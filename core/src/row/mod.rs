@@ -130,6 +130,7 @@
 // | the cursor decoders' look-ahead | | `prefetch.rs` | |
 // | the converter | `converter.rs` (`RowConverter`: the entry points), `node.rs` (its tree of columns: `Node`, `Kind`) | | |
 
+mod columns;
 mod converter;
 mod decode;
 mod dictionary;
@@ -164,6 +165,8 @@ pub use rows::{Row, Rows, RowsIter};
 
 use allocator_api2::alloc::Allocator;
 use derive_where::derive_where;
+
+use columns::Columns;
 
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
