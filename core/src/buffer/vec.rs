@@ -161,14 +161,23 @@ impl<T, A: Allocator> TryVec<T, A> {
     ///
     /// # Errors
     /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`] (and `v` is dropped).
+    #[inline]
     pub fn try_push(&mut self, v: T) -> Result<()> {
         if self.len == self.cap {
-            self.try_reserve(1)?;
+            self.grow_for_push()?;
         }
         // SAFETY: `len < cap` after reserving (or `T` is zero-sized).
         unsafe { self.ptr.as_ptr().add(self.len).write(v) };
         self.len += 1;
         Ok(())
+    }
+
+    /// [`Self::try_reserve`] of one element, out of line: the rare path of
+    /// [`Self::try_push`], whose common path is then inlined at its callers.
+    #[cold]
+    #[inline(never)]
+    fn grow_for_push(&mut self) -> Result<()> {
+        self.try_reserve(1)
     }
 
     /// Removes and returns the last element.
