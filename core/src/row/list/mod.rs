@@ -33,11 +33,12 @@ use super::interner::Interner;
 use super::{Kind, Node, Rows};
 use crate::array::{
     Array, ArrayRef, GenericListArray, GenericListViewArray, ListOffsetSize, MapArray,
+    ValidationLevel,
 };
 use crate::buffer::{
     MutableBuffer, NullBuffer, OffsetBuffer, OffsetSize, ScalarBuffer, SharedBox, TryVec,
 };
-use crate::datatypes::DataType;
+use crate::datatypes::{DataType, FieldRef};
 use crate::error::{Error, Result};
 
 /// Where the elements of slot `i` are in the encoded child rows.
@@ -521,7 +522,35 @@ fn offsets_of<O: OffsetSize, A: Allocator + Clone>(
         sum = sum.checked_add(c).ok_or(Error::CapacityOverflow)?;
         o.try_push(O::from_usize(sum).ok_or(Error::CapacityOverflow)?)?;
     }
-    OffsetBuffer::try_new(ScalarBuffer::try_from_buffer(o.into_buffer())?)
+    let o = ScalarBuffer::try_from_buffer(o.into_buffer())?;
+    // SAFETY: non-empty (0, then one offset per count), non-negative
+    // (`O::from_usize`) and non-decreasing (running sums of counts).
+    Ok(unsafe { OffsetBuffer::new_unchecked(o) })
+}
+
+/// A List or LargeList of the decoded lists `d` (offsets from
+/// [`offsets_of`]), checked in O(1): [`ValidationLevel::Cheap`] (the
+/// elements' type is the field's, one validity bit per slot, the last
+/// offset within the elements), not every offset again nor the elements
+/// (checked as they were decoded).
+///
+/// # Errors
+/// [`Error::CapacityOverflow`] when the elements exceed `O`;
+/// [`Error::AllocationFailed`]; the cheap validation's errors.
+fn list_of<'a, O: ListOffsetSize, A: Allocator + Clone>(
+    field: &FieldRef<'a, A>,
+    d: Decoded<'a, A>,
+    alloc: &A,
+) -> Result<ArrayRef<'a, A>> {
+    let offsets = offsets_of::<O, A>(&d.counts, alloc)?;
+    let values = SharedBox::try_new_in(d.values, alloc.clone())?;
+    // SAFETY: the offsets are non-decreasing (`offsets_of`); the rest of
+    // `new_unchecked`'s contract (types, validity length, offsets within
+    // the elements) is checked just below, before the array is returned.
+    let list =
+        unsafe { GenericListArray::<O, A>::new_unchecked(field.clone(), offsets, values, d.nulls) };
+    list.validate(ValidationLevel::Cheap)?;
+    Ok(list.into_array_ref())
 }
 
 /// Starts and sizes of list views over contiguous elements.
@@ -558,20 +587,8 @@ pub(crate) fn decode<'a, A: Allocator + Clone>(
     let d = decode_lists(node, child, dicts, rows, alloc)?;
     let boxed = |v: ArrayRef<'a, A>| SharedBox::try_new_in(v, alloc.clone());
     Ok(match node.decoded() {
-        DataType::List(f) => GenericListArray::<i32, A>::try_new(
-            f.clone(),
-            offsets_of(&d.counts, alloc)?,
-            boxed(d.values)?,
-            d.nulls,
-        )?
-        .into_array_ref(),
-        DataType::LargeList(f) => GenericListArray::<i64, A>::try_new(
-            f.clone(),
-            offsets_of(&d.counts, alloc)?,
-            boxed(d.values)?,
-            d.nulls,
-        )?
-        .into_array_ref(),
+        DataType::List(f) => list_of::<i32, A>(f, d, alloc)?,
+        DataType::LargeList(f) => list_of::<i64, A>(f, d, alloc)?,
         DataType::ListView(f) => {
             let (o, s) = views_of::<i32, A>(&d.counts, alloc)?;
             GenericListViewArray::try_new(f.clone(), o, s, boxed(d.values)?, d.nulls)?
