@@ -238,6 +238,22 @@ impl<'v, F: Fn(usize) -> &'v [u8]> SortKeys for Prefixed<F> {
     fn index(k: &(u64, u32)) -> u32 {
         k.1
     }
+    /// Many keys: by prefix ([`sort_radix::bucket_sort_prefixes`]: equal
+    /// prefixes stay in index order), then each run of equal prefixes by the
+    /// whole values (runs are short: prefixes of 8 bytes mostly differ).
+    fn sort_all<A: Allocator>(&self, keys: &mut [(u64, u32)], alloc: A) -> Result<()> {
+        if keys.len() < sort_radix::MIN_RADIX_LEN {
+            keys.sort_unstable_by(|a, b| self.cmp(a, b));
+            return Ok(());
+        }
+        sort_radix::bucket_sort_prefixes(keys, alloc)?;
+        for run in keys.chunk_by_mut(|a, b| a.0 == b.0) {
+            if run.len() > 1 {
+                run.sort_unstable_by(|a, b| self.cmp(a, b));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Rows of the row format: their first 16 bytes as two big-endian

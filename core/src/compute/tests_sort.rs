@@ -261,6 +261,16 @@ fn every_allocation_failure_is_an_error() {
         .into_array_ref();
         sort_to_indices_in(&a, None, Some(2), alloc)
     });
+    // Enough strings for the bucketed prefix sort (its own buffers).
+    let words: Vec<std::string::String> = (0..5000)
+        .map(|i| std::format!("w{}", i * 7 % 5000))
+        .collect();
+    let words: Vec<Option<&str>> = words.iter().map(|w| Some(w.as_str())).collect();
+    check_every_failure(|alloc| {
+        let a: ArrayRef<'static, _> =
+            crate::array::StringArray::try_from_options_in(&words, alloc.clone())?.into_array_ref();
+        sort_to_indices_in(&a, None, None, alloc)
+    });
     check_every_failure(|alloc| {
         let a: ArrayRef<'static, _> = crate::array::StringArray::try_from_options_in(
             &[Some("b"), None, Some("a")],

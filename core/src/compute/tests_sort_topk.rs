@@ -333,3 +333,59 @@ fn long_integer_columns_sort_by_radix_stably() {
         );
     }
 }
+
+#[test]
+fn long_byte_columns_sort_by_bucketed_prefixes_stably() {
+    // Past the bucketing threshold: random values (prefixes differ), values
+    // sharing 8-byte prefixes (whole values decide), short values and ones
+    // that differ only past zero padding (`"ab"` < `"ab\0"`), duplicates
+    // (index order), all in one bucket (`"zzzz…"`), and nulls.
+    let mut next = rng(21);
+    let n = 3 * super::sort_radix::MIN_RADIX_LEN / 2;
+    let pool: [&[u8]; 6] = [
+        b"",
+        b"ab",
+        b"ab\0",
+        b"ab\0\0\0\0\0\0\x01",
+        b"zzzzzzzzA",
+        b"zzzzzzzz",
+    ];
+    let keys: Vec<Option<Vec<u8>>> = (0..n)
+        .map(|_| {
+            let r = next();
+            match r % 6 {
+                0 => None,
+                1 => Some(pool[(r >> 8) as usize % pool.len()].to_vec()),
+                2 => {
+                    let mut v = b"sharedpf".to_vec();
+                    v.extend((0..(r >> 8) % 5).map(|k| (r >> (16 + 8 * k)) as u8));
+                    Some(v)
+                }
+                _ => Some((0..(r >> 8) % 20).map(|k| (r >> (3 * k)) as u8).collect()),
+            }
+        })
+        .collect();
+    let a =
+        BinaryArray::from(keys.iter().map(|k| k.as_deref()).collect::<Vec<_>>()).into_array_ref();
+    for o in OPTIONS {
+        let got = sort_to_indices_in(&a, Some(o), None, Global).unwrap();
+        let want = model(&keys, o, None, |x: &Vec<u8>, y: &Vec<u8>| x.cmp(y));
+        assert_eq!(got.values(), &want[..], "{o:?}");
+    }
+    // Strings, more rows than buckets of 16 keys make (the bucket bits
+    // grow with the rows).
+    let n = 1 << 15;
+    let words: Vec<Option<std::string::String>> = (0..n)
+        .map(|_| {
+            let r = next();
+            (r % 10 != 0).then(|| std::format!("{:x}", r % 50_000))
+        })
+        .collect();
+    let a =
+        StringArray::from(words.iter().map(|w| w.as_deref()).collect::<Vec<_>>()).into_array_ref();
+    for o in OPTIONS {
+        let got = sort_to_indices_in(&a, Some(o), None, Global).unwrap();
+        let want = model(&words, o, None, |x: &std::string::String, y| x.cmp(y));
+        assert_eq!(got.values(), &want[..], "{o:?}");
+    }
+}
