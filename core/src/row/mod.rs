@@ -128,7 +128,7 @@
 // | union | `union.rs` | `union.rs` | — |
 // | storage | `rows.rs` (`Rows`, `Row`), `provenance.rs` (which converter wrote them) | `provenance.rs` (own rows skip UTF-8 checks) | |
 // | the cursor decoders' look-ahead | | `prefetch.rs` | |
-// | the converter | `converter.rs` (`RowConverter`: the entry points), `node.rs` (its tree of columns: `Node`, `Kind`) | | |
+// | the converter | `converter.rs` (`RowConverter`: the entry points), `node.rs` (its tree of columns: `Node`, `Kind`), `columns.rs` (per-column nodes and encoders, one column inline) | | |
 
 mod columns;
 mod converter;
