@@ -396,7 +396,10 @@ pub(crate) fn append<A: Allocator + Clone>(
                 Some(at) if j < count => rows.get(at..at + w),
                 _ => Some(null),
             };
-            let from = row.and_then(|r| r.get(k * CHUNK..)).unwrap_or(&[]);
+            // `k * CHUNK < w`: every chunk starts within its row.
+            let from = row
+                .and_then(|r| r.get(k * CHUNK..))
+                .ok_or(Error::OutOfBounds)?;
             let from = from.get(..CHUNK).unwrap_or(from);
             let mut chunk = [0u8; CHUNK];
             if let Some(d) = chunk.get_mut(..from.len()) {

@@ -404,7 +404,10 @@ where
             w.rewind(start)?;
             let data = u128::from_le_bytes(head);
             if utf8 && data & HIGH_BITS != 0 {
-                bad_utf8 |= core::str::from_utf8(head.get(..len).unwrap_or(&[])).is_err();
+                // `len <= 12` bytes of the 16.
+                bad_utf8 |= head
+                    .get(..len)
+                    .is_none_or(|h| core::str::from_utf8(h).is_err());
             }
             let mut view = (data << 32).to_le_bytes();
             if let Some(l) = view.first_chunk_mut::<4>() {
