@@ -62,37 +62,47 @@ pub struct Expected {
 
 /// Known failures other than compression. Every entry must still fail the
 /// stated way: a case that starts passing fails the test until its entry is
-/// removed (so this table never hides a fixed bug).
-///
-/// The three 1.0.0-bigendian entries are files whose values break rules
-/// that full validation checks (as pyarrow 26's `validate(full=True)`
-/// does, which refuses the same batches): our readers validate fully by
-/// default and refuse them; `tests/golden.rs` reads them again at
-/// `ValidationLevel::Cheap` and compares them with their JSON.
-pub const EXPECTED_FAILURES: &[Expected] = &[
-    Expected {
+/// removed (so this table never hides a fixed bug). Empty: every golden file
+/// reads at the default level, as in pyarrow and arrow-rs.
+pub const EXPECTED_FAILURES: &[Expected] = &[];
+
+/// A golden file whose values break a value-domain rule of
+/// [`ValidationLevel::Strict`] (pyarrow's `validate(full=True)` refuses the
+/// same batches; its readers, arrow-rs's and ours by default read them).
+#[derive(Debug, Clone, Copy)]
+pub struct ValueRuleCase {
+    /// Golden folder (one of [`GOLDEN_DIRS`]).
+    pub dir: &'static str,
+    /// File stem (`generated_…`).
+    pub file: &'static str,
+    /// The error (`Debug`: kind and location) a strict read of the stream
+    /// fails with: message index, field and buffer.
+    pub stream_error: &'static str,
+    /// The same for the file, whose readers count the record batch blocks
+    /// of the footer (the schema is not a block).
+    pub file_error: &'static str,
+}
+
+/// Every golden file that breaks a value rule; every other golden file
+/// reads at [`ValidationLevel::Strict`] too.
+pub const VALUE_RULE_CASES: &[ValueRuleCase] = &[
+    ValueRuleCase {
         dir: "1.0.0-bigendian",
         file: "generated_datetime",
-        reader: "*",
-        error: Error::Date64NotWholeDays,
-        reason: "Date64 values that are not whole days (e.g. 213620221665533 ms); \
-                 pyarrow's validate(full=True) refuses them too",
+        stream_error: "Date64NotWholeDays (message 1, field 1, buffer 3)",
+        file_error: "Date64NotWholeDays (message 0, field 1, buffer 3)",
     },
-    Expected {
+    ValueRuleCase {
         dir: "1.0.0-bigendian",
         file: "generated_decimal",
-        reader: "*",
-        error: Error::DecimalOutOfPrecision,
-        reason: "decimal values beyond their precision (e.g. 12810 in decimal128(3, 2)); \
-                 pyarrow's validate(full=True) refuses them too",
+        stream_error: "DecimalOutOfPrecision (message 1, field 0, buffer 1)",
+        file_error: "DecimalOutOfPrecision (message 0, field 0, buffer 1)",
     },
-    Expected {
+    ValueRuleCase {
         dir: "1.0.0-bigendian",
         file: "generated_decimal256",
-        reader: "*",
-        error: Error::DecimalOutOfPrecision,
-        reason: "decimal values beyond their precision (e.g. a 38-digit value in \
-                 decimal256(37, 5)); pyarrow's validate(full=True) refuses them too",
+        stream_error: "DecimalOutOfPrecision (message 1, field 0, buffer 1)",
+        file_error: "DecimalOutOfPrecision (message 0, field 0, buffer 1)",
     },
 ];
 
@@ -331,19 +341,27 @@ pub fn run_reader(reader: Reader, bytes: &[u8], json: &JsonFile) -> Outcome {
 
 /// [`run_reader`] with the codec set `codecs`.
 pub fn run_reader_with(reader: Reader, bytes: &[u8], json: &JsonFile, codecs: Codecs) -> Outcome {
+    let opts = IpcReadOptions::default();
     match codecs {
-        Codecs::Builtin => read_with(reader, bytes, json, BuiltinCodecs::new),
-        Codecs::Std => read_with(reader, bytes, json, StdCodecs::default),
+        Codecs::Builtin => read_with(reader, bytes, json, opts, BuiltinCodecs::new),
+        Codecs::Std => read_with(reader, bytes, json, opts, StdCodecs::default),
     }
+}
+
+/// [`run_reader`] at [`ValidationLevel::Strict`]
+/// ([`IpcReadOptions::with_strict_validation`]).
+pub fn run_reader_strict(reader: Reader, bytes: &[u8], json: &JsonFile) -> Outcome {
+    let opts = IpcReadOptions::default().with_strict_validation();
+    read_with(reader, bytes, json, opts, BuiltinCodecs::new)
 }
 
 fn read_with<S: CodecSet>(
     reader: Reader,
     bytes: &[u8],
     json: &JsonFile,
+    opts: IpcReadOptions,
     codecs: impl Fn() -> S,
 ) -> Outcome {
-    let opts = IpcReadOptions::default();
     match reader {
         Reader::SliceStream => {
             match SliceStreamReader::try_new_with_codecs_in(bytes, opts, codecs(), Global) {

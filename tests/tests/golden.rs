@@ -248,65 +248,45 @@ fn a_shared_dictionary_is_read_once_for_both_fields() {
     }
 }
 
-/// The golden files that full validation refuses for their values (the
-/// [`EXPECTED_FAILURES`] entries of `Date64NotWholeDays` and
-/// `DecimalOutOfPrecision`: Date64 values that are not whole days, decimals
-/// beyond their precision, which pyarrow's `validate(full=True)` refuses
-/// too) still read at `ValidationLevel::Cheap`, in both formats, and equal
-/// their JSON; some batch of each then fails full validation with exactly
-/// the listed error, and no batch with another.
+/// Every golden file reads at `ValidationLevel::Strict` with every reader
+/// and equals its JSON, but the [`VALUE_RULE_CASES`] (Date64 values that
+/// are not whole days, decimals beyond their precision, which pyarrow's
+/// `validate(full=True)` refuses too): every reader refuses each of those
+/// in both formats with exactly the listed rule and location. At the
+/// default level they read (`golden_files_match_their_json`).
 #[test]
-fn value_rule_failures_read_at_cheap_validation_and_match_their_json() {
-    use alkaid::array::ValidationLevel;
-    use alkaid::ipc::reader::{FileReader, IpcReadOptions, SliceStreamReader};
-    use alkaid::{ErrorKind, Global};
-    use alkaid_tests::compare::{compare_batch, compare_schema};
-    use alkaid_tests::harness::EXPECTED_FAILURES;
+fn golden_files_at_strict_validation() {
+    use alkaid_tests::harness::{run_reader_strict, VALUE_RULE_CASES};
 
     let root = golden_dir();
-    let all = cases(&root);
-    let mut files = 0;
-    for e in EXPECTED_FAILURES.iter().filter(|e| {
-        matches!(
-            e.error.kind(),
-            ErrorKind::Date64NotWholeDays | ErrorKind::DecimalOutOfPrecision
-        )
-    }) {
-        let case = all
+    let mut refused = 0;
+    for case in cases(&root) {
+        let (json, stream, file) = load(&case).unwrap();
+        let rule = VALUE_RULE_CASES
             .iter()
-            .find(|c| c.dir == e.dir && c.stem == e.file)
-            .unwrap_or_else(|| panic!("{}/{}: no such case", e.dir, e.file));
-        let (json, stream, file) = load(case).unwrap();
-        // SAFETY: these files break only value rules (decimal precision,
-        // Date64 whole days): at the default level every reader fails on
-        // exactly that error (golden_files_match_their_json checks it), so
-        // their offsets, bitmaps and buffers are otherwise valid.
-        let opts = unsafe { IpcReadOptions::default().with_validation(ValidationLevel::Cheap) };
-        let r = SliceStreamReader::try_new_in(&stream[..], opts, Global).unwrap();
-        compare_schema(r.schema(), &json).unwrap();
-        let from_stream: Vec<_> = r.collect::<Result<_, _>>().unwrap();
-        let mut fr = FileReader::try_new_in(&file[..], opts, Global).unwrap();
-        compare_schema(fr.schema(), &json).unwrap();
-        let from_file: Vec<_> = (0..fr.num_batches())
-            .map(|i| fr.batch(i).unwrap())
-            .collect();
-        for batches in [from_stream, from_file] {
-            assert_eq!(batches.len(), json.batches.len());
-            let mut refused = 0;
-            for (n, (b, jb)) in batches.iter().zip(&json.batches).enumerate() {
-                compare_batch(b, jb, &json)
-                    .unwrap_or_else(|m| panic!("{}/{} batch {n}: {m}", e.dir, e.file));
-                match b.validate(ValidationLevel::Full) {
-                    Ok(()) => {}
-                    Err(err) => {
-                        assert_eq!(err, e.error, "{}/{} batch {n}", e.dir, e.file);
+            .find(|v| v.dir == case.dir && v.file == case.stem);
+        for (readers, bytes, stream_format) in [
+            (Reader::STREAM, &stream, true),
+            (Reader::FILE, &file, false),
+        ] {
+            for r in readers {
+                let o = run_reader_strict(r, bytes, &json);
+                let what = format!("{}/{} [{}]", case.dir, case.stem, r.label());
+                match (rule, &o) {
+                    (None, Outcome::Pass { .. }) => {}
+                    (Some(v), Outcome::Error { error, .. }) => {
+                        let want = if stream_format {
+                            v.stream_error
+                        } else {
+                            v.file_error
+                        };
+                        assert_eq!(format!("{error:?}"), want, "{what}");
                         refused += 1;
                     }
+                    _ => panic!("{what}: {o}"),
                 }
             }
-            assert!(refused > 0, "{}/{}: every batch is valid", e.dir, e.file);
         }
-        files += 1;
     }
-    assert_eq!(files, 3);
+    assert_eq!(refused, VALUE_RULE_CASES.len() * 4);
 }

@@ -381,7 +381,7 @@ impl<'a, T: ByteViewType, A: Allocator> Array<'a, A> for GenericByteViewArray<'a
             return Err(Error::BufferLengthNotMultiple);
         }
         validate_nulls(self.nulls.as_ref(), self.len(), level)?;
-        if level == ValidationLevel::Full {
+        if level >= ValidationLevel::Full {
             for (i, v) in self.views().iter().enumerate() {
                 v.check(&self.buffers, T::Native::IS_UTF8)
                     .map_err(|e| e.with_row(i))?;

@@ -461,7 +461,7 @@ impl<'a, T: ByteArrayType, A: Allocator> Array<'a, A> for GenericByteArray<'a, T
         if !T::fits(&self.data_type) {
             return Err(Error::TypeMismatch);
         }
-        let full = level == ValidationLevel::Full;
+        let full = level >= ValidationLevel::Full;
         let len = self.len();
         check_offsets(&self.offsets, len, self.values.len(), full)?;
         validate_nulls(self.nulls.as_ref(), len, level)?;

@@ -402,7 +402,7 @@ impl<'a, A: Allocator> Array<'a, A> for DictionaryArray<'a, A> {
         }
         self.keys.validate(level)?;
         self.values.validate(level)?;
-        if level == ValidationLevel::Full {
+        if level >= ValidationLevel::Full {
             let n = self.values.len();
             keys_dispatch!(&self.keys, k => check_keys(k, n))?;
         }

@@ -8,7 +8,7 @@ use allocator_api2::alloc::Allocator;
 use derive_where::derive_where;
 
 use super::builder::ArrayBuilder;
-use super::{check_slice, validate_nulls, Array, ArrayRef, ValidationLevel};
+use super::{check_non_nullable, check_slice, validate_nulls, Array, ArrayRef, ValidationLevel};
 use crate::buffer::{NullBuffer, NullBufferBuilder, SharedBox};
 use crate::datatypes::{DataType, Field, FieldRef};
 use crate::error::{Error, Result};
@@ -218,8 +218,19 @@ impl<'a, A: Allocator> Array<'a, A> for FixedSizeListArray<'a, A> {
         if self.values.len() < need {
             return Err(Error::FixedSizeListChildTooShort);
         }
-        if level == ValidationLevel::Full {
+        if level >= ValidationLevel::Full {
             self.values.validate(level).map_err(|e| e.in_child(0))?;
+        }
+        if level >= ValidationLevel::Strict && !self.field.is_nullable() {
+            let start = self.offset.checked_mul(size).ok_or(Error::LengthMismatch)?;
+            check_non_nullable(
+                self.values.nulls(),
+                self.nulls.as_ref(),
+                start,
+                self.len,
+                size,
+            )
+            .map_err(|e| e.in_child(0))?;
         }
         Ok(())
     }

@@ -9,7 +9,7 @@ use derive_where::derive_where;
 
 use super::builder::ArrayBuilder;
 use super::list_view::GenericListViewArray;
-use super::{check_slice, validate_nulls, Array, ArrayRef, ValidationLevel};
+use super::{check_non_nullable, check_slice, validate_nulls, Array, ArrayRef, ValidationLevel};
 use crate::buffer::{
     check_offsets, NullBuffer, OffsetBuffer, OffsetSize, OffsetsBuilder, SharedBox,
 };
@@ -308,10 +308,14 @@ impl<'a, O: ListOffsetSize, A: Allocator> Array<'a, A> for GenericListArray<'a, 
         }
         let len = self.len();
         validate_nulls(self.nulls.as_ref(), len, level)?;
-        let full = level == ValidationLevel::Full;
+        let full = level >= ValidationLevel::Full;
         check_offsets(&self.offsets, len, self.values.len(), full)?;
         if full {
             self.values.validate(level).map_err(|e| e.in_child(0))?;
+        }
+        if level >= ValidationLevel::Strict && !self.field.is_nullable() {
+            let child = self.values.nulls();
+            check_non_nullable(child, None, 0, self.values.len(), 1).map_err(|e| e.in_child(0))?;
         }
         Ok(())
     }

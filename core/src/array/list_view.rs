@@ -13,7 +13,7 @@ use derive_where::derive_where;
 
 use super::builder::ArrayBuilder;
 use super::list::ListOffsetSize;
-use super::{check_slice, validate_nulls, Array, ArrayRef, ValidationLevel};
+use super::{check_non_nullable, check_slice, validate_nulls, Array, ArrayRef, ValidationLevel};
 use crate::buffer::{MutableBuffer, NullBuffer, NullBufferBuilder, ScalarBuffer, SharedBox};
 use crate::datatypes::{DataType, Field, FieldRef};
 use crate::error::{Error, Result};
@@ -254,7 +254,7 @@ impl<'a, O: ListOffsetSize, A: Allocator> Array<'a, A> for GenericListViewArray<
             return Err(Error::BufferTooSmall);
         }
         validate_nulls(self.nulls.as_ref(), len, level)?;
-        if level == ValidationLevel::Full {
+        if level >= ValidationLevel::Full {
             // The spec requires the bounds for every slot, nulls included.
             let child_len = self.values.len();
             for (o, s) in self.offsets.iter().zip(self.sizes.iter()) {
@@ -266,6 +266,10 @@ impl<'a, O: ListOffsetSize, A: Allocator> Array<'a, A> for GenericListViewArray<
                 }
             }
             self.values.validate(level).map_err(|e| e.in_child(0))?;
+        }
+        if level >= ValidationLevel::Strict && !self.field.is_nullable() {
+            let child = self.values.nulls();
+            check_non_nullable(child, None, 0, self.values.len(), 1).map_err(|e| e.in_child(0))?;
         }
         Ok(())
     }

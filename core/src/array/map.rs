@@ -247,7 +247,7 @@ impl<'a, A: Allocator> Array<'a, A> for MapArray<'a, A> {
         if entries.null_count() != 0 {
             return Err(Error::MapEntriesInvalid);
         }
-        if level == ValidationLevel::Full {
+        if level >= ValidationLevel::Full {
             self.check_keys()?;
         }
         Ok(())

@@ -42,6 +42,9 @@ mod structs;
 #[cfg(feature = "union")]
 mod union;
 
+#[cfg(test)]
+mod non_nullable_tests;
+
 pub use boolean::{BooleanArray, BooleanBuilder};
 pub use builder::{ArrayBuilder, StructChildren};
 pub use byte_native::ByteArrayNativeType;
@@ -120,6 +123,8 @@ use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
 /// assert!(bad.validate(ValidationLevel::Cheap).is_ok()); // sizes and end offsets only
 /// assert!(bad.validate(ValidationLevel::Full).is_err()); // Error::InvalidUtf8
 /// assert_eq!(ValidationLevel::default(), ValidationLevel::Full);
+/// assert!(ValidationLevel::Strict > ValidationLevel::Full); // levels are ordered
+
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub enum ValidationLevel {
@@ -129,11 +134,26 @@ pub enum ValidationLevel {
     /// length and offset, child lengths; no data value is read except the
     /// first and last offsets.
     Cheap,
-    /// Everything, O(n): offsets, UTF-8, views, list-view ranges, union type
-    /// ids and offsets, run ends, dictionary indices, null counts, decimal
-    /// values within their precision, Date64 values whole days, recursively.
+    /// Every structural rule, O(n), recursively: offsets, UTF-8, views,
+    /// list-view ranges, union type ids and offsets, run ends, dictionary
+    /// indices, null counts. This is what every reader checks by default,
+    /// and it accepts what pyarrow's and arrow-rs's readers accept.
     #[default]
     Full,
+    /// [`Full`](Self::Full) and the value-domain rules, as pyarrow's
+    /// `validate(full=True)` and arrow-rs's `validate_full` apply them:
+    /// decimal values within their precision (`|v| < 10^precision`),
+    /// Date64 values whole days (multiples of 86,400,000 ms), Time32/Time64
+    /// values within one day, and no null in a non-nullable child field
+    /// where its parent slot is valid (struct fields, list, list-view, map
+    /// and fixed-size-list elements). Opt-in: files written by other Arrow
+    /// implementations can break these rules and still be read by them.
+    ///
+    /// # Errors
+    /// [`Error::DecimalOutOfPrecision`], [`Error::Date64NotWholeDays`],
+    /// [`Error::TimeOutOfRange`], [`Error::NullInNonNullableField`] on top
+    /// of those of [`Full`](Self::Full).
+    Strict,
 }
 
 /// What every array layout provides.
@@ -212,10 +232,57 @@ pub(crate) fn validate_nulls<A: Allocator>(
     if n.len() != len {
         return Err(Error::ValidityTooSmall);
     }
-    if level == ValidationLevel::Full && n.null_count() != n.len() - n.inner().count_set_bits() {
+    if level >= ValidationLevel::Full && n.null_count() != n.len() - n.inner().count_set_bits() {
         return Err(Error::NullCountMismatch);
     }
     Ok(())
+}
+
+/// The [`ValidationLevel::Strict`] rule for a non-nullable child field (as
+/// arrow-rs's `validate_full`): `child` (the child's validity bitmap) holds
+/// no null in slots `start..start + len * width` whose parent slot
+/// (`(slot - start) / width`, `0..len`) is valid in `parent` (`None`: every
+/// parent slot is valid). A struct passes `width` 1, a fixed-size list its
+/// list size; lists, list views and maps pass `parent = None` and their
+/// whole child, whose elements need not line up with their slots.
+///
+/// # Errors
+/// [`Error::NullInNonNullableField`]; [`Error::LengthMismatch`] when the
+/// range passes the child's bitmap.
+pub(crate) fn check_non_nullable<A: Allocator>(
+    child: Option<&NullBuffer<'_, A>>,
+    parent: Option<&NullBuffer<'_, A>>,
+    start: usize,
+    len: usize,
+    width: usize,
+) -> Result<()> {
+    let Some(child) = child else { return Ok(()) };
+    let span = len.checked_mul(width).ok_or(Error::LengthMismatch)?;
+    let end = start.checked_add(span).ok_or(Error::LengthMismatch)?;
+    if end > child.len() {
+        return Err(Error::LengthMismatch);
+    }
+    let bits = child.inner();
+    let all_valid =
+        |from: usize, n: usize| -> Result<bool> { Ok(bits.slice(from, n)?.count_set_bits() == n) };
+    let ok = match parent {
+        None => all_valid(start, span)?,
+        Some(p) => {
+            let mut ok = true;
+            for i in (0..len).filter(|&i| p.is_valid(i)) {
+                if !all_valid(start + i * width, width)? {
+                    ok = false;
+                    break;
+                }
+            }
+            ok
+        }
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::NullInNonNullableField)
+    }
 }
 
 /// A type-erased array: one variant per physical layout (primitive layouts

@@ -28,11 +28,13 @@ pub trait PrimitiveType: NativeType {
         a: &'b ArrayRef<'a, A>,
     ) -> Option<&'b PrimitiveArray<'a, Self, A>>;
     /// Checks the values of the valid slots against the value rules of `dt`
-    /// (the O(n) part of [`ValidationLevel::Full`]): decimals within their
-    /// precision, Date64 values whole days. Null slots are not read.
+    /// (the primitive part of [`ValidationLevel::Strict`]): decimals within
+    /// their precision, Date64 values whole days, times within one day. Null
+    /// slots are not read.
     ///
     /// # Errors
-    /// [`Error::DecimalOutOfPrecision`], [`Error::Date64NotWholeDays`].
+    /// [`Error::DecimalOutOfPrecision`], [`Error::Date64NotWholeDays`],
+    /// [`Error::TimeOutOfRange`].
     fn validate_values<A: Allocator>(
         dt: &DataType<'_, A>,
         values: &[Self],
@@ -225,10 +227,10 @@ impl<'a, T: PrimitiveType, A: Allocator> PrimitiveArray<'a, T, A> {
     /// # Errors
     /// [`Error::TypeMismatch`] when `T` does not store `data_type`;
     /// [`Error::InvalidDataType`] for bad type parameters;
-    /// [`Error::ValidityTooSmall`] when the bitmap's length differs from the values';
-    /// [`Error::DecimalOutOfPrecision`] when a valid decimal has more than
-    /// `precision` digits; [`Error::Date64NotWholeDays`] when a valid Date64
-    /// value is not a multiple of 86,400,000 ms.
+    /// [`Error::ValidityTooSmall`] when the bitmap's length differs from the values'.
+    /// The value rules (decimal precision, whole-day Date64, time of day) are
+    /// not checked here: call [`Array::validate`] with
+    /// [`ValidationLevel::Strict`] for them.
     pub fn try_new(
         data_type: DataType<'a, A>,
         values: ScalarBuffer<'a, T, A>,
@@ -373,7 +375,7 @@ impl<'a, T: PrimitiveType, A: Allocator> Array<'a, A> for PrimitiveArray<'a, T, 
         }
         self.data_type.validate()?;
         validate_nulls(self.nulls.as_ref(), self.len(), level)?;
-        if level == ValidationLevel::Full {
+        if level >= ValidationLevel::Strict {
             T::validate_values(&self.data_type, &self.values, self.nulls.as_ref())?;
         }
         Ok(())

@@ -1,5 +1,6 @@
-//! Value rules of primitive arrays, checked at [`ValidationLevel::Full`]
-//! (the rules pyarrow's `validate(full=True)` applies to values):
+//! Value rules of primitive arrays, checked at [`ValidationLevel::Strict`]
+//! (the rules pyarrow's `validate(full=True)` applies to values; its
+//! readers, arrow-rs's and the default [`ValidationLevel::Full`] do not):
 //!
 //! - Decimal32/64/128/256 ("Decimal" in Schema.fbs): a value has at most
 //!   `precision` decimal digits, `|v| < 10^precision`;
@@ -13,6 +14,7 @@
 //! 1)`, computed once per array, not kept in tables), without a division
 //! per value; the Date64 check needs no 64-bit division either.
 //!
+//! [`ValidationLevel::Strict`]: super::ValidationLevel::Strict
 //! [`ValidationLevel::Full`]: super::ValidationLevel::Full
 
 use allocator_api2::alloc::Allocator;

@@ -21,7 +21,8 @@ fn bitmap(valid: &[bool]) -> NullBuffer<'static, Global> {
     NullBuffer::new(BooleanBuffer::try_new(buf, 0, valid.len()).unwrap())
 }
 
-/// `PrimitiveArray::try_new` (full validation) over `values` of type `dt`.
+/// `PrimitiveArray::try_new` over `values` of type `dt`, then the value
+/// rules (`ValidationLevel::Strict`).
 fn build<T: PrimitiveType>(
     dt: DataType<'static, Global>,
     values: &[T],
@@ -29,7 +30,9 @@ fn build<T: PrimitiveType>(
 ) -> Result<PrimitiveArray<'static, T, Global>> {
     let values: Vec<T> = values.to_vec();
     let values = ScalarBuffer::try_copy_in(&values, Global).unwrap();
-    PrimitiveArray::try_new(dt, values, valid.map(bitmap))
+    let a = PrimitiveArray::try_new(dt, values, valid.map(bitmap))?;
+    a.validate(ValidationLevel::Strict)?;
+    Ok(a)
 }
 
 fn i256_of(v: i128) -> i256 {
@@ -277,23 +280,24 @@ fn date64_whole_days() {
 }
 
 #[test]
-fn only_full_validation_reads_values() {
+fn only_strict_validation_reads_values() {
     let dates = [0i64, 1, MILLISECONDS_PER_DAY];
     let values = ScalarBuffer::try_copy_in(&dates, Global).unwrap();
     // SAFETY: i64 stores Date64 and there is no bitmap.
     let a = unsafe { PrimitiveArray::new_unchecked(DataType::Date64, values, None) };
     assert_eq!(a.validate(ValidationLevel::Cheap), Ok(()));
+    assert_eq!(a.validate(ValidationLevel::Full), Ok(()));
     assert_eq!(
-        a.validate(ValidationLevel::Full),
+        a.validate(ValidationLevel::Strict),
         Err(Error::Date64NotWholeDays)
     );
     // A slice is checked over its own slots only.
     assert_eq!(
-        a.slice(2, 1).unwrap().validate(ValidationLevel::Full),
+        a.slice(2, 1).unwrap().validate(ValidationLevel::Strict),
         Ok(())
     );
     assert_eq!(
-        a.slice(1, 2).unwrap().validate(ValidationLevel::Full),
+        a.slice(1, 2).unwrap().validate(ValidationLevel::Strict),
         Err(Error::Date64NotWholeDays)
     );
     let decs = [1i128, 1_000_000, 5];
@@ -301,12 +305,13 @@ fn only_full_validation_reads_values() {
     // SAFETY: i128 stores Decimal128 and there is no bitmap.
     let d = unsafe { PrimitiveArray::new_unchecked(DataType::Decimal128(5, 0), values, None) };
     assert_eq!(d.validate(ValidationLevel::Cheap), Ok(()));
+    assert_eq!(d.validate(ValidationLevel::Full), Ok(()));
     assert_eq!(
-        d.validate(ValidationLevel::Full),
+        d.validate(ValidationLevel::Strict),
         Err(Error::DecimalOutOfPrecision)
     );
     assert_eq!(
-        d.slice(2, 1).unwrap().validate(ValidationLevel::Full),
+        d.slice(2, 1).unwrap().validate(ValidationLevel::Strict),
         Ok(())
     );
 }
@@ -323,7 +328,7 @@ fn sliced_bitmap_lines_up() {
     for off in 0..v.len() {
         for len in 0..=v.len() - off {
             assert_eq!(
-                a.slice(off, len).unwrap().validate(ValidationLevel::Full),
+                a.slice(off, len).unwrap().validate(ValidationLevel::Strict),
                 Ok(())
             );
         }

@@ -430,7 +430,7 @@ impl<'a, A: Allocator> Array<'a, A> for RunArray<'a, A> {
         }
         self.run_ends.validate(level).map_err(|e| e.in_child(0))?;
         self.values.validate(level).map_err(|e| e.in_child(1))?;
-        if level == ValidationLevel::Full {
+        if level >= ValidationLevel::Full {
             self.run_ends.check_increasing()?;
         }
         Ok(())

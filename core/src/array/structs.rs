@@ -9,7 +9,7 @@ use allocator_api2::alloc::Allocator;
 use derive_where::derive_where;
 
 use super::builder::{ArrayBuilder, StructChildren};
-use super::{check_slice, validate_nulls, Array, ArrayRef, ValidationLevel};
+use super::{check_non_nullable, check_slice, validate_nulls, Array, ArrayRef, ValidationLevel};
 use crate::buffer::{NullBuffer, NullBufferBuilder, SharedSlice};
 use crate::datatypes::{DataType, Fields};
 use crate::error::{Error, Result};
@@ -252,9 +252,18 @@ impl<'a, A: Allocator> Array<'a, A> for StructArray<'a, A> {
             }
         }
         validate_nulls(self.nulls.as_ref(), self.len, level)?;
-        if level == ValidationLevel::Full {
+        if level >= ValidationLevel::Full {
             for (i, c) in self.children.iter().enumerate() {
                 c.validate(level).map_err(|e| e.in_child(i))?;
+            }
+        }
+        if level >= ValidationLevel::Strict {
+            for (i, (f, c)) in self.fields.iter().zip(self.children.iter()).enumerate() {
+                if !f.is_nullable() {
+                    let (parent, child) = (self.nulls.as_ref(), c.nulls());
+                    check_non_nullable(child, parent, self.offset, self.len, 1)
+                        .map_err(|e| e.in_child(i))?;
+                }
             }
         }
         Ok(())

@@ -368,7 +368,7 @@ impl<'a, A: Allocator> Array<'a, A> for UnionArray<'a, A> {
             }
             _ => return Err(Error::UnionOffsetsPresence),
         }
-        if level == ValidationLevel::Full {
+        if level >= ValidationLevel::Full {
             self.validate_type_ids()?;
         }
         for (i, child) in self.children.iter().enumerate() {

@@ -163,7 +163,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
             return Ok(None);
         }
         let bits = BooleanBuffer::try_new(buf, 0, len).map_err(|_| Error::ValidityTooSmall)?;
-        if self.level == ValidationLevel::Full {
+        if self.level >= ValidationLevel::Full {
             Ok(Some(NullBuffer::try_new_with_count(bits, null_count)?))
         } else {
             // SAFETY: see `make!`: the caller vouched for the null counts.
@@ -239,7 +239,7 @@ impl<'m, 'b, 'd, A: Allocator + Clone> BodyDecoder<'m, 'b, 'd, A> {
         len: usize,
     ) -> Result<OffsetBuffer<'b, O, A>> {
         let o = self.offsets::<O>(len)?;
-        if self.level == ValidationLevel::Full {
+        if self.level >= ValidationLevel::Full {
             OffsetBuffer::try_new(o)
         } else {
             // SAFETY: see `make!`; the array's `validate` still checks the

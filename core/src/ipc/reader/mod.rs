@@ -119,7 +119,8 @@ impl Default for ReadLimits {
 pub struct IpcReadOptions {
     /// Allocation bounds.
     pub limits: ReadLimits,
-    /// How much of each decoded array is checked (Full by default).
+    /// How much of each decoded array is checked (Full by default; Strict
+    /// through [`Self::with_strict_validation`]).
     validation: ValidationLevel,
 }
 
@@ -135,6 +136,25 @@ impl IpcReadOptions {
     /// The validation level applied to decoded arrays.
     pub fn validation(&self) -> ValidationLevel {
         self.validation
+    }
+
+    /// Raises the validation of decoded arrays to [`ValidationLevel::Strict`]:
+    /// the value-domain rules (decimal precision, whole-day Date64, time of
+    /// day, no null in a non-nullable child) on top of the default
+    /// [`ValidationLevel::Full`], as pyarrow's `validate(full=True)`. A batch
+    /// that breaks one is refused with the rule and its location (message,
+    /// field, buffer).
+    ///
+    /// ```
+    /// use alkaid::ipc::reader::IpcReadOptions;
+    /// use alkaid::array::ValidationLevel;
+    ///
+    /// let strict = IpcReadOptions::default().with_strict_validation();
+    /// assert_eq!(strict.validation(), ValidationLevel::Strict);
+    /// ```
+    pub fn with_strict_validation(mut self) -> Self {
+        self.validation = ValidationLevel::Strict;
+        self
     }
 
     /// Lowers the validation of decoded arrays to `level`.
