@@ -1,9 +1,13 @@
 //! A verifying, allocation-free flatbuffers reader for untrusted metadata.
 //!
 //! Every access is bounds-checked against the buffer: a table's vtable must
-//! lie inside the buffer, a field must lie inside its table and the buffer,
+//! lie inside the buffer, a present field must lie inside the buffer,
 //! offsets must point inside the buffer, vectors and strings must fit, strings
-//! must be UTF-8 and NUL-terminated. Alignment is checked as the flatbuffers
+//! must be UTF-8 and NUL-terminated. As in the flatbuffers verifiers (C++ and
+//! Rust), fields are checked one by one where they are read: the table size
+//! a vtable declares is not checked, so a table whose declared size runs past
+//! the buffer is read when every field it holds is in bounds (as pyarrow and
+//! arrow-rs read it). Alignment is checked as the flatbuffers
 //! verifier does (relative to the buffer's start): an offset's target (a
 //! table, vector or string) is 4-aligned, a vtable 2-aligned, a scalar field
 //! aligned to its size. Failures are [`Error::InvalidFlatbuffer`] (a missing
@@ -48,7 +52,6 @@ pub struct Table<'b> {
     pos: usize,
     vtable: usize,
     vt_size: usize,
-    table_size: usize,
 }
 
 impl<'b> Table<'b> {
@@ -64,8 +67,8 @@ impl<'b> Table<'b> {
     /// The table at byte `pos`.
     ///
     /// # Errors
-    /// [`Error::InvalidFlatbuffer`] when its vtable or extent is outside `buf`,
-    /// or either is misaligned.
+    /// [`Error::InvalidFlatbuffer`] when its vtable is outside `buf` or
+    /// misaligned (its size odd), or the table's offset is misaligned.
     pub fn at(buf: &'b [u8], pos: usize) -> Result<Self> {
         if pos % 4 != 0 {
             return Err(BAD);
@@ -76,11 +79,8 @@ impl<'b> Table<'b> {
             .filter(|v| *v >= 0 && *v % 2 == 0)
             .ok_or(BAD)? as usize;
         let vt_size = u16::from_le_bytes(read_array::<2>(buf, vtable)?) as usize;
-        let table_size = u16::from_le_bytes(read_array::<2>(buf, vtable + 2)?) as usize;
-        if vt_size < 4 || vt_size % 2 != 0 || vtable + vt_size > buf.len() {
-            return Err(BAD);
-        }
-        if table_size < 4 || pos.checked_add(table_size).is_none_or(|e| e > buf.len()) {
+        // A vtable shorter than its 4-byte header holds no field entry.
+        if vt_size % 2 != 0 || vtable.checked_add(vt_size).is_none_or(|e| e > buf.len()) {
             return Err(BAD);
         }
         Ok(Table {
@@ -88,7 +88,6 @@ impl<'b> Table<'b> {
             pos,
             vtable,
             vt_size,
-            table_size,
         })
     }
 
@@ -102,10 +101,10 @@ impl<'b> Table<'b> {
         if off == 0 {
             return Ok(None);
         }
-        if off + size > self.table_size {
+        let at = self.pos + off;
+        if at.checked_add(size).is_none_or(|e| e > self.buf.len()) {
             return Err(BAD);
         }
-        let at = self.pos + off;
         // Scalars (1, 2, 4 or 8 bytes) and offsets (4) are aligned to their size.
         if at % size.clamp(1, 8) != 0 {
             return Err(BAD);
