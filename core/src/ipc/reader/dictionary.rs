@@ -105,7 +105,10 @@ impl<'b, A: Allocator + Clone> DictionaryStore<'b, A> {
     }
 
     /// Installs `values` for `id`, replacing the previous ones, or appending to
-    /// them when `delta`; refuses dictionaries longer than `max_len`.
+    /// them when `delta`; refuses dictionaries longer than `max_len`, and a
+    /// delta for an `id` that has no dictionary yet (IPC format, "Dictionary
+    /// Messages": a delta adds to an existing dictionary; pyarrow and
+    /// arrow-rs refuse it the same way) with [`Error::DictionaryNotFound`].
     pub(crate) fn insert(
         &mut self,
         id: i64,
@@ -122,7 +125,8 @@ impl<'b, A: Allocator + Clone> DictionaryStore<'b, A> {
                 }
                 super::concat_values(old, &values, alloc)?
             }
-            _ => {
+            (true, None) => return Err(Error::DictionaryNotFound),
+            (false, _) => {
                 if values.len() > max_len {
                     return Err(Error::LimitExceeded);
                 }
