@@ -299,6 +299,10 @@ errors! {
     /// A flatbuffer failed verification (an offset, vtable, vector or string
     /// outside the buffer, or a string that is not UTF-8).
     InvalidFlatbuffer => "flatbuffer failed verification",
+    /// A custom metadata entry (`KeyValue` in Schema.fbs) without its key or
+    /// its value: pyarrow refuses it ("Unexpected null field
+    /// custom_metadata.value"), so do the readers.
+    MetadataEntryIncomplete => "custom metadata entry without a key or a value",
     /// The metadata scratch area is too small for the flatbuffer being encoded.
     ScratchTooSmall => "metadata scratch area too small",
     /// A type, message kind, metadata version or codec this reader does not support.

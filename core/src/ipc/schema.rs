@@ -441,7 +441,8 @@ impl<'o, A: Allocator + Clone + 'o> Decoder<'o, A> {
     }
 
     /// Decodes a `KeyValue` vector at `slot` of `t`; `ALKAID:` keys are
-    /// respelled `ARROW:`.
+    /// respelled `ARROW:`. An entry without a key or a value is refused
+    /// ([`Error::MetadataEntryIncomplete`], as pyarrow refuses it).
     pub(crate) fn metadata(&self, t: &Table<'_>, slot: u16) -> Result<Metadata<'o, A>> {
         let Some(v) = t.get_vector(slot, 4)? else {
             return Ok(SharedSlice::empty());
@@ -451,8 +452,8 @@ impl<'o, A: Allocator + Clone + 'o> Decoder<'o, A> {
         }
         SharedSlice::try_from_fn_in(v.len(), self.alloc.clone(), |i| {
             let kv = v.get_table(i)?;
-            let k = kv.get_str(0)?.unwrap_or("");
-            let val = kv.get_str(1)?.unwrap_or("");
+            let k = kv.get_str(0)?.ok_or(Error::MetadataEntryIncomplete)?;
+            let val = kv.get_str(1)?.ok_or(Error::MetadataEntryIncomplete)?;
             let key = match k.strip_prefix(ALKAID_PREFIX) {
                 Some(rest) => {
                     let mut tmp = [0u8; 256];
