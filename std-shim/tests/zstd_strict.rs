@@ -5,10 +5,23 @@
 //! Symbol_Compression_Modes byte (§3.1.1.3.2.1). Valid frames of several
 //! sizes still decode to the same bytes, and a differential run of random
 //! mutations checks that whenever the library refuses a frame, so do we.
+//!
+//! The other way round, case F2 of issue 37: a frame that libzstd's fast
+//! Huffman decoder reads and RFC 8878 §4.2.2 calls faulty, which the core
+//! refuses; every reader of the std shim gives the library's verdict.
 
+mod common;
+
+use alkaid::array::{Array, PrimitiveArray, RecordBatch};
 use alkaid::ipc::compression::zstd_decode::ZstdDecoder;
-use alkaid::ipc::compression::{zstd_frame, Codec};
-use alkaid::Error;
+use alkaid::ipc::compression::{zstd_frame, Codec, WithCodec};
+use alkaid::ipc::message::CompressionCodec;
+use alkaid::ipc::reader::{FileReader, IpcReadOptions, SliceStreamReader};
+use alkaid::ipc::writer::{FileWriter, StreamWriter};
+use alkaid::{Error, Global};
+use alkaid_std::{
+    FileSeekReader, IpcFormat, IpcInput, IpcWriteOptions, StdCodecs, ThreadedCodecs, ZstdCodec,
+};
 use zstd::zstd_safe::{CCtx, CParameter, DCtx};
 
 /// Compresses `data` with the library: `level`, window log `window_log`
@@ -317,4 +330,153 @@ fn random_mutations_refused_by_the_library_are_refused_by_us() {
     );
     // 4 with this seed: corrupt frames without a checksum that both decode.
     assert!(differ <= 10, "{differ}");
+}
+
+// ----- case F2 of issue 37 (core/tests/data/zstd/README.md) -----
+
+/// One frame (content size 4,000) whose fourth Huffman literals stream runs
+/// out of bits two literals before its share.
+const F2: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../core/tests/data/zstd/f2-huffman-stream-short.zst"
+));
+
+/// What `zstd -d` (libzstd's fast Huffman decoder) gives for [`F2`].
+const F2_LIBZSTD: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../core/tests/data/zstd/f2-huffman-stream-short.libzstd"
+));
+
+/// Writes [`F2`] for the body buffer holding [`F2_LIBZSTD`], the library's
+/// frame for any other.
+struct ReplayF2(ZstdCodec);
+
+impl Codec for ReplayF2 {
+    fn codec(&self) -> CompressionCodec {
+        CompressionCodec::Zstd
+    }
+    fn max_compressed_len(&self, input_len: usize) -> alkaid::Result<usize> {
+        Ok(self.0.max_compressed_len(input_len)?.max(F2.len()))
+    }
+    fn compress(&mut self, input: &[u8], out: &mut [u8]) -> alkaid::Result<usize> {
+        if input != F2_LIBZSTD {
+            return self.0.compress(input, out);
+        }
+        out.get_mut(..F2.len())
+            .ok_or(Error::OutOfBounds)?
+            .copy_from_slice(F2);
+        Ok(F2.len())
+    }
+    fn decompress(&mut self, input: &[u8], out: &mut [u8]) -> alkaid::Result<usize> {
+        self.0.decompress(input, out)
+    }
+}
+
+/// `batch` written in `format` (by the core's writers) with [`F2`] as the
+/// body of its one column.
+fn with_f2_body(format: IpcFormat, batch: &RecordBatch<'static, Global>) -> Vec<u8> {
+    let options = IpcWriteOptions {
+        compression: Some(CompressionCodec::Zstd),
+        ..Default::default()
+    };
+    let codecs = || WithCodec::new(ReplayF2(ZstdCodec::new()), StdCodecs::default());
+    let schema = batch.schema();
+    let bytes = match format {
+        IpcFormat::File => {
+            let mut w =
+                FileWriter::try_new_with_codecs_in(Vec::new(), schema, options, codecs(), Global)
+                    .unwrap();
+            w.write(batch).unwrap();
+            w.finish().unwrap();
+            w.into_inner()
+        }
+        IpcFormat::Stream => {
+            let mut w =
+                StreamWriter::try_new_with_codecs_in(Vec::new(), schema, options, codecs(), Global)
+                    .unwrap();
+            w.write(batch).unwrap();
+            w.finish().unwrap();
+            w.into_inner()
+        }
+    };
+    assert!(bytes.windows(F2.len()).any(|w| w == F2), "{format}");
+    bytes
+}
+
+/// The column's bytes of a reader's first batch, or its error.
+fn values(
+    batch: Result<Option<RecordBatch<'_, Global>>, alkaid_std::Error>,
+) -> Result<Vec<u8>, Error> {
+    match batch {
+        Ok(Some(b)) => Ok(b
+            .column(0)
+            .unwrap()
+            .as_primitive::<u8>()
+            .unwrap()
+            .values()
+            .to_vec()),
+        Ok(None) => panic!("no batch"),
+        Err(e) => Err(e.as_arrow().unwrap()),
+    }
+}
+
+/// The library decodes F2 to the `zstd` command's bytes on 64-bit
+/// little-endian hosts (its fast Huffman decoder) and refuses it elsewhere
+/// (its generic decoder checks that each stream is consumed exactly); the
+/// core's decoder refuses it everywhere. Every reader of the std shim —
+/// file and stream, in memory, mapped, seeking, lazily read, and the
+/// multi-threaded codecs of the `alkaid` tool — gives the library's
+/// verdict; the core's readers with only their built-in codecs refuse it.
+#[test]
+fn f2_every_std_reader_gives_the_library_verdict_the_core_refuses() {
+    let mut out = vec![0u8; F2_LIBZSTD.len()];
+    let library = ZstdCodec::new()
+        .decompress(F2, &mut out)
+        .map(|n| out[..n].to_vec());
+    if cfg!(all(target_endian = "little", target_pointer_width = "64")) {
+        assert_eq!(library.as_deref(), Ok(F2_LIBZSTD));
+    } else {
+        assert_eq!(library, Err(Error::CorruptCompressedData));
+    }
+    assert_eq!(
+        our_decode(F2, F2_LIBZSTD.len()),
+        Err(Error::CorruptCompressedData)
+    );
+
+    let batch = RecordBatch::try_from_iter([(
+        "f2",
+        PrimitiveArray::<u8, Global>::from_slice(F2_LIBZSTD).into_array_ref(),
+    )])
+    .unwrap();
+    let file = with_f2_body(IpcFormat::File, &batch);
+    let stream = with_f2_body(IpcFormat::Stream, &batch);
+    let dir = common::temp_dir("zstd-f2");
+    let path = dir.join("f2.arrow");
+    std::fs::write(&path, &file).unwrap();
+
+    for bytes in [&file, &stream] {
+        let input = IpcInput::from_bytes(bytes).unwrap();
+        assert_eq!(values(input.reader().unwrap().next_batch()), library);
+        let mut threaded = input
+            .reader_with_codecs(IpcReadOptions::default(), ThreadedCodecs::new(2))
+            .unwrap();
+        assert_eq!(values(threaded.next_batch()), library);
+    }
+    let mut lazy = alkaid_std::read_stream(std::io::Cursor::new(stream.clone())).unwrap();
+    assert_eq!(values(lazy.next_batch()), library);
+    let mut mapped = alkaid_std::open_ipc(&path).unwrap().reader().unwrap();
+    assert_eq!(values(mapped.next_batch()), library);
+    let mut seek = FileSeekReader::open(&path).unwrap();
+    assert_eq!(values(seek.next_batch()), library);
+
+    // The core's readers with the built-in codecs (ruzstd).
+    let opts = IpcReadOptions::default();
+    let mut r = FileReader::try_new_in(&file[..], opts, Global).unwrap();
+    assert_eq!(r.batch(0).err(), Some(Error::CorruptCompressedData));
+    let mut r = SliceStreamReader::try_new_in(&stream[..], opts, Global).unwrap();
+    assert_eq!(
+        r.next().map(|b| b.err()),
+        Some(Some(Error::CorruptCompressedData))
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

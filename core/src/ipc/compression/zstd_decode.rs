@@ -30,6 +30,21 @@
 //! decoding, the output never grows past the caller's slice, each frame's
 //! declared content size and its content checksum (xxh64) are verified, and
 //! every malformation is an [`Error`], never a panic.
+//!
+//! # Stricter than libzstd on 64-bit little-endian hosts
+//!
+//! A Huffman-coded literals stream must be consumed exactly by its share of
+//! the literals (RFC 8878 §4.2.2: otherwise "the decoding process is
+//! considered faulty"); `ruzstd` refuses one that runs out of bits early
+//! ([`Error::CorruptCompressedData`]). libzstd's fast Huffman decoder, its
+//! default on 64-bit little-endian hosts, checks only the count of literals
+//! each stream produced, and decodes the missing ones from bits past the
+//! stream's beginning; its generic decoder (big-endian and 32-bit hosts)
+//! refuses such a frame as this one does. So a frame like that
+//! (`core/tests/data/zstd/`) is read by the std shim's readers on x86-64 and
+//! refused here. No pure-Rust decoder tried (`ruzstd` 0.9.1,
+//! `structured-zstd` 0.2.6, `rusty_zstd`, `zstd-zero`, `zstd-nostd`) gives
+//! libzstd's bytes for it: the format leaves them undefined.
 
 use core::fmt;
 

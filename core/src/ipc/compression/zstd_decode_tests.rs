@@ -469,3 +469,117 @@ fn writer_with_a_plugged_compressor_and_readers_with_the_builtin_decoder() {
     );
     assert_eq!(&out.as_slice()[8..12], &MAGIC.to_le_bytes());
 }
+
+// ----- case F2 of issue 37: a frame only libzstd's fast path decodes -----
+
+/// One frame (content size 4,000, one compressed block) whose fourth
+/// Huffman literal stream holds the bits of 593 of its 595 literals. RFC
+/// 8878 §4.2.2 calls its decoding faulty; libzstd's fast Huffman decoder
+/// (64-bit little-endian) decodes it anyway. `tests/data/zstd/README.md`
+/// says where it comes from and which decoders accept it.
+const F2: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/zstd/f2-huffman-stream-short.zst"
+));
+
+/// What `zstd -d` (libzstd's fast path) gives for [`F2`].
+const F2_LIBZSTD: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/zstd/f2-huffman-stream-short.libzstd"
+));
+
+#[test]
+fn a_huffman_literal_stream_short_of_its_literals_is_corrupt() {
+    // The frame and block headers are sound: only decoding finds the fault.
+    let header = zstd_frame::read_frame_header(F2).unwrap();
+    assert_eq!(header.content_size, Some(F2_LIBZSTD.len() as u64));
+    assert!(!header.checksum);
+    let s = zstd_frame::scan(F2).unwrap();
+    assert_eq!((s.frames, s.content_size), (1, Some(4000)));
+    let mut d = ZstdDecoder::new();
+    assert_eq!(d.check_declared_len(F2, 4000), Ok(()));
+
+    let mut out = vec![0u8; 4000];
+    assert_eq!(
+        d.decompress(F2, &mut out),
+        Err(Error::CorruptCompressedData)
+    );
+    // As a body buffer: refused after the one allocation of its declared
+    // length, which is given back.
+    let (got, alloc) = decode(&framed(4000, F2), 1 << 20);
+    assert_eq!(got, Err(Error::CorruptCompressedData));
+    assert_eq!(alloc.requests(), 1);
+    // The decoder still decodes the next buffer.
+    let mut out = [0u8; 3];
+    assert_eq!(d.decompress(&raw_frame(b"xyz"), &mut out), Ok(3));
+    assert_eq!(&out, b"xyz");
+}
+
+/// Writes [`F2`] for the body buffer holding [`F2_LIBZSTD`] (what libzstd
+/// would read back from it), and `ruzstd`'s frame for any other.
+struct ReplayF2;
+
+impl Codec for ReplayF2 {
+    fn codec(&self) -> CompressionCodec {
+        CompressionCodec::Zstd
+    }
+    fn max_compressed_len(&self, input_len: usize) -> crate::Result<usize> {
+        Ok(RuzstdCompressor
+            .max_compressed_len(input_len)?
+            .max(F2.len()))
+    }
+    fn compress(&mut self, input: &[u8], out: &mut [u8]) -> crate::Result<usize> {
+        if input != F2_LIBZSTD {
+            return RuzstdCompressor.compress(input, out);
+        }
+        out.get_mut(..F2.len())
+            .ok_or(Error::OutOfBounds)?
+            .copy_from_slice(F2);
+        Ok(F2.len())
+    }
+    fn decompress(&mut self, _: &[u8], _: &mut [u8]) -> crate::Result<usize> {
+        Err(Error::UnsupportedType)
+    }
+}
+
+#[test]
+fn readers_with_the_builtin_decoder_refuse_f2_in_a_body() {
+    let fields =
+        SharedSlice::try_from_iter_in([Field::new("f2", DataType::UInt8, false)], Global).unwrap();
+    let cols = SharedSlice::try_from_iter_in(
+        [PrimitiveArray::<u8, Global>::from_slice(F2_LIBZSTD).into_array_ref()],
+        Global,
+    )
+    .unwrap();
+    let b = RecordBatch::try_new(Schema::new(fields), cols).unwrap();
+    let options = IpcWriteOptions {
+        compression: Some(CompressionCodec::Zstd),
+        ..Default::default()
+    };
+    let codecs = || WithCodec::new(ReplayF2, BuiltinCodecs::new());
+    let opts = IpcReadOptions::default();
+    let holds_f2 = |bytes: &[u8]| bytes.windows(F2.len()).any(|w| w == F2);
+
+    let mut w =
+        FileWriter::try_new_with_codecs_in(Vec::new(), b.schema(), options, codecs(), Global)
+            .unwrap();
+    w.write(&b).unwrap();
+    w.finish().unwrap();
+    let file = w.into_inner();
+    assert!(holds_f2(&file));
+    let mut r = FileReader::try_new_in(&file[..], opts, Global).unwrap();
+    assert_eq!(r.batch(0).err(), Some(Error::CorruptCompressedData));
+
+    let mut w =
+        StreamWriter::try_new_with_codecs_in(Vec::new(), b.schema(), options, codecs(), Global)
+            .unwrap();
+    w.write(&b).unwrap();
+    w.finish().unwrap();
+    let stream = w.into_inner();
+    assert!(holds_f2(&stream));
+    let mut r = SliceStreamReader::try_new_in(&stream[..], opts, Global).unwrap();
+    assert_eq!(
+        r.next().map(|b| b.err()),
+        Some(Some(Error::CorruptCompressedData))
+    );
+}
