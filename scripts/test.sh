@@ -42,8 +42,12 @@
 #             (tests/differential_pyarrow.rs: prints both accept / both
 #             reject / justified differences, fails on any other), then
 #             cargo test -p alkaid-tests-arrow-rs --features interop
-#             (tests/arrow-rs: interop_arrow_rs.rs and the C Data Interface
-#             with arrow-rs, ffi_*_arrow_rs.rs), then the C Data Interface
+#             (tests/arrow-rs: interop_arrow_rs.rs, the C Data Interface
+#             with arrow-rs, ffi_*_arrow_rs.rs, and the differential test
+#             against arrow-rs on the same mutated inputs,
+#             differential_arrow_rs.rs; the justified differences of both
+#             differential tests are the table of docs/verdicts.md), then
+#             the C Data Interface
 #             with pyarrow, polars and DuckDB (tests/python/ffi_interop.py
 #             over the test cdylib tests/ffi-lib). Fails when pyarrow is
 #             missing; outside CI, ALKAID_SKIP_PYARROW=1 runs only the
@@ -308,7 +312,8 @@ stage_interop() {
     # the package that holds every arrow-rs dependency): the arrow-rs ones.
     local tests=(--test interop_pyarrow --test message_metadata_pyarrow --test validation_pyarrow
         --test differential_pyarrow --test flight_pyarrow)
-    local rs_tests=(--test interop_arrow_rs --test ffi_arrow_rs --test ffi_schema_arrow_rs)
+    local rs_tests=(--test interop_arrow_rs --test ffi_arrow_rs --test ffi_schema_arrow_rs
+        --test differential_arrow_rs)
     local filter=() bad=0
     if [ "${ALKAID_SKIP_PYARROW:-0}" = 1 ]; then
         if [ "${CI:-}" = true ]; then
@@ -334,8 +339,8 @@ stage_interop() {
     ALKAID_PYTHON="$py" cargo test -p alkaid-tests-arrow-rs --features interop "${rs_tests[@]}" \
         -- --nocapture --test-threads=1 "${filter[@]}" 2>&1 | tee "$rs_log" || bad=1
     count_cargo_tests "$rs_log"
-    # The differential test's counts, again at the end of the stage.
-    grep -E '^differential vs pyarrow' "$log" || true
+    # The differential tests' counts, again at the end of the stage.
+    grep -hE '^differential vs (pyarrow|arrow-rs)' "$log" "$rs_log" 2>/dev/null || true
     if [ "${ALKAID_SKIP_PYARROW:-0}" != 1 ]; then
         # The C Data Interface with pyarrow, polars and DuckDB in one
         # process: Python loads the test-only cdylib of tests/ffi-lib.

@@ -8,7 +8,10 @@
 //!   shim's, whose ZSTD is the reference library), the expected failures and
 //!   the summary table;
 //! - [`mutate`]: a seeded, structure-aware mutator of IPC streams and files
-//!   (the differential test against pyarrow);
+//!   (the differential tests);
+//! - [`differential`]: the differential tests' inputs (golden files and their
+//!   mutations), our verdict, the table of justified differences and the
+//!   report, shared by the tests against pyarrow and arrow-rs;
 //! - [`interop`]: our readers and writers on whole files, pyarrow (through
 //!   the scripts of `tests/python/`) and the interop tables.
 //!
@@ -35,6 +38,7 @@
 //! `cargo bench -p alkaid-tests-arrow-rs --bench ipc_compression`.
 
 pub mod compare;
+pub mod differential;
 pub mod harness;
 pub mod interop;
 pub mod json;

@@ -1,5 +1,6 @@
 //! A seeded, structure-aware mutator of IPC streams and files, for the
-//! differential test against pyarrow (`tests/differential_pyarrow.rs`).
+//! differential tests against pyarrow (`tests/differential_pyarrow.rs`) and
+//! arrow-rs (`tests/arrow-rs/tests/differential_arrow_rs.rs`).
 //!
 //! [`Layout::parse`] splits a well-formed input into its encapsulated
 //! messages (Arrow columnar format, "Encapsulated message format": a

@@ -4,6 +4,10 @@
 //! - `tests/interop_arrow_rs.rs`: every golden file and pyarrow's random
 //!   tables through our readers and writers and arrow-rs's (ignored without
 //!   the `interop` feature; `scripts/test.sh interop` runs it);
+//! - `tests/differential_arrow_rs.rs`: our readers' verdicts and values on
+//!   mutated golden inputs against arrow-rs's (the twin of
+//!   `alkaid-tests`'s `tests/differential_pyarrow.rs`; ignored without the
+//!   `interop` feature);
 //! - `tests/row_arrow_rs.rs`: our row format against `arrow-row`, byte for
 //!   byte and in order;
 //! - `benches/ipc.rs`, `benches/ipc_compression.rs`, `benches/row.rs`: our
