@@ -28,7 +28,7 @@ use alkaid::ipc::reader::{FileSeekReader, IpcReadOptions, StreamReader};
 use alkaid::Global;
 
 use crate::harness::{cases, golden_dir};
-use crate::interop::{read_ours, write_ours, Format};
+use crate::interop::{read_ours, read_ours_with, write_ours, Format};
 use crate::mutate::{mutate, Layout, Rng};
 
 /// The fixed seed of the generator (mixed with each input's name).
@@ -175,6 +175,33 @@ fn second_reader(bytes: &[u8], format: Format) -> Result<usize, String> {
     Ok(n)
 }
 
+/// Our verdict at `ValidationLevel::Strict` on an input the default level
+/// accepts: `Some(error)` when the zero-copy reader with
+/// `IpcReadOptions::with_strict_validation` refuses it.
+pub fn our_strict_verdict(bytes: &[u8], format: Format) -> Option<String> {
+    let strict = IpcReadOptions::default().with_strict_validation();
+    catch_unwind(AssertUnwindSafe(|| {
+        read_ours_with(bytes, format, strict).err()
+    }))
+    .unwrap_or_else(|p| Some(format!("panic: {}", panic_text(p))))
+}
+
+/// The peer's errors that come from a value-domain rule (pyarrow's
+/// `validate(full=True)`: decimal precision, whole-day Date64, time of day),
+/// which our default level does not check and `ValidationLevel::Strict`
+/// does; with the kinds our strict readers refuse such input with.
+pub const VALUE_RULES: &[(&str, &str)] = &[
+    ("does not fit in precision", "Error::DecimalOutOfPrecision"),
+    (
+        "does not represent a whole number of days",
+        "Error::Date64NotWholeDays",
+    ),
+    (
+        "is not within the acceptable range",
+        "Error::TimeOutOfRange",
+    ),
+];
+
 /// Our verdict on `bytes` (the zero-copy reader of `format`, then our
 /// writer), and, when the `Read`-based reader of `format` disagrees with
 /// the zero-copy one, how.
@@ -302,6 +329,9 @@ pub struct Entry {
     pub split: Option<String>,
     /// The peer's verdict.
     pub theirs: Theirs,
+    /// Our verdict at `ValidationLevel::Strict` ([`our_strict_verdict`]),
+    /// when the default level accepts and the peer refuses (else `None`).
+    pub strict: Option<String>,
 }
 
 /// A mutation's operator, without its positions and values
@@ -337,6 +367,10 @@ pub struct Outcome {
     pub both_accept: usize,
     /// Inputs both reject.
     pub both_reject: usize,
+    /// Inputs the peer refuses for a value rule ([`VALUE_RULES`]) and our
+    /// default level reads: our `ValidationLevel::Strict` refuses each for
+    /// the same rule (checked; a strict read that accepts is unexplained).
+    pub strict_agrees: usize,
     /// Inputs whose every disagreement is justified.
     pub justified: usize,
     /// Per table entry: the disagreements it matched.
@@ -363,6 +397,7 @@ pub fn judge(
         mutations,
         both_accept: 0,
         both_reject: 0,
+        strict_agrees: 0,
         justified: 0,
         used: vec![Vec::new(); table.len()],
         unexplained: Vec::new(),
@@ -398,10 +433,25 @@ pub fn judge(
                 rows.push(d(Kind::Values, &format!("unwritable: {why}"), ""))
             }
             (Ours::Reject(_), false) => {}
+            (Ours::Accept(_), false)
+                if e.split.is_none()
+                    && VALUE_RULES.iter().any(|(theirs, ours)| {
+                        t.error.contains(theirs)
+                            && e.strict.as_deref().is_some_and(|s| s.contains(ours))
+                    }) =>
+            {
+                o.strict_agrees += 1;
+                o.by_op.entry(op_label(&e.mutation)).or_insert([0; 3])[1] += 1;
+                continue;
+            }
             (Ours::Accept(_), false) => {
                 let ours = match &e.split {
                     Some(split) => format!("accepted; but {split}"),
                     None => "accepted".to_string(),
+                };
+                let ours = match &e.strict {
+                    Some(strict) => format!("{ours} (at Strict: {strict})"),
+                    None => format!("{ours} (also at Strict)"),
                 };
                 rows.push(d(Kind::OursOnly, &ours, &t.error))
             }
@@ -512,6 +562,7 @@ impl Outcome {
         println!(
             "\ndifferential vs {peer}: {} inputs ({} mutations of {} golden inputs, and the \
              inputs themselves; seed {SEED:#x}): both accept {} (tables equal), both reject \
+             {}, refused by {peer} for a value rule and by our Strict level for the same \
              {}, justified differences {}, unexplained disagreements {}, panics {}, stale \
              table entries {}",
             self.inputs,
@@ -519,6 +570,7 @@ impl Outcome {
             self.inputs - self.mutations,
             self.both_accept,
             self.both_reject,
+            self.strict_agrees,
             self.justified,
             self.unexplained.len(),
             self.panics.len(),

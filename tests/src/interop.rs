@@ -88,7 +88,20 @@ pub fn read_ours(
     bytes: &[u8],
     format: Format,
 ) -> Result<(Schema<'_, Global>, Vec<RecordBatch<'_, Global>>), String> {
-    let opts = IpcReadOptions::default();
+    read_ours_with(bytes, format, IpcReadOptions::default())
+}
+
+/// [`read_ours`] with the reader options `opts` (e.g. at
+/// `ValidationLevel::Strict`).
+///
+/// # Errors
+/// The first error, as [`our_error`] text.
+#[allow(clippy::type_complexity)]
+pub fn read_ours_with(
+    bytes: &[u8],
+    format: Format,
+    opts: IpcReadOptions,
+) -> Result<(Schema<'_, Global>, Vec<RecordBatch<'_, Global>>), String> {
     let (schema, batches) = match format {
         Format::Stream => {
             let r = SliceStreamReader::try_new_in(bytes, opts, Global)
@@ -114,7 +127,7 @@ pub fn read_ours(
         }
     };
     for (n, b) in batches.iter().enumerate() {
-        b.validate(ValidationLevel::Full)
+        b.validate(opts.validation().max(ValidationLevel::Full))
             .map_err(|e| our_error(&format!("validate batch {n}"), e))?;
     }
     Ok((schema, batches))

@@ -42,7 +42,7 @@ mod structs;
 #[cfg(feature = "union")]
 mod union;
 
-#[cfg(test)]
+#[cfg(all(test, feature = "nested"))]
 mod non_nullable_tests;
 
 pub use boolean::{BooleanArray, BooleanBuilder};
@@ -124,7 +124,6 @@ use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
 /// assert!(bad.validate(ValidationLevel::Full).is_err()); // Error::InvalidUtf8
 /// assert_eq!(ValidationLevel::default(), ValidationLevel::Full);
 /// assert!(ValidationLevel::Strict > ValidationLevel::Full); // levels are ordered
-
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub enum ValidationLevel {
@@ -249,6 +248,7 @@ pub(crate) fn validate_nulls<A: Allocator>(
 /// # Errors
 /// [`Error::NullInNonNullableField`]; [`Error::LengthMismatch`] when the
 /// range passes the child's bitmap.
+#[cfg(feature = "nested")]
 pub(crate) fn check_non_nullable<A: Allocator>(
     child: Option<&NullBuffer<'_, A>>,
     parent: Option<&NullBuffer<'_, A>>,

@@ -41,14 +41,13 @@ fn levels<'a, T: Array<'a, Global>>(a: &T) -> (Result<()>, Result<()>) {
     )
 }
 
-#[cfg(feature = "nested")]
 #[test]
 fn struct_fields_may_hold_nulls_only_under_null_parents() {
     let child = ints(&[Some(1), None, Some(3), None]);
     let make = |nullable: bool, parent: Option<&[bool]>| {
         StructArray::try_new(
             SharedSlice::try_from_slice_in(&[field(nullable)], Global).unwrap(),
-            SharedSlice::try_from_slice_in(&[child.clone()], Global).unwrap(),
+            SharedSlice::try_from_slice_in(core::slice::from_ref(&child), Global).unwrap(),
             parent.map(bitmap),
         )
         .unwrap()
@@ -87,7 +86,6 @@ fn struct_fields_may_hold_nulls_only_under_null_parents() {
         .is_err());
 }
 
-#[cfg(feature = "nested")]
 #[test]
 fn fixed_size_list_elements_follow_their_list_slot() {
     // Two lists of two: [1, null], [3, 4].
@@ -119,7 +117,6 @@ fn fixed_size_list_elements_follow_their_list_slot() {
     );
 }
 
-#[cfg(feature = "nested")]
 #[test]
 fn list_children_of_a_non_nullable_field_hold_no_null() {
     let make = |nullable: bool, values: &[Option<i32>]| {

@@ -52,7 +52,8 @@ use arrow_ipc::reader::{FileReader, StreamReader};
 use arrow_schema::SchemaRef;
 
 use alkaid_tests::differential::{
-    each_input, judge, our_verdict, panic_text, Entry, Justified, Kind, Ours, Theirs,
+    each_input, judge, our_strict_verdict, our_verdict, panic_text, Entry, Justified, Kind, Ours,
+    Theirs,
 };
 use alkaid_tests::interop::{repo_root, scratch_dir, Format};
 
@@ -189,17 +190,6 @@ const JUSTIFIED: &[Justified] = &[
         reason: "Message.fbs RecordBatch: `buffers` are the buffers of the schema's fields in \
                  pre-order, as many as their layouts have; a type changed to one with fewer \
                  buffers leaves some over, which arrow-rs (as pyarrow) ignores",
-    },
-    Justified {
-        kind: Kind::TheirsOnly,
-        input: "1.0.0-bigendian/generated_null_trivial.stream",
-        mutation: "flip byte",
-        ours: "Error::InvalidFlatbuffer",
-        theirs: "",
-        reason: "flatbuffers binary format: a vtable starts with its own size and the table's \
-                 size, so it is at least 4 bytes long; we refuse a vtable that declares 0 \
-                 bytes (here a flipped soffset of the Null type's table), the flatbuffers \
-                 verifiers of C++ and Rust read it as a vtable without fields",
     },
     // ---- We accept, arrow-rs rejects.
     Justified {
@@ -623,6 +613,10 @@ fn mutated_golden_inputs_get_the_same_verdicts_and_values_as_arrow_rs() {
         let path = work.join(format!("m{n:05}.{}", input.format.ext()));
         std::fs::write(&path, &input.bytes).unwrap();
         let (ours, split) = our_verdict(&input.bytes, input.format);
+        let strict = match ours {
+            Ours::Accept(_) => our_strict_verdict(&input.bytes, input.format),
+            _ => None,
+        };
         let ours_path = match &ours {
             Ours::Accept(w) => {
                 let p = work.join(format!("o{n:05}.stream"));
@@ -644,6 +638,7 @@ fn mutated_golden_inputs_get_the_same_verdicts_and_values_as_arrow_rs() {
             mutation: input.mutation,
             ours,
             split,
+            strict,
             // Filled in below.
             theirs: Theirs {
                 accept: false,
