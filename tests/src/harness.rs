@@ -154,6 +154,40 @@ pub fn golden_dir() -> PathBuf {
     );
 }
 
+/// The `alkaid` command-line program of this workspace, built (`cargo build
+/// -p alkaid-std --bin alkaid`, a no-op when current) where the running test
+/// was built: `$CARGO_TARGET_DIR` when set (a relative one taken from the
+/// workspace root, where cargo runs), else the workspace's `target/`.
+///
+/// # Panics
+/// When the build fails.
+pub fn alkaid_exe() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(|d| root.join(d))
+        .unwrap_or_else(|| root.join("target"));
+    let exe = target
+        .join(if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        })
+        .join("alkaid");
+    let mut build = std::process::Command::new(env!("CARGO"));
+    build
+        .current_dir(&root)
+        .args(["build", "-q", "-p", "alkaid-std", "--bin", "alkaid"]);
+    if !cfg!(debug_assertions) {
+        build.arg("--release");
+    }
+    let status = build.status().expect("cargo build");
+    assert!(
+        status.success(),
+        "cargo build -p alkaid-std --bin alkaid failed"
+    );
+    exe
+}
+
 /// One golden case: a `.json.gz` and its `.stream` / `.arrow_file`.
 #[derive(Debug, Clone)]
 pub struct Case {

@@ -178,26 +178,7 @@ fn corrupted_golden_inputs_never_panic() {
 /// `warning:` lines), and never a panic.
 #[test]
 fn alkaid_validate_never_panics_on_golden_corruptions() {
-    // The nested build below lands where the outer one does: in
-    // $CARGO_TARGET_DIR when set (a relative one is taken from the workspace
-    // root, where cargo runs), else in the workspace's `target/`.
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(|d| root.join(d))
-        .unwrap_or_else(|| root.join("target"));
-    let exe = target
-        .join(if cfg!(debug_assertions) {
-            "debug"
-        } else {
-            "release"
-        })
-        .join("alkaid");
-    let status = std::process::Command::new(env!("CARGO"))
-        .current_dir(&root)
-        .args(["build", "-q", "-p", "alkaid-std", "--bin", "alkaid"])
-        .status()
-        .expect("cargo build");
-    assert!(status.success());
+    let exe = alkaid_tests::harness::alkaid_exe();
     let dir = tempdir();
     let mut runs = 0;
     for case in &cases(&golden_dir()) {

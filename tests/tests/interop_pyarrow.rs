@@ -3,8 +3,9 @@
 //!
 //! - Golden files: every `.stream` and `.arrow_file` of the golden folders,
 //!   read by our reader of its format and written again by our writer of
-//!   that format, is read by pyarrow and equals pyarrow's reading of the
-//!   original (`Table.equals(check_metadata=True)`: schema, schema and field
+//!   that format, and converted by `alkaid convert IN OUT`, is read by
+//!   pyarrow and equals pyarrow's reading of the original
+//!   (`Table.equals(check_metadata=True)`: schema, schema and field
 //!   metadata, every value; and the same batch row counts).
 //! - pyarrow's files: `tests/python/gen_tables.py` writes random tables of
 //!   every type pyarrow has (streams and files, dictionary deltas and
@@ -34,22 +35,8 @@ use alkaid_tests::interop::{
 
 /// Known failures of the golden round trips through pyarrow (peer
 /// limitations or our bugs), strict like `harness::EXPECTED_FAILURES`.
-const GOLDEN_KNOWN: &[Known] = &[
-    Known {
-        file: "1.0.0-bigendian/generated_datetime.*",
-        check: "*",
-        contains: "Error::Date64NotWholeDays",
-        reason: "Date64 values that are not whole days: our readers validate fully by \
-                 default and refuse them, as pyarrow's validate(full=True) does",
-    },
-    Known {
-        file: "1.0.0-bigendian/generated_decimal*",
-        check: "*",
-        contains: "Error::DecimalOutOfPrecision",
-        reason: "decimal values beyond their precision: our readers validate fully by \
-                 default and refuse them, as pyarrow's validate(full=True) does",
-    },
-];
+/// Empty: every golden file reads at the default level and round-trips.
+const GOLDEN_KNOWN: &[Known] = &[];
 
 /// Known failures with pyarrow's own files.
 const GENERATED_KNOWN: &[Known] = &[];
@@ -99,6 +86,7 @@ fn golden_files_rewritten_by_us_equal_pyarrows_reading_of_the_originals() {
     let version = require_pyarrow();
     let root = golden_dir();
     let work = work_dir("pyarrow-golden");
+    let exe = alkaid_tests::harness::alkaid_exe();
     let mut rows = Vec::new();
     let mut pending = Vec::new();
     for case in cases(&root) {
@@ -119,7 +107,7 @@ fn golden_files_rewritten_by_us_equal_pyarrows_reading_of_the_originals() {
                     rows.len(),
                     Pair {
                         id: file.clone(),
-                        expected: orig,
+                        expected: orig.clone(),
                         expected_format: fmt,
                         actual: out,
                         actual_format: fmt,
@@ -128,10 +116,44 @@ fn golden_files_rewritten_by_us_equal_pyarrows_reading_of_the_originals() {
                 String::new()
             });
             rows.push(Check {
-                file,
+                file: file.clone(),
                 check,
                 result,
                 known,
+            });
+            // The same through the command line: `alkaid convert IN OUT`
+            // (the output in the input's format).
+            let out = work.join("convert").join(&file);
+            if let Some(d) = out.parent() {
+                std::fs::create_dir_all(d).unwrap();
+            }
+            let run = std::process::Command::new(&exe)
+                .arg("convert")
+                .arg(&orig)
+                .arg(&out)
+                .output()
+                .expect("run alkaid convert");
+            let result = if run.status.success() {
+                let id = format!("{file} (alkaid convert)");
+                pending.push((
+                    rows.len(),
+                    Pair {
+                        id,
+                        expected: orig,
+                        expected_format: fmt,
+                        actual: out,
+                        actual_format: fmt,
+                    },
+                ));
+                Ok(String::new())
+            } else {
+                Err(String::from_utf8_lossy(&run.stderr).trim_end().to_string())
+            };
+            rows.push(Check {
+                file,
+                check: "alkaid convert→pyarrow".into(),
+                result,
+                known: None,
             });
         }
     }

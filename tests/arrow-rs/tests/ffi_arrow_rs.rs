@@ -19,7 +19,7 @@ use alkaid::buffer::Misaligned;
 use alkaid::ffi::FFI_ArrowArray;
 use alkaid::ipc::reader::{FileReader, IpcReadOptions};
 use alkaid::Global;
-use alkaid_tests::harness::{cases, expected_failure, golden_dir};
+use alkaid_tests::harness::{cases, golden_dir};
 use arrow_array::ffi::{from_ffi_and_data_type, to_ffi, FFI_ArrowArray as RsFfiArray};
 use arrow_array::{make_array, Array as _, ArrayRef as RsArrayRef};
 use arrow_ipc::reader::FileReader as RsFileReader;
@@ -66,8 +66,9 @@ fn slices(len: usize) -> Vec<(usize, usize)> {
 #[test]
 fn golden_batches_cross_the_c_data_interface_both_ways() {
     let root = golden_dir();
-    let (mut columns, mut files, mut refused) = (0usize, 0usize, 0usize);
-    for case in cases(&root) {
+    let (mut columns, mut files) = (0usize, 0usize);
+    let all = cases(&root);
+    for case in &all {
         let bytes: &'static [u8] =
             Box::leak(std::fs::read(case.file_path()).unwrap().into_boxed_slice());
         let mut ours = match FileReader::try_new_in(bytes, IpcReadOptions::default(), Global) {
@@ -76,12 +77,6 @@ fn golden_batches_cross_the_c_data_interface_both_ways() {
         };
         let our_batches: Vec<_> = match ours.batches().collect::<Result<_, _>>() {
             Ok(b) => b,
-            // Golden files whose values full validation refuses (as pyarrow's
-            // does): nothing to hand over.
-            Err(e) if expected_failure(case.dir, &case.stem, "*").is_some_and(|x| x.error == e) => {
-                refused += 1;
-                continue;
-            }
             Err(e) => panic!("{}: {e}", case.file_path().display()),
         };
         let fields = ours.schema().fields().clone();
@@ -132,9 +127,10 @@ fn golden_batches_cross_the_c_data_interface_both_ways() {
     }
     println!(
         "C Data Interface with arrow-rs: {files} golden files, {columns} column slices, both \
-         ways ({refused} files refused by full validation, as expected)"
+         ways"
     );
-    assert!(refused <= 3, "{refused} golden files refused");
+    // Every golden file, none skipped.
+    assert_eq!(files, all.len());
     assert!(
         files >= 40 && columns >= 500,
         "{files} files, {columns} columns"

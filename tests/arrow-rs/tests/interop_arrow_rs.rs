@@ -42,23 +42,9 @@ use alkaid_tests::interop::{
 use alkaid_tests::json::read_json_file;
 
 /// Known failures with the golden files (peer limitations or our bugs),
-/// strict: each must still fail with its text.
-const KNOWN: &[Known] = &[
-    Known {
-        file: "1.0.0-bigendian/generated_datetime.*",
-        check: "*",
-        contains: "Error::Date64NotWholeDays",
-        reason: "Date64 values that are not whole days: our readers validate fully by \
-                 default and refuse them, as pyarrow's validate(full=True) does",
-    },
-    Known {
-        file: "1.0.0-bigendian/generated_decimal*",
-        check: "*",
-        contains: "Error::DecimalOutOfPrecision",
-        reason: "decimal values beyond their precision: our readers validate fully by \
-                 default and refuse them, as pyarrow's validate(full=True) does",
-    },
-];
+/// strict: each must still fail with its text. Empty: every golden file
+/// reads at the default level.
+const KNOWN: &[Known] = &[];
 
 /// Known failures with pyarrow's random tables.
 const GENERATED_KNOWN: &[Known] = &[Known {
@@ -335,8 +321,6 @@ fn the_arrow_rs_comparison_sees_differences() {
     ignore = "interop: run with --features interop (scripts/test.sh interop)"
 )]
 fn arrow_rs_misreads_big_endian_streams() {
-    // Not generated_datetime: its Date64 values are not whole days, which
-    // our readers refuse (KNOWN above).
     let base = golden_dir().join(BIG_ENDIAN_DIR).join("generated_interval");
     let stream = std::fs::read(base.with_extension("stream")).unwrap();
     let theirs = rs_read(&stream, Format::Stream).expect("arrow-rs reads the stream");
