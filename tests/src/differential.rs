@@ -22,6 +22,7 @@
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
 
 use alkaid::array::ValidationLevel;
 use alkaid::ipc::reader::{FileSeekReader, IpcReadOptions, StreamReader};
@@ -234,6 +235,61 @@ pub fn our_verdict(bytes: &[u8], format: Format) -> (Ours, Option<String>) {
         (ours, split)
     }));
     run.unwrap_or_else(|p| (Ours::Panic(panic_text(p)), None))
+}
+
+/// Our verdicts on every input ([`each_input`]), with each input and our
+/// rewrite of it left in `work` (`m00000.stream`, `o00000.stream`, …) and
+/// listed in `work/manifest.json` (id, input, format, ours, mutation) for
+/// the peer's run: returns the entries (the peer's verdicts still to fill
+/// in), the manifest's path and the number of mutations.
+///
+/// # Panics
+/// When a file cannot be written.
+pub fn our_entries(work: &Path) -> (Vec<Entry>, PathBuf, usize) {
+    let mut entries = Vec::new();
+    let mut manifest = Vec::new();
+    let mutations = each_input(|input| {
+        let n = entries.len();
+        let path = work.join(format!("m{n:05}.{}", input.format.ext()));
+        std::fs::write(&path, &input.bytes).unwrap();
+        let (ours, split) = our_verdict(&input.bytes, input.format);
+        let strict = match ours {
+            Ours::Accept(_) => our_strict_verdict(&input.bytes, input.format),
+            _ => None,
+        };
+        let ours_path = match &ours {
+            Ours::Accept(w) => {
+                let p = work.join(format!("o{n:05}.stream"));
+                std::fs::write(&p, w).unwrap();
+                Some(p)
+            }
+            _ => None,
+        };
+        manifest.push(serde_json::json!({
+            "id": input.id,
+            "input": path,
+            "format": input.format.py(),
+            "ours": ours_path,
+            "mutation": input.mutation,
+        }));
+        entries.push(Entry {
+            id: input.id,
+            input: input.name,
+            mutation: input.mutation,
+            ours,
+            split,
+            strict,
+            // The peer's, filled in by the caller.
+            theirs: Theirs {
+                accept: false,
+                error: String::new(),
+                differs: None,
+            },
+        });
+    });
+    let mpath = work.join("manifest.json");
+    std::fs::write(&mpath, serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
+    (entries, mpath, mutations)
 }
 
 /// FNV-1a of `s`: a stable per-input seed.

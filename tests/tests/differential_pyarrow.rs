@@ -47,12 +47,10 @@
 //! [`JUSTIFIED`].
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use alkaid_tests::differential::{
-    each_input, judge, our_strict_verdict, our_verdict, Entry, Justified, Kind, Ours, Theirs,
-};
+use alkaid_tests::differential::{judge, our_entries, Justified, Kind, Theirs};
 use alkaid_tests::interop::{python, python_script, require_pyarrow, scratch_dir};
 
 /// The strict table of justified differences.
@@ -264,49 +262,7 @@ fn mutated_golden_inputs_get_the_same_verdicts_and_values_as_pyarrow() {
     );
     // Our verdicts first (each input and our rewrite left in `work`), then
     // pyarrow's in one run over the manifest.
-    let mut entries = Vec::new();
-    let mut manifest = Vec::new();
-    let mutations = each_input(|input| {
-        let n = entries.len();
-        let path = work.join(format!("m{n:05}.{}", input.format.ext()));
-        std::fs::write(&path, &input.bytes).unwrap();
-        let (ours, split) = our_verdict(&input.bytes, input.format);
-        let strict = match ours {
-            Ours::Accept(_) => our_strict_verdict(&input.bytes, input.format),
-            _ => None,
-        };
-        let ours_path = match &ours {
-            Ours::Accept(w) => {
-                let p = work.join(format!("o{n:05}.stream"));
-                std::fs::write(&p, w).unwrap();
-                Some(p)
-            }
-            _ => None,
-        };
-        manifest.push(serde_json::json!({
-            "id": input.id,
-            "input": path,
-            "format": input.format.py(),
-            "ours": ours_path,
-            "mutation": input.mutation,
-        }));
-        entries.push(Entry {
-            id: input.id,
-            input: input.name,
-            mutation: input.mutation,
-            ours,
-            split,
-            strict,
-            // Filled in below.
-            theirs: Theirs {
-                accept: false,
-                error: String::new(),
-                differs: None,
-            },
-        });
-    });
-    let mpath: PathBuf = work.join("manifest.json");
-    std::fs::write(&mpath, serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
+    let (mut entries, mpath, mutations) = our_entries(&work);
     let ids: Vec<String> = entries.iter().map(|e| e.id.clone()).collect();
     let mut theirs = pyarrow_verdicts(&mpath, &ids);
     for e in &mut entries {

@@ -41,21 +41,17 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
-use std::io::{Cursor, Write};
+use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Once;
 
-use arrow_array::{Array, RecordBatch};
-use arrow_ipc::reader::{FileReader, StreamReader};
-use arrow_schema::SchemaRef;
-
-use alkaid_tests::differential::{
-    each_input, judge, our_strict_verdict, our_verdict, panic_text, Entry, Justified, Kind, Ours,
-    Theirs,
-};
+use alkaid_tests::differential::{judge, our_entries, panic_text, Justified, Kind, Ours, Theirs};
 use alkaid_tests::interop::{repo_root, scratch_dir, Format};
+
+mod common;
+use common::{rs_diff, rs_read, RsRead};
 
 /// The strict table of justified differences with arrow-rs.
 ///
@@ -260,9 +256,6 @@ const JUSTIFIED: &[Justified] = &[
     },
 ];
 
-/// What arrow-rs read: the schema and every batch.
-type RsRead = (SchemaRef, Vec<RecordBatch>);
-
 /// arrow-rs's verdict on one input.
 struct RsVerdict {
     /// What its default reader read, or its error (or panic).
@@ -299,25 +292,6 @@ fn install_quiet_hook() {
             }
         }));
     });
-}
-
-/// Every batch of `bytes`, read by arrow-rs's default reader of `format`.
-fn rs_read(bytes: &[u8], format: Format) -> Result<RsRead, String> {
-    let e = |e: arrow_schema::ArrowError| format!("arrow-rs: {e}");
-    match format {
-        Format::Stream => {
-            let r = StreamReader::try_new(Cursor::new(bytes), None).map_err(e)?;
-            let schema = r.schema();
-            let batches = r.collect::<Result<Vec<_>, _>>().map_err(e)?;
-            Ok((schema, batches))
-        }
-        Format::File => {
-            let r = FileReader::try_new(Cursor::new(bytes), None).map_err(e)?;
-            let schema = r.schema();
-            let batches = r.collect::<Result<Vec<_>, _>>().map_err(e)?;
-            Ok((schema, batches))
-        }
-    }
 }
 
 /// [`rs_read`], with a panic caught as a rejection.
@@ -358,86 +332,6 @@ fn rs_verdict(bytes: &[u8], format: Format) -> RsVerdict {
     }
 }
 
-/// At most this many characters of a difference.
-const MAX_REPR: usize = 240;
-
-/// `s` on one line (arrays print on several), cut to [`MAX_REPR`].
-fn short(s: String) -> String {
-    let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    if s.len() <= MAX_REPR {
-        return s;
-    }
-    let mut end = MAX_REPR;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}...", &s[..end])
-}
-
-/// The first difference between arrow-rs's reading of our rewrite (`ours`)
-/// and of the input (`theirs`), if any.
-fn rs_diff(ours: &RsRead, theirs: &RsRead) -> Option<String> {
-    let (os, ob) = ours;
-    let (ts, tb) = theirs;
-    if os != ts {
-        if os.fields().len() != ts.fields().len() {
-            return Some(format!(
-                "schema: {} fields vs {}",
-                os.fields().len(),
-                ts.fields().len()
-            ));
-        }
-        for (i, (a, b)) in os.fields().iter().zip(ts.fields()).enumerate() {
-            if a != b {
-                return Some(short(format!(
-                    "schema field {i}: ours {a:?} vs arrow-rs's {b:?}"
-                )));
-            }
-        }
-        return Some(short(format!(
-            "schema metadata: ours {:?} vs arrow-rs's {:?}",
-            os.metadata(),
-            ts.metadata()
-        )));
-    }
-    if ob.len() != tb.len() {
-        return Some(format!(
-            "batches: ours {} vs arrow-rs's {}",
-            ob.len(),
-            tb.len()
-        ));
-    }
-    for (n, (a, b)) in ob.iter().zip(tb).enumerate() {
-        if a == b {
-            continue;
-        }
-        if a.num_rows() != b.num_rows() {
-            return Some(format!(
-                "batch {n}: rows ours {} vs arrow-rs's {}",
-                a.num_rows(),
-                b.num_rows()
-            ));
-        }
-        for c in 0..a.num_columns() {
-            let (x, y) = (a.column(c), b.column(c));
-            if x.as_ref() == y.as_ref() {
-                continue;
-            }
-            let row = (0..x.len()).find(|&i| x.slice(i, 1).as_ref() != y.slice(i, 1).as_ref());
-            return Some(short(match row {
-                Some(i) => format!(
-                    "batch {n} column {c}: row {i}: ours {:?} vs arrow-rs's {:?}",
-                    x.slice(i, 1),
-                    y.slice(i, 1)
-                ),
-                None => format!("batch {n} column {c}: arrays differ, no single row does"),
-            }));
-        }
-        return Some(format!("batch {n}: RecordBatch == is false"));
-    }
-    None
-}
-
 /// arrow-ipc's version, from the workspace's `Cargo.lock`.
 fn arrow_rs_version() -> String {
     let lock = std::fs::read_to_string(repo_root().join("Cargo.lock")).unwrap_or_default();
@@ -473,7 +367,7 @@ fn work_on(entry: &serde_json::Value) -> serde_json::Value {
         (Ok(read), Some(ours)) => {
             let w = std::fs::read(&ours).unwrap_or_else(|e| panic!("{}: {e}", ours.display()));
             match rs_read_caught(&w, Format::Stream).0 {
-                Ok(back) => rs_diff(&back, read),
+                Ok(back) => rs_diff(&back, read, "arrow-rs's"),
                 Err(e) => Some(format!("arrow-rs cannot read our rewrite: {e}")),
             }
         }
@@ -606,49 +500,7 @@ fn mutated_golden_inputs_get_the_same_verdicts_and_values_as_arrow_rs() {
     );
     // Our verdicts first (each input and our rewrite left in `work`), then
     // arrow-rs's in the worker.
-    let mut entries = Vec::new();
-    let mut manifest = Vec::new();
-    let mutations = each_input(|input| {
-        let n = entries.len();
-        let path = work.join(format!("m{n:05}.{}", input.format.ext()));
-        std::fs::write(&path, &input.bytes).unwrap();
-        let (ours, split) = our_verdict(&input.bytes, input.format);
-        let strict = match ours {
-            Ours::Accept(_) => our_strict_verdict(&input.bytes, input.format),
-            _ => None,
-        };
-        let ours_path = match &ours {
-            Ours::Accept(w) => {
-                let p = work.join(format!("o{n:05}.stream"));
-                std::fs::write(&p, w).unwrap();
-                Some(p)
-            }
-            _ => None,
-        };
-        manifest.push(serde_json::json!({
-            "id": input.id,
-            "input": path,
-            "format": input.format.py(),
-            "ours": ours_path,
-            "mutation": input.mutation,
-        }));
-        entries.push(Entry {
-            id: input.id,
-            input: input.name,
-            mutation: input.mutation,
-            ours,
-            split,
-            strict,
-            // Filled in below.
-            theirs: Theirs {
-                accept: false,
-                error: String::new(),
-                differs: None,
-            },
-        });
-    });
-    let mpath = work.join("manifest.json");
-    std::fs::write(&mpath, serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
+    let (mut entries, mpath, mutations) = our_entries(&work);
     let ids: Vec<String> = entries.iter().map(|e| e.id.clone()).collect();
     let mut verdicts = arrow_rs_verdicts(&mpath, &ids);
     // arrow-rs's panics and aborts, and where validate_full refuses what

@@ -23,14 +23,13 @@
 //! Ignored without the `interop` feature (`scripts/test.sh interop` runs
 //! it). `-- --nocapture` prints the table.
 
-use std::io::Cursor;
 use std::path::Path;
 use std::sync::Arc;
 
-use arrow_array::{Array, RecordBatch as RsBatch};
-use arrow_ipc::reader::{FileReader as RsFileReader, StreamReader as RsStreamReader};
+use arrow_array::RecordBatch as RsBatch;
 use arrow_ipc::writer::{FileWriter as RsFileWriter, StreamWriter as RsStreamWriter};
-use arrow_schema::{Schema as RsSchema, SchemaRef};
+use arrow_schema::Schema as RsSchema;
+use common::{rs_read, RsRead};
 
 use alkaid_tests::harness::{
     cases, compression_supported, golden_dir, run_reader, Outcome, Reader, COMPRESSION_DIR,
@@ -40,6 +39,8 @@ use alkaid_tests::interop::{
     scratch_dir, Check, Format, Known, Pair,
 };
 use alkaid_tests::json::read_json_file;
+
+mod common;
 
 /// Known failures with the golden files (peer limitations or our bugs),
 /// strict: each must still fail with its text. Empty: every golden file
@@ -72,40 +73,6 @@ const NO_BYTE_SWAP: &str = "arrow-rs does not byte-swap big-endian input: its Fi
      refuses it and its StreamReader reads it as little-endian \
      (see arrow_rs_misreads_big_endian_streams)";
 
-type RsRead = (SchemaRef, Vec<RsBatch>);
-
-const MAX_REPR: usize = 300;
-
-fn short(s: String) -> String {
-    if s.len() <= MAX_REPR {
-        return s;
-    }
-    let mut end = MAX_REPR;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}...", &s[..end])
-}
-
-/// Every batch of `bytes`, read by arrow-rs.
-fn rs_read(bytes: &[u8], fmt: Format) -> Result<RsRead, String> {
-    let e = |e: arrow_schema::ArrowError| format!("arrow-rs: {e}");
-    match fmt {
-        Format::Stream => {
-            let r = RsStreamReader::try_new(Cursor::new(bytes), None).map_err(e)?;
-            let schema = r.schema();
-            let batches = r.collect::<Result<Vec<_>, _>>().map_err(e)?;
-            Ok((schema, batches))
-        }
-        Format::File => {
-            let r = RsFileReader::try_new(Cursor::new(bytes), None).map_err(e)?;
-            let schema = r.schema();
-            let batches = r.collect::<Result<Vec<_>, _>>().map_err(e)?;
-            Ok((schema, batches))
-        }
-    }
-}
-
 /// `batches` written by arrow-rs's writer of `fmt`.
 fn rs_write(schema: &RsSchema, batches: &[RsBatch], fmt: Format) -> Result<Vec<u8>, String> {
     let e = |e: arrow_schema::ArrowError| format!("arrow-rs {}: {e}", fmt.writer());
@@ -130,67 +97,12 @@ fn rs_write(schema: &RsSchema, batches: &[RsBatch], fmt: Format) -> Result<Vec<u
 }
 
 /// The first difference between what arrow-rs read from ours and from the
-/// original.
+/// original, or how many batches are equal.
 fn rs_diff(ours: &RsRead, orig: &RsRead) -> Result<String, String> {
-    let (os, ob) = ours;
-    let (gs, gb) = orig;
-    if os != gs {
-        if os.fields().len() != gs.fields().len() {
-            return Err(format!(
-                "schema: {} fields vs {}",
-                os.fields().len(),
-                gs.fields().len()
-            ));
-        }
-        for (i, (a, b)) in os.fields().iter().zip(gs.fields()).enumerate() {
-            if a != b {
-                return Err(short(format!(
-                    "schema field {i}: ours {a:?} vs original {b:?}"
-                )));
-            }
-        }
-        return Err(short(format!(
-            "schema metadata: ours {:?} vs original {:?}",
-            os.metadata(),
-            gs.metadata()
-        )));
+    match common::rs_diff(ours, orig, "original") {
+        Some(d) => Err(d),
+        None => Ok(format!("{} batches equal", ours.1.len())),
     }
-    if ob.len() != gb.len() {
-        return Err(format!(
-            "batches: ours {} vs original {}",
-            ob.len(),
-            gb.len()
-        ));
-    }
-    for (n, (a, b)) in ob.iter().zip(gb).enumerate() {
-        if a.num_rows() != b.num_rows() {
-            return Err(format!(
-                "batch {n}: rows ours {} vs original {}",
-                a.num_rows(),
-                b.num_rows()
-            ));
-        }
-        for c in 0..a.num_columns() {
-            let (x, y) = (a.column(c), b.column(c));
-            if x.as_ref() == y.as_ref() {
-                continue;
-            }
-            let name = os.field(c).name();
-            let row = (0..x.len()).find(|&i| x.slice(i, 1).as_ref() != y.slice(i, 1).as_ref());
-            return Err(short(match row {
-                Some(i) => format!(
-                    "batch {n} column {c} {name:?}: row {i}: ours {:?} vs original {:?}",
-                    x.slice(i, 1),
-                    y.slice(i, 1)
-                ),
-                None => format!("batch {n} column {c} {name:?}: arrays differ, no single row does"),
-            }));
-        }
-        if a != b {
-            return Err(format!("batch {n}: RecordBatch == is false"));
-        }
-    }
-    Ok(format!("{} batches equal", ob.len()))
 }
 
 fn our_reader(fmt: Format) -> Reader {
