@@ -157,7 +157,23 @@ install_venv() {
     }
 }
 
+# The declared minimum Rust (`rust-version` of the workspace Cargo.toml) and
+# the thumbv7em target for it: the msrv stage of scripts/test.sh builds with
+# it.
+install_msrv() {
+    local v
+    v=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' "$ROOT/Cargo.toml")
+    if rustup run "$v" rustc --version >/dev/null 2>&1 &&
+        rustup target list --toolchain "$v" --installed | grep -qx thumbv7em-none-eabihf; then
+        log "rust $v (the declared minimum) present"
+        return
+    fi
+    log "rustup toolchain install $v (the declared minimum) with thumbv7em-none-eabihf"
+    rustup toolchain install "$v" --profile minimal --target thumbv7em-none-eabihf
+}
+
 install_rust
+install_msrv
 install_miri
 install_debs
 install_defmt_print

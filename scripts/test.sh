@@ -56,6 +56,10 @@
 #             thumbv7em-none-eabihf without default features; alkaid
 #             linted (-D warnings) for thumbv7em with each optional feature
 #             (compression and the layout families) off and alone
+#   msrv      the declared rust-version (Cargo.toml) builds the core
+#             (default features; no default features for thumbv7em),
+#             alkaid-alloc and alkaid-std without `flight`; `zstd-decode`
+#             (Rust 1.87) and `flight` (1.88) are left out
 #   firmware  every targets/qemu-cortex-m4/src/bin/*.rs run under QEMU
 #             (mps2-an386, Cortex-M4F, no global allocator), and
 #             targets/defmt-log: a firmware logging with defmt over
@@ -89,7 +93,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 
-STAGES=(install fmt clippy test fuzz interop miri nostd firmware size s390x demo)
+STAGES=(install fmt clippy test fuzz interop miri nostd msrv firmware size s390x demo)
 FIRMWARE_DIRS=(targets/qemu-cortex-m4 targets/defmt-log targets/embassy-async)
 # Other firmware projects (not test harnesses): fmt and clippy here, run by
 # their own stages.
@@ -395,6 +399,23 @@ stage_nostd() {
         cargo clippy -p alkaid --no-default-features --features "$rest" --target "$t" -- -D warnings
         cargo clippy -p alkaid --no-default-features --features "$f" --target "$t" -- -D warnings
     done
+}
+
+# The declared minimum Rust (`rust-version` in Cargo.toml, installed by
+# scripts/install.sh) builds the core (default features, and without them
+# for thumbv7em), alkaid-alloc and alkaid-std without the Flight client.
+# Left out, as the README's features tables say: `zstd-decode` (ruzstd needs
+# Rust 1.87) and alkaid-std's `flight` (tonic needs 1.88). Its own target
+# directory keeps the other stages' builds warm.
+stage_msrv() {
+    local v
+    v=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml)
+    echo "-- rust $v"
+    export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/msrv"
+    cargo +"$v" build -p alkaid
+    cargo +"$v" build -p alkaid --no-default-features --target thumbv7em-none-eabihf
+    cargo +"$v" build -p alkaid-alloc
+    cargo +"$v" build -p alkaid-std --no-default-features --features cli
 }
 
 # Runs every test binary of each firmware project under its cargo runner

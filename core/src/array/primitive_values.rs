@@ -149,7 +149,7 @@ where
 fn units_per_day(unit: TimeUnit) -> i64 {
     match unit {
         TimeUnit::Second => 86_400,
-        TimeUnit::Millisecond => 86_400_000,
+        TimeUnit::Millisecond => MILLISECONDS_PER_DAY,
         TimeUnit::Microsecond => 86_400_000_000,
         TimeUnit::Nanosecond => 86_400_000_000_000,
     }
