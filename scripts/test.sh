@@ -69,7 +69,7 @@
 #   size      targets/size-report/report.sh: text/data/bss and heap of a
 #             minimal stream writer and reader firmware against the budget
 #             (writer <= 16 KiB text and no steady-state heap, reader <=
-#             32 KiB text; README.md, "Size and memory budget")
+#             32 KiB text; docs/size.md)
 #   s390x     big-endian: the core's tests and the golden tests built for
 #             s390x-unknown-linux-gnu and run under qemu-s390x (cargo profile
 #             `s390x`, see .cargo/config.toml; alkaid-tests depends on no

@@ -112,6 +112,22 @@ mod test_support_tests;
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
 
+/// The programs of the `docs/` pages the README moved there, run as doc
+/// tests like the README's.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/io-and-cli.md")]
+pub struct DocsIoDoctests;
+
+/// See [`DocsIoDoctests`].
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/allocators.md")]
+pub struct DocsAllocatorsDoctests;
+
+/// See [`DocsIoDoctests`].
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/ffi.md")]
+pub struct DocsFfiDoctests;
+
 pub use allocator_api2;
 pub use error::{Error, ErrorKind, Location, Result};
 

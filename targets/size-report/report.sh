@@ -82,7 +82,7 @@ for b in "${over[@]}"; do
 done
 if [ ${#over[@]} -gt 0 ]; then
     echo
-    echo "OVER BUDGET: ${over[*]} (see README.md, 'Size and memory budget')"
+    echo "OVER BUDGET: ${over[*]} (see docs/size.md)"
     bad=1
 fi
 echo "size: $([ "$bad" -eq 0 ] && echo "2 passed, 0 failed" || echo "$((2 - ${#over[@]})) passed, ${#over[@]} failed")"
