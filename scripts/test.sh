@@ -13,6 +13,10 @@
 #   test      cargo test --workspace (doc tests included); the core's
 #             disabled_families test without default features; alkaid-std
 #             without default features must not depend on clap
+#   package   cargo package of the publishable crates (alkaid-alloc,
+#             alkaid-fbs, alkaid, alkaid-std: each built from its .crate),
+#             none holding a test file; cargo doc --workspace without an
+#             output filename collision
 #   fuzz      the cargo-fuzz targets of tests/fuzz (libFuzzer, nightly
 #             toolchain; see tests/fuzz/Cargo.toml and src/lib.rs for the
 #             targets and their oracles): installs cargo-fuzz
@@ -93,7 +97,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 
-STAGES=(install fmt clippy test fuzz interop miri nostd msrv firmware size s390x demo)
+STAGES=(install fmt clippy test package fuzz interop miri nostd msrv firmware size s390x demo)
 FIRMWARE_DIRS=(targets/qemu-cortex-m4 targets/defmt-log targets/embassy-async)
 # Other firmware projects (not test harnesses): fmt and clippy here, run by
 # their own stages.
@@ -416,6 +420,31 @@ stage_msrv() {
     cargo +"$v" build -p alkaid --no-default-features --target thumbv7em-none-eabihf
     cargo +"$v" build -p alkaid-alloc
     cargo +"$v" build -p alkaid-std --no-default-features --features cli
+}
+
+# The publishable crates, packaged together (interdependent, unpublished)
+# and each built from its own package, so that a missing file or version
+# fails; no package holds a test file. Then the workspace's docs build
+# without an output filename collision (the CLI's page is not the core's).
+PUBLISHED=(alkaid-alloc alkaid-fbs alkaid alkaid-std)
+stage_package() {
+    local c p listed
+    for c in "${PUBLISHED[@]}"; do p+=(-p "$c"); done
+    cargo package --allow-dirty "${p[@]}"
+    for c in "${PUBLISHED[@]}"; do
+        listed=$(cargo package -p "$c" --list --allow-dirty)
+        echo "-- $c: $(wc -l <<<"$listed") files"
+        if grep -E '^tests/|proptest-regressions|(^|/)(tests|tests_[a-z_]+|[a-z_]+_tests|proptests[a-z_]*|[a-z_]+_model|test_support)\.rs$' <<<"$listed"; then
+            echo "$c: the package holds test files (above)" >&2
+            return 1
+        fi
+    done
+    local log="$WORK/doc.log"
+    cargo doc --workspace --no-deps 2>&1 | tee "$log"
+    if grep -qi "collision" "$log"; then
+        echo "cargo doc: output filename collision" >&2
+        return 1
+    fi
 }
 
 # Runs every test binary of each firmware project under its cargo runner
