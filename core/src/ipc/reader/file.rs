@@ -3,7 +3,7 @@
 use allocator_api2::alloc::Allocator;
 use embedded_io::{Read, Seek, SeekFrom};
 
-use super::block::block_message;
+use super::block::{block_message, BlockKind};
 use super::{IpcReadOptions, ReadLimits, ReaderCore};
 use crate::array::RecordBatch;
 use crate::buffer::{Buffer, MutableBuffer};
@@ -127,7 +127,9 @@ impl<'b, A: Allocator + Clone + 'b> FileReader<'b, A> {
     /// [`Error::InvalidFooter`] for a negative footer length or a footer
     /// that does not fit between the magics; [`Error::LimitExceeded`] for a
     /// footer longer than `ReadLimits::max_metadata_size`; footer, schema
-    /// and dictionary errors.
+    /// and dictionary errors, among them those of a footer block (as
+    /// [`FileReader::batch`], and [`Error::UnexpectedMessage`] when a
+    /// dictionary block's message is not a dictionary batch).
     pub fn try_new_in(input: &'b [u8], options: IpcReadOptions, alloc: A) -> Result<Self> {
         Self::try_new_with_codecs_in(input, options, BuiltinCodecs::new(), alloc)
     }
@@ -189,13 +191,9 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
         let mut core = ReaderCore::new(schema, endianness, options, codecs, alloc)?;
         for i in 0..footer.num_dictionaries() {
             let mut dictionary = || {
-                let (msg, body) = message_at(input, start, &footer.dictionary(i)?, &options)?;
-                if !matches!(
-                    msg.header,
-                    crate::ipc::message::MessageHeader::DictionaryBatch { .. }
-                ) {
-                    return Err(Error::UnexpectedMessage);
-                }
+                let block = footer.dictionary(i)?;
+                let (msg, body) =
+                    message_at(input, start, &block, BlockKind::Dictionary, &options)?;
                 core.process(&msg, body_buffer(&buffer, body)?)
             };
             dictionary().map_err(|e| e.with_message(i))?;
@@ -245,7 +243,9 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
     /// [`Error::OutOfBounds`] for `i >= num_batches()`; for a footer block
     /// that is inconsistent with the file or its message,
     /// [`Error::BlockOutOfFile`], [`Error::UnalignedBlock`],
-    /// [`Error::BlockMessageMismatch`]; any malformed message or body.
+    /// [`Error::BlockMessageMismatch`]; [`Error::UnexpectedMessage`] when
+    /// the block's message is not a record batch; any malformed message or
+    /// body.
     pub fn batch(&mut self, i: usize) -> Result<RecordBatch<'b, A>> {
         if i >= self.num_batches() {
             return Err(Error::OutOfBounds);
@@ -262,7 +262,13 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
             .map_err(|e| e.with_message(message))?;
         let data_end = self.data_end;
         let mut read = || {
-            let (msg, body) = message_at(input, data_end, &block, &self.core.options)?;
+            let (msg, body) = message_at(
+                input,
+                data_end,
+                &block,
+                BlockKind::RecordBatch,
+                &self.core.options,
+            )?;
             let body = body_buffer(&self.input, body)?;
             self.core
                 .process(&msg, body)?
@@ -300,12 +306,14 @@ fn body_buffer<'b, A: Allocator>(input: &Buffer<'b, A>, body: &[u8]) -> Result<B
     input.slice(at, body.len())
 }
 
-/// The message of a footer block (checked by [`block_message`]) of the
-/// file `input` whose footer starts at `data_end`: metadata and body.
+/// The message of a footer block of list `kind` (checked by
+/// [`block_message`]) of the file `input` whose footer starts at
+/// `data_end`: metadata and body.
 fn message_at<'b>(
     input: &'b [u8],
     data_end: usize,
     block: &Block,
+    kind: BlockKind,
     options: &IpcReadOptions,
 ) -> Result<(MessageView<'b>, &'b [u8])> {
     let at = |off: u64, len: usize| {
@@ -313,7 +321,7 @@ fn message_at<'b>(
         let end = off.checked_add(len).ok_or(Error::BlockOutOfFile)?;
         input.get(off..end).ok_or(Error::BlockOutOfFile)
     };
-    let m = block_message(block, data_end as u64, &options.limits, at)?;
+    let m = block_message(block, kind, data_end as u64, &options.limits, at)?;
     Ok((m.message, at(m.body_offset, m.body_length)?))
 }
 
@@ -440,7 +448,7 @@ impl<'a, R: Read + Seek, A: Allocator + Clone + 'a, S: CodecSet> FileSeekReader<
         let n = FooterView::decode(r.footer.as_slice())?.num_dictionaries();
         for i in 0..n {
             let block = FooterView::decode(r.footer.as_slice())?.dictionary(i)?;
-            match r.read_block(&block) {
+            match r.read_block(&block, BlockKind::Dictionary) {
                 Ok(None) => {}
                 Ok(Some(_)) => return Err(Error::UnexpectedMessage.with_message(i)),
                 Err(e) => return Err(e.with_message(i)),
@@ -489,18 +497,18 @@ impl<'a, R: Read + Seek, A: Allocator + Clone + 'a, S: CodecSet> FileSeekReader<
         let block = footer
             .record_batch(i)
             .map_err(|e| e.with_message(message))?;
-        self.read_block(&block)
+        self.read_block(&block, BlockKind::RecordBatch)
             .and_then(|b| b.ok_or(Error::UnexpectedMessage))
             .map_err(|e| e.with_message(message))
     }
 
-    /// Reads the message of `block`, checked by [`block_message`]: the body
-    /// read (and allocated) is at most what the source holds before the
-    /// footer.
-    fn read_block(&mut self, block: &Block) -> Result<Option<RecordBatch<'a, A>>> {
+    /// Reads the message of `block`, a block of the footer's list `kind`,
+    /// checked by [`block_message`]: the body read (and allocated) is at
+    /// most what the source holds before the footer.
+    fn read_block(&mut self, block: &Block, kind: BlockKind) -> Result<Option<RecordBatch<'a, A>>> {
         let opts = self.core.options;
         let (src, metadata) = (&mut self.src, &mut self.metadata);
-        let m = block_message(block, self.data_end, &opts.limits, move |off, len| {
+        let m = block_message(block, kind, self.data_end, &opts.limits, move |off, len| {
             src.seek(SeekFrom::Start(off)).map_err(|_| Error::Io)?;
             metadata.clear();
             metadata.try_extend_zeros(len)?;
