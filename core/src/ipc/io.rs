@@ -52,6 +52,23 @@ pub fn read_exact<R: Read + ?Sized>(r: &mut R, mut buf: &mut [u8]) -> Result<()>
     Ok(())
 }
 
+/// Reads into `buf` until it is full or the source ends; returns the number
+/// of bytes read (less than `buf.len()` only at the end of the source).
+///
+/// # Errors
+/// [`Error::Io`] on a source error.
+pub(crate) fn read_up_to<R: Read + ?Sized>(r: &mut R, buf: &mut [u8]) -> Result<usize> {
+    let mut n = 0;
+    while let Some(rest) = buf.get_mut(n..).filter(|b| !b.is_empty()) {
+        match r.read(rest) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(_) => return Err(Error::Io),
+        }
+    }
+    Ok(n)
+}
+
 /// Fills `buf`, or returns `Ok(false)` when the source is at its end before
 /// the first byte (a clean end of stream).
 ///
@@ -168,6 +185,12 @@ mod tests {
             read_exact_or_eof(&mut two, &mut buf),
             Err(Error::UnexpectedEof)
         );
+        let mut three: &[u8] = b"abc";
+        assert_eq!(read_up_to(&mut three, &mut buf), Ok(3));
+        assert_eq!(&buf[..3], b"abc");
+        let mut five: &[u8] = b"vwxyz";
+        assert_eq!(read_up_to(&mut five, &mut buf), Ok(4));
+        assert_eq!((&buf[..], five), (&b"vwxy"[..], &b"z"[..]));
         let mut out = [0xAAu8; 80];
         let mut w = PositionWriter::new(&mut out[..]);
         w.write_all(b"abc").unwrap();

@@ -8,6 +8,10 @@
 //!   and read again with `SliceStreamReader`, are equal to what was read
 //!   ([`round_trip`]); decoders (rows, LZ4, ZSTD, extension metadata)
 //!   likewise re-encode what they accept and decode it again.
+//! - **Agreement**: two readers of the same bytes (`ipc_stream_decoder`:
+//!   the push decoder and `SliceStreamReader`; `ipc_file`: `FileReader` and
+//!   `FileSeekReader`) accept the same batches and, when both fail, fail
+//!   with the same `ErrorKind` (budget refusals aside, see the targets).
 //! - **Bounded memory**: the code under test allocates through a
 //!   [`Budget`] (alkaid-alloc's `Counting`, over the system allocator)
 //!   whose byte limit is derived from the limits in force ([`ipc_cap`],

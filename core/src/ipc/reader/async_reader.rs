@@ -99,6 +99,7 @@ impl<'a, R: Read, A: Allocator + Clone + 'a> AsyncStreamReader<'a, R, A> {
     /// # Errors
     /// [`Error::UnexpectedEof`], [`Error::InvalidFlatbuffer`],
     /// [`Error::UnexpectedMessage`] when the first message is not a schema,
+    /// [`Error::InvalidMessage`] when it has a body,
     /// [`Error::UnsupportedVersion`], [`Error::LimitExceeded`], I/O and
     /// allocation errors.
     pub async fn try_new_in(src: R, options: IpcReadOptions, alloc: A) -> Result<Self> {

@@ -10,7 +10,17 @@
 
 use super::{frame, ReadLimits};
 use crate::error::{Error, Result};
-use crate::ipc::message::{Block, MessageView};
+use crate::ipc::message::{Block, MessageHeader, MessageView};
+
+/// Which list of the footer a block is from (`Footer.dictionaries` or
+/// `Footer.recordBatches`): its message must be of that kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BlockKind {
+    /// A block of `Footer.dictionaries`: a `DictionaryBatch` message.
+    Dictionary,
+    /// A block of `Footer.recordBatches`: a `RecordBatch` message.
+    RecordBatch,
+}
 
 /// Length of the file's leading magic and its padding: no message starts
 /// before it.
@@ -27,10 +37,10 @@ pub(crate) struct BlockMessage<'m> {
     pub(crate) body_length: usize,
 }
 
-/// Checks `block` against the file whose messages end at byte `data_end`
-/// (where the footer starts), reads its metadata with `read_metadata`
-/// (called with the checked offset and metadata length, in bytes) and
-/// checks the message against the block.
+/// Checks `block`, a block of the footer's list `kind`, against the file
+/// whose messages end at byte `data_end` (where the footer starts), reads
+/// its metadata with `read_metadata` (called with the checked offset and
+/// metadata length, in bytes) and checks the message against the block.
 ///
 /// # Errors
 /// [`Error::BlockOutOfFile`] for a negative field or a message (metadata
@@ -39,9 +49,12 @@ pub(crate) struct BlockMessage<'m> {
 /// multiple of 8; [`Error::LimitExceeded`] past `limits`;
 /// [`Error::BlockMessageMismatch`] when the message's framing does not
 /// span exactly `metaDataLength` bytes or its `bodyLength` differs from the
-/// block's; what `read_metadata` returns; flatbuffer errors of the message.
+/// block's; [`Error::UnexpectedMessage`] when the message is not of the
+/// block's `kind` (a record batch where the footer lists a dictionary, a
+/// schema); what `read_metadata` returns; flatbuffer errors of the message.
 pub(crate) fn block_message<'m, F>(
     block: &Block,
+    kind: BlockKind,
     data_end: u64,
     limits: &ReadLimits,
     read_metadata: F,
@@ -79,6 +92,13 @@ where
     let message = MessageView::decode(meta.get(prefix..).ok_or(Error::BlockMessageMismatch)?)?;
     if u64::try_from(message.body_length).ok() != Some(body_len) {
         return Err(Error::BlockMessageMismatch);
+    }
+    let of_kind = match kind {
+        BlockKind::Dictionary => matches!(message.header, MessageHeader::DictionaryBatch { .. }),
+        BlockKind::RecordBatch => matches!(message.header, MessageHeader::RecordBatch(_)),
+    };
+    if !of_kind {
+        return Err(Error::UnexpectedMessage);
     }
     Ok(BlockMessage {
         message,

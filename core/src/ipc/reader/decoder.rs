@@ -505,10 +505,9 @@ fn on_message<'b, A: Allocator + Clone + 'b, S: CodecSet>(
     let Setup::Waiting(codecs) = core::mem::replace(p.setup, Setup::Spent) else {
         return Err(Error::UnexpectedMessage);
     };
+    // A schema message has no body: `from_message` refuses a `bodyLength`
+    // other than 0, and `body` is a slice of that length.
     let core = ReaderCore::from_message(msg, p.options, codecs, p.alloc.clone())?;
-    if !body.is_empty() || msg.body_length != 0 {
-        return Err(Error::InvalidMessage);
-    }
     *p.setup = Setup::Ready(core);
     Ok(None)
 }

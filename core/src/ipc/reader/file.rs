@@ -3,14 +3,14 @@
 use allocator_api2::alloc::Allocator;
 use embedded_io::{Read, Seek, SeekFrom};
 
-use super::block::block_message;
-use super::{IpcReadOptions, ReaderCore};
+use super::block::{block_message, BlockKind};
+use super::{IpcReadOptions, ReadLimits, ReaderCore};
 use crate::array::RecordBatch;
 use crate::buffer::{Buffer, MutableBuffer};
 use crate::datatypes::{Metadata, Schema};
 use crate::error::{Error, Result};
 use crate::ipc::compression::{BuiltinCodecs, CodecSet};
-use crate::ipc::io::read_exact;
+use crate::ipc::io::{read_exact, read_up_to};
 use crate::ipc::message::{Block, FooterView, MessageView};
 use crate::ipc::schema::Decoder;
 use crate::ipc::writer::{ALKAID_MAGIC, ARROW_MAGIC};
@@ -21,6 +21,57 @@ fn start_magic(head: &[u8]) -> Option<&'static [u8]> {
     [ARROW_MAGIC, ALKAID_MAGIC]
         .into_iter()
         .find(|m| head.starts_with(m))
+}
+
+/// Bytes of a file's start that [`footer_extent`] needs: the leading magic
+/// and its padding.
+const HEAD_BYTES: usize = 8;
+
+/// Bytes of a file's end that [`footer_extent`] needs: the footer length
+/// and the longest magic.
+const TAIL_BYTES: usize = 4 + 7;
+
+/// The one check of a file's frame that both file readers apply ("IPC File
+/// Format": the magic, padded to 8 bytes, the messages, the footer, its
+/// `int32` length, the magic): from the file's length and its first and
+/// last bytes (`head`: the first [`HEAD_BYTES`], `tail`: the last
+/// [`TAIL_BYTES`], fewer when the file is shorter), the footer's offset and
+/// length.
+///
+/// # Errors
+/// [`Error::InvalidMagic`] when the file does not start with a magic or
+/// does not end with the same one, or is too short to hold both and a
+/// footer length; [`Error::InvalidFooter`] for a negative footer length or
+/// a footer that would start before the end of the leading magic;
+/// [`Error::LimitExceeded`] for a footer longer than
+/// `ReadLimits::max_metadata_size`.
+fn footer_extent(
+    head: &[u8],
+    tail: &[u8],
+    file_len: u64,
+    limits: &ReadLimits,
+) -> Result<(u64, usize)> {
+    let magic = start_magic(head).ok_or(Error::InvalidMagic)?;
+    let m = magic.len();
+    if file_len < (HEAD_BYTES + 4 + m) as u64 || !tail.ends_with(magic) {
+        return Err(Error::InvalidMagic);
+    }
+    let at = tail.len().checked_sub(m + 4).ok_or(Error::InvalidMagic)?;
+    let lb = tail.get(at..at + 4).ok_or(Error::InvalidMagic)?;
+    let footer_len = usize::try_from(i32::from_le_bytes([lb[0], lb[1], lb[2], lb[3]]))
+        .map_err(|_| Error::InvalidFooter)?;
+    if footer_len > limits.max_metadata_size {
+        return Err(Error::LimitExceeded);
+    }
+    // `file_len` holds the tail: this does not overflow.
+    let len_at = file_len - (m + 4) as u64;
+    let start = len_at
+        .checked_sub(footer_len as u64)
+        .ok_or(Error::InvalidFooter)?;
+    if start < HEAD_BYTES as u64 {
+        return Err(Error::InvalidFooter);
+    }
+    Ok((start, footer_len))
 }
 
 /// Reads the IPC file format from a byte slice (a whole file in memory, flash
@@ -71,8 +122,14 @@ impl<'b, A: Allocator + Clone + 'b> FileReader<'b, A> {
     /// reads every dictionary batch.
     ///
     /// # Errors
-    /// [`Error::InvalidMagic`], [`Error::UnexpectedEof`], footer, schema and
-    /// dictionary errors.
+    /// [`Error::InvalidMagic`] when the input does not start and end with
+    /// the same magic (or is too short to hold them and a footer length);
+    /// [`Error::InvalidFooter`] for a negative footer length or a footer
+    /// that does not fit between the magics; [`Error::LimitExceeded`] for a
+    /// footer longer than `ReadLimits::max_metadata_size`; footer, schema
+    /// and dictionary errors, among them those of a footer block (as
+    /// [`FileReader::batch`], and [`Error::UnexpectedMessage`] when a
+    /// dictionary block's message is not a dictionary batch).
     pub fn try_new_in(input: &'b [u8], options: IpcReadOptions, alloc: A) -> Result<Self> {
         Self::try_new_with_codecs_in(input, options, BuiltinCodecs::new(), alloc)
     }
@@ -120,35 +177,23 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
         alloc: A,
     ) -> Result<Self> {
         let input = buffer.as_slice();
-        let magic = start_magic(input).ok_or(Error::InvalidMagic)?;
-        let m = magic.len();
-        if input.len() < 8 + 4 + m || !input.ends_with(magic) {
-            return Err(Error::InvalidMagic);
-        }
-        let len_at = input.len() - m - 4;
-        let lb = input.get(len_at..len_at + 4).ok_or(Error::UnexpectedEof)?;
-        let footer_len = usize::try_from(i32::from_le_bytes([lb[0], lb[1], lb[2], lb[3]]))
-            .map_err(|_| Error::InvalidFooter)?;
-        if footer_len > options.limits.max_metadata_size {
-            return Err(Error::LimitExceeded);
-        }
-        let start = len_at.checked_sub(footer_len).ok_or(Error::InvalidFooter)?;
-        if start < 8 {
-            return Err(Error::InvalidFooter);
-        }
+        let head = input.get(..HEAD_BYTES).unwrap_or(input);
+        let tail = input
+            .get(input.len().saturating_sub(TAIL_BYTES)..)
+            .unwrap_or(input);
+        let (start, footer_len) = footer_extent(head, tail, input.len() as u64, &options.limits)?;
+        // Both lie inside `input` (checked by `footer_extent`).
+        let start = usize::try_from(start).map_err(|_| Error::InvalidFooter)?;
+        let len_at = start.checked_add(footer_len).ok_or(Error::InvalidFooter)?;
         let footer = FooterView::decode(input.get(start..len_at).ok_or(Error::InvalidFooter)?)?;
         let (schema, endianness) =
             Decoder::new(alloc.clone(), options.limits.schema).schema(&footer.schema)?;
         let mut core = ReaderCore::new(schema, endianness, options, codecs, alloc)?;
         for i in 0..footer.num_dictionaries() {
             let mut dictionary = || {
-                let (msg, body) = message_at(input, start, &footer.dictionary(i)?, &options)?;
-                if !matches!(
-                    msg.header,
-                    crate::ipc::message::MessageHeader::DictionaryBatch { .. }
-                ) {
-                    return Err(Error::UnexpectedMessage);
-                }
+                let block = footer.dictionary(i)?;
+                let (msg, body) =
+                    message_at(input, start, &block, BlockKind::Dictionary, &options)?;
                 core.process(&msg, body_buffer(&buffer, body)?)
             };
             dictionary().map_err(|e| e.with_message(i))?;
@@ -198,7 +243,9 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
     /// [`Error::OutOfBounds`] for `i >= num_batches()`; for a footer block
     /// that is inconsistent with the file or its message,
     /// [`Error::BlockOutOfFile`], [`Error::UnalignedBlock`],
-    /// [`Error::BlockMessageMismatch`]; any malformed message or body.
+    /// [`Error::BlockMessageMismatch`]; [`Error::UnexpectedMessage`] when
+    /// the block's message is not a record batch; any malformed message or
+    /// body.
     pub fn batch(&mut self, i: usize) -> Result<RecordBatch<'b, A>> {
         if i >= self.num_batches() {
             return Err(Error::OutOfBounds);
@@ -215,7 +262,13 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
             .map_err(|e| e.with_message(message))?;
         let data_end = self.data_end;
         let mut read = || {
-            let (msg, body) = message_at(input, data_end, &block, &self.core.options)?;
+            let (msg, body) = message_at(
+                input,
+                data_end,
+                &block,
+                BlockKind::RecordBatch,
+                &self.core.options,
+            )?;
             let body = body_buffer(&self.input, body)?;
             self.core
                 .process(&msg, body)?
@@ -253,12 +306,14 @@ fn body_buffer<'b, A: Allocator>(input: &Buffer<'b, A>, body: &[u8]) -> Result<B
     input.slice(at, body.len())
 }
 
-/// The message of a footer block (checked by [`block_message`]) of the
-/// file `input` whose footer starts at `data_end`: metadata and body.
+/// The message of a footer block of list `kind` (checked by
+/// [`block_message`]) of the file `input` whose footer starts at
+/// `data_end`: metadata and body.
 fn message_at<'b>(
     input: &'b [u8],
     data_end: usize,
     block: &Block,
+    kind: BlockKind,
     options: &IpcReadOptions,
 ) -> Result<(MessageView<'b>, &'b [u8])> {
     let at = |off: u64, len: usize| {
@@ -266,7 +321,7 @@ fn message_at<'b>(
         let end = off.checked_add(len).ok_or(Error::BlockOutOfFile)?;
         input.get(off..end).ok_or(Error::BlockOutOfFile)
     };
-    let m = block_message(block, data_end as u64, &options.limits, at)?;
+    let m = block_message(block, kind, data_end as u64, &options.limits, at)?;
     Ok((m.message, at(m.body_offset, m.body_length)?))
 }
 
@@ -339,7 +394,10 @@ impl<'a, R: Read + Seek, A: Allocator + Clone + 'a> FileSeekReader<'a, R, A> {
     /// Checks the magic, reads the footer, the schema and every dictionary.
     ///
     /// # Errors
-    /// As [`FileReader::try_new_in`], plus I/O errors.
+    /// As [`FileReader::try_new_in`] (the same checks, in the same order,
+    /// give the same [`crate::ErrorKind`]), plus I/O errors and
+    /// [`Error::UnexpectedEof`] when the source ends before the length its
+    /// `Seek` reports.
     pub fn try_new_in(src: R, options: IpcReadOptions, alloc: A) -> Result<Self> {
         Self::try_new_with_codecs_in(src, options, BuiltinCodecs::new(), alloc)
     }
@@ -356,30 +414,22 @@ impl<'a, R: Read + Seek, A: Allocator + Clone + 'a, S: CodecSet> FileSeekReader<
         codecs: S,
         alloc: A,
     ) -> Result<Self> {
-        let mut head = [0u8; 8];
+        // The file's first bytes, its length and its last bytes (fewer when
+        // it is shorter), then the one check of the frame `FileReader`
+        // applies.
+        let mut head = [0u8; HEAD_BYTES];
         src.seek(SeekFrom::Start(0)).map_err(|_| Error::Io)?;
-        read_exact(&mut src, &mut head)?;
-        let magic = start_magic(&head).ok_or(Error::InvalidMagic)?;
-        let m = magic.len();
+        let n = read_up_to(&mut src, &mut head)?;
+        let head = head.get(..n).unwrap_or_default();
         let end = src.seek(SeekFrom::End(0)).map_err(|_| Error::Io)?;
-        let tail_len = (m + 4) as u64;
-        if end < 8 + tail_len {
-            return Err(Error::InvalidMagic);
-        }
-        src.seek(SeekFrom::Start(end - tail_len))
+        let mut tail = [0u8; TAIL_BYTES];
+        let tail = tail
+            .get_mut(..usize::try_from(end).map_or(TAIL_BYTES, |n| n.min(TAIL_BYTES)))
+            .unwrap_or_default();
+        src.seek(SeekFrom::Start(end - tail.len() as u64))
             .map_err(|_| Error::Io)?;
-        let mut tail = [0u8; 11];
-        read_exact(&mut src, &mut tail[..m + 4])?;
-        if &tail[4..m + 4] != magic {
-            return Err(Error::InvalidMagic);
-        }
-        let footer_len = usize::try_from(i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]))
-            .map_err(|_| Error::InvalidFooter)?;
-        if footer_len > options.limits.max_metadata_size || (footer_len as u64) > end - tail_len - 8
-        {
-            return Err(Error::InvalidFooter);
-        }
-        let data_end = end - tail_len - footer_len as u64;
+        read_exact(&mut src, tail)?;
+        let (data_end, footer_len) = footer_extent(head, tail, end, &options.limits)?;
         src.seek(SeekFrom::Start(data_end)).map_err(|_| Error::Io)?;
         let mut footer = MutableBuffer::new_in(alloc.clone());
         footer.try_extend_zeros(footer_len)?;
@@ -398,7 +448,7 @@ impl<'a, R: Read + Seek, A: Allocator + Clone + 'a, S: CodecSet> FileSeekReader<
         let n = FooterView::decode(r.footer.as_slice())?.num_dictionaries();
         for i in 0..n {
             let block = FooterView::decode(r.footer.as_slice())?.dictionary(i)?;
-            match r.read_block(&block) {
+            match r.read_block(&block, BlockKind::Dictionary) {
                 Ok(None) => {}
                 Ok(Some(_)) => return Err(Error::UnexpectedMessage.with_message(i)),
                 Err(e) => return Err(e.with_message(i)),
@@ -447,18 +497,18 @@ impl<'a, R: Read + Seek, A: Allocator + Clone + 'a, S: CodecSet> FileSeekReader<
         let block = footer
             .record_batch(i)
             .map_err(|e| e.with_message(message))?;
-        self.read_block(&block)
+        self.read_block(&block, BlockKind::RecordBatch)
             .and_then(|b| b.ok_or(Error::UnexpectedMessage))
             .map_err(|e| e.with_message(message))
     }
 
-    /// Reads the message of `block`, checked by [`block_message`]: the body
-    /// read (and allocated) is at most what the source holds before the
-    /// footer.
-    fn read_block(&mut self, block: &Block) -> Result<Option<RecordBatch<'a, A>>> {
+    /// Reads the message of `block`, a block of the footer's list `kind`,
+    /// checked by [`block_message`]: the body read (and allocated) is at
+    /// most what the source holds before the footer.
+    fn read_block(&mut self, block: &Block, kind: BlockKind) -> Result<Option<RecordBatch<'a, A>>> {
         let opts = self.core.options;
         let (src, metadata) = (&mut self.src, &mut self.metadata);
-        let m = block_message(block, self.data_end, &opts.limits, move |off, len| {
+        let m = block_message(block, kind, self.data_end, &opts.limits, move |off, len| {
             src.seek(SeekFrom::Start(off)).map_err(|_| Error::Io)?;
             metadata.clear();
             metadata.try_extend_zeros(len)?;

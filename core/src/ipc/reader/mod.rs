@@ -215,7 +215,11 @@ pub(crate) struct ReaderCore<'b, A: Allocator + Clone + 'b, S: CodecSet = Builti
 }
 
 impl<'b, A: Allocator + Clone + 'b, S: CodecSet> ReaderCore<'b, A, S> {
-    /// From the schema message that opens a stream.
+    /// From the schema message that opens a stream, judged on its metadata
+    /// alone (every stream reader decides here, before any byte of a body
+    /// is read): a header that is not a `Schema` is
+    /// [`Error::UnexpectedMessage`], a schema message with a body (a
+    /// non-zero `bodyLength`) [`Error::InvalidMessage`].
     fn from_message(
         msg: &MessageView<'_>,
         options: IpcReadOptions,
@@ -225,6 +229,9 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> ReaderCore<'b, A, S> {
         let MessageHeader::Schema(t) = msg.header else {
             return Err(Error::UnexpectedMessage);
         };
+        if msg.body_length != 0 {
+            return Err(Error::InvalidMessage);
+        }
         let (schema, endianness) = Decoder::new(alloc.clone(), options.limits.schema).schema(&t)?;
         Self::new(schema, endianness, options, codecs, alloc)
     }

@@ -68,6 +68,8 @@ impl<'a, R: Read, A: Allocator + Clone + 'a> StreamReader<'a, R, A> {
     /// # Errors
     /// [`Error::UnexpectedEof`], [`Error::InvalidFlatbuffer`],
     /// [`Error::UnexpectedMessage`] when the first message is not a schema,
+    /// [`Error::InvalidMessage`] when it has a body (both judged on its
+    /// metadata, as every stream reader judges it),
     /// [`Error::UnsupportedVersion`], [`Error::LimitExceeded`], I/O and
     /// allocation errors.
     pub fn try_new_in(src: R, options: IpcReadOptions, alloc: A) -> Result<Self> {
@@ -269,6 +271,23 @@ pub(crate) fn split_message<'b>(
     pos: usize,
     options: &IpcReadOptions,
 ) -> Result<Option<(MessageView<'b>, &'b [u8], usize)>> {
+    let Some((msg, body_at, body_len)) = split_metadata(input, pos, options)? else {
+        return Ok(None);
+    };
+    let body_end = body_at.checked_add(body_len).ok_or(Error::UnexpectedEof)?;
+    let body = input.get(body_at..body_end).ok_or(Error::UnexpectedEof)?;
+    Ok(Some((msg, body, body_end)))
+}
+
+/// The metadata of the message at `input[pos..]`: (metadata, position of
+/// the body, body length checked against the limits), or `None` at an
+/// end-of-stream marker or the end of the input. The body is not looked
+/// at: it may lie past the end of `input`.
+fn split_metadata<'b>(
+    input: &'b [u8],
+    pos: usize,
+    options: &IpcReadOptions,
+) -> Result<Option<(MessageView<'b>, usize, usize)>> {
     let Some(rest) = input.get(pos..) else {
         return Err(Error::UnexpectedEof);
     };
@@ -285,9 +304,8 @@ pub(crate) fn split_message<'b>(
     if body_len > options.limits.max_body_size {
         return Err(Error::LimitExceeded);
     }
-    let body_end = meta_end.checked_add(body_len).ok_or(Error::UnexpectedEof)?;
-    let body = rest.get(meta_end..body_end).ok_or(Error::UnexpectedEof)?;
-    Ok(Some((msg, body, pos + body_end)))
+    // `meta` lies in `input[pos..]`: this does not overflow.
+    Ok(Some((msg, pos + meta_end, body_len)))
 }
 
 impl<'b, A: Allocator + Clone + 'b> SliceStreamReader<'b, A> {
@@ -354,12 +372,15 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> SliceStreamReader<'b, A, S> {
         codecs: S,
         alloc: A,
     ) -> Result<Self> {
-        let (msg, body, pos) =
-            split_message(input.as_slice(), 0, &options)?.ok_or(Error::UnexpectedEof)?;
-        if !body.is_empty() {
-            return Err(Error::InvalidMessage);
-        }
-        let core = ReaderCore::from_message(&msg, options, codecs, alloc)?;
+        // The schema message is judged on its metadata, as the other
+        // stream readers judge it (`ReaderCore::from_message`): it has no
+        // body, so the next message starts where its body would.
+        let open = || {
+            let (msg, pos, _) =
+                split_metadata(input.as_slice(), 0, &options)?.ok_or(Error::UnexpectedEof)?;
+            Ok((ReaderCore::from_message(&msg, options, codecs, alloc)?, pos))
+        };
+        let (core, pos) = open().map_err(|e: Error| e.with_message(0))?;
         Ok(SliceStreamReader {
             input: input.clone(),
             pos,
