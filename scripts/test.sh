@@ -10,7 +10,9 @@
 #             the .venv with pyarrow)
 #   fmt       cargo fmt --check (workspace, fuzz and firmware projects)
 #   clippy    cargo clippy -D warnings (workspace all targets, firmware)
-#   test      cargo test --workspace (doc tests included); the core's
+#   test      cargo test --workspace (doc tests included); the examples
+#             (cargo run --example: firmware_stream, database_arena of
+#             alkaid-alloc, host_file of alkaid-std); the core's
 #             disabled_families test without default features; alkaid-std
 #             without default features must not depend on clap
 #   package   cargo package of the publishable crates (alkaid-alloc,
@@ -182,6 +184,13 @@ stage_test() {
         echo "fewer than 60 doc examples ran" >&2
         return 1
     fi
+    # The examples for the three users (firmware, database, host program),
+    # each run by the crate that owns it.
+    local ex
+    for ex in alkaid-alloc:firmware_stream alkaid-alloc:database_arena alkaid-std:host_file; do
+        echo "-- cargo run -p ${ex%%:*} --example ${ex#*:}"
+        cargo run -q -p "${ex%%:*}" --example "${ex#*:}"
+    done
     # The core without its optional layout families and compression (what
     # the size-report firmwares use): disabled families are refused cleanly.
     cargo test -p alkaid --no-default-features --features alloc \
