@@ -15,10 +15,12 @@
 #             alkaid-alloc, host_file of alkaid-std); the core's
 #             disabled_families test without default features; alkaid-std
 #             without default features must not depend on clap
-#   package   cargo package of the publishable crates (alkaid-alloc,
-#             alkaid-fbs, alkaid, alkaid-std: each built from its .crate),
-#             none holding a test file; cargo doc --workspace without an
-#             output filename collision
+#   package   cargo package --workspace (each crate built from its
+#             .crate), no package of alkaid-alloc, alkaid-fbs, alkaid or
+#             alkaid-std holding a test file; cargo doc of alkaid-alloc and
+#             alkaid-fbs with docs.rs's features and -D warnings (the core's
+#             and alkaid-std's: clippy stage); cargo doc --workspace
+#             without an output filename collision
 #   fuzz      the cargo-fuzz targets of tests/fuzz (libFuzzer, nightly
 #             toolchain; see tests/fuzz/Cargo.toml and src/lib.rs for the
 #             targets and their oracles): installs cargo-fuzz
@@ -431,15 +433,15 @@ stage_msrv() {
     cargo +"$v" build -p alkaid-std --no-default-features --features cli
 }
 
-# The publishable crates, packaged together (interdependent, unpublished)
-# and each built from its own package, so that a missing file or version
-# fails; no package holds a test file. Then the workspace's docs build
-# without an output filename collision (the CLI's page is not the core's).
+# Every crate of the workspace packaged together (interdependent,
+# unpublished) and each built from its own package, so that a missing file
+# or version fails; no package of a publishable crate holds a test file.
+# Then the docs: docs.rs's feature sets, and the workspace's without an
+# output filename collision (the CLI's page is not the core's).
 PUBLISHED=(alkaid-alloc alkaid-fbs alkaid alkaid-std)
 stage_package() {
-    local c p listed
-    for c in "${PUBLISHED[@]}"; do p+=(-p "$c"); done
-    cargo package --allow-dirty "${p[@]}"
+    local c listed
+    cargo package --workspace --allow-dirty
     for c in "${PUBLISHED[@]}"; do
         listed=$(cargo package -p "$c" --list --allow-dirty)
         echo "-- $c: $(wc -l <<<"$listed") files"
@@ -448,6 +450,10 @@ stage_package() {
             return 1
         fi
     done
+    # docs.rs's feature sets, warnings as errors (alkaid with every feature
+    # and alkaid-std with its defaults are built so by the clippy stage).
+    RUSTDOCFLAGS="-D warnings" cargo doc -p alkaid-alloc --features alloc --no-deps
+    RUSTDOCFLAGS="-D warnings" cargo doc -p alkaid-fbs --all-features --no-deps
     local log="$WORK/doc.log"
     cargo doc --workspace --no-deps 2>&1 | tee "$log"
     if grep -qi "collision" "$log"; then

@@ -93,16 +93,12 @@ def main():
         try:
             expected.validate(full=True)
             valid = True
-        except pa.ArrowInvalid:  # generated junk values (e.g. Date64 not whole days)
+        except pa.ArrowInvalid:
+            # Values that break validate(full=True)'s value rules (e.g. Date64
+            # not whole days): pyarrow's reader reads them, and so does
+            # alkaid's default level (ValidationLevel::Full); both sides must
+            # still carry the same values.
             valid = False
-        if not valid:
-            # alkaid's readers validate fully: the stream must end in an error.
-            try:
-                alkaid_stream(lib, path).read_all()
-                check(f"{name} refused like pyarrow's validation", False, "alkaid accepted it")
-            except Exception as e:
-                check(f"{name} refused like pyarrow's validation", True, repr(e))
-            continue
         # alkaid -> pyarrow
         try:
             got = alkaid_stream(lib, path).read_all()
