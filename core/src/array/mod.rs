@@ -139,13 +139,13 @@ pub enum ValidationLevel {
     /// and it accepts what pyarrow's and arrow-rs's readers accept.
     #[default]
     Full,
-    /// [`Full`](Self::Full) and the value-domain rules, as pyarrow's
-    /// `validate(full=True)` and arrow-rs's `validate_full` apply them:
-    /// decimal values within their precision (`|v| < 10^precision`),
-    /// Date64 values whole days (multiples of 86,400,000 ms), Time32/Time64
-    /// values within one day, and no null in a non-nullable child field
-    /// where its parent slot is valid (struct fields, list, list-view, map
-    /// and fixed-size-list elements). Opt-in: files written by other Arrow
+    /// [`Full`](Self::Full) and the value-domain rules: those of pyarrow's
+    /// `validate(full=True)` (decimal values within their precision,
+    /// `|v| < 10^precision`; Date64 values whole days, multiples of
+    /// 86,400,000 ms; Time32/Time64 values within one day) and that of
+    /// arrow-rs's `validate_full` for non-nullable children (no null in a
+    /// non-nullable child field where its parent slot is valid: struct
+    /// fields, list, list-view, map and fixed-size-list elements). Opt-in: files written by other Arrow
     /// implementations can break these rules and still be read by them.
     ///
     /// # Errors
