@@ -22,7 +22,13 @@
 //! - [`sort_to_indices_in`] and [`lexsort_to_indices_in`]: the permutation
 //!   that sorts one column (directly for primitives) or several (through the
 //!   row format), with an optional top-k limit.
+//! - [`cmp`](mod@cmp): comparisons (`eq`, `neq`, `lt`, `lt_eq`, `gt`, `gt_eq`)
+//!   between arrays or an array and a scalar, into a boolean mask.
+//! - [`boolean`](mod@boolean): masks combined (`and`, `or`, `not`) and made from
+//!   validity (`is_null`, `is_not_null`).
 
+pub mod boolean;
+pub mod cmp;
 mod compress;
 mod concat;
 #[cfg(any(

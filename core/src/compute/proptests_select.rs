@@ -23,7 +23,7 @@ use crate::datatypes::{DataType, Field, IndexType, IntervalUnit, TimeUnit};
 use crate::native::i256;
 use crate::Global;
 
-fn leaf_type() -> BoxedStrategy<Dt> {
+pub(super) fn leaf_type() -> BoxedStrategy<Dt> {
     use DataType::*;
     prop::sample::select(std::vec![
         Boolean,
@@ -225,7 +225,7 @@ fn value(dt: &Dt) -> BoxedStrategy<V> {
 }
 
 /// `n` values, repeating the previous one now and then (runs).
-fn column(dt: &Dt, n: usize) -> BoxedStrategy<Vec<V>> {
+pub(super) fn column(dt: &Dt, n: usize) -> BoxedStrategy<Vec<V>> {
     vec((value(dt), prop::bool::weighted(0.3)), n)
         .prop_map(|vs| {
             let mut out: Vec<V> = Vec::with_capacity(vs.len());
@@ -242,7 +242,7 @@ fn column(dt: &Dt, n: usize) -> BoxedStrategy<Vec<V>> {
 }
 
 /// A column built with a slot before and after, then sliced to `vals`.
-fn sliced(dt: &Dt, vals: &[V], pad: &V) -> ArrayRef<'static, G> {
+pub(super) fn sliced(dt: &Dt, vals: &[V], pad: &V) -> ArrayRef<'static, G> {
     let mut padded = std::vec![pad.clone()];
     padded.extend(vals.iter().cloned());
     padded.push(pad.clone());
