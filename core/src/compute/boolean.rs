@@ -28,15 +28,16 @@ pub(super) fn pack_words<A: Allocator>(
     let words = len.div_ceil(64);
     let bytes = words.checked_mul(8).ok_or(Error::CapacityOverflow)?;
     let mut buf = MutableBuffer::try_with_capacity_in(bytes, alloc)?;
-    let tail = len % 64;
-    buf.try_extend_from_fn::<u64>(words, |w| {
-        let v = word(w);
-        if tail != 0 && w + 1 == words {
-            v & ((1u64 << tail) - 1)
-        } else {
-            v
-        }
-    })?;
+    // Zeroed, then each word written once by a plain loop (which inlines
+    // `word`; an iterator-fed extend kept the compare loops out of line).
+    buf.try_extend_zeros(bytes)?;
+    let out = buf.typed_mut::<u64>()?;
+    for (w, o) in out.iter_mut().enumerate() {
+        *o = word(w);
+    }
+    if let (Some(last), tail @ 1..) = (out.last_mut(), len % 64) {
+        *last &= (1u64 << tail) - 1;
+    }
     BooleanBuffer::try_new(buf.into_buffer(), 0, len)
 }
 

@@ -18,6 +18,10 @@ pub(super) trait ByteValues: Copy {
     /// validated array's slots never are).
     fn at(&self, i: usize) -> &[u8];
 
+    /// The length of slot `i` in bytes, without its bytes (0 if out of
+    /// range).
+    fn len_of(&self, i: usize) -> usize;
+
     /// For views: the 16 bytes of slot `i`'s view, whose length and prefix decide many
     /// comparisons without the value's bytes; `None` for other layouts.
     #[inline(always)]
@@ -45,14 +49,29 @@ impl<'s, O: OffsetSize> Offsets<'s, O> {
     }
 }
 
+impl<O: OffsetSize> Offsets<'_, O> {
+    /// The byte range of slot `i` (`(0, 0)` out of range; a negative
+    /// offset, which validation refuses, reads as 0).
+    #[inline(always)]
+    fn range(&self, i: usize) -> (usize, usize) {
+        match self.offsets.get(i..i + 2) {
+            Some(&[s, e]) => (s.to_usize().unwrap_or(0), e.to_usize().unwrap_or(0)),
+            _ => (0, 0),
+        }
+    }
+}
+
 impl<O: OffsetSize> ByteValues for Offsets<'_, O> {
     #[inline(always)]
     fn at(&self, i: usize) -> &[u8] {
-        let range = match (self.offsets.get(i), self.offsets.get(i + 1)) {
-            (Some(s), Some(e)) => s.to_usize().zip(e.to_usize()),
-            _ => None,
-        };
-        range.and_then(|(s, e)| self.data.get(s..e)).unwrap_or(&[])
+        let (s, e) = self.range(i);
+        self.data.get(s..e).unwrap_or(&[])
+    }
+
+    #[inline(always)]
+    fn len_of(&self, i: usize) -> usize {
+        let (s, e) = self.range(i);
+        e.wrapping_sub(s)
     }
 }
 
@@ -98,6 +117,11 @@ impl<T: ByteViewType, A: Allocator> ByteValues for Views<'_, T, A> {
     }
 
     #[inline(always)]
+    fn len_of(&self, i: usize) -> usize {
+        self.views.get(i).map_or(0, |v| v.length() as usize)
+    }
+
+    #[inline(always)]
     fn head(&self, i: usize) -> Option<[u8; 16]> {
         self.views.get(i).map(|v| v.to_bytes())
     }
@@ -126,40 +150,66 @@ impl ByteValues for Fixed<'_> {
         let s = i * self.width;
         self.data.get(s..s + self.width).unwrap_or(&[])
     }
+
+    #[inline(always)]
+    fn len_of(&self, _i: usize) -> usize {
+        self.width
+    }
 }
 
 /// The result bits of `kind` between two sides of byte values (XOR `neg`).
 ///
 /// # Errors
 /// [`crate::Error::AllocationFailed`].
-pub(super) fn compare<L: ByteValues, R: ByteValues, A: Allocator>(
+pub(super) fn compare<B: ByteValues, A: Allocator>(
     kind: Kind,
-    l: Side<L>,
-    r: Side<R>,
+    l: Side<B>,
+    r: Side<B>,
     neg: u64,
     alloc: A,
 ) -> Result<BooleanBuffer<'static, A>> {
-    let neg = neg != 0;
-    let (lv, rv) = (l.values, r.values);
-    let li = move |i: usize| if l.scalar { 0 } else { i };
-    let ri = move |i: usize| if r.scalar { 0 } else { i };
     match kind {
-        Kind::Eq => pack_bits(l.len, alloc, |i| {
-            let (a, b) = (li(i), ri(i));
-            let eq = match (lv.head(a), rv.head(b)) {
-                (Some(x), Some(y)) if head8(x) != head8(y) => false,
-                _ => lv.at(a) == rv.at(b),
-            };
-            eq ^ neg
-        }),
-        Kind::Lt => pack_bits(l.len, alloc, |i| {
-            let (a, b) = (li(i), ri(i));
-            let lt = match (lv.head(a), rv.head(b)) {
-                (Some(x), Some(y)) if prefixes_differ(x, y) => prefix(x) < prefix(y),
-                _ => lv.at(a) < rv.at(b),
-            };
-            lt ^ neg
-        }),
+        Kind::Eq => run(l, r, neg != 0, alloc, eq),
+        Kind::Lt => run(l, r, neg != 0, alloc, lt),
+    }
+}
+
+/// `f` over the slots of two sides: one loop per shape, so that the loop
+/// over an array against a scalar reads the scalar once.
+#[inline(always)]
+fn run<B: ByteValues, A: Allocator>(
+    l: Side<B>,
+    r: Side<B>,
+    neg: bool,
+    alloc: A,
+    f: impl Fn(&B, usize, &B, usize) -> bool,
+) -> Result<BooleanBuffer<'static, A>> {
+    let (lv, rv) = (&l.values, &r.values);
+    match (l.scalar, r.scalar) {
+        (false, true) => pack_bits(l.len, alloc, |i| f(lv, i, rv, 0) ^ neg),
+        (true, false) => pack_bits(l.len, alloc, |i| f(lv, 0, rv, i) ^ neg),
+        _ => pack_bits(l.len, alloc, |i| f(lv, i, rv, i) ^ neg),
+    }
+}
+
+/// Slot `a` of `l` equals slot `b` of `r`: by view heads (length and
+/// prefix) or lengths first, then by bytes.
+#[inline(always)]
+fn eq<B: ByteValues>(l: &B, a: usize, r: &B, b: usize) -> bool {
+    match (l.head(a), r.head(b)) {
+        (Some(x), Some(y)) if head8(x) != head8(y) => false,
+        (Some(_), Some(_)) => l.at(a) == r.at(b),
+        _ => l.len_of(a) == r.len_of(b) && l.at(a) == r.at(b),
+    }
+}
+
+/// Slot `a` of `l` orders before slot `b` of `r`: by view prefixes where
+/// they decide, else by bytes.
+#[inline(always)]
+fn lt<B: ByteValues>(l: &B, a: usize, r: &B, b: usize) -> bool {
+    match (l.head(a), r.head(b)) {
+        (Some(x), Some(y)) if prefixes_differ(x, y) => prefix(x) < prefix(y),
+        _ => l.at(a) < r.at(b),
     }
 }
 

@@ -13,17 +13,18 @@
 //! - booleans order `false < true`; decimals, temporal values and intervals
 //!   compare by their stored integers (intervals field by field: months,
 //!   days, then the sub-day part);
-//! - dictionaries compare by value: the keys are resolved to the values
-//!   they point at (a dictionary against a scalar compares each distinct
-//!   value once).
+//! - dictionaries and run-end encoded arrays compare by value: keys (runs)
+//!   are resolved to the values they point at (against a scalar, each
+//!   stored value is compared once).
 //!
 //! The two sides must have the same logical [`crate::datatypes::DataType`]
-//! (for a dictionary, its value type); nested types, unions and run-end
-//! encoded arrays are not comparable here.
+//! (for a dictionary or run-end encoded array, its value type); nested
+//! types and unions are not comparable here (arrow-ord refuses them too).
 //!
 //! Files: `mod.rs` (operands, the dispatch over types), `primitive.rs`
 //! (fixed-width values, booleans), `bytes.rs` (binary, string, views,
-//! fixed-size binary).
+//! fixed-size binary), `encoded.rs` (dictionaries and run-end encoded
+//! arrays by value).
 
 mod bytes;
 mod primitive;
@@ -154,8 +155,11 @@ fn compare<A: Allocator + Clone>(
     if value_type(la) != value_type(ra) {
         return Err(Error::TypeMismatch);
     }
-    #[cfg(feature = "dictionary")]
-    if let Some(out) = dictionary::compare_dictionary(op, l, r, alloc.clone())? {
+    if !comparable(la) {
+        return Err(Error::UnsupportedType);
+    }
+    #[cfg(any(feature = "dictionary", feature = "run-end"))]
+    if let Some(out) = encoded::compare_encoded(op, l, r, alloc.clone())? {
         return Ok(out);
     }
     let (kind, swap, negate) = op.plan();
@@ -182,16 +186,40 @@ fn side_nulls<'r, 'a, A: Allocator>(d: Datum<'r, 'a, A>) -> Option<&'r NullBuffe
     }
 }
 
-/// The type a comparison sees: a dictionary's value type, any other
-/// array's own.
+/// The type a comparison sees: a dictionary's or run-end encoded array's
+/// value type, any other array's own.
 fn value_type<'r, 'a, A: Allocator>(
     a: &'r ArrayRef<'a, A>,
 ) -> &'r crate::datatypes::DataType<'a, A> {
-    #[cfg(feature = "dictionary")]
-    if let ArrayRef::Dictionary(d) = a {
-        return d.values().data_type();
+    match a {
+        #[cfg(feature = "dictionary")]
+        ArrayRef::Dictionary(d) => d.values().data_type(),
+        #[cfg(feature = "run-end")]
+        ArrayRef::RunEndEncoded(r) => r.values().data_type(),
+        _ => a.data_type(),
     }
-    a.data_type()
+}
+
+/// Whether the kernels compare arrays of `a`'s (value) layout: the leaf
+/// layouts, as arrow-ord's `cmp` (nested ones need a row-wise comparator).
+fn comparable<A: Allocator>(a: &ArrayRef<'_, A>) -> bool {
+    match a {
+        #[cfg(feature = "dictionary")]
+        ArrayRef::Dictionary(d) => comparable(d.values()),
+        #[cfg(feature = "nested")]
+        ArrayRef::List(_)
+        | ArrayRef::LargeList(_)
+        | ArrayRef::ListView(_)
+        | ArrayRef::LargeListView(_)
+        | ArrayRef::FixedSizeList(_)
+        | ArrayRef::Struct(_)
+        | ArrayRef::Map(_) => false,
+        #[cfg(feature = "union")]
+        ArrayRef::Union(_) => false,
+        #[cfg(feature = "run-end")]
+        ArrayRef::RunEndEncoded(r) => comparable(r.values()),
+        _ => true,
+    }
 }
 
 /// The value bits of `kind` (then XOR `neg`) for two operands of one
@@ -277,8 +305,8 @@ fn values<A: Allocator + Clone>(
     }
 }
 
-#[cfg(feature = "dictionary")]
-mod dictionary;
+#[cfg(any(feature = "dictionary", feature = "run-end"))]
+mod encoded;
 #[cfg(all(
     test,
     feature = "dictionary",
@@ -297,8 +325,8 @@ macro_rules! kernels {
         /// [`Error::TypeMismatch`] when the two sides' (value) types differ;
         /// [`Error::LengthMismatch`] when two arrays differ in length;
         /// [`Error::InvalidArgument`] when a [`Datum::Scalar`] is not of
-        /// length 1; [`Error::UnsupportedType`] for nested, union and
-        /// run-end encoded types; [`Error::AllocationFailed`].
+        /// length 1; [`Error::UnsupportedType`] for nested and union
+        /// types; [`Error::AllocationFailed`].
         pub fn $name<A: Allocator + Clone>(
             l: Datum<'_, '_, A>,
             r: Datum<'_, '_, A>,

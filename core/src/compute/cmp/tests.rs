@@ -1,5 +1,6 @@
 //! The comparison and mask kernels against the plain value model: random
-//! columns of every leaf type and of dictionaries (nulls, slices with
+//! columns of every leaf type, of dictionaries and of run-end encoded
+//! arrays (nulls, slices with
 //! offsets, runs of equal values), every operator, array against array,
 //! array against scalar and scalar against array; plus the edge cases the
 //! model does not generate (floats' `totalOrder`, view prefixes, null
@@ -19,7 +20,7 @@ use crate::array::{
 use crate::buffer::SharedBox;
 use crate::compute::boolean::{and_in, is_not_null_in, is_null_in, not_in, or_in};
 use crate::compute::proptests_select::{column, leaf_type, sliced};
-use crate::compute::select_model::{value_at, Dt, G, V};
+use crate::compute::select_model::{field, value_at, Dt, G, V};
 use crate::datatypes::{DataType, IndexType};
 use crate::row::test_model::reference_cmp;
 use crate::row::SortOptions;
@@ -44,8 +45,12 @@ fn cmp_type() -> BoxedStrategy<Dt> {
     let leaf = leaf_type();
     prop_oneof![
         4 => leaf.clone(),
-        1 => (leaf, prop::sample::select(std::vec![IndexType::Int32, IndexType::UInt8]))
+        1 => (leaf.clone(), prop::sample::select(std::vec![IndexType::Int32, IndexType::UInt8]))
             .prop_map(|(t, k)| DataType::Dictionary(k, SharedBox::try_new_in(t, Global).unwrap(), false)),
+        1 => leaf.prop_map(|t| DataType::RunEndEncoded(
+            field("run_ends", DataType::Int32, false),
+            field("values", t, true),
+        )),
     ]
     .boxed()
 }
