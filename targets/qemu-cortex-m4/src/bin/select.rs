@@ -1,11 +1,14 @@
 //! Selection kernels on the MCU: `filter_in`, `take_in`, `sort_to_indices_in`
-//! and `interleave_in` with every result in a static arena, and a failing
-//! arena reported as an error (no global allocator).
+//! and `interleave_in`, a mask built by the comparison and mask kernels
+//! (`cmp::gt_in`, `boolean::and_in`), with every result in a static arena,
+//! and a failing arena reported as an error (no global allocator).
 
 #![no_std]
 #![no_main]
 
 use alkaid::array::{Array, ArrayRef, BooleanBuilder, PrimitiveArray, StringArray};
+use alkaid::compute::boolean::and_in;
+use alkaid::compute::cmp::{gt_in, lt_eq_in, Datum};
 use alkaid::compute::{filter_in, interleave_in, sort_to_indices_in, take_in};
 use alkaid::row::SortOptions;
 use alkaid::ErrorKind;
@@ -54,6 +57,29 @@ fn main() -> ! {
         } else {
             t.check("Int32 result", false);
         }
+        Ok(())
+    });
+
+    h.test("a_mask_from_comparisons_filters", |t| {
+        // 0 < reading <= 42: the comparisons' masks, ANDed, then filtered.
+        let a = PrimitiveArray::<i32, A>::from_slice(&READINGS).into_array_ref();
+        let zero = PrimitiveArray::<i32, A>::from_slice(&[0]).into_array_ref();
+        let limit = PrimitiveArray::<i32, A>::from_slice(&[42]).into_array_ref();
+        let above = gt_in(Datum::Array(&a), Datum::Scalar(&zero), &ARENA)?;
+        let below = lt_eq_in(Datum::Array(&a), Datum::Scalar(&limit), &ARENA)?;
+        let keep = and_in(&above, &below, &ARENA)?;
+        t.eq("kept", &keep.true_count(), &4);
+        let got = filter_in(&a, &keep, &ARENA)?;
+        if let ArrayRef::Int32(p) = &got {
+            t.eq("values", p.values(), &[17, 42, 8, 8][..]);
+        } else {
+            t.check("Int32 result", false);
+        }
+        let bad = gt_in(Datum::Array(&a), Datum::Scalar(&a), &ARENA);
+        t.check(
+            "a scalar of 8 slots is an error",
+            matches!(bad, Err(e) if e.kind() == ErrorKind::InvalidArgument),
+        );
         Ok(())
     });
 
