@@ -525,10 +525,12 @@ impl fmt::Display for Error {
 }
 
 impl fmt::Debug for Error {
-    /// The kind's name, then the location when one is known, e.g.
-    /// `SchemaMismatch (field 3)`.
+    /// The kind's name, its message, then the location when one is known,
+    /// e.g. `SchemaMismatch: columns do not match the schema (field 3)`: what
+    /// `fn main() -> Result<(), Box<dyn Error>>` prints says what is wrong.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(&self.kind, f)?;
+        write!(f, ": {}", self.message())?;
         if !self.location.is_empty() {
             write!(f, " ({})", self.location)?;
         }
@@ -639,7 +641,7 @@ mod tests {
         );
         assert_eq!(
             std::format!("{deep:?}"),
-            "LimitExceeded (field 0.1.2.3.4.5.…)"
+            "LimitExceeded: a decoding limit was exceeded (field 0.1.2.3.4.5.…)"
         );
     }
 

@@ -89,20 +89,20 @@ pub const VALUE_RULE_CASES: &[ValueRuleCase] = &[
     ValueRuleCase {
         dir: "1.0.0-bigendian",
         file: "generated_datetime",
-        stream_error: "Date64NotWholeDays (message 1, field 1, buffer 3)",
-        file_error: "Date64NotWholeDays (message 0, field 1, buffer 3)",
+        stream_error: "Date64NotWholeDays: Date64 value is not a whole number of days (message 1, field 1, buffer 3)",
+        file_error: "Date64NotWholeDays: Date64 value is not a whole number of days (message 0, field 1, buffer 3)",
     },
     ValueRuleCase {
         dir: "1.0.0-bigendian",
         file: "generated_decimal",
-        stream_error: "DecimalOutOfPrecision (message 1, field 0, buffer 1)",
-        file_error: "DecimalOutOfPrecision (message 0, field 0, buffer 1)",
+        stream_error: "DecimalOutOfPrecision: decimal value does not fit in its precision (message 1, field 0, buffer 1)",
+        file_error: "DecimalOutOfPrecision: decimal value does not fit in its precision (message 0, field 0, buffer 1)",
     },
     ValueRuleCase {
         dir: "1.0.0-bigendian",
         file: "generated_decimal256",
-        stream_error: "DecimalOutOfPrecision (message 1, field 0, buffer 1)",
-        file_error: "DecimalOutOfPrecision (message 0, field 0, buffer 1)",
+        stream_error: "DecimalOutOfPrecision: decimal value does not fit in its precision (message 1, field 0, buffer 1)",
+        file_error: "DecimalOutOfPrecision: decimal value does not fit in its precision (message 0, field 0, buffer 1)",
     },
 ];
 

@@ -110,7 +110,7 @@ fn ipc_stream_error_names_message_field_buffer_and_row() {
     );
     assert_eq!(
         format!("{e:?}"),
-        "OffsetsNotMonotonic (message 2, field 2, buffer 6, row 1)"
+        "OffsetsNotMonotonic: offsets are not monotonically increasing (message 2, field 2, buffer 6, row 1)"
     );
 
     let mut r = StreamReader::try_new_in(&bytes[..], IpcReadOptions::default(), G).unwrap();

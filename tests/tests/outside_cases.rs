@@ -87,7 +87,7 @@ fn nulls_in_a_non_nullable_map_value_read_by_default_and_refused_when_strict() {
     assert_eq!(e.kind(), ErrorKind::NullInNonNullableField);
     assert_eq!(
         format!("{e:?}"),
-        "NullInNonNullableField (message 1, field 0.0.1)"
+        "NullInNonNullableField: null value in a non-nullable field (message 1, field 0.0.1)"
     );
 }
 
