@@ -4,6 +4,7 @@ use allocator_api2::alloc::Allocator;
 use embedded_io::{Read, Seek, SeekFrom};
 
 use super::block::{block_message, BlockKind};
+use super::framing::body_of;
 use super::{IpcReadOptions, ReadLimits, ReaderCore};
 use crate::array::RecordBatch;
 use crate::buffer::{Buffer, MutableBuffer};
@@ -194,7 +195,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
                 let block = footer.dictionary(i)?;
                 let (msg, body) =
                     message_at(input, start, &block, BlockKind::Dictionary, &options)?;
-                core.process(&msg, body_buffer(&buffer, body)?)
+                core.process(&msg, body_of(&buffer, body)?)
             };
             dictionary().map_err(|e| e.with_message(i))?;
         }
@@ -269,7 +270,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
                 BlockKind::RecordBatch,
                 &self.core.options,
             )?;
-            let body = body_buffer(&self.input, body)?;
+            let body = body_of(&self.input, body)?;
             self.core
                 .process(&msg, body)?
                 .ok_or(Error::UnexpectedMessage)
@@ -297,13 +298,6 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> core::fmt::Debug for FileReader
             .field("batches", &self.num_batches())
             .finish()
     }
-}
-
-/// `body`, a slice of `input`'s bytes, as a slice of `input` (sharing its
-/// owner).
-fn body_buffer<'b, A: Allocator>(input: &Buffer<'b, A>, body: &[u8]) -> Result<Buffer<'b, A>> {
-    let at = (body.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
-    input.slice(at, body.len())
 }
 
 /// The message of a footer block of list `kind` (checked by
