@@ -19,9 +19,10 @@ use allocator_api2::alloc::Allocator;
 #[cfg(feature = "compression")]
 use super::body::Compressing;
 use super::body::{padded, visit_array, BodyWriter, Out, Planner, Sink};
+use super::collector::Collector;
 #[cfg(feature = "dictionary")]
 use super::dictionary::{DictionaryAction, DictionaryTracker};
-use super::pieces::{push_piece, zeros, Collector, EncodedMessage, Piece};
+use super::pieces::{push_piece, zeros, EncodedMessage, Piece};
 use super::{IpcWriteOptions, ALKAID_MAGIC, ARROW_MAGIC, CONTINUATION};
 use crate::array::{ArrayRef, RecordBatch};
 use crate::buffer::{MutableBuffer, TryVec};

@@ -19,6 +19,7 @@
 #[cfg(feature = "async")]
 mod async_writer;
 mod body;
+mod collector;
 #[cfg(feature = "dictionary")]
 mod dictionary;
 mod encoder;
