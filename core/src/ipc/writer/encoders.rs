@@ -4,8 +4,9 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::encoder::{Encoder, File, Staging, Stream};
+use super::encoder::{Encoder, File, Stream};
 use super::pieces::EncodedMessage;
+use super::staging::Staging;
 use super::IpcWriteOptions;
 use crate::array::RecordBatch;
 use crate::datatypes::{Metadata, Schema};
@@ -14,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::ipc::compression::{BuiltinCodecs, CodecSet};
 
 macro_rules! encoder_common {
-    () => {
+    ($format:ty) => {
         /// The schema message, to be written first (the file format: the
         /// magic and its padding, then the schema message). Optional: the
         /// first [`Self::encode_batch`] or [`Self::finish`] includes it
@@ -26,7 +27,10 @@ macro_rules! encoder_common {
         /// carry; [`Error::LimitExceeded`] when the flatbuffer outgrows
         /// [`IpcWriteOptions::max_metadata_size`]; allocation errors.
         pub fn encode_schema(&mut self) -> Result<EncodedMessage<'_>> {
-            self.inner.encode_schema()
+            if self.inner.started() || self.inner.finished {
+                return Err(Error::InvalidBuilderState);
+            }
+            self.output(|_, _| Ok(()))
         }
 
         /// The messages of one record batch: the dictionary batches it needs
@@ -42,7 +46,7 @@ macro_rules! encoder_common {
             &'e mut self,
             batch: &'e RecordBatch<'a, A>,
         ) -> Result<EncodedMessage<'e>> {
-            self.inner.encode_batch(batch, None)
+            self.encode_batch_with_metadata(batch, None)
         }
 
         /// As [`Self::encode_batch`], with custom metadata on the record
@@ -55,7 +59,33 @@ macro_rules! encoder_common {
             batch: &'e RecordBatch<'a, A>,
             metadata: Option<&Metadata<'_, A>>,
         ) -> Result<EncodedMessage<'e>> {
-            self.inner.encode_batch(batch, metadata)
+            self.inner.check(batch)?;
+            self.output(|e, s| e.record_batch(s, batch, metadata))
+        }
+
+        /// The last output: what ends the stream or file (see the
+        /// type's docs), after the schema when nothing was encoded yet;
+        /// empty when already finished.
+        ///
+        /// # Errors
+        /// [`Error::InvalidBuilderState`] after an earlier error; as
+        /// [`Self::encode_schema`].
+        pub fn finish(&mut self) -> Result<EncodedMessage<'_>> {
+            self.output(|e, s| e.close(s))
+        }
+
+        /// One output: the schema first when not produced yet, then
+        /// `step`, staged.
+        fn output<F>(&mut self, step: F) -> Result<EncodedMessage<'_>>
+        where
+            F: FnOnce(&mut Encoder<'a, A, S, $format>, &mut Staging<A>) -> Result<()>,
+        {
+            self.stage.clear();
+            let (inner, stage) = (&mut self.inner, &mut self.stage);
+            inner.begin()?;
+            let r = inner.start(stage, None).and_then(|()| step(inner, stage));
+            inner.end(r)?;
+            Ok(self.inner.message(&self.stage))
         }
 
         /// Bytes of every output so far (where the next one goes).
@@ -78,7 +108,7 @@ macro_rules! encoder_common {
 /// The sans-IO encoder of the IPC stream format: schema, dictionary and
 /// record batches, end-of-stream marker, as [`EncodedMessage`]s for any I/O
 /// to write ("IPC Streaming Format"). [`StreamWriter`](super::StreamWriter)
-/// is a loop over it.
+/// runs the same encoder steps and writes the pieces as they come.
 ///
 /// ```
 /// use alkaid::array::{Array, Float64Array, RecordBatch};
@@ -106,7 +136,8 @@ pub struct StreamEncoder<
     #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
     S: CodecSet = BuiltinCodecs,
 > {
-    inner: Encoder<'a, A, S, Stream, Staging<A>>,
+    inner: Encoder<'a, A, S, Stream>,
+    stage: Staging<A>,
 }
 
 impl<'a, A: Allocator + Clone> StreamEncoder<'a, A> {
@@ -144,28 +175,20 @@ impl<'a, A: Allocator + Clone, S: CodecSet> StreamEncoder<'a, A, S> {
         alloc: A,
     ) -> Result<Self> {
         Ok(StreamEncoder {
-            inner: Encoder::new_in(schema, options, codecs, alloc)?,
+            inner: Encoder::new_in(schema, options, codecs, alloc.clone())?,
+            stage: Staging::new_in(alloc),
         })
     }
 
-    encoder_common!();
-
-    /// The end-of-stream marker (`0xFFFFFFFF 0x00000000`), after the schema
-    /// when nothing was encoded yet; empty when already finished.
-    ///
-    /// # Errors
-    /// [`Error::InvalidBuilderState`] after an earlier error; as
-    /// [`Self::encode_schema`].
-    pub fn finish(&mut self) -> Result<EncodedMessage<'_>> {
-        self.inner.finish_stream()
-    }
+    encoder_common!(Stream);
 }
 
 /// The sans-IO encoder of the IPC file format: magic and schema, dictionary
 /// and record batches, then the footer, as [`EncodedMessage`]s ("IPC File
 /// Format"). It counts the bytes it produced for the footer's blocks, so
 /// every output must be written in full and in order.
-/// [`FileWriter`](super::FileWriter) is a loop over it.
+/// [`FileWriter`](super::FileWriter) runs the same encoder steps and writes
+/// the pieces as they come.
 ///
 /// ```
 /// use alkaid::array::{Array, Int64Array, RecordBatch};
@@ -190,7 +213,8 @@ pub struct FileEncoder<
     #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
     S: CodecSet = BuiltinCodecs,
 > {
-    inner: Encoder<'a, A, S, File<A>, Staging<A>>,
+    inner: Encoder<'a, A, S, File<A>>,
+    stage: Staging<A>,
 }
 
 impl<'a, A: Allocator + Clone> FileEncoder<'a, A> {
@@ -227,21 +251,12 @@ impl<'a, A: Allocator + Clone, S: CodecSet> FileEncoder<'a, A, S> {
         alloc: A,
     ) -> Result<Self> {
         Ok(FileEncoder {
-            inner: Encoder::new_in(schema, options, codecs, alloc)?,
+            inner: Encoder::new_in(schema, options, codecs, alloc.clone())?,
+            stage: Staging::new_in(alloc),
         })
     }
 
-    encoder_common!();
-
-    /// The end-of-stream marker, the footer indexing every dictionary and
-    /// record batch, its length and the closing magic; empty when already
-    /// finished.
-    ///
-    /// # Errors
-    /// As [`StreamEncoder::finish`].
-    pub fn finish(&mut self) -> Result<EncodedMessage<'_>> {
-        self.inner.finish_file()
-    }
+    encoder_common!(File<A>);
 
     /// The number of record batches encoded.
     pub fn num_batches(&self) -> usize {

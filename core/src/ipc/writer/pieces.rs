@@ -1,6 +1,6 @@
 //! The pieces of encoded IPC messages: what [`StreamEncoder`] and
-//! [`FileEncoder`] hand to the I/O ([`EncodedMessage`]). The body walk that
-//! records them is `collector.rs`.
+//! [`FileEncoder`] hand to the I/O ([`EncodedMessage`]). The encoder emits
+//! them (`emit.rs`) and `staging.rs` keeps them.
 //!
 //! A piece is one of
 //! - a range of the encoder's side buffer: message prefixes and flatbuffers,
