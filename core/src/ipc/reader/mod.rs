@@ -24,6 +24,8 @@
 //! | `async_reader.rs` | `AsyncStreamReader` (feature `async`) |
 //! | `file.rs` | [`FileReader`], [`FileSeekReader`] |
 
+#[macro_use]
+mod in_memory;
 #[cfg(feature = "async")]
 mod async_reader;
 mod block;

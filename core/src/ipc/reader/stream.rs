@@ -263,15 +263,14 @@ pub struct SliceStreamReader<
     message: usize,
 }
 
-impl<'b, A: Allocator + Clone + 'b> SliceStreamReader<'b, A> {
+in_memory_constructors! {
+    SliceStreamReader,
+    "StreamReader::try_new_in",
     /// Reads the schema message at the start of `input`.
     ///
     /// # Errors
     /// As [`StreamReader::try_new_in`].
-    pub fn try_new_in(input: &'b [u8], options: IpcReadOptions, alloc: A) -> Result<Self> {
-        Self::try_new_with_codecs_in(input, options, BuiltinCodecs::new(), alloc)
-    }
-
+    try_new_in;
     /// Reads the stream in `input`, a [`Buffer`] that may own its memory:
     /// the batches' buffers are slices of it, so they keep it alive. Over
     /// an owned buffer (bytes copied into `A`, or memory a
@@ -291,32 +290,10 @@ impl<'b, A: Allocator + Clone + 'b> SliceStreamReader<'b, A> {
     /// # let schema_only: &[u8] = &[];
     /// # assert!(open(schema_only).is_err());
     /// ```
-    ///
-    /// # Errors
-    /// As [`StreamReader::try_new_in`].
-    pub fn try_from_buffer_in(
-        input: Buffer<'b, A>,
-        options: IpcReadOptions,
-        alloc: A,
-    ) -> Result<Self> {
-        Self::try_from_buffer_with_codecs_in(input, options, BuiltinCodecs::new(), alloc)
-    }
+    try_from_buffer_in;
 }
 
 impl<'b, A: Allocator + Clone + 'b, S: CodecSet> SliceStreamReader<'b, A, S> {
-    /// As [`SliceStreamReader::try_new_in`] with the codecs of `codecs`.
-    ///
-    /// # Errors
-    /// As [`StreamReader::try_new_in`].
-    pub fn try_new_with_codecs_in(
-        input: &'b [u8],
-        options: IpcReadOptions,
-        codecs: S,
-        alloc: A,
-    ) -> Result<Self> {
-        Self::try_from_buffer_with_codecs_in(Buffer::from_slice_ref(input), options, codecs, alloc)
-    }
-
     /// As [`SliceStreamReader::try_from_buffer_in`] with the codecs of `codecs`.
     ///
     /// # Errors

@@ -14,7 +14,61 @@ use crate::datatypes::{Metadata, Schema};
 use crate::error::{Error, Result};
 use crate::ipc::compression::{BuiltinCodecs, CodecSet};
 
+/// The constructors and methods both encoders share; `$format` is the
+/// shared encoder's format, `$what` what it encodes (in the docs).
 macro_rules! encoder_common {
+    ($ty:ident, $format:ty, $what:literal) => {
+        impl<'a, A: Allocator + Clone> $ty<'a, A> {
+            #[doc = concat!("An encoder of ", $what, " with scratch memory from `alloc`")]
+            /// and the core's [`BuiltinCodecs`].
+            ///
+            /// # Errors
+            /// [`Error::InvalidArgument`] for a bad alignment;
+            /// [`Error::UnsupportedType`] for a compression codec not built in.
+            pub fn try_new_in(
+                schema: &Schema<'a, A>,
+                options: IpcWriteOptions,
+                alloc: A,
+            ) -> Result<Self> {
+                Self::try_new_with_codecs_in(schema, options, BuiltinCodecs::new(), alloc)
+            }
+        }
+
+        #[cfg(feature = "alloc")]
+        impl<'a> $ty<'a> {
+            /// An encoder with the default options and the global heap.
+            ///
+            /// # Errors
+            #[doc = concat!("As [`", stringify!($ty), "::try_new_in`].")]
+            pub fn try_new(schema: &Schema<'a, crate::Global>) -> Result<Self> {
+                Self::try_new_in(schema, IpcWriteOptions::default(), crate::Global)
+            }
+        }
+
+        impl<'a, A: Allocator + Clone, S: CodecSet> $ty<'a, A, S> {
+            #[doc = concat!("As [`", stringify!($ty), "::try_new_in`] with the codecs of `codecs`.")]
+            ///
+            /// # Errors
+            #[doc = concat!("As [`", stringify!($ty), "::try_new_in`].")]
+            pub fn try_new_with_codecs_in(
+                schema: &Schema<'a, A>,
+                options: IpcWriteOptions,
+                codecs: S,
+                alloc: A,
+            ) -> Result<Self> {
+                Ok($ty {
+                    inner: Encoder::new_in(schema, options, codecs, alloc.clone())?,
+                    stage: Staging::new_in(alloc),
+                })
+            }
+
+            encoder_methods!($format);
+        }
+    };
+}
+
+/// The methods both encoders share.
+macro_rules! encoder_methods {
     ($format:ty) => {
         /// The schema message, to be written first (the file format: the
         /// magic and its padding, then the schema message). Optional: the
@@ -140,48 +194,7 @@ pub struct StreamEncoder<
     stage: Staging<A>,
 }
 
-impl<'a, A: Allocator + Clone> StreamEncoder<'a, A> {
-    /// An encoder of batches of `schema` with scratch memory from `alloc`
-    /// and the core's [`BuiltinCodecs`].
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`] for a bad alignment;
-    /// [`Error::UnsupportedType`] for a compression codec not built in.
-    pub fn try_new_in(schema: &Schema<'a, A>, options: IpcWriteOptions, alloc: A) -> Result<Self> {
-        Self::try_new_with_codecs_in(schema, options, BuiltinCodecs::new(), alloc)
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl<'a> StreamEncoder<'a> {
-    /// An encoder with the default options and the global heap.
-    ///
-    /// # Errors
-    /// As [`StreamEncoder::try_new_in`].
-    pub fn try_new(schema: &Schema<'a, crate::Global>) -> Result<Self> {
-        Self::try_new_in(schema, IpcWriteOptions::default(), crate::Global)
-    }
-}
-
-impl<'a, A: Allocator + Clone, S: CodecSet> StreamEncoder<'a, A, S> {
-    /// As [`StreamEncoder::try_new_in`] with the codecs of `codecs`.
-    ///
-    /// # Errors
-    /// As [`StreamEncoder::try_new_in`].
-    pub fn try_new_with_codecs_in(
-        schema: &Schema<'a, A>,
-        options: IpcWriteOptions,
-        codecs: S,
-        alloc: A,
-    ) -> Result<Self> {
-        Ok(StreamEncoder {
-            inner: Encoder::new_in(schema, options, codecs, alloc.clone())?,
-            stage: Staging::new_in(alloc),
-        })
-    }
-
-    encoder_common!(Stream);
-}
+encoder_common!(StreamEncoder, Stream, "batches of `schema`");
 
 /// The sans-IO encoder of the IPC file format: magic and schema, dictionary
 /// and record batches, then the footer, as [`EncodedMessage`]s ("IPC File
@@ -217,47 +230,9 @@ pub struct FileEncoder<
     stage: Staging<A>,
 }
 
-impl<'a, A: Allocator + Clone> FileEncoder<'a, A> {
-    /// An encoder of a file of batches of `schema` with scratch memory from
-    /// `alloc` and the core's [`BuiltinCodecs`].
-    ///
-    /// # Errors
-    /// As [`StreamEncoder::try_new_in`].
-    pub fn try_new_in(schema: &Schema<'a, A>, options: IpcWriteOptions, alloc: A) -> Result<Self> {
-        Self::try_new_with_codecs_in(schema, options, BuiltinCodecs::new(), alloc)
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl<'a> FileEncoder<'a> {
-    /// An encoder with the default options and the global heap.
-    ///
-    /// # Errors
-    /// As [`StreamEncoder::try_new_in`].
-    pub fn try_new(schema: &Schema<'a, crate::Global>) -> Result<Self> {
-        Self::try_new_in(schema, IpcWriteOptions::default(), crate::Global)
-    }
-}
+encoder_common!(FileEncoder, File<A>, "a file of batches of `schema`");
 
 impl<'a, A: Allocator + Clone, S: CodecSet> FileEncoder<'a, A, S> {
-    /// As [`FileEncoder::try_new_in`] with the codecs of `codecs`.
-    ///
-    /// # Errors
-    /// As [`StreamEncoder::try_new_in`].
-    pub fn try_new_with_codecs_in(
-        schema: &Schema<'a, A>,
-        options: IpcWriteOptions,
-        codecs: S,
-        alloc: A,
-    ) -> Result<Self> {
-        Ok(FileEncoder {
-            inner: Encoder::new_in(schema, options, codecs, alloc.clone())?,
-            stage: Staging::new_in(alloc),
-        })
-    }
-
-    encoder_common!(File<A>);
-
     /// The number of record batches encoded.
     pub fn num_batches(&self) -> usize {
         self.inner.format.record_blocks.len()

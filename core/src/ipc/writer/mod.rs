@@ -178,14 +178,37 @@ impl IpcWriteOptions {
     }
 }
 
-/// The methods both blocking writers share, around their `out` (the sink
-/// with its position) and `enc` (the sans-IO encoder whose pieces they
-/// write as they come); `$output` names what they write in the docs.
+/// The constructors and methods both blocking writers share, around their
+/// `out` (the sink with its position) and `enc` (the shared encoder whose
+/// pieces they write as they come); `$output` names what they write in the
+/// docs, the attributes are `try_new_in`'s docs.
 ///
 /// After an encoding error the writer refuses further work (the encoder
 /// does); after an I/O error it may be asked again (the sink reports its
 /// error again, e.g. a closed pipe on `finish`).
 macro_rules! sync_writer_common {
+    ($ty:ident, $output:literal, $(#[$new_doc:meta])*) => {
+        impl<'a, W: Write, A: Allocator + Clone> $ty<'a, W, A> {
+            $(#[$new_doc])*
+            pub fn try_new_in(
+                sink: W,
+                schema: &Schema<'a, A>,
+                options: IpcWriteOptions,
+                alloc: A,
+            ) -> Result<Self> {
+                Self::try_new_with_codecs_in(sink, schema, options, BuiltinCodecs::new(), alloc)
+            }
+        }
+
+        impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> $ty<'a, W, A, S> {
+            sync_writer_methods!($output);
+        }
+    };
+}
+
+/// The methods of `sync_writer_common`; `$output` names what the writer
+/// writes in the docs.
+macro_rules! sync_writer_methods {
     ($output:literal) => {
         /// As `try_new_in` with the codecs of `codecs` (e.g. a ZSTD codec
         /// from the std shim, or its `ThreadedCodecs`).
@@ -330,7 +353,9 @@ pub struct StreamWriter<
     enc: Encoder<'a, A, S, Stream>,
 }
 
-impl<'a, W: Write, A: Allocator + Clone> StreamWriter<'a, W, A> {
+sync_writer_common! {
+    StreamWriter,
+    "stream",
     /// Starts a stream of batches of `schema` on `sink`, writing the schema
     /// message at once. Scratch memory comes from `alloc`; compression (if
     /// the options ask for it) uses the core's [`BuiltinCodecs`].
@@ -373,18 +398,6 @@ impl<'a, W: Write, A: Allocator + Clone> StreamWriter<'a, W, A> {
     /// [`Error::InvalidArgument`] for a bad alignment; [`Error::UnsupportedType`]
     /// for a compression codec not built in (or decode-only, like the ZSTD
     /// decoder of feature `zstd-decode`); I/O and allocation errors.
-    pub fn try_new_in(
-        sink: W,
-        schema: &Schema<'a, A>,
-        options: IpcWriteOptions,
-        alloc: A,
-    ) -> Result<Self> {
-        Self::try_new_with_codecs_in(sink, schema, options, BuiltinCodecs::new(), alloc)
-    }
-}
-
-impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> StreamWriter<'a, W, A, S> {
-    sync_writer_common!("stream");
 }
 
 impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug for StreamWriter<'_, W, A, S> {
@@ -435,23 +448,13 @@ pub struct FileWriter<
     enc: Encoder<'a, A, S, File<A>>,
 }
 
-impl<'a, W: Write, A: Allocator + Clone> FileWriter<'a, W, A> {
+sync_writer_common! {
+    FileWriter,
+    "file",
     /// Starts a file of batches of `schema`: writes the magic and the schema.
     ///
     /// # Errors
     /// As [`StreamWriter::try_new_in`].
-    pub fn try_new_in(
-        sink: W,
-        schema: &Schema<'a, A>,
-        options: IpcWriteOptions,
-        alloc: A,
-    ) -> Result<Self> {
-        Self::try_new_with_codecs_in(sink, schema, options, BuiltinCodecs::new(), alloc)
-    }
-}
-
-impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> FileWriter<'a, W, A, S> {
-    sync_writer_common!("file");
 }
 
 impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug for FileWriter<'_, W, A, S> {
