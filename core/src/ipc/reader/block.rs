@@ -8,7 +8,8 @@
 //! the message itself, be multiples of 8 (every message starts on an
 //! 8-byte boundary) and lie inside the file, before the footer.
 
-use super::{frame, ReadLimits};
+use super::framing::frame;
+use super::options::ReadLimits;
 use crate::error::{Error, Result};
 use crate::ipc::message::{Block, MessageHeader, MessageView};
 

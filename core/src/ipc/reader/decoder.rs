@@ -10,8 +10,8 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::stream::split_message;
-use super::{frame, IpcReadOptions, ReaderCore};
+use super::framing::{frame, split_message};
+use super::{IpcReadOptions, ReaderCore};
 use crate::array::RecordBatch;
 use crate::buffer::{Buffer, MutableBuffer, SharedSlice};
 use crate::datatypes::{Metadata, Schema};
@@ -337,10 +337,8 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> StreamDecoder<'b, A, S> {
         while !input.is_empty() && self.state != State::Finished {
             // At a message boundary: the whole message in `input`, zero copy.
             if self.state == (State::Prefix { need: 4 }) && self.filled == 0 {
-                let whole = match split_message(input.as_slice(), 0, &self.options) {
+                let whole = match split_message(input, 0, &self.options.limits) {
                     Ok(Some((msg, body, next))) => {
-                        let at = (body.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
-                        let body = input.slice(at, body.len())?;
                         let r = on_message(self.core_parts(), &msg, body)?;
                         Some((r, next))
                     }

@@ -4,6 +4,7 @@ use allocator_api2::alloc::Allocator;
 use embedded_io::{Read, Seek, SeekFrom};
 
 use super::block::{block_message, BlockKind};
+use super::framing::body_of;
 use super::{IpcReadOptions, ReadLimits, ReaderCore};
 use crate::array::RecordBatch;
 use crate::buffer::{Buffer, MutableBuffer};
@@ -117,7 +118,9 @@ pub struct FileReader<
     core: ReaderCore<'b, A, S>,
 }
 
-impl<'b, A: Allocator + Clone + 'b> FileReader<'b, A> {
+in_memory_constructors! {
+    FileReader,
+    "FileReader::try_new_in",
     /// Checks the magic at both ends, decodes the footer and the schema, and
     /// reads every dictionary batch.
     ///
@@ -130,42 +133,17 @@ impl<'b, A: Allocator + Clone + 'b> FileReader<'b, A> {
     /// and dictionary errors, among them those of a footer block (as
     /// [`FileReader::batch`], and [`Error::UnexpectedMessage`] when a
     /// dictionary block's message is not a dictionary batch).
-    pub fn try_new_in(input: &'b [u8], options: IpcReadOptions, alloc: A) -> Result<Self> {
-        Self::try_new_with_codecs_in(input, options, BuiltinCodecs::new(), alloc)
-    }
-
+    try_new_in;
     /// Reads the file in `input`, a [`Buffer`] that may own its memory: the
     /// batches' buffers are slices of it, so they keep it alive. Over an
     /// owned buffer (bytes copied into `A`, or memory a
     /// [`crate::buffer::MemoryOwner`] keeps alive, such as a memory map) the
     /// batches are `'static`: they can outlive the function that opened the
     /// file, and be exported through the C Data Interface.
-    ///
-    /// # Errors
-    /// As [`FileReader::try_new_in`].
-    pub fn try_from_buffer_in(
-        input: Buffer<'b, A>,
-        options: IpcReadOptions,
-        alloc: A,
-    ) -> Result<Self> {
-        Self::try_from_buffer_with_codecs_in(input, options, BuiltinCodecs::new(), alloc)
-    }
+    try_from_buffer_in;
 }
 
 impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
-    /// As [`FileReader::try_new_in`] with the codecs of `codecs`.
-    ///
-    /// # Errors
-    /// As [`FileReader::try_new_in`].
-    pub fn try_new_with_codecs_in(
-        input: &'b [u8],
-        options: IpcReadOptions,
-        codecs: S,
-        alloc: A,
-    ) -> Result<Self> {
-        Self::try_from_buffer_with_codecs_in(Buffer::from_slice_ref(input), options, codecs, alloc)
-    }
-
     /// As [`FileReader::try_from_buffer_in`] with the codecs of `codecs`.
     ///
     /// # Errors
@@ -194,7 +172,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
                 let block = footer.dictionary(i)?;
                 let (msg, body) =
                     message_at(input, start, &block, BlockKind::Dictionary, &options)?;
-                core.process(&msg, body_buffer(&buffer, body)?)
+                core.process(&msg, body_of(&buffer, body)?)
             };
             dictionary().map_err(|e| e.with_message(i))?;
         }
@@ -269,7 +247,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> FileReader<'b, A, S> {
                 BlockKind::RecordBatch,
                 &self.core.options,
             )?;
-            let body = body_buffer(&self.input, body)?;
+            let body = body_of(&self.input, body)?;
             self.core
                 .process(&msg, body)?
                 .ok_or(Error::UnexpectedMessage)
@@ -297,13 +275,6 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> core::fmt::Debug for FileReader
             .field("batches", &self.num_batches())
             .finish()
     }
-}
-
-/// `body`, a slice of `input`'s bytes, as a slice of `input` (sharing its
-/// owner).
-fn body_buffer<'b, A: Allocator>(input: &Buffer<'b, A>, body: &[u8]) -> Result<Buffer<'b, A>> {
-    let at = (body.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
-    input.slice(at, body.len())
 }
 
 /// The message of a footer block of list `kind` (checked by

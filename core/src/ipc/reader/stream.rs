@@ -4,13 +4,13 @@
 use allocator_api2::alloc::Allocator;
 use embedded_io::Read;
 
-use super::{frame, IpcReadOptions, ReaderCore, StreamDecoder};
+use super::framing::{split_message, split_metadata};
+use super::{IpcReadOptions, ReaderCore, StreamDecoder};
 use crate::array::RecordBatch;
 use crate::buffer::Buffer;
 use crate::datatypes::{Metadata, Schema};
 use crate::error::{Error, Result};
 use crate::ipc::compression::{BuiltinCodecs, CodecSet};
-use crate::ipc::message::MessageView;
 use crate::ipc::Endianness;
 
 /// Reads the IPC stream format from an `embedded_io::Read` source: a loop
@@ -263,60 +263,14 @@ pub struct SliceStreamReader<
     message: usize,
 }
 
-/// Splits the message at `input[pos..]`: (metadata, body, next position), or
-/// `None` at an end-of-stream marker or the end of the input.
-#[allow(clippy::type_complexity)]
-pub(crate) fn split_message<'b>(
-    input: &'b [u8],
-    pos: usize,
-    options: &IpcReadOptions,
-) -> Result<Option<(MessageView<'b>, &'b [u8], usize)>> {
-    let Some((msg, body_at, body_len)) = split_metadata(input, pos, options)? else {
-        return Ok(None);
-    };
-    let body_end = body_at.checked_add(body_len).ok_or(Error::UnexpectedEof)?;
-    let body = input.get(body_at..body_end).ok_or(Error::UnexpectedEof)?;
-    Ok(Some((msg, body, body_end)))
-}
-
-/// The metadata of the message at `input[pos..]`: (metadata, position of
-/// the body, body length checked against the limits), or `None` at an
-/// end-of-stream marker or the end of the input. The body is not looked
-/// at: it may lie past the end of `input`.
-fn split_metadata<'b>(
-    input: &'b [u8],
-    pos: usize,
-    options: &IpcReadOptions,
-) -> Result<Option<(MessageView<'b>, usize, usize)>> {
-    let Some(rest) = input.get(pos..) else {
-        return Err(Error::UnexpectedEof);
-    };
-    if rest.is_empty() {
-        return Ok(None);
-    }
-    let Some((prefix, len)) = frame(rest, &options.limits)? else {
-        return Ok(None);
-    };
-    let meta_end = prefix.checked_add(len).ok_or(Error::UnexpectedEof)?;
-    let meta = rest.get(prefix..meta_end).ok_or(Error::UnexpectedEof)?;
-    let msg = MessageView::decode(meta)?;
-    let body_len = usize::try_from(msg.body_length).map_err(|_| Error::InvalidMessage)?;
-    if body_len > options.limits.max_body_size {
-        return Err(Error::LimitExceeded);
-    }
-    // `meta` lies in `input[pos..]`: this does not overflow.
-    Ok(Some((msg, pos + meta_end, body_len)))
-}
-
-impl<'b, A: Allocator + Clone + 'b> SliceStreamReader<'b, A> {
+in_memory_constructors! {
+    SliceStreamReader,
+    "StreamReader::try_new_in",
     /// Reads the schema message at the start of `input`.
     ///
     /// # Errors
     /// As [`StreamReader::try_new_in`].
-    pub fn try_new_in(input: &'b [u8], options: IpcReadOptions, alloc: A) -> Result<Self> {
-        Self::try_new_with_codecs_in(input, options, BuiltinCodecs::new(), alloc)
-    }
-
+    try_new_in;
     /// Reads the stream in `input`, a [`Buffer`] that may own its memory:
     /// the batches' buffers are slices of it, so they keep it alive. Over
     /// an owned buffer (bytes copied into `A`, or memory a
@@ -336,32 +290,10 @@ impl<'b, A: Allocator + Clone + 'b> SliceStreamReader<'b, A> {
     /// # let schema_only: &[u8] = &[];
     /// # assert!(open(schema_only).is_err());
     /// ```
-    ///
-    /// # Errors
-    /// As [`StreamReader::try_new_in`].
-    pub fn try_from_buffer_in(
-        input: Buffer<'b, A>,
-        options: IpcReadOptions,
-        alloc: A,
-    ) -> Result<Self> {
-        Self::try_from_buffer_with_codecs_in(input, options, BuiltinCodecs::new(), alloc)
-    }
+    try_from_buffer_in;
 }
 
 impl<'b, A: Allocator + Clone + 'b, S: CodecSet> SliceStreamReader<'b, A, S> {
-    /// As [`SliceStreamReader::try_new_in`] with the codecs of `codecs`.
-    ///
-    /// # Errors
-    /// As [`StreamReader::try_new_in`].
-    pub fn try_new_with_codecs_in(
-        input: &'b [u8],
-        options: IpcReadOptions,
-        codecs: S,
-        alloc: A,
-    ) -> Result<Self> {
-        Self::try_from_buffer_with_codecs_in(Buffer::from_slice_ref(input), options, codecs, alloc)
-    }
-
     /// As [`SliceStreamReader::try_from_buffer_in`] with the codecs of `codecs`.
     ///
     /// # Errors
@@ -376,8 +308,8 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> SliceStreamReader<'b, A, S> {
         // stream readers judge it (`ReaderCore::from_message`): it has no
         // body, so the next message starts where its body would.
         let open = || {
-            let (msg, pos, _) =
-                split_metadata(input.as_slice(), 0, &options)?.ok_or(Error::UnexpectedEof)?;
+            let (msg, pos, _) = split_metadata(input.as_slice(), 0, &options.limits)?
+                .ok_or(Error::UnexpectedEof)?;
             Ok((ReaderCore::from_message(&msg, options, codecs, alloc)?, pos))
         };
         let (core, pos) = open().map_err(|e: Error| e.with_message(0))?;
@@ -417,17 +349,11 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> SliceStreamReader<'b, A, S> {
     /// schema is message 0); the reader is finished after an error.
     pub fn next_batch(&mut self) -> Result<Option<RecordBatch<'b, A>>> {
         while !self.done {
-            let input = self.input.as_slice();
             self.message = self.message.saturating_add(1);
-            let r = match split_message(input, self.pos, &self.core.options) {
+            let r = match split_message(&self.input, self.pos, &self.core.options.limits) {
                 Ok(Some((msg, body, next))) => {
                     self.pos = next;
-                    // The body as a slice of the input buffer (sharing its owner).
-                    let at = (body.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
-                    match self.input.slice(at, body.len()) {
-                        Ok(body) => self.core.process(&msg, body),
-                        Err(e) => Err(e),
-                    }
+                    self.core.process(&msg, body)
                 }
                 Ok(None) => {
                     self.done = true;

@@ -35,10 +35,79 @@ async fn write_message<W: Write>(sink: &mut W, msg: EncodedMessage<'_>) -> Resul
     Ok(n)
 }
 
-/// The methods both async writers share, around their `encoder` field
-/// (a [`StreamEncoder`] or a [`FileEncoder`]); the formats differ only in
-/// what the encoder produces.
+/// The constructors and methods both async writers share, around their
+/// `encoder` field (a [`StreamEncoder`] or a [`FileEncoder`], `$encoder`);
+/// the formats differ only in what the encoder produces, the first message
+/// of which `$first` names in the docs.
 macro_rules! async_writer_common {
+    ($ty:ident, $encoder:ident, $first:literal) => {
+        #[cfg(feature = "alloc")]
+        impl<'a, W: Write> $ty<'a, W> {
+            #[doc = concat!("A writer with the default options over the global heap; writes ", $first, ".")]
+            ///
+            /// # Errors
+            #[doc = concat!("As [`", stringify!($ty), "::try_new_in`].")]
+            pub async fn try_new(sink: W, schema: &Schema<'a, crate::Global>) -> Result<Self> {
+                Self::try_new_in(sink, schema, IpcWriteOptions::default(), crate::Global).await
+            }
+        }
+
+        impl<'a, W: Write, A: Allocator + Clone> $ty<'a, W, A> {
+            /// A writer of batches of `schema` with scratch memory from
+            #[doc = concat!("`alloc` and the core's [`BuiltinCodecs`]; writes ", $first, ".")]
+            ///
+            /// # Errors
+            /// [`Error::InvalidArgument`] for a bad alignment;
+            /// [`Error::UnsupportedType`] for a field type or codec the
+            /// writer cannot encode; I/O and allocation errors.
+            pub async fn try_new_in(
+                sink: W,
+                schema: &Schema<'a, A>,
+                options: IpcWriteOptions,
+                alloc: A,
+            ) -> Result<Self> {
+                Self::try_new_with_codecs_in(sink, schema, options, BuiltinCodecs::new(), alloc)
+                    .await
+            }
+        }
+
+        impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> $ty<'a, W, A, S> {
+            #[doc = concat!("As [`", stringify!($ty), "::try_new_in`] with the codecs of `codecs`.")]
+            ///
+            /// # Errors
+            #[doc = concat!("As [`", stringify!($ty), "::try_new_in`].")]
+            pub async fn try_new_with_codecs_in(
+                sink: W,
+                schema: &Schema<'a, A>,
+                options: IpcWriteOptions,
+                codecs: S,
+                alloc: A,
+            ) -> Result<Self> {
+                let w = $ty {
+                    sink,
+                    encoder: $encoder::try_new_with_codecs_in(schema, options, codecs, alloc)?,
+                    position: 0,
+                    failed: false,
+                };
+                w.start().await
+            }
+
+            async_writer_methods!();
+        }
+
+        impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug for $ty<'_, W, A, S> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($ty))
+                    .field("position", &self.position)
+                    .field("failed", &self.failed)
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
+
+/// The methods both async writers share.
+macro_rules! async_writer_methods {
     () => {
         /// Writes a record batch, after the dictionary batches it needs.
         ///
@@ -121,21 +190,6 @@ macro_rules! async_writer_common {
     };
 }
 
-/// `Debug` for an async writer: its position and whether a sink error
-/// stopped it.
-macro_rules! async_writer_debug {
-    ($name:ident) => {
-        impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug for $name<'_, W, A, S> {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.debug_struct(stringify!($name))
-                    .field("position", &self.position)
-                    .field("failed", &self.failed)
-                    .finish_non_exhaustive()
-            }
-        }
-    };
-}
-
 /// Writes the IPC stream format to an `embedded_io_async::Write` sink (a
 /// UART, a USB or TCP socket, an `embassy-sync` pipe, or a tokio stream
 /// through `embedded-io-adapters`): the schema when created, then
@@ -177,61 +231,7 @@ pub struct AsyncStreamWriter<
     failed: bool,
 }
 
-#[cfg(feature = "alloc")]
-impl<'a, W: Write> AsyncStreamWriter<'a, W> {
-    /// A writer with the default options over the global heap; writes the
-    /// schema message.
-    ///
-    /// # Errors
-    /// As [`AsyncStreamWriter::try_new_in`].
-    pub async fn try_new(sink: W, schema: &Schema<'a, crate::Global>) -> Result<Self> {
-        Self::try_new_in(sink, schema, IpcWriteOptions::default(), crate::Global).await
-    }
-}
-
-impl<'a, W: Write, A: Allocator + Clone> AsyncStreamWriter<'a, W, A> {
-    /// A writer of batches of `schema` with scratch memory from `alloc` and
-    /// the core's [`BuiltinCodecs`]; writes the schema message.
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`] for a bad alignment; [`Error::UnsupportedType`]
-    /// for a field type or codec the writer cannot encode; I/O and allocation
-    /// errors.
-    pub async fn try_new_in(
-        sink: W,
-        schema: &Schema<'a, A>,
-        options: IpcWriteOptions,
-        alloc: A,
-    ) -> Result<Self> {
-        Self::try_new_with_codecs_in(sink, schema, options, BuiltinCodecs::new(), alloc).await
-    }
-}
-
-impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> AsyncStreamWriter<'a, W, A, S> {
-    /// As [`AsyncStreamWriter::try_new_in`] with the codecs of `codecs`.
-    ///
-    /// # Errors
-    /// As [`AsyncStreamWriter::try_new_in`].
-    pub async fn try_new_with_codecs_in(
-        sink: W,
-        schema: &Schema<'a, A>,
-        options: IpcWriteOptions,
-        codecs: S,
-        alloc: A,
-    ) -> Result<Self> {
-        let w = AsyncStreamWriter {
-            sink,
-            encoder: StreamEncoder::try_new_with_codecs_in(schema, options, codecs, alloc)?,
-            position: 0,
-            failed: false,
-        };
-        w.start().await
-    }
-
-    async_writer_common!();
-}
-
-async_writer_debug!(AsyncStreamWriter);
+async_writer_common!(AsyncStreamWriter, StreamEncoder, "the schema message");
 
 /// Writes the IPC file format to an `embedded_io_async::Write` sink (no
 /// seeking: the encoder counts the bytes for the footer's blocks): magic and
@@ -266,56 +266,8 @@ pub struct AsyncFileWriter<
     failed: bool,
 }
 
-#[cfg(feature = "alloc")]
-impl<'a, W: Write> AsyncFileWriter<'a, W> {
-    /// A writer with the default options over the global heap; writes the
-    /// magic and the schema message.
-    ///
-    /// # Errors
-    /// As [`AsyncFileWriter::try_new_in`].
-    pub async fn try_new(sink: W, schema: &Schema<'a, crate::Global>) -> Result<Self> {
-        Self::try_new_in(sink, schema, IpcWriteOptions::default(), crate::Global).await
-    }
-}
-
-impl<'a, W: Write, A: Allocator + Clone> AsyncFileWriter<'a, W, A> {
-    /// A writer of batches of `schema` with memory from `alloc` and the
-    /// core's [`BuiltinCodecs`]; writes the magic and the schema message.
-    ///
-    /// # Errors
-    /// As [`AsyncStreamWriter::try_new_in`].
-    pub async fn try_new_in(
-        sink: W,
-        schema: &Schema<'a, A>,
-        options: IpcWriteOptions,
-        alloc: A,
-    ) -> Result<Self> {
-        Self::try_new_with_codecs_in(sink, schema, options, BuiltinCodecs::new(), alloc).await
-    }
-}
-
-impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> AsyncFileWriter<'a, W, A, S> {
-    /// As [`AsyncFileWriter::try_new_in`] with the codecs of `codecs`.
-    ///
-    /// # Errors
-    /// As [`AsyncStreamWriter::try_new_in`].
-    pub async fn try_new_with_codecs_in(
-        sink: W,
-        schema: &Schema<'a, A>,
-        options: IpcWriteOptions,
-        codecs: S,
-        alloc: A,
-    ) -> Result<Self> {
-        let w = AsyncFileWriter {
-            sink,
-            encoder: FileEncoder::try_new_with_codecs_in(schema, options, codecs, alloc)?,
-            position: 0,
-            failed: false,
-        };
-        w.start().await
-    }
-
-    async_writer_common!();
-}
-
-async_writer_debug!(AsyncFileWriter);
+async_writer_common!(
+    AsyncFileWriter,
+    FileEncoder,
+    "the magic and the schema message"
+);

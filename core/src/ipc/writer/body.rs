@@ -1,5 +1,5 @@
 //! The record batch body: which buffers an array contributes, in which order,
-//! and how they reach the sink without a staging copy.
+//! and how they reach the output without a staging copy.
 //!
 //! "Buffer Layout" / "Record Batch" of the IPC chapter: a depth-first,
 //! pre-order walk of the columns yields one [`FieldNode`] per array and its
@@ -523,101 +523,6 @@ impl<A: Allocator + Clone> BodyVisitor for Planner<A> {
     #[cfg(feature = "views")]
     fn variadic_count(&mut self, n: usize) -> Result<()> {
         self.variadic.try_push(n as i64)
-    }
-}
-
-/// Where the sync writers' bytes go: a sink for byte slices (the writer's
-/// `write_all`), as a trait object so that the encoder is compiled once for
-/// every writer type.
-pub(crate) type Sink<'s> = &'s mut ByteSink<'s>;
-
-/// A function that takes the bytes of an output in order.
-pub(crate) type ByteSink<'s> = dyn FnMut(&[u8]) -> Result<()> + 's;
-
-/// Where an encoder output goes, decided at compile time so that a program
-/// links only the way it uses: `()` for pieces ([`EncodedMessage`]), a
-/// [`Sink`] for the sync writers.
-///
-/// [`EncodedMessage`]: crate::ipc::writer::EncodedMessage
-pub(crate) trait Out {
-    /// The sink, or `None` for pieces.
-    fn sink(&mut self) -> Option<&mut ByteSink<'_>>;
-}
-
-impl Out for () {
-    #[inline(always)]
-    fn sink(&mut self) -> Option<&mut ByteSink<'_>> {
-        None
-    }
-}
-
-impl Out for Sink<'_> {
-    #[inline(always)]
-    fn sink(&mut self) -> Option<&mut ByteSink<'_>> {
-        Some(&mut **self)
-    }
-}
-
-/// The sync writers' body walk (after the [`Planner`] walk): streams every
-/// buffer from array memory to the sink, each padded to the alignment;
-/// transformed buffers go through a stack buffer.
-pub(crate) struct BodyWriter<'s> {
-    pub(crate) out: &'s mut ByteSink<'s>,
-    pub(crate) alignment: usize,
-}
-
-impl BodyWriter<'_> {
-    fn pad(&mut self, written: usize) -> Result<()> {
-        let n = padded(written, self.alignment) - written;
-        if n == 0 {
-            return Ok(());
-        }
-        (self.out)(crate::ipc::writer::pieces::zeros(n))
-    }
-}
-
-impl BodyVisitor for BodyWriter<'_> {
-    fn node(&mut self, _length: usize, _null_count: usize) -> Result<()> {
-        Ok(())
-    }
-
-    fn buffer(&mut self, bytes: &[u8]) -> Result<()> {
-        (self.out)(bytes)?;
-        self.pad(bytes.len())
-    }
-
-    fn bitmap(&mut self, bytes: &[u8], bit_offset: usize, len: usize) -> Result<()> {
-        // Byte-aligned: the whole bytes as they are; the rest (all of a
-        // shifted bitmap, or the last partial byte, whose bits past `len`
-        // must be zero) through the chunk buffer.
-        let start = bit_offset / 8;
-        let done = match bytes.get(start..start + len / 8) {
-            Some(whole) if bit_offset % 8 == 0 => {
-                (self.out)(whole)?;
-                whole.len() * 8
-            }
-            _ => 0,
-        };
-        if done < len {
-            bitmap_chunks(bytes, bit_offset + done, len - done, &mut *self.out)?;
-        }
-        self.pad(len.div_ceil(8))
-    }
-
-    fn mapped(&mut self, values: &[u8], shift: Shift) -> Result<()> {
-        // 512 bytes: a whole number of values of every width.
-        let mut chunk = [0u8; 512];
-        for part in values.chunks(chunk.len()) {
-            let out = chunk.get_mut(..part.len()).unwrap_or(&mut []);
-            shift.apply(part, out);
-            (self.out)(out)?;
-        }
-        self.pad(values.len())
-    }
-
-    #[cfg(feature = "views")]
-    fn variadic_count(&mut self, _n: usize) -> Result<()> {
-        Ok(())
     }
 }
 

@@ -4,8 +4,9 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::encoder::{Encoder, File, Staging, Stream};
+use super::encoder::{Encoder, File, Stream};
 use super::pieces::EncodedMessage;
+use super::staging::Staging;
 use super::IpcWriteOptions;
 use crate::array::RecordBatch;
 use crate::datatypes::{Metadata, Schema};
@@ -13,8 +14,62 @@ use crate::datatypes::{Metadata, Schema};
 use crate::error::{Error, Result};
 use crate::ipc::compression::{BuiltinCodecs, CodecSet};
 
+/// The constructors and methods both encoders share; `$format` is the
+/// shared encoder's format, `$what` what it encodes (in the docs).
 macro_rules! encoder_common {
-    () => {
+    ($ty:ident, $format:ty, $what:literal) => {
+        impl<'a, A: Allocator + Clone> $ty<'a, A> {
+            #[doc = concat!("An encoder of ", $what, " with scratch memory from `alloc`")]
+            /// and the core's [`BuiltinCodecs`].
+            ///
+            /// # Errors
+            /// [`Error::InvalidArgument`] for a bad alignment;
+            /// [`Error::UnsupportedType`] for a compression codec not built in.
+            pub fn try_new_in(
+                schema: &Schema<'a, A>,
+                options: IpcWriteOptions,
+                alloc: A,
+            ) -> Result<Self> {
+                Self::try_new_with_codecs_in(schema, options, BuiltinCodecs::new(), alloc)
+            }
+        }
+
+        #[cfg(feature = "alloc")]
+        impl<'a> $ty<'a> {
+            /// An encoder with the default options and the global heap.
+            ///
+            /// # Errors
+            #[doc = concat!("As [`", stringify!($ty), "::try_new_in`].")]
+            pub fn try_new(schema: &Schema<'a, crate::Global>) -> Result<Self> {
+                Self::try_new_in(schema, IpcWriteOptions::default(), crate::Global)
+            }
+        }
+
+        impl<'a, A: Allocator + Clone, S: CodecSet> $ty<'a, A, S> {
+            #[doc = concat!("As [`", stringify!($ty), "::try_new_in`] with the codecs of `codecs`.")]
+            ///
+            /// # Errors
+            #[doc = concat!("As [`", stringify!($ty), "::try_new_in`].")]
+            pub fn try_new_with_codecs_in(
+                schema: &Schema<'a, A>,
+                options: IpcWriteOptions,
+                codecs: S,
+                alloc: A,
+            ) -> Result<Self> {
+                Ok($ty {
+                    inner: Encoder::new_in(schema, options, codecs, alloc.clone())?,
+                    stage: Staging::new_in(alloc),
+                })
+            }
+
+            encoder_methods!($format);
+        }
+    };
+}
+
+/// The methods both encoders share.
+macro_rules! encoder_methods {
+    ($format:ty) => {
         /// The schema message, to be written first (the file format: the
         /// magic and its padding, then the schema message). Optional: the
         /// first [`Self::encode_batch`] or [`Self::finish`] includes it
@@ -26,7 +81,10 @@ macro_rules! encoder_common {
         /// carry; [`Error::LimitExceeded`] when the flatbuffer outgrows
         /// [`IpcWriteOptions::max_metadata_size`]; allocation errors.
         pub fn encode_schema(&mut self) -> Result<EncodedMessage<'_>> {
-            self.inner.encode_schema()
+            if self.inner.started() || self.inner.finished {
+                return Err(Error::InvalidBuilderState);
+            }
+            self.output(|_, _| Ok(()))
         }
 
         /// The messages of one record batch: the dictionary batches it needs
@@ -42,7 +100,7 @@ macro_rules! encoder_common {
             &'e mut self,
             batch: &'e RecordBatch<'a, A>,
         ) -> Result<EncodedMessage<'e>> {
-            self.inner.encode_batch(batch, None)
+            self.encode_batch_with_metadata(batch, None)
         }
 
         /// As [`Self::encode_batch`], with custom metadata on the record
@@ -55,7 +113,33 @@ macro_rules! encoder_common {
             batch: &'e RecordBatch<'a, A>,
             metadata: Option<&Metadata<'_, A>>,
         ) -> Result<EncodedMessage<'e>> {
-            self.inner.encode_batch(batch, metadata)
+            self.inner.check(batch)?;
+            self.output(|e, s| e.record_batch(s, batch, metadata))
+        }
+
+        /// The last output: what ends the stream or file (see the
+        /// type's docs), after the schema when nothing was encoded yet;
+        /// empty when already finished.
+        ///
+        /// # Errors
+        /// [`Error::InvalidBuilderState`] after an earlier error; as
+        /// [`Self::encode_schema`].
+        pub fn finish(&mut self) -> Result<EncodedMessage<'_>> {
+            self.output(|e, s| e.close(s))
+        }
+
+        /// One output: the schema first when not produced yet, then
+        /// `step`, staged.
+        fn output<F>(&mut self, step: F) -> Result<EncodedMessage<'_>>
+        where
+            F: FnOnce(&mut Encoder<'a, A, S, $format>, &mut Staging<A>) -> Result<()>,
+        {
+            self.stage.clear();
+            let (inner, stage) = (&mut self.inner, &mut self.stage);
+            inner.begin()?;
+            let r = inner.start(stage, None).and_then(|()| step(inner, stage));
+            inner.end(r)?;
+            Ok(self.inner.message(&self.stage))
         }
 
         /// Bytes of every output so far (where the next one goes).
@@ -78,7 +162,7 @@ macro_rules! encoder_common {
 /// The sans-IO encoder of the IPC stream format: schema, dictionary and
 /// record batches, end-of-stream marker, as [`EncodedMessage`]s for any I/O
 /// to write ("IPC Streaming Format"). [`StreamWriter`](super::StreamWriter)
-/// is a loop over it.
+/// runs the same encoder steps and writes the pieces as they come.
 ///
 /// ```
 /// use alkaid::array::{Array, Float64Array, RecordBatch};
@@ -106,66 +190,18 @@ pub struct StreamEncoder<
     #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
     S: CodecSet = BuiltinCodecs,
 > {
-    inner: Encoder<'a, A, S, Stream, Staging<A>>,
+    inner: Encoder<'a, A, S, Stream>,
+    stage: Staging<A>,
 }
 
-impl<'a, A: Allocator + Clone> StreamEncoder<'a, A> {
-    /// An encoder of batches of `schema` with scratch memory from `alloc`
-    /// and the core's [`BuiltinCodecs`].
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`] for a bad alignment;
-    /// [`Error::UnsupportedType`] for a compression codec not built in.
-    pub fn try_new_in(schema: &Schema<'a, A>, options: IpcWriteOptions, alloc: A) -> Result<Self> {
-        Self::try_new_with_codecs_in(schema, options, BuiltinCodecs::new(), alloc)
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl<'a> StreamEncoder<'a> {
-    /// An encoder with the default options and the global heap.
-    ///
-    /// # Errors
-    /// As [`StreamEncoder::try_new_in`].
-    pub fn try_new(schema: &Schema<'a, crate::Global>) -> Result<Self> {
-        Self::try_new_in(schema, IpcWriteOptions::default(), crate::Global)
-    }
-}
-
-impl<'a, A: Allocator + Clone, S: CodecSet> StreamEncoder<'a, A, S> {
-    /// As [`StreamEncoder::try_new_in`] with the codecs of `codecs`.
-    ///
-    /// # Errors
-    /// As [`StreamEncoder::try_new_in`].
-    pub fn try_new_with_codecs_in(
-        schema: &Schema<'a, A>,
-        options: IpcWriteOptions,
-        codecs: S,
-        alloc: A,
-    ) -> Result<Self> {
-        Ok(StreamEncoder {
-            inner: Encoder::new_in(schema, options, codecs, alloc)?,
-        })
-    }
-
-    encoder_common!();
-
-    /// The end-of-stream marker (`0xFFFFFFFF 0x00000000`), after the schema
-    /// when nothing was encoded yet; empty when already finished.
-    ///
-    /// # Errors
-    /// [`Error::InvalidBuilderState`] after an earlier error; as
-    /// [`Self::encode_schema`].
-    pub fn finish(&mut self) -> Result<EncodedMessage<'_>> {
-        self.inner.finish_stream()
-    }
-}
+encoder_common!(StreamEncoder, Stream, "batches of `schema`");
 
 /// The sans-IO encoder of the IPC file format: magic and schema, dictionary
 /// and record batches, then the footer, as [`EncodedMessage`]s ("IPC File
 /// Format"). It counts the bytes it produced for the footer's blocks, so
 /// every output must be written in full and in order.
-/// [`FileWriter`](super::FileWriter) is a loop over it.
+/// [`FileWriter`](super::FileWriter) runs the same encoder steps and writes
+/// the pieces as they come.
 ///
 /// ```
 /// use alkaid::array::{Array, Int64Array, RecordBatch};
@@ -190,59 +226,13 @@ pub struct FileEncoder<
     #[cfg(not(feature = "alloc"))] A: Allocator + Clone,
     S: CodecSet = BuiltinCodecs,
 > {
-    inner: Encoder<'a, A, S, File<A>, Staging<A>>,
+    inner: Encoder<'a, A, S, File<A>>,
+    stage: Staging<A>,
 }
 
-impl<'a, A: Allocator + Clone> FileEncoder<'a, A> {
-    /// An encoder of a file of batches of `schema` with scratch memory from
-    /// `alloc` and the core's [`BuiltinCodecs`].
-    ///
-    /// # Errors
-    /// As [`StreamEncoder::try_new_in`].
-    pub fn try_new_in(schema: &Schema<'a, A>, options: IpcWriteOptions, alloc: A) -> Result<Self> {
-        Self::try_new_with_codecs_in(schema, options, BuiltinCodecs::new(), alloc)
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl<'a> FileEncoder<'a> {
-    /// An encoder with the default options and the global heap.
-    ///
-    /// # Errors
-    /// As [`StreamEncoder::try_new_in`].
-    pub fn try_new(schema: &Schema<'a, crate::Global>) -> Result<Self> {
-        Self::try_new_in(schema, IpcWriteOptions::default(), crate::Global)
-    }
-}
+encoder_common!(FileEncoder, File<A>, "a file of batches of `schema`");
 
 impl<'a, A: Allocator + Clone, S: CodecSet> FileEncoder<'a, A, S> {
-    /// As [`FileEncoder::try_new_in`] with the codecs of `codecs`.
-    ///
-    /// # Errors
-    /// As [`StreamEncoder::try_new_in`].
-    pub fn try_new_with_codecs_in(
-        schema: &Schema<'a, A>,
-        options: IpcWriteOptions,
-        codecs: S,
-        alloc: A,
-    ) -> Result<Self> {
-        Ok(FileEncoder {
-            inner: Encoder::new_in(schema, options, codecs, alloc)?,
-        })
-    }
-
-    encoder_common!();
-
-    /// The end-of-stream marker, the footer indexing every dictionary and
-    /// record batch, its length and the closing magic; empty when already
-    /// finished.
-    ///
-    /// # Errors
-    /// As [`StreamEncoder::finish`].
-    pub fn finish(&mut self) -> Result<EncodedMessage<'_>> {
-        self.inner.finish_file()
-    }
-
     /// The number of record batches encoded.
     pub fn num_batches(&self) -> usize {
         self.inner.format.record_blocks.len()

@@ -1,7 +1,26 @@
 //! IPC writers: [`StreamWriter`] and [`FileWriter`] over `embedded_io::Write`
 //! ("IPC Streaming Format" and "IPC File Format"), and the sans-IO encoders
-//! they are loops over, [`StreamEncoder`] and [`FileEncoder`], whose
-//! [`EncodedMessage`]s any I/O (vectored, async) can write.
+//! [`StreamEncoder`] and [`FileEncoder`], whose [`EncodedMessage`]s any I/O
+//! (vectored, async) can write.
+//!
+//! There is one way to produce a message's pieces: the shared encoder's
+//! steps, emitting into a `&mut dyn Emit`. The sans-IO encoders stage the
+//! pieces and hand them out; the sync writers run the same steps with
+//! their sink as the `Emit`, so each piece is written as it comes (no heap
+//! for pieces or transformed buffers) and the bytes are the same.
+//!
+//! | file | what |
+//! |---|---|
+//! | `body.rs` | the body walk: which buffers an array contributes, the planner, the compressing visitor |
+//! | `emit.rs` | where pieces go (`Emit`), the walk that emits the body |
+//! | `pieces.rs` | [`EncodedMessage`], [`Pieces`] |
+//! | `staging.rs` | the sans-IO encoders' `Emit`: the pieces kept |
+//! | `dictionary.rs` | which dictionaries a batch needs |
+//! | `parallel.rs` | a compressed body through a `BodyExecutor` |
+//! | `encoder.rs` | the shared encoder and its steps |
+//! | `encoders.rs` | [`StreamEncoder`], [`FileEncoder`] |
+//! | `mod.rs` | options, [`StreamWriter`], [`FileWriter`] |
+//! | `async_writer.rs` | `AsyncStreamWriter`, `AsyncFileWriter` (feature `async`) |
 //!
 //! - Messages are encapsulated: `0xFFFFFFFF`, the metadata length, the
 //!   `Message` flatbuffer padded so that the message is a multiple of the
@@ -21,6 +40,7 @@ mod async_writer;
 mod body;
 #[cfg(feature = "dictionary")]
 mod dictionary;
+mod emit;
 mod encoder;
 #[cfg(all(test, feature = "dictionary", feature = "nested", feature = "views"))]
 mod encoder_tests;
@@ -36,12 +56,14 @@ mod parallel;
 ))]
 mod parallel_tests;
 mod pieces;
+mod staging;
 
 use allocator_api2::alloc::Allocator;
 use embedded_io::Write;
 
 #[cfg(feature = "async")]
 pub use self::async_writer::{AsyncFileWriter, AsyncStreamWriter};
+use self::emit::Emit;
 use self::encoder::{Encoder, File, Stream};
 pub use self::encoders::{FileEncoder, StreamEncoder};
 pub use self::pieces::{EncodedMessage, Pieces};
@@ -63,10 +85,26 @@ pub const ALKAID_MAGIC: &[u8] = b"ALKAID1";
 /// The continuation marker that starts every encapsulated message.
 pub const CONTINUATION: [u8; 4] = [0xFF; 4];
 
-/// The byte sink the encoder writes to for a sync writer: one closure type
-/// (and one vtable) per writer type, whichever step writes.
-fn sink_of<W: Write>(out: &mut PositionWriter<W>) -> impl FnMut(&[u8]) -> Result<()> + '_ {
-    move |b| out.write_all(b)
+/// The sync writers' side of the encoder's [`Emit`]: every piece is
+/// written to the sink as it comes (no heap for pieces or transformed
+/// buffers).
+impl<W: Write> Emit for PositionWriter<W> {
+    fn borrowed(&mut self, bytes: &[u8]) -> Result<()> {
+        self.write_all(bytes)
+    }
+
+    fn copied(&mut self, bytes: &[u8]) -> Result<()> {
+        self.write_all(bytes)
+    }
+
+    fn constant(&mut self, bytes: &'static [u8]) -> Result<()> {
+        self.write_all(bytes)
+    }
+
+    #[cfg(feature = "compression")]
+    fn compressed(&mut self, _at: usize, bytes: &[u8]) -> Result<()> {
+        self.write_all(bytes)
+    }
 }
 
 /// Options of the IPC writers.
@@ -140,12 +178,38 @@ impl IpcWriteOptions {
     }
 }
 
-/// The methods both blocking writers share, around their `out` (the sink
-/// with its position) and `enc` (the encoder writing into it); `$output`
-/// names what they write in the docs, `$finish` is the encoder's method
-/// that ends it.
+/// The constructors and methods both blocking writers share, around their
+/// `out` (the sink with its position) and `enc` (the shared encoder whose
+/// pieces they write as they come); `$output` names what they write in the
+/// docs, the attributes are `try_new_in`'s docs.
+///
+/// After an encoding error the writer refuses further work (the encoder
+/// does); after an I/O error it may be asked again (the sink reports its
+/// error again, e.g. a closed pipe on `finish`).
 macro_rules! sync_writer_common {
-    ($output:literal, $finish:ident) => {
+    ($ty:ident, $output:literal, $(#[$new_doc:meta])*) => {
+        impl<'a, W: Write, A: Allocator + Clone> $ty<'a, W, A> {
+            $(#[$new_doc])*
+            pub fn try_new_in(
+                sink: W,
+                schema: &Schema<'a, A>,
+                options: IpcWriteOptions,
+                alloc: A,
+            ) -> Result<Self> {
+                Self::try_new_with_codecs_in(sink, schema, options, BuiltinCodecs::new(), alloc)
+            }
+        }
+
+        impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> $ty<'a, W, A, S> {
+            sync_writer_methods!($output);
+        }
+    };
+}
+
+/// The methods of `sync_writer_common`; `$output` names what the writer
+/// writes in the docs.
+macro_rules! sync_writer_methods {
+    ($output:literal) => {
         /// As `try_new_in` with the codecs of `codecs` (e.g. a ZSTD codec
         /// from the std shim, or its `ThreadedCodecs`).
         ///
@@ -160,7 +224,9 @@ macro_rules! sync_writer_common {
         ) -> Result<Self> {
             let mut enc = Encoder::new_in(schema, options, codecs, alloc)?;
             let mut out = PositionWriter::new(sink);
-            enc.write_schema(schema, &options, &mut sink_of(&mut out))?;
+            enc.begin()?;
+            let r = enc.start(&mut out, Some((schema, &options)));
+            enc.end(r)?;
             Ok(Self { out, enc })
         }
 
@@ -187,8 +253,10 @@ macro_rules! sync_writer_common {
             batch: &RecordBatch<'a, A>,
             metadata: Option<&Metadata<'_, A>>,
         ) -> Result<()> {
-            self.enc
-                .write_batch(batch, metadata, &mut sink_of(&mut self.out))
+            self.enc.check(batch)?;
+            self.enc.begin()?;
+            let r = self.enc.record_batch(&mut self.out, batch, metadata);
+            self.enc.end(r)
         }
 
         /// Writes what ends the output (the stream format: the
@@ -199,7 +267,9 @@ macro_rules! sync_writer_common {
         /// # Errors
         /// I/O and allocation errors.
         pub fn finish(&mut self) -> Result<()> {
-            self.enc.$finish(&mut sink_of(&mut self.out))?;
+            self.enc.begin()?;
+            let r = self.enc.close(&mut self.out);
+            self.enc.end(r)?;
             self.out.flush()
         }
 
@@ -279,11 +349,13 @@ pub struct StreamWriter<
     S: CodecSet = BuiltinCodecs,
 > {
     out: PositionWriter<W>,
-    /// The stream encoder, writing into `out` as it encodes.
-    enc: Encoder<'a, A, S, Stream, ()>,
+    /// The stream encoder whose pieces go to `out`.
+    enc: Encoder<'a, A, S, Stream>,
 }
 
-impl<'a, W: Write, A: Allocator + Clone> StreamWriter<'a, W, A> {
+sync_writer_common! {
+    StreamWriter,
+    "stream",
     /// Starts a stream of batches of `schema` on `sink`, writing the schema
     /// message at once. Scratch memory comes from `alloc`; compression (if
     /// the options ask for it) uses the core's [`BuiltinCodecs`].
@@ -326,18 +398,6 @@ impl<'a, W: Write, A: Allocator + Clone> StreamWriter<'a, W, A> {
     /// [`Error::InvalidArgument`] for a bad alignment; [`Error::UnsupportedType`]
     /// for a compression codec not built in (or decode-only, like the ZSTD
     /// decoder of feature `zstd-decode`); I/O and allocation errors.
-    pub fn try_new_in(
-        sink: W,
-        schema: &Schema<'a, A>,
-        options: IpcWriteOptions,
-        alloc: A,
-    ) -> Result<Self> {
-        Self::try_new_with_codecs_in(sink, schema, options, BuiltinCodecs::new(), alloc)
-    }
-}
-
-impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> StreamWriter<'a, W, A, S> {
-    sync_writer_common!("stream", write_finish_stream);
 }
 
 impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug for StreamWriter<'_, W, A, S> {
@@ -384,27 +444,17 @@ pub struct FileWriter<
     S: CodecSet = BuiltinCodecs,
 > {
     out: PositionWriter<W>,
-    /// The file encoder, writing into `out` as it encodes.
-    enc: Encoder<'a, A, S, File<A>, ()>,
+    /// The file encoder whose pieces go to `out`.
+    enc: Encoder<'a, A, S, File<A>>,
 }
 
-impl<'a, W: Write, A: Allocator + Clone> FileWriter<'a, W, A> {
+sync_writer_common! {
+    FileWriter,
+    "file",
     /// Starts a file of batches of `schema`: writes the magic and the schema.
     ///
     /// # Errors
     /// As [`StreamWriter::try_new_in`].
-    pub fn try_new_in(
-        sink: W,
-        schema: &Schema<'a, A>,
-        options: IpcWriteOptions,
-        alloc: A,
-    ) -> Result<Self> {
-        Self::try_new_with_codecs_in(sink, schema, options, BuiltinCodecs::new(), alloc)
-    }
-}
-
-impl<'a, W: Write, A: Allocator + Clone, S: CodecSet> FileWriter<'a, W, A, S> {
-    sync_writer_common!("file", write_finish_file);
 }
 
 impl<W: Write, A: Allocator + Clone, S: CodecSet> core::fmt::Debug for FileWriter<'_, W, A, S> {
