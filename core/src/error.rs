@@ -503,6 +503,16 @@ errors! {
     /// without running every job it was given, or one of its worker threads
     /// panicked while running them.
     ExecutorFailed => "job executor failed",
+
+    // ----- codecs (#42) -----
+    /// The data is (or is to be) compressed with LZ4 frames and the
+    /// reader's or writer's codec set has no LZ4 codec (feature `lz4` of the
+    /// core, or a codec set that holds one).
+    Lz4CodecMissing => "LZ4-compressed body: no LZ4 codec configured (feature lz4)",
+    /// The data is (or is to be) compressed with ZSTD and the codec set has
+    /// no ZSTD codec (feature `zstd-decode` of the core for reading, or
+    /// `alkaid-std`'s codecs, which read and write it).
+    ZstdCodecMissing => "ZSTD-compressed body: no ZSTD codec configured (feature zstd-decode, or alkaid-std)",
 }
 
 impl fmt::Display for ErrorKind {

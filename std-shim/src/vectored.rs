@@ -97,7 +97,8 @@ macro_rules! vectored_writer {
             ///
             /// # Errors
             /// As [`Self::try_new_with_options`];
-            /// [`alkaid::Error::UnsupportedType`] for a compression the
+            /// [`alkaid::Error::Lz4CodecMissing`] /
+            /// [`alkaid::Error::ZstdCodecMissing`] for a compression the
             /// codecs cannot write.
             pub fn try_new_with_codecs(
                 mut sink: W,

@@ -243,8 +243,8 @@ impl<'a, W: Write, F: WriterFormat> FormatWriter<'a, W, F> {
     ///
     /// # Errors
     /// As [`Self::try_new_with_options`];
-    /// [`alkaid::Error::UnsupportedType`] for a compression the codecs
-    /// cannot write.
+    /// [`alkaid::Error::Lz4CodecMissing`] / [`alkaid::Error::ZstdCodecMissing`]
+    /// for a compression the codecs cannot write.
     pub fn try_new_with_codecs(
         sink: W,
         schema: &Schema<'a, Global>,

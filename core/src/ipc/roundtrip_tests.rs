@@ -436,7 +436,36 @@ fn unsupported_compression_is_refused_up_front() {
         ..Default::default()
     };
     let r = StreamWriter::try_new_in(Vec::new(), b.schema(), options, G);
-    assert_eq!(r.err(), Some(crate::Error::UnsupportedType));
+    assert_eq!(r.err(), Some(crate::Error::ZstdCodecMissing));
+}
+
+/// A reader whose codec set lacks the codec a body was compressed with
+/// says which codec is missing.
+#[cfg(feature = "lz4")]
+#[test]
+fn a_missing_codec_is_named() {
+    use crate::ipc::compression::{Codec, CodecSet};
+    use crate::ipc::message::CompressionCodec;
+    struct NoCodecs;
+    impl CodecSet for NoCodecs {
+        fn get(&mut self, _: CompressionCodec) -> Option<&mut dyn Codec> {
+            None
+        }
+    }
+    let options = IpcWriteOptions {
+        compression: Some(CompressionCodec::Lz4Frame),
+        ..Default::default()
+    };
+    let bytes = write_stream(&[sample_batch(0)], options);
+    let mut r =
+        SliceStreamReader::try_new_with_codecs_in(&bytes, IpcReadOptions::default(), NoCodecs, G)
+            .unwrap();
+    let e = r.next().unwrap().unwrap_err();
+    assert_eq!(e.kind(), crate::ErrorKind::Lz4CodecMissing);
+    assert!(
+        std::format!("{e}").starts_with("LZ4-compressed body: no LZ4 codec"),
+        "{e}"
+    );
 }
 
 /// The example of the README, kept compiling and passing.

@@ -119,10 +119,10 @@ impl<'j> BodyJob<'j> {
 
     /// Runs the job with the codec `codecs` holds for it; the outcome is
     /// kept in the job (a codec missing from `codecs` is
-    /// [`Error::UnsupportedType`]).
+    /// [`Error::Lz4CodecMissing`] or [`Error::ZstdCodecMissing`]).
     pub fn run(&mut self, codecs: &mut dyn CodecSet) {
         let outcome = match codecs.get(self.codec) {
-            None => Err(Error::UnsupportedType),
+            None => Err(super::missing(self.codec)),
             Some(c) => match self.direction {
                 Direction::Compress => compress_into(c, self.input, self.out),
                 Direction::Decompress => decompress_exact(c, self.input, self.out),

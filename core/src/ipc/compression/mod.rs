@@ -38,6 +38,9 @@ pub mod zstd_frame;
 pub(crate) use jobs::room;
 #[cfg(feature = "compression")]
 pub use jobs::{run_sequentially, BodyExecutor, BodyJob};
+#[cfg(feature = "compression")]
+pub(crate) use set::codec_of;
+pub(crate) use set::missing;
 pub use set::{BuiltinCodecs, CodecSet, WithCodec};
 
 use allocator_api2::alloc::Allocator;

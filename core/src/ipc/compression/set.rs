@@ -4,6 +4,9 @@
 #[cfg(feature = "compression")]
 use super::BodyExecutor;
 use super::Codec;
+use crate::error::Error;
+#[cfg(feature = "compression")]
+use crate::error::Result;
 use crate::ipc::message::CompressionCodec;
 
 /// A set of [`Codec`]s indexed by [`CompressionCodec`].
@@ -26,6 +29,28 @@ pub trait CodecSet {
     fn executor(&mut self) -> Option<&mut dyn BodyExecutor> {
         None
     }
+}
+
+/// The error for a set without a codec for `codec`: names the codec
+/// ([`Error::Lz4CodecMissing`], [`Error::ZstdCodecMissing`]).
+pub(crate) fn missing(codec: CompressionCodec) -> Error {
+    match codec {
+        CompressionCodec::Lz4Frame => Error::Lz4CodecMissing,
+        CompressionCodec::Zstd => Error::ZstdCodecMissing,
+    }
+}
+
+/// The codec for `codec` in `codecs`, or the error naming the one missing
+/// (feature `compression`).
+///
+/// # Errors
+/// [`Error::Lz4CodecMissing`], [`Error::ZstdCodecMissing`].
+#[cfg(feature = "compression")]
+pub(crate) fn codec_of(
+    codecs: &mut dyn CodecSet,
+    codec: CompressionCodec,
+) -> Result<&mut dyn Codec> {
+    codecs.get(codec).ok_or(missing(codec))
 }
 
 /// The codecs built into the core: LZ4 frame with feature `lz4`; the ZSTD

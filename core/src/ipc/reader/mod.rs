@@ -171,13 +171,13 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> ReaderCore<'b, A, S> {
         };
         #[cfg(feature = "compression")]
         let decompressor = match header.compression {
-            Some(c) => Some(self.codecs.get(c).ok_or(Error::UnsupportedType)?),
+            Some(c) => Some(crate::ipc::compression::codec_of(&mut self.codecs, c)?),
             None => None,
         };
         // Without the `compression` feature no codec is usable.
         #[cfg(not(feature = "compression"))]
-        if header.compression.is_some() {
-            return Err(Error::UnsupportedType);
+        if let Some(c) = header.compression {
+            return Err(crate::ipc::compression::missing(c));
         }
         Ok(BodyDecoder {
             header,

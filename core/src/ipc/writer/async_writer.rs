@@ -58,8 +58,9 @@ macro_rules! async_writer_common {
             ///
             /// # Errors
             /// [`Error::InvalidArgument`] for a bad alignment;
-            /// [`Error::UnsupportedType`] for a field type or codec the
-            /// writer cannot encode; I/O and allocation errors.
+            /// [`Error::UnsupportedType`] for a field type the writer cannot
+            /// encode; [`Error::Lz4CodecMissing`] / [`Error::ZstdCodecMissing`]
+            /// for a codec it lacks; I/O and allocation errors.
             pub async fn try_new_in(
                 sink: W,
                 schema: &Schema<'a, A>,

@@ -195,7 +195,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet, F: Format<A>> Encoder<'a, A, S, F> {
             #[cfg(not(feature = "compression"))]
             let usable = false;
             if !usable {
-                return Err(Error::UnsupportedType);
+                return Err(crate::ipc::compression::missing(c));
             }
         }
         Ok(Encoder {
@@ -482,7 +482,7 @@ impl<'a, A: Allocator + Clone, S: CodecSet, F: Format<A>> Encoder<'a, A, S, F> {
                 )? {
                     Some(end) => end,
                     None => {
-                        let codec = self.codecs.get(codec).ok_or(Error::UnsupportedType)?;
+                        let codec = crate::ipc::compression::codec_of(&mut self.codecs, codec)?;
                         let mut v = Compressing {
                             codec,
                             body: &mut self.body,

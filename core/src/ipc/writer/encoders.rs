@@ -24,7 +24,8 @@ macro_rules! encoder_common {
             ///
             /// # Errors
             /// [`Error::InvalidArgument`] for a bad alignment;
-            /// [`Error::UnsupportedType`] for a compression codec not built in.
+            /// [`Error::Lz4CodecMissing`] / [`Error::ZstdCodecMissing`] for a
+            /// compression codec not built in.
             pub fn try_new_in(
                 schema: &Schema<'a, A>,
                 options: IpcWriteOptions,

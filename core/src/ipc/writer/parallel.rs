@@ -148,7 +148,7 @@ pub(crate) fn compress_body<A: Allocator + Clone, S: CodecSet>(
     let mut rooms = with_capacity(plan.len(), alloc.clone())?;
     let mut worst = 0usize;
     {
-        let c = codecs.get(codec).ok_or(Error::UnsupportedType)?;
+        let c = crate::ipc::compression::codec_of(codecs, codec)?;
         for b in plan {
             let n = usize::try_from(b.length).map_err(|_| Error::CapacityOverflow)?;
             let r = room(&*c, n, t.alignment)?;
