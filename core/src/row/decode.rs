@@ -12,7 +12,7 @@ use crate::array::{
     Array, ArrayRef, BinaryType, BinaryViewType, LargeBinaryType, LargeUtf8Type, NullArray,
     StringViewType, Utf8Type,
 };
-use crate::buffer::{MutableBuffer, SharedSlice};
+use crate::buffer::MutableBuffer;
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
 
@@ -54,23 +54,10 @@ macro_rules! match_primitive {
 }
 pub(crate) use match_primitive;
 
-/// `column` as the one-element list of decoded columns that the
-/// converters return.
-///
-/// # Errors
-/// [`Error::AllocationFailed`].
-pub(crate) fn one_column<'a, A: Allocator + Clone>(
-    column: ArrayRef<'a, A>,
-    alloc: &A,
-) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>> {
-    let mut column = Some(column);
-    SharedSlice::try_from_fn_in(1, alloc.clone(), |_| {
-        column.take().ok_or(Error::OutOfBounds)
-    })
-}
-
 /// Decodes the column `node` describes from the front of each row,
-/// advancing the rows past it.
+/// advancing the rows past it. `trusted`: an encoder of these very nodes
+/// wrote every byte of the rows (see `provenance.rs`), so their strings
+/// need no UTF-8 check.
 ///
 /// # Errors
 /// [`Error::InvalidRow`], [`Error::InvalidUtf8`],
@@ -80,10 +67,11 @@ pub(crate) fn decode_column<'a, A: Allocator + Clone>(
     node: &Node<'a, A>,
     dicts: &[Interner<A>],
     rows: &mut [&[u8]],
+    trusted: bool,
     alloc: &A,
 ) -> Result<ArrayRef<'a, A>> {
     match &node.kind {
-        Kind::Leaf => decode_leaf(node, rows, alloc),
+        Kind::Leaf => decode_leaf(node, rows, trusted, alloc),
         Kind::Struct(children) => {
             Ok(nested::decode_struct(node, children, dicts, rows, alloc)?.into_array_ref())
         }
@@ -94,7 +82,7 @@ pub(crate) fn decode_column<'a, A: Allocator + Clone>(
             )
         }
         Kind::List(_) => list::decode(node, node.child()?, dicts, rows, alloc),
-        Kind::Dictionary(..) => dictionary::decode_dictionary(node, dicts, rows, alloc),
+        Kind::Dictionary(..) => dictionary::decode_dictionary(node, dicts, rows, trusted, alloc),
         Kind::RunEnd(_) => run_end::decode_run(node, dicts, rows, alloc),
         #[cfg(feature = "union")]
         Kind::Union(children) => super::union::decode(node, children, dicts, rows, alloc),
@@ -104,6 +92,7 @@ pub(crate) fn decode_column<'a, A: Allocator + Clone>(
 fn decode_leaf<'a, A: Allocator + Clone>(
     node: &Node<'a, A>,
     rows: &mut [&[u8]],
+    trusted: bool,
     alloc: &A,
 ) -> Result<ArrayRef<'a, A>> {
     use DataType::*;
@@ -115,22 +104,21 @@ fn decode_leaf<'a, A: Allocator + Clone>(
             fixed::decode::<$t, A>(rows, dt, opts, alloc)?.into_array_ref()
         };
     }
+    macro_rules! bytes {
+        ($f:ident, $t:ty) => {
+            variable::$f::<$t, A>(rows, opts, unordered, trusted, alloc)?.into_array_ref()
+        };
+    }
     Ok(match_primitive!(dt, prim, {
         Null => NullArray::new(rows.len()).into_array_ref(),
         Boolean => fixed::decode_bool(rows, opts, alloc)?.into_array_ref(),
         FixedSizeBinary(_) => fixed::decode_fixed_binary(rows, dt, opts, alloc)?.into_array_ref(),
-        Binary => variable::decode::<BinaryType, A>(rows, opts, unordered, alloc)?.into_array_ref(),
-        LargeBinary => {
-            variable::decode::<LargeBinaryType, A>(rows, opts, unordered, alloc)?.into_array_ref()
-        }
-        Utf8 => variable::decode::<Utf8Type, A>(rows, opts, unordered, alloc)?.into_array_ref(),
-        LargeUtf8 => {
-            variable::decode::<LargeUtf8Type, A>(rows, opts, unordered, alloc)?.into_array_ref()
-        }
-        BinaryView => variable::decode_view::<BinaryViewType, A>(rows, opts, unordered, alloc)?
-            .into_array_ref(),
-        Utf8View => variable::decode_view::<StringViewType, A>(rows, opts, unordered, alloc)?
-            .into_array_ref(),
+        Binary => bytes!(decode, BinaryType),
+        LargeBinary => bytes!(decode, LargeBinaryType),
+        Utf8 => bytes!(decode, Utf8Type),
+        LargeUtf8 => bytes!(decode, LargeUtf8Type),
+        BinaryView => bytes!(decode_view, BinaryViewType),
+        Utf8View => bytes!(decode_view, StringViewType),
         _ => return Err(Error::UnsupportedType),
     }))
 }

@@ -86,32 +86,6 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
     rows: &mut Rows<A>,
     alloc: &A,
 ) -> Result<()> {
-    encode_columns_sized(nodes, dictionaries, columns, rows, alloc, Sizing::Bounded)
-}
-
-/// How [`encode_columns_sized`] sizes rows whose byte columns' total has a
-/// bound ([`byte_sizes::rows_bound`]).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Sizing {
-    /// Without overflow checks when the bound allows (the fast path).
-    Bounded,
-    /// Always with the checked passes (the tests compare both).
-    #[cfg_attr(not(test), allow(dead_code))]
-    Checked,
-}
-
-/// [`encode_columns`] with the sizing path chosen by `sizing`.
-///
-/// # Errors
-/// As [`encode_columns`].
-pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
-    nodes: &[Node<'_, A>],
-    dictionaries: &mut [Interner<A>],
-    columns: &[ArrayRef<'_, A>],
-    rows: &mut Rows<A>,
-    alloc: &A,
-    sizing: Sizing,
-) -> Result<()> {
     if columns.len() != nodes.len() {
         return Err(Error::SchemaMismatch);
     }
@@ -205,28 +179,15 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
         let mut end = buffer.len();
         // When the rows' size is bounded, sizes are added without overflow
         // checks (the lengths passes vectorise) and the lengths turned into
-        // starts by a plain running sum. Otherwise the last column that is
-        // not fixed-width, when it is a byte column, adds its sizes in the
-        // checked pass that turns the lengths into row starts.
-        let bounded =
-            sizing == Sizing::Bounded && byte_sizes::rows_bound(&encoders, n, fixed, end).is_some();
-        let last = encoders.iter().rposition(|e| fixed_width(e).is_none());
-        let mut starts = None;
-        for (j, (enc, node)) in encoders.iter().zip(nodes.iter()).enumerate() {
-            if fixed_width(enc).is_some() {
-                continue;
+        // starts by a plain running sum; otherwise they saturate and the
+        // running sum is checked.
+        let bounded = rows_bound(&encoders, n, fixed, end).is_some();
+        for (enc, node) in encoders.iter().zip(nodes.iter()) {
+            if fixed_width(enc).is_none() {
+                add_lengths(enc, node, cursors, bounded)?;
             }
-            if Some(j) == last && !bounded {
-                starts = byte_sizes::byte_starts(enc, node, cursors, end);
-                if starts.is_some() {
-                    break;
-                }
-            }
-            add_lengths(enc, node, cursors, bounded)?;
         }
-        if let Some(e) = starts {
-            end = e?;
-        } else if bounded {
+        if bounded {
             end = byte_sizes::starts_from_lengths(cursors, end);
         } else {
             for c in cursors.iter_mut() {
@@ -274,9 +235,10 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
     Ok(())
 }
 
-/// Appends the rows of a converter of one byte column of long values, or
-/// of one dictionary whose values' rows have one width and whose null keys
-/// are shorter ([`dictionary::append_bound`]), in order: each
+/// Appends the rows of a converter of one dictionary column whose values'
+/// rows have one width and whose null keys are shorter
+/// ([`dictionary::append_bound`]), or whose byte values are taken per key
+/// ([`variable::take::append_bound`]), in order: each
 /// byte written once, without zeroing the rows first and without a pass
 /// for the row starts (room is made for at most a bound's bytes). `false`
 /// (nothing done) for other converters.
@@ -300,7 +262,7 @@ fn append_single<A: Allocator + Clone>(
         Encoder::Table { width: Some(w), .. } if *w <= APPEND_WIDTH => None,
         Encoder::Table { table, index, .. } => dictionary::append_bound(node, table, index, n),
         Encoder::Take(take) => variable::take::append_bound(take, n, APPEND_VALUE),
-        _ => byte_sizes::append_bound(only, node, n, APPEND_VALUE),
+        _ => None,
     };
     let Some(bound) = bound else {
         return Ok(false);
@@ -310,9 +272,6 @@ fn append_single<A: Allocator + Clone>(
     let (buffer, offsets) = rows.parts_mut();
     let cursors = offsets.get_mut(first + 1..).ok_or(Error::OutOfBounds)?;
     buffer.try_extend_appended(bound, |w| match only {
-        Encoder::Direct(column) if !node.unordered => {
-            variable::append_column(column, node.options, w, cursors)
-        }
         Encoder::Table { table, index, .. } => {
             dictionary::append(node, table, index, w, cursors, alloc)
         }
@@ -333,10 +292,11 @@ const CHUNK: usize = 256 * 1024;
 /// are zeroed at once (they stay in the cache anyway).
 const CHUNKED: usize = 1024 * 1024;
 
-/// Rows of one byte column whose values average at least this many bytes
-/// (a block) are written in order without zeroing them first; shorter ones
-/// are zeroed and written like the others (measured faster for them: one
-/// bounds check a row instead of two).
+/// Rows of one dictionary of byte values taken per key whose values
+/// average at least this many bytes (a block) are written in order
+/// without zeroing them first; shorter ones are zeroed and written like
+/// the others (measured faster for them: one bounds check a row instead
+/// of two).
 const APPEND_VALUE: usize = 32;
 
 /// Rows of one dictionary column whose rows all have one width above this
@@ -409,6 +369,29 @@ fn prepare<'c, 'b, A: Allocator + Clone>(
     }
 }
 
+/// At most how many bytes `n` rows of `encoders` take after `start` bytes
+/// (so that sizes can be added without overflow checks), when every column
+/// is fixed-width (`fixed` bytes a row in all) or a byte column
+/// ([`byte_sizes::column_bound`]); `None` when a column is of another kind
+/// or the bound does not fit in `usize`.
+fn rows_bound<A: Allocator>(
+    encoders: &[Encoder<'_, '_, A>],
+    n: usize,
+    fixed: usize,
+    start: usize,
+) -> Option<usize> {
+    let mut total = fixed.checked_mul(n)?.checked_add(start)?;
+    for enc in encoders {
+        let bound = match enc {
+            enc if fixed_width(enc).is_some() => 0,
+            Encoder::Direct(column) => byte_sizes::column_bound(column, n)?,
+            _ => return None,
+        };
+        total = total.checked_add(bound)?;
+    }
+    Some(total)
+}
+
 /// The encoded width of every row of a column whose rows all have one
 /// width (the fixed-width leaf types), `None` for the others.
 pub(crate) fn fixed_width<A: Allocator>(enc: &Encoder<'_, '_, A>) -> Option<usize> {
@@ -432,7 +415,7 @@ fn add_all(lengths: &mut [usize], delta: usize) -> Result<()> {
 
 /// Adds each row's encoded size for this column to `lengths[i]` (without
 /// overflow checks for byte columns when `bounded`: see
-/// [`byte_sizes::rows_bound`]).
+/// [`rows_bound`]).
 pub(crate) fn add_lengths<A: Allocator>(
     enc: &Encoder<'_, '_, A>,
     node: &Node<'_, A>,
@@ -504,10 +487,7 @@ mod tests {
 
     use crate::Global;
 
-    use crate::array::{
-        Array, ArrayRef, BinaryArray, BinaryViewArray, BooleanBuilder, LargeStringArray, NullArray,
-        PrimitiveArray, StringArray, StringViewArray,
-    };
+    use crate::array::{Array, ArrayRef, BooleanBuilder, NullArray, PrimitiveArray, StringArray};
     use crate::datatypes::DataType;
     use crate::row::{RowConverter, Rows, SortField, SortOptions};
 
@@ -591,75 +571,10 @@ mod tests {
         }
     }
 
-    /// One byte column of long values is written in order without zeroing
-    /// (`APPEND_VALUE`; views: values longer than inline on average, the
-    /// inline ones among them too): the same bytes as the general path
-    /// (the column next to a Null column, which adds nothing to a row),
-    /// every direction and null order, sliced too (the last value near
-    /// the end of the values: its last block copied short), and the spec's
-    /// bytes of a value.
+    /// The spec's bytes of a value of 100 bytes: three whole blocks, then
+    /// four bytes zero padded and their count.
     #[test]
-    fn long_byte_column_rows_match_the_general_path() {
-        let words: Vec<Vec<u8>> = (0..301)
-            .map(|i| (0..(i * 7) % 131).map(|j| (i * 31 + j * 7) as u8).collect())
-            .collect();
-        let bytes: Vec<Option<&[u8]>> = words
-            .iter()
-            .enumerate()
-            .map(|(i, w)| (i % 9 != 4).then_some(w.as_slice()))
-            .collect();
-        let text: Vec<String> = words
-            .iter()
-            .map(|w| w.iter().map(|&b| char::from(b'a' + b % 26)).collect())
-            .collect();
-        let text: Vec<Option<&str>> = text
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (i % 9 != 4).then_some(s.as_str()))
-            .collect();
-        let columns = [
-            BinaryArray::try_from_options_in(&bytes, Global)
-                .unwrap()
-                .into_array_ref(),
-            StringArray::try_from_options_in(&text, Global)
-                .unwrap()
-                .into_array_ref(),
-            LargeStringArray::try_from_options_in(&text, Global)
-                .unwrap()
-                .into_array_ref(),
-            BinaryViewArray::try_from_options_in(&bytes, Global)
-                .unwrap()
-                .into_array_ref(),
-            StringViewArray::try_from_options_in(&text, Global)
-                .unwrap()
-                .into_array_ref(),
-        ];
-        for column in columns {
-            for (desc, nulls_first) in [(false, true), (true, false), (false, false), (true, true)]
-            {
-                let opts = SortOptions::new(desc, nulls_first);
-                for col in [
-                    column.clone(),
-                    column.slice(5, 290).unwrap(),
-                    column.slice(281, 20).unwrap(),
-                ] {
-                    let dt = col.data_type().clone();
-                    let one = c_rows(
-                        &[SortField::new_with_options(dt.clone(), opts)],
-                        core::slice::from_ref(&col),
-                    );
-
-                    let two = c_rows(
-                        &[
-                            SortField::new_with_options(dt, opts),
-                            SortField::new_with_options(DataType::Null, opts),
-                        ],
-                        &[col.clone(), NullArray::new(col.len()).into_array_ref()],
-                    );
-                    assert_eq!(all(&one), all(&two));
-                }
-            }
-        }
+    fn long_value_bytes() {
         let value = [b'x'; 100];
         let col = StringArray::try_from_options_in(
             &[Some(core::str::from_utf8(&value).unwrap())],

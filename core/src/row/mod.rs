@@ -119,10 +119,10 @@
 // |---|---|---|---|
 // | driver | `encode.rs` (sizes, then one pass per column) | `source.rs` (the dispatch), `decode.rs` (cursors, column by column) | `source.rs` |
 // | fixed width (Null, Boolean, primitives, FixedSizeBinary) | `fixed/mod.rs`, `fixed/native_order.rs` | `fixed/mod.rs` (cursors), `fixed/rows.rs` (all columns fixed) | `fixed/contiguous.rs` |
-// | bytes (Binary, Utf8, Large, View) | `variable/mod.rs`, `variable/sizes.rs` | `variable/decoding.rs`, `variable/decoding/columns.rs`, `variable/decoding/views.rs` (views) | `variable/contiguous.rs` |
+// | bytes (Binary, Utf8, Large, View) | `variable/mod.rs`, `variable/sizes.rs` | `variable/decoding.rs`, `variable/decoding/columns.rs`, `variable/decoding/views.rs` (views) | cursors, as row by row |
 // | nested: struct, fixed-size list | `nested.rs` | `nested.rs` | — |
 // | list, list view, map | `list/mod.rs`; layouts `list/elements.rs` (default), `list/canonical.rs` (seed, unordered) | same | — |
-// | dictionary by value, and the table encoder | `dictionary.rs`, `variable/take.rs` (values taken per key) | `dictionary.rs` | — |
+// | dictionary by value, and the table encoder | `dictionary.rs`, `variable/take.rs` (values taken per key, written in order) | `dictionary.rs` | — |
 // | seed dictionary (`RowInterner`) | `interner/mod.rs` (`keys.rs`: key assignment), `dictionary.rs` | `dictionary.rs`, `interner/mod.rs` | — |
 // | run-end encoded | `run_end.rs` (rows through the table encoder) | `run_end.rs` | — |
 // | union | `union.rs` | `union.rs` | — |

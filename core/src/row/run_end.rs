@@ -67,7 +67,7 @@ pub(crate) fn decode_run<'a, A: Allocator + Clone>(
     if prev.is_some() {
         ends.try_push(i64::try_from(rows.len()).map_err(|_| Error::CapacityOverflow)?)?;
     }
-    let values = decode_column(value_node, dicts, &mut heads, alloc)?;
+    let values = decode_column(value_node, dicts, &mut heads, false, alloc)?;
     if heads.iter().any(|c| !c.is_empty()) {
         return Err(Error::InvalidRow);
     }

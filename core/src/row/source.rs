@@ -13,7 +13,6 @@ use allocator_api2::alloc::Allocator;
 use super::decode;
 use super::fixed::rows as fixed_rows;
 use super::interner::Interner;
-use super::variable::decoding as variable_decode;
 use super::{Kind, Node, Row, Rows, RowsIter};
 use crate::array::ArrayRef;
 use crate::buffer::{SharedSlice, TryVec};
@@ -40,11 +39,6 @@ impl<'r> Contiguous<'r> {
     /// Number of rows.
     pub(crate) fn len(self) -> usize {
         self.offsets.len().saturating_sub(1)
-    }
-
-    /// `true` when there are no rows.
-    pub(crate) fn is_empty(self) -> bool {
-        self.len() == 0
     }
 
     /// The `len + 1` offsets (bytes into [`Self::data`]).
@@ -97,7 +91,6 @@ impl<'r, I: ExactSizeIterator<Item = Row<'r>>> RowSource<'r> for Rowwise<I> {
 /// | plan | columns | row by row | contiguous rows |
 /// |---|---|---|---|
 /// | `Fixed` | all fixed-width leaves | `fixed/rows.rs` | `fixed/rows.rs` (through `fixed/contiguous.rs`) |
-/// | `Bytes` | one Binary, Utf8 (Large, View) | `variable/decoding/columns.rs` | `variable/contiguous.rs` |
 /// | `Cursors` | anything else | cursors (`decode`) | cursors |
 ///
 /// A converter of one dictionary column encoded by value takes its values'
@@ -106,8 +99,6 @@ enum Plan<'n, 'a, A: Allocator> {
     /// Every column is a fixed-width leaf (these nodes); rows are this
     /// many bytes.
     Fixed(&'n [Node<'a, A>], usize),
-    /// One variable-length byte column.
-    Bytes(&'n Node<'a, A>),
     /// Per-row cursors, column by column.
     Cursors,
 }
@@ -122,9 +113,6 @@ impl<'n, 'a, A: Allocator> Plan<'n, 'a, A> {
         }
         if let Some(width) = fixed_rows::row_width(nodes)? {
             return Ok(Plan::Fixed(nodes, width));
-        }
-        if let Some(node) = variable_decode::single_variable(nodes) {
-            return Ok(Plan::Bytes(node));
         }
         Ok(Plan::Cursors)
     }
@@ -152,17 +140,18 @@ where
     // One decoder per family for both kinds of source.
     match plan {
         Plan::Fixed(nodes, width) => fixed_rows::decode_rows(nodes, width, source, alloc),
-        Plan::Bytes(node) => variable_decode::decode_single_column(node, source, trusted, alloc),
-        Plan::Cursors => by_cursors(nodes, dicts, source.rows(), alloc),
+        Plan::Cursors => by_cursors(nodes, dicts, source.rows(), trusted, alloc),
     }
 }
 
 /// The general decoder: one cursor per row, advanced by each column in
-/// turn; bytes left over in a row are an error naming the row.
+/// turn; bytes left over in a row are an error naming the row. `trusted`
+/// as [`decode()`] takes it.
 fn by_cursors<'a, 'r, A, I>(
     nodes: &[Node<'a, A>],
     dicts: &[Interner<A>],
     rows: I,
+    trusted: bool,
     alloc: &A,
 ) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>>
 where
@@ -172,7 +161,8 @@ where
     let mut cursors = TryVec::try_from_iter_in(rows.map(|r| r.data()), alloc.clone())?;
     let columns = SharedSlice::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
         let node = nodes.get(i).ok_or(Error::OutOfBounds)?;
-        decode::decode_column(node, dicts, &mut cursors, alloc).map_err(|e| e.with_field(i))
+        decode::decode_column(node, dicts, &mut cursors, trusted, alloc)
+            .map_err(|e| e.with_field(i))
     })?;
     if let Some(row) = cursors.iter().position(|c| !c.is_empty()) {
         return Err(Error::InvalidRow.with_row(row));
@@ -192,14 +182,13 @@ mod tests {
     fn plan_name(c: &RowConverter<'static, Global>) -> &'static str {
         match Plan::of(&c.nodes).unwrap() {
             Plan::Fixed(..) => "fixed",
-            Plan::Bytes(_) => "bytes",
             Plan::Cursors => "cursors",
         }
     }
 
     /// Each converter shape takes its plan: fixed-width rows with their
-    /// width, one byte column, one dictionary by value as its values, and
-    /// cursors for the rest (a seed dictionary too).
+    /// width, one dictionary by value as its values, and cursors for the
+    /// rest (byte columns and a seed dictionary too).
     #[test]
     fn plans_by_columns() {
         use DataType::*;
@@ -214,7 +203,10 @@ mod tests {
         );
         let fixed = conv(&[Int32, Boolean, Null], RowEncoding::Ordered);
         assert!(matches!(Plan::of(&fixed.nodes), Ok(Plan::Fixed(_, 7))));
-        assert_eq!(plan_name(&conv(&[Utf8View], RowEncoding::Ordered)), "bytes");
+        assert_eq!(
+            plan_name(&conv(&[Utf8View], RowEncoding::Ordered)),
+            "cursors"
+        );
         assert_eq!(
             plan_name(&conv(&[Utf8, Int32], RowEncoding::Ordered)),
             "cursors"
@@ -227,7 +219,10 @@ mod tests {
             false,
         );
         for enc in [RowEncoding::Ordered, RowEncoding::Unordered] {
-            assert_eq!(plan_name(&conv(core::slice::from_ref(&dict), enc)), "bytes");
+            assert_eq!(
+                plan_name(&conv(core::slice::from_ref(&dict), enc)),
+                "cursors"
+            );
             assert_eq!(
                 plan_name(&conv(core::slice::from_ref(&int_dict), enc)),
                 "fixed"

@@ -666,26 +666,6 @@ pub(crate) fn mutate_row(rng: &mut Rng, victim: &mut Vec<u8>) {
     }
 }
 
-/// Corrupts a non-empty row of a byte column: one byte set to a
-/// marker-like value, the last byte cut off or changed (a block's length
-/// or continuation), or a marker byte added after the value.
-pub(crate) fn mutate_byte_row(rng: &mut Rng, victim: &mut Vec<u8>) {
-    match rng.below(4) {
-        0 => {
-            let at = rng.below(victim.len() as u64) as usize;
-            victim[at] = [0, 1, 2, 0x20, 0xFE, 0xFF][rng.below(6) as usize];
-        }
-        1 => {
-            victim.pop();
-        }
-        2 => {
-            let at = victim.len() - 1;
-            victim[at] = victim[at].wrapping_add(1);
-        }
-        _ => victim.extend([0x02, 0x01, 0x00][..=rng.below(3) as usize].iter()),
-    }
-}
-
 /// Decodes `rows` with the general decoder (one cursor per row, advanced by
 /// each column, leftovers an error), whatever faster path `convert_rows`
 /// would take: the reference for those paths.
@@ -700,6 +680,7 @@ pub(crate) fn decode_by_cursors(
             node,
             &[],
             &mut cursors,
+            false,
             &Global,
         )?);
     }
@@ -712,35 +693,6 @@ pub(crate) fn decode_by_cursors(
 /// A converter of one column of type `dt`.
 pub(crate) fn one_column_converter(dt: Dt, opts: SortOptions, enc: RowEncoding) -> Seeded {
     Seeded::with_encoding(&[SortField::new_with_options(dt, opts)], enc)
-}
-
-/// Rows of random values (0 to 100 bytes, a quarter null, now and then a
-/// byte that is not UTF-8), encoded by a Binary converter: the bytes of
-/// every variable-length type's rows.
-pub(crate) fn random_binary_rows(
-    rng: &mut Rng,
-    n: usize,
-    opts: SortOptions,
-    enc: RowEncoding,
-) -> Vec<Vec<u8>> {
-    let values: Vec<Option<Vec<u8>>> = (0..n)
-        .map(|_| {
-            (rng.below(4) != 0).then(|| {
-                let len = [0, 1, 31, 32, 33, 64, 100][rng.below(7) as usize];
-                (0..len)
-                    .map(|_| match rng.below(300) {
-                        0 => 0xFF,
-                        k => b"abcdefgh"[(k % 8) as usize],
-                    })
-                    .collect()
-            })
-        })
-        .collect();
-    let refs: Vec<Option<&[u8]>> = values.iter().map(|v| v.as_deref()).collect();
-    let array = BinaryArray::<G>::try_from_options_in(&refs, Global).unwrap();
-    let mut c = one_column_converter(DataType::Binary, opts, enc);
-    let rows = c.convert_columns(&[array.into_array_ref()]).unwrap();
-    rows.iter().map(|r| r.data().to_vec()).collect()
 }
 
 /// A converter of the columns `types` (type and sort options each).

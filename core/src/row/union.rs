@@ -190,7 +190,7 @@ fn decode_child<'a, A: Allocator + Clone>(
             (Some(_), false, UnionMode::Dense) => continue,
         }
     })?;
-    let values = decode_column(child, dicts, &mut cursors, alloc)?;
+    let values = decode_column(child, dicts, &mut cursors, false, alloc)?;
     let mut j = 0;
     for (i, row) in rows.iter_mut().enumerate() {
         let selected = which.get(i) == Some(&k);

@@ -261,7 +261,7 @@ pub(super) fn decode_lists<'a, A: Allocator + Clone>(
         k: 0,
     };
     let mut cursors = TryVec::try_from_fn_in(total, alloc.clone(), |_| it.next())?;
-    let values = decode_column(child, dicts, &mut cursors, alloc)?;
+    let values = decode_column(child, dicts, &mut cursors, false, alloc)?;
     if cursors.iter().any(|c| !c.is_empty()) {
         return Err(Error::InvalidRow);
     }

@@ -530,7 +530,7 @@ pub(super) fn decode_lists<'a, A: Allocator + Clone>(
         start = end;
         Ok(row)
     })?;
-    let values = decode_column(child, dicts, &mut cursors, alloc)?;
+    let values = decode_column(child, dicts, &mut cursors, false, alloc)?;
     if cursors.iter().any(|c| !c.is_empty()) {
         return Err(Error::InvalidRow);
     }
