@@ -9,8 +9,8 @@
 //! column, as the options say; equal rows mean equal values. This is what
 //! multi-column sorts, merges, joins and group-bys want. Rows decode back to
 //! columns of the original types with [`RowConverter::convert_rows`] (any
-//! rows) or [`RowConverter::convert_all_rows`] (every row of a [`Rows`],
-//! read straight from its buffer), which validate their input: malformed
+//! rows) or [`RowConverter::convert_all_rows`] (every row of a [`Rows`]),
+//! through one decoder, which validates its input: malformed
 //! bytes give [`Error::InvalidRow`], never a panic.
 //!
 //! # Encoding
@@ -107,28 +107,27 @@
 
 // # Files of this module, by type family
 //
-// Every decode goes through one dispatch (`source.rs`): the columns choose
-// a plan; rows of a `Rows` (`convert_all_rows`) try the plan's decoder
-// over the whole buffer first, any rows (`convert_rows`, and the fallback)
-// take its row-by-row decoder.
+// Every decode goes through one dispatch (`decode.rs`, `decode_rows`): one
+// cursor per row, each column's decoder consuming its piece; the rows of a
+// `Rows` (`convert_all_rows`) and any rows (`convert_rows`) alike.
 //
 // Each type family's encode and decode sit side by side in its file or
 // directory; `encode.rs` and `decode.rs` only dispatch on the column's kind.
 //
-// | family | encode | decode row by row | decode a whole `Rows` |
-// |---|---|---|---|
-// | driver | `encode.rs` (sizes, then one pass per column) | `source.rs` (the dispatch), `decode.rs` (cursors, column by column) | `source.rs` |
-// | fixed width (Null, Boolean, primitives, FixedSizeBinary) | `fixed/mod.rs`, `fixed/native_order.rs` | `fixed/mod.rs` (cursors), `fixed/rows.rs` (all columns fixed) | `fixed/contiguous.rs` |
-// | bytes (Binary, Utf8, Large, View) | `variable/mod.rs`, `variable/sizes.rs` | `variable/decoding.rs`, `variable/decoding/columns.rs`, `variable/decoding/views.rs` (views) | cursors, as row by row |
-// | nested: struct, fixed-size list | `nested.rs` | `nested.rs` | — |
-// | list, list view, map | `list/mod.rs`; layouts `list/elements.rs` (default), `list/canonical.rs` (seed, unordered) | same | — |
-// | dictionary by value, and the table encoder | `dictionary.rs`, `variable/take.rs` (values taken per key, written in order) | `dictionary.rs` | — |
-// | seed dictionary (`RowInterner`) | `interner/mod.rs` (`keys.rs`: key assignment), `dictionary.rs` | `dictionary.rs`, `interner/mod.rs` | — |
-// | run-end encoded | `run_end.rs` (rows through the table encoder) | `run_end.rs` | — |
-// | union | `union.rs` | `union.rs` | — |
-// | storage | `rows.rs` (`Rows`, `Row`), `provenance.rs` (which converter wrote them) | `provenance.rs` (own rows skip UTF-8 checks) | |
-// | the cursor decoders' look-ahead | | `prefetch.rs` | |
-// | the converter | `converter.rs` (`RowConverter`: the entry points), `node.rs` (its tree of columns: `Node`, `Kind`), `columns.rs` (per-column nodes and encoders, one column inline) | | |
+// | family | encode | decode |
+// |---|---|---|
+// | driver | `encode.rs` (sizes, then one pass per column) | `decode.rs` (cursors, column by column) |
+// | fixed width (Null, Boolean, primitives, FixedSizeBinary) | `fixed/mod.rs`, `fixed/native_order.rs` | `fixed/mod.rs` |
+// | bytes (Binary, Utf8, Large, View) | `variable/mod.rs`, `variable/sizes.rs` | `variable/decoding.rs`, `variable/decoding/columns.rs`, `variable/decoding/views.rs` (views) |
+// | nested: struct, fixed-size list | `nested.rs` | `nested.rs` |
+// | list, list view, map | `list/mod.rs`; layouts `list/elements.rs` (default), `list/canonical.rs` (seed, unordered) | same |
+// | dictionary by value, and the table encoder | `dictionary.rs`, `variable/take.rs` (values taken per key, written in order) | `dictionary.rs` |
+// | seed dictionary (`RowInterner`) | `interner/mod.rs` (`keys.rs`: key assignment), `dictionary.rs` | `dictionary.rs`, `interner/mod.rs` |
+// | run-end encoded | `run_end.rs` (rows through the table encoder) | `run_end.rs` |
+// | union | `union.rs` | `union.rs` |
+// | storage | `rows.rs` (`Rows`, `Row`), `provenance.rs` (which converter wrote them) | `provenance.rs` (own rows skip UTF-8 checks) |
+// | the cursor decoders' look-ahead | | `prefetch.rs` |
+// | the converter | `converter.rs` (`RowConverter`: the entry points), `node.rs` (its tree of columns: `Node`, `Kind`), `columns.rs` (per-column nodes and encoders, one column inline) | |
 
 mod columns;
 mod converter;
@@ -144,7 +143,6 @@ mod prefetch;
 mod provenance;
 mod rows;
 mod run_end;
-mod source;
 #[cfg(feature = "union")]
 mod union;
 #[cfg(all(test, feature = "union"))]

@@ -647,49 +647,6 @@ pub(crate) fn spec_ab_and_long_rows() -> (Vec<u8>, Vec<u8>) {
     (ab, long)
 }
 
-/// Corrupts a row of any columns: one byte set to a marker-like value or
-/// to a random one, the last byte cut off, or a random byte added.
-pub(crate) fn mutate_row(rng: &mut Rng, victim: &mut Vec<u8>) {
-    match rng.below(4) {
-        0 if !victim.is_empty() => {
-            let at = rng.below(victim.len() as u64) as usize;
-            victim[at] = [0, 1, 2, 0xFE, 0xFF][rng.below(5) as usize];
-        }
-        1 if !victim.is_empty() => {
-            let at = rng.below(victim.len() as u64) as usize;
-            victim[at] = rng.next() as u8;
-        }
-        2 if !victim.is_empty() => {
-            victim.pop();
-        }
-        _ => victim.push(rng.next() as u8),
-    }
-}
-
-/// Decodes `rows` with the general decoder (one cursor per row, advanced by
-/// each column, leftovers an error), whatever faster path `convert_rows`
-/// would take: the reference for those paths.
-pub(crate) fn decode_by_cursors(
-    c: &super::RowConverter<'static, G>,
-    rows: &[&[u8]],
-) -> crate::error::Result<Vec<ArrayRef<'static, G>>> {
-    let mut cursors: Vec<&[u8]> = rows.to_vec();
-    let mut out = Vec::new();
-    for node in c.nodes.iter() {
-        out.push(super::decode::decode_column(
-            node,
-            &[],
-            &mut cursors,
-            false,
-            &Global,
-        )?);
-    }
-    if cursors.iter().any(|c| !c.is_empty()) {
-        return Err(crate::error::Error::InvalidRow);
-    }
-    Ok(out)
-}
-
 /// A converter of one column of type `dt`.
 pub(crate) fn one_column_converter(dt: Dt, opts: SortOptions, enc: RowEncoding) -> Seeded {
     Seeded::with_encoding(&[SortField::new_with_options(dt, opts)], enc)
@@ -702,74 +659,6 @@ pub(crate) fn converter_of(types: &[(Dt, SortOptions)]) -> RowConverter<'static,
         .map(|(t, o)| SortField::new_with_options(t.clone(), *o))
         .collect();
     RowConverter::try_new(&fields).unwrap()
-}
-
-/// A well-formed row of the fixed-width columns `types`: each column a
-/// value (random payload; a boolean `0`/`1`, inverted when descending; a
-/// decimal within its precision and a Date64 a whole number of days, so
-/// that the decoded arrays pass full validation) or a null (sentinel, zeros).
-pub(crate) fn random_fixed_row(rng: &mut Rng, types: &[(Dt, SortOptions)]) -> Vec<u8> {
-    let mut row = Vec::new();
-    for (t, o) in types {
-        let len = super::decode::fixed_len(t).unwrap();
-        if len == 0 {
-            continue;
-        }
-        if rng.below(4) == 0 {
-            row.push(o.null_sentinel());
-            row.extend(core::iter::repeat_n(0, len - 1));
-        } else {
-            row.push(1);
-            if let Some(v) = ranged_value(rng, t) {
-                // A signed integer's row bytes: big-endian (sign-extended
-                // to the width), sign bit flipped, inverted when descending.
-                let start = row.len();
-                let be = v.to_be_bytes();
-                let fill = if v < 0 { 0xFF } else { 0 };
-                let width = len - 1;
-                row.extend((0..width.saturating_sub(16)).map(|_| fill));
-                row.extend_from_slice(&be[16 - width.min(16)..]);
-                row[start] ^= 0x80;
-                if o.descending {
-                    row[start..].iter_mut().for_each(|b| *b = !*b);
-                }
-                continue;
-            }
-            for _ in 1..len {
-                row.push(rng.next() as u8);
-            }
-            if matches!(t, DataType::Boolean) {
-                let flip = if o.descending { 0xFF } else { 0 };
-                *row.last_mut().unwrap() = (rng.next() as u8 & 1) ^ flip;
-            }
-        }
-    }
-    row
-}
-
-/// A random value of a type whose values are restricted (decimals: within
-/// the precision; Date64: whole days; times: within a day), or `None` for
-/// other types.
-fn ranged_value(rng: &mut Rng, t: &Dt) -> Option<i128> {
-    let digits = match t {
-        DataType::Decimal32(p, _)
-        | DataType::Decimal64(p, _)
-        | DataType::Decimal128(p, _)
-        | DataType::Decimal256(p, _) => u32::from((*p).min(38)),
-        DataType::Date64 => {
-            let days = (rng.next() % 200_000) as i128 - 100_000;
-            return Some(days * 86_400_000);
-        }
-        DataType::Time32(u) | DataType::Time64(u) => {
-            let day = super::proptests::time_units_per_day(*u);
-            return Some(i128::from(rng.next()) % day);
-        }
-        _ => return None,
-    };
-    // Up to `digits` digits: the value's bits are random, reduced into range.
-    let bound = 10i128.pow(digits);
-    let v = (i128::from(rng.next()) << 64 | i128::from(rng.next())) % bound;
-    Some(if rng.below(2) == 0 { v } else { -v })
 }
 
 /// A converter with its [`super::RowInterner`], for tests of every

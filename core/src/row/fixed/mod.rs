@@ -16,9 +16,7 @@ use core::mem::size_of;
 
 use allocator_api2::alloc::Allocator;
 
-pub(crate) mod contiguous;
 mod native_order;
-pub(crate) mod rows;
 
 use super::{prefetch, take, SortOptions};
 use crate::array::{Array, ArrayRef, BooleanArray, FixedSizeBinaryArray, PrimitiveArray};
