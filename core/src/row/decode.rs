@@ -1,15 +1,15 @@
-//! Decoding rows back into columns, the one dispatch of every decode
+//! Decoding rows back into columns, the one driver of every decode
 //! ([`decode_rows`]: `convert_rows` and `convert_all_rows` alike): each
-//! column's decoder consumes its piece from the front of every row (the
-//! cursors), checking every byte. Also the
-//! helpers every nested decoder needs: the length of one encoded value
-//! ([`skip_one`]) and the encoding of a null ([`write_null`]).
+//! column's decoder ([`super::decode_column`]) consumes its piece from the
+//! front of every row (the cursors), checking every byte. Also the leaf
+//! decoders ([`decode_leaf`]) and the helpers every nested decoder needs:
+//! the encoding of a null ([`write_null`]) and its length ([`null_len`]).
 
 use allocator_api2::alloc::Allocator;
 
 use super::interner::Interner;
 
-use super::{dictionary, fixed, list, nested, run_end, variable, Kind, Node, Row};
+use super::{decode_column, fixed, variable, Kind, Node, Row};
 use crate::array::{
     Array, ArrayRef, BinaryType, BinaryViewType, LargeBinaryType, LargeUtf8Type, NullArray,
     StringViewType, Utf8Type,
@@ -91,42 +91,7 @@ where
     Ok(columns)
 }
 
-/// Decodes the column `node` describes from the front of each row,
-/// advancing the rows past it. `trusted`: an encoder of these very nodes
-/// wrote every byte of the rows (see `provenance.rs`), so their strings
-/// need no UTF-8 check.
-///
-/// # Errors
-/// [`Error::InvalidRow`], [`Error::InvalidUtf8`],
-/// [`Error::UnknownDictionaryKey`], [`Error::AllocationFailed`],
-/// [`Error::UnsupportedType`].
-pub(crate) fn decode_column<'a, A: Allocator + Clone>(
-    node: &Node<'a, A>,
-    dicts: &[Interner<A>],
-    rows: &mut [&[u8]],
-    trusted: bool,
-    alloc: &A,
-) -> Result<ArrayRef<'a, A>> {
-    match &node.kind {
-        Kind::Leaf => decode_leaf(node, rows, trusted, alloc),
-        Kind::Struct(children) => {
-            Ok(nested::decode_struct(node, children, dicts, rows, alloc)?.into_array_ref())
-        }
-        Kind::FixedSizeList(_, size) => {
-            Ok(
-                nested::decode_fixed_size_list(node, node.child()?, *size, dicts, rows, alloc)?
-                    .into_array_ref(),
-            )
-        }
-        Kind::List(_) => list::decode(node, node.child()?, dicts, rows, alloc),
-        Kind::Dictionary(..) => dictionary::decode_dictionary(node, dicts, rows, trusted, alloc),
-        Kind::RunEnd(_) => run_end::decode_run(node, dicts, rows, alloc),
-        #[cfg(feature = "union")]
-        Kind::Union(children) => super::union::decode(node, children, dicts, rows, alloc),
-    }
-}
-
-fn decode_leaf<'a, A: Allocator + Clone>(
+pub(crate) fn decode_leaf<'a, A: Allocator + Clone>(
     node: &Node<'a, A>,
     rows: &mut [&[u8]],
     trusted: bool,
@@ -254,75 +219,6 @@ pub(crate) fn write_null_into<A: Allocator, B: Allocator>(
         .ok_or(Error::OutOfBounds)?;
     write_null(node, tail)?;
     Ok(())
-}
-
-/// Length of the one encoded value of `node` at the front of `row`.
-///
-/// # Errors
-/// [`Error::InvalidRow`] when the row is too short or a sentinel is wrong.
-pub(crate) fn skip_one<A: Allocator>(node: &Node<'_, A>, row: &[u8]) -> Result<usize> {
-    let sentinel = node.options.null_sentinel();
-    let n = match &node.kind {
-        Kind::Leaf if is_variable(&node.data_type) => {
-            if node.unordered {
-                variable::skip_unordered(row)?
-            } else {
-                variable::skip_ordered(row, node.options)?
-            }
-        }
-        Kind::Leaf => fixed_len(&node.data_type)?,
-        Kind::List(_) => {
-            if node.unordered {
-                variable::skip_unordered(row)?
-            } else if node.canonical_lists {
-                variable::skip_ordered(row, node.options)?
-            } else {
-                list::elements::skip_list(row, node.options)?
-            }
-        }
-        Kind::Struct(children) => match row.first() {
-            Some(&1) => {
-                let mut pos = 1;
-                for c in children.iter() {
-                    pos += skip_one(c, row.get(pos..).ok_or(Error::InvalidRow)?)?;
-                }
-                pos
-            }
-            Some(&b) if b == sentinel => 1,
-            _ => return Err(Error::InvalidRow),
-        },
-        Kind::FixedSizeList(c, size) => match row.first() {
-            Some(&1) => {
-                let child = c.first().ok_or(Error::UnsupportedType)?;
-                let mut pos = 1;
-                for _ in 0..*size {
-                    pos += skip_one(child, row.get(pos..).ok_or(Error::InvalidRow)?)?;
-                }
-                pos
-            }
-            Some(&b) if b == sentinel => 1,
-            _ => return Err(Error::InvalidRow),
-        },
-        Kind::Dictionary(Some(_), _) => match row.first() {
-            Some(&1) => {
-                let terminator = if node.options.descending { 0xFF } else { 0 };
-                let rest = row.get(1..).ok_or(Error::InvalidRow)?;
-                2 + rest
-                    .iter()
-                    .position(|&b| b == terminator)
-                    .ok_or(Error::InvalidRow)?
-            }
-            Some(&b) if b == sentinel => 1,
-            _ => return Err(Error::InvalidRow),
-        },
-        Kind::Dictionary(None, _) | Kind::RunEnd(_) => skip_one(node.child()?, row)?,
-        #[cfg(feature = "union")]
-        Kind::Union(c) => super::union::skip_union(node, c, row)?,
-    };
-    if n > row.len() {
-        return Err(Error::InvalidRow);
-    }
-    Ok(n)
 }
 
 #[cfg(test)]

@@ -15,10 +15,10 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::decode::{decode_column, null_len, write_null, write_null_into};
-use super::encode::{encode_to_rows, Encoder};
+use super::decode::{null_len, write_null, write_null_into};
 use super::interner::Interner;
 use super::variable::take::Take;
+use super::{decode_column, encode_to_rows, Encoder};
 use super::{Kind, Node, Rows, SortOptions};
 use crate::array::{
     Array, ArrayRef, DictionaryArray, DictionaryKeyType, DictionaryKeys, PrimitiveArray, RunArray,

@@ -1,6 +1,7 @@
 //! Encoding columns into rows: sizes first, then one pass per column.
 //!
-//! [`encode_columns`] prepares an [`Encoder`] per column (nested and
+//! [`encode_columns`] prepares an [`Encoder`] per column
+//! ([`super::prepare`], the dispatch on its kind; nested and
 //! dictionary columns encode their children into temporary rows here), adds
 //! every column's encoded size of each row into the new offsets, turns them
 //! into start positions, grows the byte buffer once, and lets each column
@@ -9,67 +10,15 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::dictionary::{self, TableIndex};
+use super::dictionary;
 use super::fixed::Layout;
 use super::interner::Interner;
-use super::list::{self, ListIndex};
 use super::variable::sizes as byte_sizes;
-use super::{fixed, nested, variable, Columns, Kind, Node, Rows};
+use super::{
+    add_lengths, encode, fixed, fixed_width, prepare, variable, Columns, Encoder, Node, Rows,
+};
 use crate::array::{Array, ArrayRef};
-use crate::buffer::NullBuffer;
 use crate::error::{Error, Result};
-
-/// A column ready to be encoded.
-pub(crate) enum Encoder<'c, 'b, A: Allocator> {
-    /// Encoded straight from the array (every leaf type).
-    Direct(&'c ArrayRef<'b, A>),
-    /// Struct (`per_row == 1`: the children's rows) and fixed-size list
-    /// (`per_row == size`: the elements' rows): `0x01` then the `per_row`
-    /// child rows of the slot, or the null sentinel alone.
-    Nested {
-        nulls: Option<&'c NullBuffer<'b, A>>,
-        child: Rows<A>,
-        per_row: usize,
-    },
-    /// Lists: each slot's elements, from their rows `child`.
-    List {
-        nulls: Option<&'c NullBuffer<'b, A>>,
-        index: ListIndex<'c>,
-        child: list::ListChild<A>,
-    },
-    /// Dictionary and run-end encoded: a copy of one row of `table` per
-    /// slot; `width`: every slot's piece has this many bytes
-    /// ([`dictionary::key_width`]).
-    Table {
-        table: Rows<A>,
-        index: TableIndex<'c, 'b, A>,
-        width: Option<usize>,
-    },
-    /// A dictionary of byte values encoded by value, each slot's row
-    /// written from the value its key takes (no table).
-    Take(variable::take::Take<'c, 'b, A>),
-    /// Unions: the type id byte, then the selected child's row.
-    #[cfg(feature = "union")]
-    Union {
-        union: &'c crate::array::UnionArray<'b, A>,
-        rows: crate::buffer::TryVec<Rows<A>, A>,
-    },
-}
-
-/// Encodes `columns` (one per node) into new rows.
-///
-/// # Errors
-/// As [`encode_columns`].
-pub(crate) fn encode_to_rows<A: Allocator + Clone>(
-    nodes: &[Node<'_, A>],
-    dictionaries: &mut [Interner<A>],
-    columns: &[ArrayRef<'_, A>],
-    alloc: &A,
-) -> Result<Rows<A>> {
-    let mut rows = Rows::new_in(alloc.clone());
-    encode_columns(nodes, dictionaries, columns, &mut rows, alloc)?;
-    Ok(rows)
-}
 
 /// Encodes `columns` (one per node) and appends the rows to `rows`;
 /// seed dictionary columns through their mapping in `dictionaries`.
@@ -327,48 +276,6 @@ fn check_end(cursors: &[usize], end: usize) -> Result<()> {
     Ok(())
 }
 
-/// Readies one column for encoding (encoding its children, interning
-/// dictionary values).
-fn prepare<'c, 'b, A: Allocator + Clone>(
-    node: &Node<'_, A>,
-    dicts: &mut [Interner<A>],
-    column: &'c ArrayRef<'b, A>,
-    alloc: &A,
-) -> Result<Encoder<'c, 'b, A>> {
-    let opts = node.options;
-    match (&node.kind, column) {
-        (Kind::Leaf, c) => Ok(Encoder::Direct(c)),
-        (Kind::Struct(children), ArrayRef::Struct(s)) => {
-            nested::prepare_struct(children, dicts, s, alloc)
-        }
-        (Kind::FixedSizeList(child, size), ArrayRef::FixedSizeList(l)) => {
-            nested::prepare_fixed_size_list(child, dicts, *size, l, alloc)
-        }
-        (Kind::List(_), ArrayRef::List(l)) => list::prepare_list(node, dicts, l, alloc),
-        (Kind::List(_), ArrayRef::LargeList(l)) => list::prepare_list(node, dicts, l, alloc),
-        (Kind::List(_), ArrayRef::ListView(l)) => list::prepare_list_view(node, dicts, l, alloc),
-        (Kind::List(_), ArrayRef::LargeListView(l)) => {
-            list::prepare_list_view(node, dicts, l, alloc)
-        }
-        (Kind::List(_), ArrayRef::Map(m)) => list::prepare_map(node, dicts, m, alloc),
-        (Kind::Dictionary(slot, values), ArrayRef::Dictionary(d)) => {
-            let mut enc = dictionary::prepare_dictionary(*slot, dicts, values, opts, d, alloc)?;
-            if let Encoder::Table { table, width, .. } = &mut enc {
-                *width = dictionary::key_width(node, table, d.keys());
-            }
-            Ok(enc)
-        }
-        (Kind::RunEnd(values), ArrayRef::RunEndEncoded(r)) => {
-            super::run_end::prepare_run(values, dicts, r, alloc)
-        }
-        #[cfg(feature = "union")]
-        (Kind::Union(children), ArrayRef::Union(u)) => {
-            super::union::prepare_union(children, dicts, u, alloc)
-        }
-        _ => Err(Error::TypeMismatch),
-    }
-}
-
 /// At most how many bytes `n` rows of `encoders` take after `start` bytes
 /// (so that sizes can be added without overflow checks), when every column
 /// is fixed-width (`fixed` bytes a row in all) or a byte column
@@ -390,94 +297,6 @@ fn rows_bound<A: Allocator>(
         total = total.checked_add(bound)?;
     }
     Some(total)
-}
-
-/// The encoded width of every row of a column whose rows all have one
-/// width (the fixed-width leaf types), `None` for the others.
-pub(crate) fn fixed_width<A: Allocator>(enc: &Encoder<'_, '_, A>) -> Option<usize> {
-    let column = match enc {
-        Encoder::Direct(column) => column,
-        Encoder::Table { width, .. } => return *width,
-        _ => return None,
-    };
-    fixed::column_width(column)
-}
-
-/// Adds `delta` to every length. Saturating, so that it vectorises: a
-/// saturated length makes the running total overflow, which the caller
-/// reports as [`Error::CapacityOverflow`].
-fn add_all(lengths: &mut [usize], delta: usize) -> Result<()> {
-    for l in lengths {
-        *l = l.saturating_add(delta);
-    }
-    Ok(())
-}
-
-/// Adds each row's encoded size for this column to `lengths[i]` (without
-/// overflow checks for byte columns when `bounded`: see
-/// [`rows_bound`]).
-pub(crate) fn add_lengths<A: Allocator>(
-    enc: &Encoder<'_, '_, A>,
-    node: &Node<'_, A>,
-    lengths: &mut [usize],
-    bounded: bool,
-) -> Result<()> {
-    match enc {
-        Encoder::Direct(column) => match fixed::column_width(column) {
-            Some(0) => Ok(()),
-            Some(w) => add_all(lengths, w),
-            None => variable::add_column_lengths(column, lengths, node.unordered, bounded),
-        },
-        Encoder::Nested {
-            nulls,
-            child,
-            per_row,
-        } => nested::add_lengths(*nulls, child, *per_row, lengths),
-        Encoder::List {
-            nulls,
-            index,
-            child,
-        } => list::add_lengths(*nulls, index, child, node, lengths),
-        Encoder::Table { table, index, .. } => dictionary::add_lengths(node, table, index, lengths),
-        Encoder::Take(take) => variable::take::add_lengths(take, lengths),
-        #[cfg(feature = "union")]
-        Encoder::Union { union, rows } => super::union::add_lengths(union, rows, lengths),
-    }
-}
-
-/// Writes this column's piece of every row at `data[cursors[i]..]`,
-/// advancing the cursors.
-pub(crate) fn encode<A: Allocator>(
-    enc: &Encoder<'_, '_, A>,
-    node: &Node<'_, A>,
-    data: &mut [u8],
-    cursors: &mut [usize],
-) -> Result<()> {
-    let opts = node.options;
-    match enc {
-        Encoder::Direct(column) => {
-            match variable::encode_column(column, opts, node.unordered, data, cursors) {
-                Some(r) => r,
-                None => fixed::encode_column(column, opts, data, &mut Layout::Cursors(cursors)),
-            }
-        }
-        Encoder::Nested {
-            nulls,
-            child,
-            per_row,
-        } => nested::encode(*nulls, child, *per_row, opts, data, cursors),
-        Encoder::List {
-            nulls,
-            index,
-            child,
-        } => list::encode(*nulls, index, child, node, data, cursors),
-        Encoder::Table { table, index, .. } => {
-            dictionary::encode(node, table, index, data, cursors)
-        }
-        Encoder::Take(take) => variable::take::encode(take, opts, data, cursors),
-        #[cfg(feature = "union")]
-        Encoder::Union { union, rows } => super::union::encode(union, rows, opts, data, cursors),
-    }
 }
 
 #[cfg(test)]

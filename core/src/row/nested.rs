@@ -12,9 +12,9 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::decode::{decode_column, skip_one, write_null_into};
-use super::encode::{encode_to_rows, Encoder};
+use super::decode::write_null_into;
 use super::interner::Interner;
+use super::{decode_column, encode_to_rows, skip_one, Encoder};
 use super::{take, Node, Rows, SortOptions};
 use crate::array::{Array, FixedSizeListArray, StructArray};
 use crate::buffer::TryVec;

@@ -6,10 +6,9 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::decode::{decode_column, skip_one};
 use super::dictionary::TableIndex;
-use super::encode::{encode_to_rows, Encoder};
 use super::interner::Interner;
+use super::{decode_column, encode_to_rows, skip_one, Encoder};
 use super::{take, Node};
 use crate::array::{Array, ArrayRef, PrimitiveArray, RunArray, RunEnds};
 use crate::buffer::{MutableBuffer, ScalarBuffer, SharedBox, TryVec};

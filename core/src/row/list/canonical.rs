@@ -30,7 +30,7 @@ use allocator_api2::alloc::Allocator;
 use super::Decoded;
 use crate::buffer::{MutableBuffer, NullBufferBuilder, TryVec};
 use crate::error::{Error, Result};
-use crate::row::decode::decode_column;
+use crate::row::decode_column;
 use crate::row::interner::Interner;
 use crate::row::variable::{self, BlockWriter, BLOCK_SIZE, EMPTY, UNORDERED_NULL};
 use crate::row::{Node, Rows, SortOptions};
