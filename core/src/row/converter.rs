@@ -5,10 +5,9 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::encode;
 use super::interner::Interner;
 use super::provenance::Provenance;
-use super::source::{self, Rowwise};
+use super::{decode, encode};
 use super::{Columns, Node, Row, RowEncoding, RowInterner, Rows, SortField, SortOptions};
 use crate::array::ArrayRef;
 use crate::buffer::{SharedSlice, TryVec};
@@ -370,36 +369,25 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         I: IntoIterator<Item = Row<'r>>,
         I::IntoIter: ExactSizeIterator,
     {
-        let alloc = &self.alloc;
-        let rows = Rowwise(rows.into_iter());
         // Rows from anywhere: checked in full.
-        source::decode(&self.nodes, dictionaries, rows, false, alloc)
+        decode::decode_rows(
+            &self.nodes,
+            dictionaries,
+            rows.into_iter(),
+            false,
+            &self.alloc,
+        )
     }
 
     /// Decodes every row of `rows` (from any allocator) as
-    /// [`Self::convert_rows`]`(rows.iter())` does (same columns, same
-    /// errors), reading the rows straight from their byte buffer and
-    /// offsets rather than through an iterator.
-    ///
-    /// When every column is fixed-width (Null, Boolean, the primitive
-    /// types, FixedSizeBinary) and every row has the converter's width (one
-    /// pass over the offsets), each column decodes its piece of every row
-    /// at its offset, booleans 8 rows at a time. A converter of one Binary,
-    /// LargeBinary, Utf8 or LargeUtf8 column sizes its values from the row
-    /// lengths and last bytes and decodes the rows in one pass. A converter
-    /// of one seed dictionary column whose values are byte arrays,
-    /// integers or floats ([`Self::convert_all_rows_with_interner`]) looks
-    /// up each row's key and then copies the values the interner kept (no
-    /// per-row cursors). Otherwise
-    /// (other columns, rows of other lengths, no rows, malformed rows that
-    /// outgrow the size estimate, rows that do not decode or whose keys
-    /// were never issued) this is `convert_rows(rows.iter())`.
-    /// Every byte is checked either way (`rows` may hold any bytes:
-    /// [`Rows::try_push`]), but for the UTF-8 of one Utf8, LargeUtf8 or
-    /// Utf8View column (or a by-value dictionary of one) when every byte
-    /// of `rows` was encoded by a converter of the same field (type,
-    /// options, encoding). One [`Rows::try_push`], or rows of other
-    /// fields (a Binary column's), make `rows` checked in full.
+    /// [`Self::convert_rows`]`(rows.iter())` does: through the same
+    /// decoder, with the same columns and errors. Every byte is checked
+    /// (`rows` may hold any bytes: [`Rows::try_push`]), but for the UTF-8
+    /// of the top-level Utf8, LargeUtf8 and Utf8View columns (or by-value
+    /// dictionaries of them) when every byte of `rows` was encoded by a
+    /// converter of the same fields (types, options, encoding). One
+    /// [`Rows::try_push`], or rows of other fields (a Binary column's),
+    /// make `rows` checked in full.
     ///
     /// # Errors
     /// As [`Self::convert_rows`]: [`Error::InvalidRow`] for bytes that are
@@ -434,7 +422,7 @@ impl<'a, A: Allocator + Clone> RowConverter<'a, A> {
         // bytes of valid strings: their UTF-8 is not checked again.
         let written_by = rows.written_by();
         let trusted = written_by.is_some() && written_by == self.provenance;
-        source::decode(&self.nodes, dictionaries, rows, trusted, &self.alloc)
+        decode::decode_rows(&self.nodes, dictionaries, rows.iter(), trusted, &self.alloc)
     }
 }
 

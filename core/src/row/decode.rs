@@ -1,18 +1,20 @@
-//! Decoding rows back into columns: each column's decoder consumes its piece
-//! from the front of every row (the cursors), checking every byte. Also the
-//! helpers every nested decoder needs: the length of one encoded value
-//! ([`skip_one`]) and the encoding of a null ([`write_null`]).
+//! Decoding rows back into columns, the one driver of every decode
+//! ([`decode_rows`]: `convert_rows` and `convert_all_rows` alike): each
+//! column's decoder ([`super::decode_column`]) consumes its piece from the
+//! front of every row (the cursors), checking every byte. Also the leaf
+//! decoders ([`decode_leaf`]) and the helpers every nested decoder needs:
+//! the encoding of a null ([`write_null`]) and its length ([`null_len`]).
 
 use allocator_api2::alloc::Allocator;
 
 use super::interner::Interner;
 
-use super::{dictionary, fixed, list, nested, run_end, variable, Kind, Node};
+use super::{decode_column, fixed, variable, Kind, Node, Row};
 use crate::array::{
     Array, ArrayRef, BinaryType, BinaryViewType, LargeBinaryType, LargeUtf8Type, NullArray,
     StringViewType, Utf8Type,
 };
-use crate::buffer::{MutableBuffer, SharedSlice};
+use crate::buffer::{MutableBuffer, SharedSlice, TryVec};
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
 
@@ -54,56 +56,45 @@ macro_rules! match_primitive {
 }
 pub(crate) use match_primitive;
 
-/// `column` as the one-element list of decoded columns that the
-/// converters return.
+/// Decodes `rows` into one column per node (seed dictionaries through
+/// their mapping in `dicts`): one cursor per row, advanced by each column
+/// in turn; bytes left over in a row are an error naming the row.
+/// `trusted`: an encoder of these very nodes wrote every byte of the rows
+/// (see `provenance.rs`), so their strings need no UTF-8 check.
 ///
 /// # Errors
-/// [`Error::AllocationFailed`].
-pub(crate) fn one_column<'a, A: Allocator + Clone>(
-    column: ArrayRef<'a, A>,
-    alloc: &A,
-) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>> {
-    let mut column = Some(column);
-    SharedSlice::try_from_fn_in(1, alloc.clone(), |_| {
-        column.take().ok_or(Error::OutOfBounds)
-    })
-}
-
-/// Decodes the column `node` describes from the front of each row,
-/// advancing the rows past it.
-///
-/// # Errors
-/// [`Error::InvalidRow`], [`Error::InvalidUtf8`],
-/// [`Error::UnknownDictionaryKey`], [`Error::AllocationFailed`],
-/// [`Error::UnsupportedType`].
-pub(crate) fn decode_column<'a, A: Allocator + Clone>(
-    node: &Node<'a, A>,
+/// As [`super::RowConverter::convert_rows`]; [`Error::LengthMismatch`]
+/// when the iterator yields fewer rows than it reports (more are not read).
+pub(crate) fn decode_rows<'a, 'r, A, I>(
+    nodes: &[Node<'a, A>],
     dicts: &[Interner<A>],
-    rows: &mut [&[u8]],
+    rows: I,
+    trusted: bool,
     alloc: &A,
-) -> Result<ArrayRef<'a, A>> {
-    match &node.kind {
-        Kind::Leaf => decode_leaf(node, rows, alloc),
-        Kind::Struct(children) => {
-            Ok(nested::decode_struct(node, children, dicts, rows, alloc)?.into_array_ref())
-        }
-        Kind::FixedSizeList(_, size) => {
-            Ok(
-                nested::decode_fixed_size_list(node, node.child()?, *size, dicts, rows, alloc)?
-                    .into_array_ref(),
-            )
-        }
-        Kind::List(_) => list::decode(node, node.child()?, dicts, rows, alloc),
-        Kind::Dictionary(..) => dictionary::decode_dictionary(node, dicts, rows, alloc),
-        Kind::RunEnd(_) => run_end::decode_run(node, dicts, rows, alloc),
-        #[cfg(feature = "union")]
-        Kind::Union(children) => super::union::decode(node, children, dicts, rows, alloc),
+) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>>
+where
+    A: Allocator + Clone,
+    I: ExactSizeIterator<Item = Row<'r>>,
+{
+    let n = rows.len();
+    let mut cursors = TryVec::try_from_iter_in(rows.take(n).map(|r| r.data()), alloc.clone())?;
+    if cursors.len() != n {
+        return Err(Error::LengthMismatch);
     }
+    let columns = SharedSlice::try_from_fn_in(nodes.len(), alloc.clone(), |i| {
+        let node = nodes.get(i).ok_or(Error::OutOfBounds)?;
+        decode_column(node, dicts, &mut cursors, trusted, alloc).map_err(|e| e.with_field(i))
+    })?;
+    if let Some(row) = cursors.iter().position(|c| !c.is_empty()) {
+        return Err(Error::InvalidRow.with_row(row));
+    }
+    Ok(columns)
 }
 
-fn decode_leaf<'a, A: Allocator + Clone>(
+pub(crate) fn decode_leaf<'a, A: Allocator + Clone>(
     node: &Node<'a, A>,
     rows: &mut [&[u8]],
+    trusted: bool,
     alloc: &A,
 ) -> Result<ArrayRef<'a, A>> {
     use DataType::*;
@@ -115,22 +106,21 @@ fn decode_leaf<'a, A: Allocator + Clone>(
             fixed::decode::<$t, A>(rows, dt, opts, alloc)?.into_array_ref()
         };
     }
+    macro_rules! bytes {
+        ($f:ident, $t:ty) => {
+            variable::$f::<$t, A>(rows, opts, unordered, trusted, alloc)?.into_array_ref()
+        };
+    }
     Ok(match_primitive!(dt, prim, {
         Null => NullArray::new(rows.len()).into_array_ref(),
         Boolean => fixed::decode_bool(rows, opts, alloc)?.into_array_ref(),
         FixedSizeBinary(_) => fixed::decode_fixed_binary(rows, dt, opts, alloc)?.into_array_ref(),
-        Binary => variable::decode::<BinaryType, A>(rows, opts, unordered, alloc)?.into_array_ref(),
-        LargeBinary => {
-            variable::decode::<LargeBinaryType, A>(rows, opts, unordered, alloc)?.into_array_ref()
-        }
-        Utf8 => variable::decode::<Utf8Type, A>(rows, opts, unordered, alloc)?.into_array_ref(),
-        LargeUtf8 => {
-            variable::decode::<LargeUtf8Type, A>(rows, opts, unordered, alloc)?.into_array_ref()
-        }
-        BinaryView => variable::decode_view::<BinaryViewType, A>(rows, opts, unordered, alloc)?
-            .into_array_ref(),
-        Utf8View => variable::decode_view::<StringViewType, A>(rows, opts, unordered, alloc)?
-            .into_array_ref(),
+        Binary => bytes!(decode, BinaryType),
+        LargeBinary => bytes!(decode, LargeBinaryType),
+        Utf8 => bytes!(decode, Utf8Type),
+        LargeUtf8 => bytes!(decode, LargeUtf8Type),
+        BinaryView => bytes!(decode_view, BinaryViewType),
+        Utf8View => bytes!(decode_view, StringViewType),
         _ => return Err(Error::UnsupportedType),
     }))
 }
@@ -231,71 +221,107 @@ pub(crate) fn write_null_into<A: Allocator, B: Allocator>(
     Ok(())
 }
 
-/// Length of the one encoded value of `node` at the front of `row`.
-///
-/// # Errors
-/// [`Error::InvalidRow`] when the row is too short or a sentinel is wrong.
-pub(crate) fn skip_one<A: Allocator>(node: &Node<'_, A>, row: &[u8]) -> Result<usize> {
-    let sentinel = node.options.null_sentinel();
-    let n = match &node.kind {
-        Kind::Leaf if is_variable(&node.data_type) => {
-            if node.unordered {
-                variable::skip_unordered(row)?
-            } else {
-                variable::skip_ordered(row, node.options)?
-            }
-        }
-        Kind::Leaf => fixed_len(&node.data_type)?,
-        Kind::List(_) => {
-            if node.unordered {
-                variable::skip_unordered(row)?
-            } else if node.canonical_lists {
-                variable::skip_ordered(row, node.options)?
-            } else {
-                list::elements::skip_list(row, node.options)?
-            }
-        }
-        Kind::Struct(children) => match row.first() {
-            Some(&1) => {
-                let mut pos = 1;
-                for c in children.iter() {
-                    pos += skip_one(c, row.get(pos..).ok_or(Error::InvalidRow)?)?;
-                }
-                pos
-            }
-            Some(&b) if b == sentinel => 1,
-            _ => return Err(Error::InvalidRow),
-        },
-        Kind::FixedSizeList(c, size) => match row.first() {
-            Some(&1) => {
-                let child = c.first().ok_or(Error::UnsupportedType)?;
-                let mut pos = 1;
-                for _ in 0..*size {
-                    pos += skip_one(child, row.get(pos..).ok_or(Error::InvalidRow)?)?;
-                }
-                pos
-            }
-            Some(&b) if b == sentinel => 1,
-            _ => return Err(Error::InvalidRow),
-        },
-        Kind::Dictionary(Some(_), _) => match row.first() {
-            Some(&1) => {
-                let terminator = if node.options.descending { 0xFF } else { 0 };
-                let rest = row.get(1..).ok_or(Error::InvalidRow)?;
-                2 + rest
-                    .iter()
-                    .position(|&b| b == terminator)
-                    .ok_or(Error::InvalidRow)?
-            }
-            Some(&b) if b == sentinel => 1,
-            _ => return Err(Error::InvalidRow),
-        },
-        Kind::Dictionary(None, _) | Kind::RunEnd(_) => skip_one(node.child()?, row)?,
-        #[cfg(feature = "union")]
-        Kind::Union(c) => super::union::skip_union(node, c, row)?,
-    };
-    if n > row.len() {
-        return Err(Error::InvalidRow);
+#[cfg(test)]
+mod tests {
+    use std::vec::Vec;
+
+    use crate::Global;
+
+    use super::*;
+    use crate::row::test_model::converter_of as converter;
+    use crate::row::{RowConverter, SortOptions};
+
+    type G = Global;
+
+    /// Rows through `convert_rows`, as a `Vec`.
+    fn fast(c: &RowConverter<'static, G>, rows: &[&[u8]]) -> Result<Vec<ArrayRef<'static, G>>> {
+        let cols = c.convert_rows(rows.iter().map(|r| Row::new(r)))?;
+        Ok(cols.iter().cloned().collect())
     }
-    Ok(n)
+
+    #[test]
+    fn malformed_fixed_width_rows() {
+        use DataType::*;
+        let asc = SortOptions::default();
+        let err = |types: &[(DataType<'static, G>, SortOptions)], rows: &[&[u8]]| {
+            fast(&converter(types), rows).unwrap_err()
+        };
+        let two = [(Int16, asc), (Boolean, asc)];
+        // Well-formed: 1, then true / a null, then a null.
+        let ok: &[&[u8]] = &[&[1, 0x80, 1, 1, 1], &[0, 0, 0, 1, 0], &[1, 0x80, 0, 0, 0]];
+        let cols = fast(&converter(&two), ok).unwrap();
+        assert_eq!(cols[0].null_count(), 1);
+        assert_eq!(cols[1].null_count(), 1);
+        // Wrong lengths, in the first chunk or a later one.
+        assert_eq!(err(&two, &[&[1, 0x80, 1, 1]]), Error::InvalidRow);
+        assert_eq!(err(&two, &[&[1, 0x80, 1, 1, 1, 0]]), Error::InvalidRow);
+        let mut many: Vec<&[u8]> = std::vec![&[1, 0x80, 1, 1, 1]; 100];
+        many[99] = &[1, 0x80, 1, 1, 1, 1];
+        assert_eq!(err(&two, &many), Error::InvalidRow);
+        // A validity byte neither 0x01 nor the sentinel.
+        assert_eq!(err(&two, &[&[2, 0x80, 1, 1, 1]]), Error::InvalidRow);
+        assert_eq!(err(&two, &[&[0xFF, 0, 0, 1, 1]]), Error::InvalidRow);
+        // A null with a non-zero payload.
+        assert_eq!(err(&two, &[&[0, 0, 1, 1, 1]]), Error::InvalidRow);
+        assert_eq!(err(&two, &[&[1, 0x80, 1, 0, 1]]), Error::InvalidRow);
+        // A boolean value other than 0 / 1 (inverted when descending).
+        assert_eq!(err(&two, &[&[1, 0x80, 1, 1, 2]]), Error::InvalidRow);
+        let desc = [(Boolean, SortOptions::new(true, true))];
+        assert_eq!(err(&desc, &[&[1, 1]]), Error::InvalidRow);
+        assert!(fast(&converter(&desc), &[&[1, 0xFE], &[1, 0xFF]]).is_ok());
+        // One column: a whole-row piece of the wrong length.
+        let one = [(Boolean, asc)];
+        assert_eq!(err(&one, &[&[1]]), Error::InvalidRow);
+        assert_eq!(err(&one, &[&[1, 1, 0]]), Error::InvalidRow);
+        assert_eq!(err(&[(UInt64, asc)], &[&[1; 8]]), Error::InvalidRow);
+        assert_eq!(
+            err(&[(FixedSizeBinary(2), asc)], &[&[0, 0, 1]]),
+            Error::InvalidRow
+        );
+        // Null columns take no bytes: anything else is trailing.
+        assert_eq!(err(&[(Null, asc)], &[&[], &[0]]), Error::InvalidRow);
+        assert_eq!(err(&[], &[&[0]]), Error::InvalidRow);
+    }
+
+    /// An iterator yielding fewer rows than it reports: a length mismatch,
+    /// even when an earlier row is malformed (the cursor decoder collects
+    /// every row first).
+    #[test]
+    fn short_iterator_is_a_length_mismatch() {
+        use DataType::*;
+        struct Liar<'r>(core::slice::Iter<'r, &'r [u8]>, usize);
+        impl<'r> Iterator for Liar<'r> {
+            type Item = Row<'r>;
+            fn next(&mut self) -> Option<Row<'r>> {
+                self.1 = self.1.saturating_sub(1);
+                self.0.next().map(|r| Row::new(r))
+            }
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                (self.1, Some(self.1))
+            }
+        }
+        impl ExactSizeIterator for Liar<'_> {}
+        let asc = SortOptions::default();
+        for types in [
+            std::vec![(Boolean, asc)],
+            std::vec![(Boolean, asc), (Int8, asc)],
+        ] {
+            let c = converter(&types);
+            let good: &[u8] = if types.len() == 1 {
+                &[1, 0]
+            } else {
+                &[1, 0, 1, 0x80]
+            };
+            let rows: Vec<&[u8]> = std::vec![good; 70];
+            let r = c.convert_rows(Liar(rows.iter(), 80)).map(|_| ());
+            assert_eq!(r, Err(Error::LengthMismatch));
+            let mut bad = rows.clone();
+            bad[3] = &[7, 7];
+            let r = c.convert_rows(Liar(bad.iter(), 80)).map(|_| ());
+            assert_eq!(r, Err(Error::LengthMismatch));
+            // More rows than reported: the extra ones are not read.
+            let r = c.convert_rows(Liar(rows.iter(), 60)).unwrap();
+            assert_eq!(r[0].len(), 60);
+        }
+    }
 }

@@ -15,10 +15,10 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::decode::{decode_column, null_len, write_null, write_null_into};
-use super::encode::{encode_to_rows, Encoder};
+use super::decode::{null_len, write_null, write_null_into};
 use super::interner::Interner;
 use super::variable::take::Take;
+use super::{decode_column, encode_to_rows, Encoder};
 use super::{Kind, Node, Rows, SortOptions};
 use crate::array::{
     Array, ArrayRef, DictionaryArray, DictionaryKeyType, DictionaryKeys, PrimitiveArray, RunArray,
@@ -559,11 +559,13 @@ fn copy_short(dst: &mut [u8], src: &[u8]) -> Result<()> {
 ///
 /// # Errors
 /// [`Error::InvalidRow`]; [`Error::UnknownDictionaryKey`] for a key this
-/// converter never issued; the values' decoding errors.
+/// converter never issued; the values' decoding errors. `trusted` as
+/// [`decode_column`] takes it.
 pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
     node: &Node<'a, A>,
     dicts: &[Interner<A>],
     rows: &mut [&[u8]],
+    trusted: bool,
     alloc: &A,
 ) -> Result<ArrayRef<'a, A>> {
     let Kind::Dictionary(slot, _) = &node.kind else {
@@ -572,7 +574,7 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
     let value_node = node.child()?;
     let Some(slot) = *slot else {
         // By value: the rows hold the values' own encoding.
-        return decode_column(value_node, dicts, rows, alloc);
+        return decode_column(value_node, dicts, rows, trusted, alloc);
     };
     let interner = dicts.get(slot).ok_or(Error::RowInternerRequired)?;
     let n = rows.len();
@@ -587,7 +589,7 @@ pub(crate) fn decode_dictionary<'a, A: Allocator + Clone>(
             Some(p) => interner.value_at(p),
         }
     })?;
-    let values = decode_column(value_node, dicts, &mut cursors, alloc)?;
+    let values = decode_column(value_node, dicts, &mut cursors, false, alloc)?;
     if cursors.iter().any(|c| !c.is_empty()) {
         return Err(Error::InvalidRow);
     }

@@ -1,6 +1,7 @@
 //! Encoding columns into rows: sizes first, then one pass per column.
 //!
-//! [`encode_columns`] prepares an [`Encoder`] per column (nested and
+//! [`encode_columns`] prepares an [`Encoder`] per column
+//! ([`super::prepare`], the dispatch on its kind; nested and
 //! dictionary columns encode their children into temporary rows here), adds
 //! every column's encoded size of each row into the new offsets, turns them
 //! into start positions, grows the byte buffer once, and lets each column
@@ -9,67 +10,15 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::dictionary::{self, TableIndex};
+use super::dictionary;
 use super::fixed::Layout;
 use super::interner::Interner;
-use super::list::{self, ListIndex};
 use super::variable::sizes as byte_sizes;
-use super::{fixed, nested, variable, Columns, Kind, Node, Rows};
+use super::{
+    add_lengths, encode, fixed, fixed_width, prepare, variable, Columns, Encoder, Node, Rows,
+};
 use crate::array::{Array, ArrayRef};
-use crate::buffer::NullBuffer;
 use crate::error::{Error, Result};
-
-/// A column ready to be encoded.
-pub(crate) enum Encoder<'c, 'b, A: Allocator> {
-    /// Encoded straight from the array (every leaf type).
-    Direct(&'c ArrayRef<'b, A>),
-    /// Struct (`per_row == 1`: the children's rows) and fixed-size list
-    /// (`per_row == size`: the elements' rows): `0x01` then the `per_row`
-    /// child rows of the slot, or the null sentinel alone.
-    Nested {
-        nulls: Option<&'c NullBuffer<'b, A>>,
-        child: Rows<A>,
-        per_row: usize,
-    },
-    /// Lists: each slot's elements, from their rows `child`.
-    List {
-        nulls: Option<&'c NullBuffer<'b, A>>,
-        index: ListIndex<'c>,
-        child: list::ListChild<A>,
-    },
-    /// Dictionary and run-end encoded: a copy of one row of `table` per
-    /// slot; `width`: every slot's piece has this many bytes
-    /// ([`dictionary::key_width`]).
-    Table {
-        table: Rows<A>,
-        index: TableIndex<'c, 'b, A>,
-        width: Option<usize>,
-    },
-    /// A dictionary of byte values encoded by value, each slot's row
-    /// written from the value its key takes (no table).
-    Take(variable::take::Take<'c, 'b, A>),
-    /// Unions: the type id byte, then the selected child's row.
-    #[cfg(feature = "union")]
-    Union {
-        union: &'c crate::array::UnionArray<'b, A>,
-        rows: crate::buffer::TryVec<Rows<A>, A>,
-    },
-}
-
-/// Encodes `columns` (one per node) into new rows.
-///
-/// # Errors
-/// As [`encode_columns`].
-pub(crate) fn encode_to_rows<A: Allocator + Clone>(
-    nodes: &[Node<'_, A>],
-    dictionaries: &mut [Interner<A>],
-    columns: &[ArrayRef<'_, A>],
-    alloc: &A,
-) -> Result<Rows<A>> {
-    let mut rows = Rows::new_in(alloc.clone());
-    encode_columns(nodes, dictionaries, columns, &mut rows, alloc)?;
-    Ok(rows)
-}
 
 /// Encodes `columns` (one per node) and appends the rows to `rows`;
 /// seed dictionary columns through their mapping in `dictionaries`.
@@ -85,32 +34,6 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
     columns: &[ArrayRef<'_, A>],
     rows: &mut Rows<A>,
     alloc: &A,
-) -> Result<()> {
-    encode_columns_sized(nodes, dictionaries, columns, rows, alloc, Sizing::Bounded)
-}
-
-/// How [`encode_columns_sized`] sizes rows whose byte columns' total has a
-/// bound ([`byte_sizes::rows_bound`]).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Sizing {
-    /// Without overflow checks when the bound allows (the fast path).
-    Bounded,
-    /// Always with the checked passes (the tests compare both).
-    #[cfg_attr(not(test), allow(dead_code))]
-    Checked,
-}
-
-/// [`encode_columns`] with the sizing path chosen by `sizing`.
-///
-/// # Errors
-/// As [`encode_columns`].
-pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
-    nodes: &[Node<'_, A>],
-    dictionaries: &mut [Interner<A>],
-    columns: &[ArrayRef<'_, A>],
-    rows: &mut Rows<A>,
-    alloc: &A,
-    sizing: Sizing,
 ) -> Result<()> {
     if columns.len() != nodes.len() {
         return Err(Error::SchemaMismatch);
@@ -205,28 +128,15 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
         let mut end = buffer.len();
         // When the rows' size is bounded, sizes are added without overflow
         // checks (the lengths passes vectorise) and the lengths turned into
-        // starts by a plain running sum. Otherwise the last column that is
-        // not fixed-width, when it is a byte column, adds its sizes in the
-        // checked pass that turns the lengths into row starts.
-        let bounded =
-            sizing == Sizing::Bounded && byte_sizes::rows_bound(&encoders, n, fixed, end).is_some();
-        let last = encoders.iter().rposition(|e| fixed_width(e).is_none());
-        let mut starts = None;
-        for (j, (enc, node)) in encoders.iter().zip(nodes.iter()).enumerate() {
-            if fixed_width(enc).is_some() {
-                continue;
+        // starts by a plain running sum; otherwise they saturate and the
+        // running sum is checked.
+        let bounded = rows_bound(&encoders, n, fixed, end).is_some();
+        for (enc, node) in encoders.iter().zip(nodes.iter()) {
+            if fixed_width(enc).is_none() {
+                add_lengths(enc, node, cursors, bounded)?;
             }
-            if Some(j) == last && !bounded {
-                starts = byte_sizes::byte_starts(enc, node, cursors, end);
-                if starts.is_some() {
-                    break;
-                }
-            }
-            add_lengths(enc, node, cursors, bounded)?;
         }
-        if let Some(e) = starts {
-            end = e?;
-        } else if bounded {
+        if bounded {
             end = byte_sizes::starts_from_lengths(cursors, end);
         } else {
             for c in cursors.iter_mut() {
@@ -274,9 +184,10 @@ pub(crate) fn encode_columns_sized<A: Allocator + Clone>(
     Ok(())
 }
 
-/// Appends the rows of a converter of one byte column of long values, or
-/// of one dictionary whose values' rows have one width and whose null keys
-/// are shorter ([`dictionary::append_bound`]), in order: each
+/// Appends the rows of a converter of one dictionary column whose values'
+/// rows have one width and whose null keys are shorter
+/// ([`dictionary::append_bound`]), or whose byte values are taken per key
+/// ([`variable::take::append_bound`]), in order: each
 /// byte written once, without zeroing the rows first and without a pass
 /// for the row starts (room is made for at most a bound's bytes). `false`
 /// (nothing done) for other converters.
@@ -300,7 +211,7 @@ fn append_single<A: Allocator + Clone>(
         Encoder::Table { width: Some(w), .. } if *w <= APPEND_WIDTH => None,
         Encoder::Table { table, index, .. } => dictionary::append_bound(node, table, index, n),
         Encoder::Take(take) => variable::take::append_bound(take, n, APPEND_VALUE),
-        _ => byte_sizes::append_bound(only, node, n, APPEND_VALUE),
+        _ => None,
     };
     let Some(bound) = bound else {
         return Ok(false);
@@ -310,9 +221,6 @@ fn append_single<A: Allocator + Clone>(
     let (buffer, offsets) = rows.parts_mut();
     let cursors = offsets.get_mut(first + 1..).ok_or(Error::OutOfBounds)?;
     buffer.try_extend_appended(bound, |w| match only {
-        Encoder::Direct(column) if !node.unordered => {
-            variable::append_column(column, node.options, w, cursors)
-        }
         Encoder::Table { table, index, .. } => {
             dictionary::append(node, table, index, w, cursors, alloc)
         }
@@ -333,10 +241,11 @@ const CHUNK: usize = 256 * 1024;
 /// are zeroed at once (they stay in the cache anyway).
 const CHUNKED: usize = 1024 * 1024;
 
-/// Rows of one byte column whose values average at least this many bytes
-/// (a block) are written in order without zeroing them first; shorter ones
-/// are zeroed and written like the others (measured faster for them: one
-/// bounds check a row instead of two).
+/// Rows of one dictionary of byte values taken per key whose values
+/// average at least this many bytes (a block) are written in order
+/// without zeroing them first; shorter ones are zeroed and written like
+/// the others (measured faster for them: one bounds check a row instead
+/// of two).
 const APPEND_VALUE: usize = 32;
 
 /// Rows of one dictionary column whose rows all have one width above this
@@ -367,134 +276,27 @@ fn check_end(cursors: &[usize], end: usize) -> Result<()> {
     Ok(())
 }
 
-/// Readies one column for encoding (encoding its children, interning
-/// dictionary values).
-fn prepare<'c, 'b, A: Allocator + Clone>(
-    node: &Node<'_, A>,
-    dicts: &mut [Interner<A>],
-    column: &'c ArrayRef<'b, A>,
-    alloc: &A,
-) -> Result<Encoder<'c, 'b, A>> {
-    let opts = node.options;
-    match (&node.kind, column) {
-        (Kind::Leaf, c) => Ok(Encoder::Direct(c)),
-        (Kind::Struct(children), ArrayRef::Struct(s)) => {
-            nested::prepare_struct(children, dicts, s, alloc)
-        }
-        (Kind::FixedSizeList(child, size), ArrayRef::FixedSizeList(l)) => {
-            nested::prepare_fixed_size_list(child, dicts, *size, l, alloc)
-        }
-        (Kind::List(_), ArrayRef::List(l)) => list::prepare_list(node, dicts, l, alloc),
-        (Kind::List(_), ArrayRef::LargeList(l)) => list::prepare_list(node, dicts, l, alloc),
-        (Kind::List(_), ArrayRef::ListView(l)) => list::prepare_list_view(node, dicts, l, alloc),
-        (Kind::List(_), ArrayRef::LargeListView(l)) => {
-            list::prepare_list_view(node, dicts, l, alloc)
-        }
-        (Kind::List(_), ArrayRef::Map(m)) => list::prepare_map(node, dicts, m, alloc),
-        (Kind::Dictionary(slot, values), ArrayRef::Dictionary(d)) => {
-            let mut enc = dictionary::prepare_dictionary(*slot, dicts, values, opts, d, alloc)?;
-            if let Encoder::Table { table, width, .. } = &mut enc {
-                *width = dictionary::key_width(node, table, d.keys());
-            }
-            Ok(enc)
-        }
-        (Kind::RunEnd(values), ArrayRef::RunEndEncoded(r)) => {
-            super::run_end::prepare_run(values, dicts, r, alloc)
-        }
-        #[cfg(feature = "union")]
-        (Kind::Union(children), ArrayRef::Union(u)) => {
-            super::union::prepare_union(children, dicts, u, alloc)
-        }
-        _ => Err(Error::TypeMismatch),
+/// At most how many bytes `n` rows of `encoders` take after `start` bytes
+/// (so that sizes can be added without overflow checks), when every column
+/// is fixed-width (`fixed` bytes a row in all) or a byte column
+/// ([`byte_sizes::column_bound`]); `None` when a column is of another kind
+/// or the bound does not fit in `usize`.
+fn rows_bound<A: Allocator>(
+    encoders: &[Encoder<'_, '_, A>],
+    n: usize,
+    fixed: usize,
+    start: usize,
+) -> Option<usize> {
+    let mut total = fixed.checked_mul(n)?.checked_add(start)?;
+    for enc in encoders {
+        let bound = match enc {
+            enc if fixed_width(enc).is_some() => 0,
+            Encoder::Direct(column) => byte_sizes::column_bound(column, n)?,
+            _ => return None,
+        };
+        total = total.checked_add(bound)?;
     }
-}
-
-/// The encoded width of every row of a column whose rows all have one
-/// width (the fixed-width leaf types), `None` for the others.
-pub(crate) fn fixed_width<A: Allocator>(enc: &Encoder<'_, '_, A>) -> Option<usize> {
-    let column = match enc {
-        Encoder::Direct(column) => column,
-        Encoder::Table { width, .. } => return *width,
-        _ => return None,
-    };
-    fixed::column_width(column)
-}
-
-/// Adds `delta` to every length. Saturating, so that it vectorises: a
-/// saturated length makes the running total overflow, which the caller
-/// reports as [`Error::CapacityOverflow`].
-fn add_all(lengths: &mut [usize], delta: usize) -> Result<()> {
-    for l in lengths {
-        *l = l.saturating_add(delta);
-    }
-    Ok(())
-}
-
-/// Adds each row's encoded size for this column to `lengths[i]` (without
-/// overflow checks for byte columns when `bounded`: see
-/// [`byte_sizes::rows_bound`]).
-pub(crate) fn add_lengths<A: Allocator>(
-    enc: &Encoder<'_, '_, A>,
-    node: &Node<'_, A>,
-    lengths: &mut [usize],
-    bounded: bool,
-) -> Result<()> {
-    match enc {
-        Encoder::Direct(column) => match fixed::column_width(column) {
-            Some(0) => Ok(()),
-            Some(w) => add_all(lengths, w),
-            None => variable::add_column_lengths(column, lengths, node.unordered, bounded),
-        },
-        Encoder::Nested {
-            nulls,
-            child,
-            per_row,
-        } => nested::add_lengths(*nulls, child, *per_row, lengths),
-        Encoder::List {
-            nulls,
-            index,
-            child,
-        } => list::add_lengths(*nulls, index, child, node, lengths),
-        Encoder::Table { table, index, .. } => dictionary::add_lengths(node, table, index, lengths),
-        Encoder::Take(take) => variable::take::add_lengths(take, lengths),
-        #[cfg(feature = "union")]
-        Encoder::Union { union, rows } => super::union::add_lengths(union, rows, lengths),
-    }
-}
-
-/// Writes this column's piece of every row at `data[cursors[i]..]`,
-/// advancing the cursors.
-pub(crate) fn encode<A: Allocator>(
-    enc: &Encoder<'_, '_, A>,
-    node: &Node<'_, A>,
-    data: &mut [u8],
-    cursors: &mut [usize],
-) -> Result<()> {
-    let opts = node.options;
-    match enc {
-        Encoder::Direct(column) => {
-            match variable::encode_column(column, opts, node.unordered, data, cursors) {
-                Some(r) => r,
-                None => fixed::encode_column(column, opts, data, &mut Layout::Cursors(cursors)),
-            }
-        }
-        Encoder::Nested {
-            nulls,
-            child,
-            per_row,
-        } => nested::encode(*nulls, child, *per_row, opts, data, cursors),
-        Encoder::List {
-            nulls,
-            index,
-            child,
-        } => list::encode(*nulls, index, child, node, data, cursors),
-        Encoder::Table { table, index, .. } => {
-            dictionary::encode(node, table, index, data, cursors)
-        }
-        Encoder::Take(take) => variable::take::encode(take, opts, data, cursors),
-        #[cfg(feature = "union")]
-        Encoder::Union { union, rows } => super::union::encode(union, rows, opts, data, cursors),
-    }
+    Some(total)
 }
 
 #[cfg(test)]
@@ -504,10 +306,7 @@ mod tests {
 
     use crate::Global;
 
-    use crate::array::{
-        Array, ArrayRef, BinaryArray, BinaryViewArray, BooleanBuilder, LargeStringArray, NullArray,
-        PrimitiveArray, StringArray, StringViewArray,
-    };
+    use crate::array::{Array, ArrayRef, BooleanBuilder, NullArray, PrimitiveArray, StringArray};
     use crate::datatypes::DataType;
     use crate::row::{RowConverter, Rows, SortField, SortOptions};
 
@@ -591,75 +390,10 @@ mod tests {
         }
     }
 
-    /// One byte column of long values is written in order without zeroing
-    /// (`APPEND_VALUE`; views: values longer than inline on average, the
-    /// inline ones among them too): the same bytes as the general path
-    /// (the column next to a Null column, which adds nothing to a row),
-    /// every direction and null order, sliced too (the last value near
-    /// the end of the values: its last block copied short), and the spec's
-    /// bytes of a value.
+    /// The spec's bytes of a value of 100 bytes: three whole blocks, then
+    /// four bytes zero padded and their count.
     #[test]
-    fn long_byte_column_rows_match_the_general_path() {
-        let words: Vec<Vec<u8>> = (0..301)
-            .map(|i| (0..(i * 7) % 131).map(|j| (i * 31 + j * 7) as u8).collect())
-            .collect();
-        let bytes: Vec<Option<&[u8]>> = words
-            .iter()
-            .enumerate()
-            .map(|(i, w)| (i % 9 != 4).then_some(w.as_slice()))
-            .collect();
-        let text: Vec<String> = words
-            .iter()
-            .map(|w| w.iter().map(|&b| char::from(b'a' + b % 26)).collect())
-            .collect();
-        let text: Vec<Option<&str>> = text
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (i % 9 != 4).then_some(s.as_str()))
-            .collect();
-        let columns = [
-            BinaryArray::try_from_options_in(&bytes, Global)
-                .unwrap()
-                .into_array_ref(),
-            StringArray::try_from_options_in(&text, Global)
-                .unwrap()
-                .into_array_ref(),
-            LargeStringArray::try_from_options_in(&text, Global)
-                .unwrap()
-                .into_array_ref(),
-            BinaryViewArray::try_from_options_in(&bytes, Global)
-                .unwrap()
-                .into_array_ref(),
-            StringViewArray::try_from_options_in(&text, Global)
-                .unwrap()
-                .into_array_ref(),
-        ];
-        for column in columns {
-            for (desc, nulls_first) in [(false, true), (true, false), (false, false), (true, true)]
-            {
-                let opts = SortOptions::new(desc, nulls_first);
-                for col in [
-                    column.clone(),
-                    column.slice(5, 290).unwrap(),
-                    column.slice(281, 20).unwrap(),
-                ] {
-                    let dt = col.data_type().clone();
-                    let one = c_rows(
-                        &[SortField::new_with_options(dt.clone(), opts)],
-                        core::slice::from_ref(&col),
-                    );
-
-                    let two = c_rows(
-                        &[
-                            SortField::new_with_options(dt, opts),
-                            SortField::new_with_options(DataType::Null, opts),
-                        ],
-                        &[col.clone(), NullArray::new(col.len()).into_array_ref()],
-                    );
-                    assert_eq!(all(&one), all(&two));
-                }
-            }
-        }
+    fn long_value_bytes() {
         let value = [b'x'; 100];
         let col = StringArray::try_from_options_in(
             &[Some(core::str::from_utf8(&value).unwrap())],

@@ -9,8 +9,8 @@
 //! column, as the options say; equal rows mean equal values. This is what
 //! multi-column sorts, merges, joins and group-bys want. Rows decode back to
 //! columns of the original types with [`RowConverter::convert_rows`] (any
-//! rows) or [`RowConverter::convert_all_rows`] (every row of a [`Rows`],
-//! read straight from its buffer), which validate their input: malformed
+//! rows) or [`RowConverter::convert_all_rows`] (every row of a [`Rows`]),
+//! through one decoder, which validates its input: malformed
 //! bytes give [`Error::InvalidRow`], never a panic.
 //!
 //! # Encoding
@@ -107,28 +107,32 @@
 
 // # Files of this module, by type family
 //
-// Every decode goes through one dispatch (`source.rs`): the columns choose
-// a plan; rows of a `Rows` (`convert_all_rows`) try the plan's decoder
-// over the whole buffer first, any rows (`convert_rows`, and the fallback)
-// take its row-by-row decoder.
+// Every decode goes through one driver (`decode.rs`, `decode_rows`): one
+// cursor per row, each column's decoder consuming its piece; the rows of a
+// `Rows` (`convert_all_rows`) and any rows (`convert_rows`) alike.
 //
 // Each type family's encode and decode sit side by side in its file or
-// directory; `encode.rs` and `decode.rs` only dispatch on the column's kind.
+// directory. The dispatch on a column's kind is here, in this file
+// (`prepare`, `add_lengths`, `encode`, `decode_column`, `skip_one`): the
+// families with children recurse through it, and the drivers
+// (`encode.rs`, `decode.rs`) call it per column, so no family imports a
+// driver back.
 //
-// | family | encode | decode row by row | decode a whole `Rows` |
-// |---|---|---|---|
-// | driver | `encode.rs` (sizes, then one pass per column) | `source.rs` (the dispatch), `decode.rs` (cursors, column by column) | `source.rs` |
-// | fixed width (Null, Boolean, primitives, FixedSizeBinary) | `fixed/mod.rs`, `fixed/native_order.rs` | `fixed/mod.rs` (cursors), `fixed/rows.rs` (all columns fixed) | `fixed/contiguous.rs` |
-// | bytes (Binary, Utf8, Large, View) | `variable/mod.rs`, `variable/sizes.rs` | `variable/decoding.rs`, `variable/decoding/columns.rs`, `variable/decoding/views.rs` (views) | `variable/contiguous.rs` |
-// | nested: struct, fixed-size list | `nested.rs` | `nested.rs` | — |
-// | list, list view, map | `list/mod.rs`; layouts `list/elements.rs` (default), `list/canonical.rs` (seed, unordered) | same | — |
-// | dictionary by value, and the table encoder | `dictionary.rs`, `variable/take.rs` (values taken per key) | `dictionary.rs` | — |
-// | seed dictionary (`RowInterner`) | `interner/mod.rs` (`keys.rs`: key assignment), `dictionary.rs` | `dictionary.rs`, `interner/mod.rs` | — |
-// | run-end encoded | `run_end.rs` (rows through the table encoder) | `run_end.rs` | — |
-// | union | `union.rs` | `union.rs` | — |
-// | storage | `rows.rs` (`Rows`, `Row`), `provenance.rs` (which converter wrote them) | `provenance.rs` (own rows skip UTF-8 checks) | |
-// | the cursor decoders' look-ahead | | `prefetch.rs` | |
-// | the converter | `converter.rs` (`RowConverter`: the entry points), `node.rs` (its tree of columns: `Node`, `Kind`), `columns.rs` (per-column nodes and encoders, one column inline) | | |
+// | family | encode | decode |
+// |---|---|---|
+// | dispatch | `mod.rs` (`Encoder`, `prepare`, `add_lengths`, `encode`) | `mod.rs` (`decode_column`, `skip_one`) |
+// | driver | `encode.rs` (sizes, then one pass per column) | `decode.rs` (cursors, column by column; leaves, nulls) |
+// | fixed width (Null, Boolean, primitives, FixedSizeBinary) | `fixed/mod.rs`, `fixed/native_order.rs` | `fixed/mod.rs` |
+// | bytes (Binary, Utf8, Large, View) | `variable/mod.rs`, `variable/sizes.rs` | `variable/decoding.rs`, `variable/decoding/columns.rs`, `variable/decoding/views.rs` (views) |
+// | nested: struct, fixed-size list | `nested.rs` | `nested.rs` |
+// | list, list view, map | `list/mod.rs`; layouts `list/elements.rs` (default), `list/canonical.rs` (seed, unordered) | same |
+// | dictionary by value, and the table encoder | `dictionary.rs`, `variable/take.rs` (values taken per key, written in order) | `dictionary.rs` |
+// | seed dictionary (`RowInterner`) | `interner/mod.rs` (`keys.rs`: key assignment), `dictionary.rs` | `dictionary.rs`, `interner/mod.rs` |
+// | run-end encoded | `run_end.rs` (rows through the table encoder) | `run_end.rs` |
+// | union | `union.rs` | `union.rs` |
+// | storage | `rows.rs` (`Rows`, `Row`), `provenance.rs` (which converter wrote them) | `provenance.rs` (own rows skip UTF-8 checks) |
+// | the cursor decoders' look-ahead | | `prefetch.rs` |
+// | the converter | `converter.rs` (`RowConverter`: the entry points), `node.rs` (its tree of columns: `Node`, `Kind`), `columns.rs` (per-column nodes and encoders, one column inline) | |
 
 mod columns;
 mod converter;
@@ -144,7 +148,6 @@ mod prefetch;
 mod provenance;
 mod rows;
 mod run_end;
-mod source;
 #[cfg(feature = "union")]
 mod union;
 #[cfg(all(test, feature = "union"))]
@@ -167,7 +170,14 @@ use allocator_api2::alloc::Allocator;
 use derive_where::derive_where;
 
 use columns::Columns;
+use decode::{decode_leaf, fixed_len, is_variable};
+use dictionary::TableIndex;
+use fixed::Layout;
+use interner::Interner;
+use list::ListIndex;
 
+use crate::array::{Array, ArrayRef};
+use crate::buffer::NullBuffer;
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
 
@@ -355,6 +365,298 @@ pub enum RowEncoding {
     /// variable-length values are written as a length and the raw bytes,
     /// dictionaries by value. Cheaper to encode; the order of rows means nothing.
     Unordered,
+}
+
+// # The dispatch over the type families
+//
+// Every family that holds children (structs, lists, dictionaries, run-end
+// encoded, unions) encodes, decodes and skips them through these
+// functions; the drivers (`encode.rs`, `decode.rs`) call them per column.
+
+/// A column ready to be encoded.
+pub(crate) enum Encoder<'c, 'b, A: Allocator> {
+    /// Encoded straight from the array (every leaf type).
+    Direct(&'c ArrayRef<'b, A>),
+    /// Struct (`per_row == 1`: the children's rows) and fixed-size list
+    /// (`per_row == size`: the elements' rows): `0x01` then the `per_row`
+    /// child rows of the slot, or the null sentinel alone.
+    Nested {
+        nulls: Option<&'c NullBuffer<'b, A>>,
+        child: Rows<A>,
+        per_row: usize,
+    },
+    /// Lists: each slot's elements, from their rows `child`.
+    List {
+        nulls: Option<&'c NullBuffer<'b, A>>,
+        index: ListIndex<'c>,
+        child: list::ListChild<A>,
+    },
+    /// Dictionary and run-end encoded: a copy of one row of `table` per
+    /// slot; `width`: every slot's piece has this many bytes
+    /// ([`dictionary::key_width`]).
+    Table {
+        table: Rows<A>,
+        index: TableIndex<'c, 'b, A>,
+        width: Option<usize>,
+    },
+    /// A dictionary of byte values encoded by value, each slot's row
+    /// written from the value its key takes (no table).
+    Take(variable::take::Take<'c, 'b, A>),
+    /// Unions: the type id byte, then the selected child's row.
+    #[cfg(feature = "union")]
+    Union {
+        union: &'c crate::array::UnionArray<'b, A>,
+        rows: crate::buffer::TryVec<Rows<A>, A>,
+    },
+}
+
+/// Encodes `columns` (one per node) into new rows.
+///
+/// # Errors
+/// As [`encode_columns`].
+pub(crate) fn encode_to_rows<A: Allocator + Clone>(
+    nodes: &[Node<'_, A>],
+    dictionaries: &mut [Interner<A>],
+    columns: &[ArrayRef<'_, A>],
+    alloc: &A,
+) -> Result<Rows<A>> {
+    let mut rows = Rows::new_in(alloc.clone());
+    encode::encode_columns(nodes, dictionaries, columns, &mut rows, alloc)?;
+    Ok(rows)
+}
+
+/// Readies one column for encoding (encoding its children, interning
+/// dictionary values).
+pub(crate) fn prepare<'c, 'b, A: Allocator + Clone>(
+    node: &Node<'_, A>,
+    dicts: &mut [Interner<A>],
+    column: &'c ArrayRef<'b, A>,
+    alloc: &A,
+) -> Result<Encoder<'c, 'b, A>> {
+    let opts = node.options;
+    match (&node.kind, column) {
+        (Kind::Leaf, c) => Ok(Encoder::Direct(c)),
+        (Kind::Struct(children), ArrayRef::Struct(s)) => {
+            nested::prepare_struct(children, dicts, s, alloc)
+        }
+        (Kind::FixedSizeList(child, size), ArrayRef::FixedSizeList(l)) => {
+            nested::prepare_fixed_size_list(child, dicts, *size, l, alloc)
+        }
+        (Kind::List(_), ArrayRef::List(l)) => list::prepare_list(node, dicts, l, alloc),
+        (Kind::List(_), ArrayRef::LargeList(l)) => list::prepare_list(node, dicts, l, alloc),
+        (Kind::List(_), ArrayRef::ListView(l)) => list::prepare_list_view(node, dicts, l, alloc),
+        (Kind::List(_), ArrayRef::LargeListView(l)) => {
+            list::prepare_list_view(node, dicts, l, alloc)
+        }
+        (Kind::List(_), ArrayRef::Map(m)) => list::prepare_map(node, dicts, m, alloc),
+        (Kind::Dictionary(slot, values), ArrayRef::Dictionary(d)) => {
+            let mut enc = dictionary::prepare_dictionary(*slot, dicts, values, opts, d, alloc)?;
+            if let Encoder::Table { table, width, .. } = &mut enc {
+                *width = dictionary::key_width(node, table, d.keys());
+            }
+            Ok(enc)
+        }
+        (Kind::RunEnd(values), ArrayRef::RunEndEncoded(r)) => {
+            run_end::prepare_run(values, dicts, r, alloc)
+        }
+        #[cfg(feature = "union")]
+        (Kind::Union(children), ArrayRef::Union(u)) => {
+            union::prepare_union(children, dicts, u, alloc)
+        }
+        _ => Err(Error::TypeMismatch),
+    }
+}
+
+/// The encoded width of every row of a column whose rows all have one
+/// width (the fixed-width leaf types), `None` for the others.
+pub(crate) fn fixed_width<A: Allocator>(enc: &Encoder<'_, '_, A>) -> Option<usize> {
+    let column = match enc {
+        Encoder::Direct(column) => column,
+        Encoder::Table { width, .. } => return *width,
+        _ => return None,
+    };
+    fixed::column_width(column)
+}
+
+/// Adds `delta` to every length. Saturating, so that it vectorises: a
+/// saturated length makes the running total overflow, which the caller
+/// reports as [`Error::CapacityOverflow`].
+fn add_all(lengths: &mut [usize], delta: usize) -> Result<()> {
+    for l in lengths {
+        *l = l.saturating_add(delta);
+    }
+    Ok(())
+}
+
+/// Adds each row's encoded size for this column to `lengths[i]` (without
+/// overflow checks for byte columns when `bounded`: see
+/// [`rows_bound`]).
+pub(crate) fn add_lengths<A: Allocator>(
+    enc: &Encoder<'_, '_, A>,
+    node: &Node<'_, A>,
+    lengths: &mut [usize],
+    bounded: bool,
+) -> Result<()> {
+    match enc {
+        Encoder::Direct(column) => match fixed::column_width(column) {
+            Some(0) => Ok(()),
+            Some(w) => add_all(lengths, w),
+            None => variable::add_column_lengths(column, lengths, node.unordered, bounded),
+        },
+        Encoder::Nested {
+            nulls,
+            child,
+            per_row,
+        } => nested::add_lengths(*nulls, child, *per_row, lengths),
+        Encoder::List {
+            nulls,
+            index,
+            child,
+        } => list::add_lengths(*nulls, index, child, node, lengths),
+        Encoder::Table { table, index, .. } => dictionary::add_lengths(node, table, index, lengths),
+        Encoder::Take(take) => variable::take::add_lengths(take, lengths),
+        #[cfg(feature = "union")]
+        Encoder::Union { union, rows } => union::add_lengths(union, rows, lengths),
+    }
+}
+
+/// Writes this column's piece of every row at `data[cursors[i]..]`,
+/// advancing the cursors.
+pub(crate) fn encode<A: Allocator>(
+    enc: &Encoder<'_, '_, A>,
+    node: &Node<'_, A>,
+    data: &mut [u8],
+    cursors: &mut [usize],
+) -> Result<()> {
+    let opts = node.options;
+    match enc {
+        Encoder::Direct(column) => {
+            match variable::encode_column(column, opts, node.unordered, data, cursors) {
+                Some(r) => r,
+                None => fixed::encode_column(column, opts, data, &mut Layout::Cursors(cursors)),
+            }
+        }
+        Encoder::Nested {
+            nulls,
+            child,
+            per_row,
+        } => nested::encode(*nulls, child, *per_row, opts, data, cursors),
+        Encoder::List {
+            nulls,
+            index,
+            child,
+        } => list::encode(*nulls, index, child, node, data, cursors),
+        Encoder::Table { table, index, .. } => {
+            dictionary::encode(node, table, index, data, cursors)
+        }
+        Encoder::Take(take) => variable::take::encode(take, opts, data, cursors),
+        #[cfg(feature = "union")]
+        Encoder::Union { union, rows } => union::encode(union, rows, opts, data, cursors),
+    }
+}
+
+/// Decodes the column `node` describes from the front of each row,
+/// advancing the rows past it. `trusted`: an encoder of these very nodes
+/// wrote every byte of the rows (see `provenance.rs`), so their strings
+/// need no UTF-8 check.
+///
+/// # Errors
+/// [`Error::InvalidRow`], [`Error::InvalidUtf8`],
+/// [`Error::UnknownDictionaryKey`], [`Error::AllocationFailed`],
+/// [`Error::UnsupportedType`].
+pub(crate) fn decode_column<'a, A: Allocator + Clone>(
+    node: &Node<'a, A>,
+    dicts: &[Interner<A>],
+    rows: &mut [&[u8]],
+    trusted: bool,
+    alloc: &A,
+) -> Result<ArrayRef<'a, A>> {
+    match &node.kind {
+        Kind::Leaf => decode_leaf(node, rows, trusted, alloc),
+        Kind::Struct(children) => {
+            Ok(nested::decode_struct(node, children, dicts, rows, alloc)?.into_array_ref())
+        }
+        Kind::FixedSizeList(_, size) => {
+            Ok(
+                nested::decode_fixed_size_list(node, node.child()?, *size, dicts, rows, alloc)?
+                    .into_array_ref(),
+            )
+        }
+        Kind::List(_) => list::decode(node, node.child()?, dicts, rows, alloc),
+        Kind::Dictionary(..) => dictionary::decode_dictionary(node, dicts, rows, trusted, alloc),
+        Kind::RunEnd(_) => run_end::decode_run(node, dicts, rows, alloc),
+        #[cfg(feature = "union")]
+        Kind::Union(children) => union::decode(node, children, dicts, rows, alloc),
+    }
+}
+
+/// Length of the one encoded value of `node` at the front of `row`.
+///
+/// # Errors
+/// [`Error::InvalidRow`] when the row is too short or a sentinel is wrong.
+pub(crate) fn skip_one<A: Allocator>(node: &Node<'_, A>, row: &[u8]) -> Result<usize> {
+    let sentinel = node.options.null_sentinel();
+    let n = match &node.kind {
+        Kind::Leaf if is_variable(&node.data_type) => {
+            if node.unordered {
+                variable::skip_unordered(row)?
+            } else {
+                variable::skip_ordered(row, node.options)?
+            }
+        }
+        Kind::Leaf => fixed_len(&node.data_type)?,
+        Kind::List(_) => {
+            if node.unordered {
+                variable::skip_unordered(row)?
+            } else if node.canonical_lists {
+                variable::skip_ordered(row, node.options)?
+            } else {
+                list::elements::skip_list(row, node.options)?
+            }
+        }
+        Kind::Struct(children) => match row.first() {
+            Some(&1) => {
+                let mut pos = 1;
+                for c in children.iter() {
+                    pos += skip_one(c, row.get(pos..).ok_or(Error::InvalidRow)?)?;
+                }
+                pos
+            }
+            Some(&b) if b == sentinel => 1,
+            _ => return Err(Error::InvalidRow),
+        },
+        Kind::FixedSizeList(c, size) => match row.first() {
+            Some(&1) => {
+                let child = c.first().ok_or(Error::UnsupportedType)?;
+                let mut pos = 1;
+                for _ in 0..*size {
+                    pos += skip_one(child, row.get(pos..).ok_or(Error::InvalidRow)?)?;
+                }
+                pos
+            }
+            Some(&b) if b == sentinel => 1,
+            _ => return Err(Error::InvalidRow),
+        },
+        Kind::Dictionary(Some(_), _) => match row.first() {
+            Some(&1) => {
+                let terminator = if node.options.descending { 0xFF } else { 0 };
+                let rest = row.get(1..).ok_or(Error::InvalidRow)?;
+                2 + rest
+                    .iter()
+                    .position(|&b| b == terminator)
+                    .ok_or(Error::InvalidRow)?
+            }
+            Some(&b) if b == sentinel => 1,
+            _ => return Err(Error::InvalidRow),
+        },
+        Kind::Dictionary(None, _) | Kind::RunEnd(_) => skip_one(node.child()?, row)?,
+        #[cfg(feature = "union")]
+        Kind::Union(c) => union::skip_union(node, c, row)?,
+    };
+    if n > row.len() {
+        return Err(Error::InvalidRow);
+    }
+    Ok(n)
 }
 
 /// Splits `n` bytes off the front of `row`.

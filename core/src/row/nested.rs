@@ -12,9 +12,9 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::decode::{decode_column, skip_one, write_null_into};
-use super::encode::{encode_to_rows, Encoder};
+use super::decode::write_null_into;
 use super::interner::Interner;
+use super::{decode_column, encode_to_rows, skip_one, Encoder};
 use super::{take, Node, Rows, SortOptions};
 use crate::array::{Array, FixedSizeListArray, StructArray};
 use crate::buffer::TryVec;
@@ -167,7 +167,7 @@ pub(crate) fn decode_struct<'a, A: Allocator + Clone>(
         })?;
     let columns = SharedSlice::try_from_fn_in(children.len(), alloc.clone(), |k| {
         let c = children.get(k).ok_or(Error::OutOfBounds)?;
-        decode_column(c, dicts, &mut cursors, alloc)
+        decode_column(c, dicts, &mut cursors, false, alloc)
     })?;
     for (i, (row, rest)) in rows.iter_mut().zip(cursors.iter()).enumerate() {
         if nulls.is_valid(i) == Some(true) {
@@ -217,7 +217,7 @@ pub(crate) fn decode_fixed_size_list<'a, A: Allocator + Clone>(
         let n = skip_one(child, row)?;
         take(row, n)
     })?;
-    let values = decode_column(child, dicts, &mut cursors, alloc)?;
+    let values = decode_column(child, dicts, &mut cursors, false, alloc)?;
     if cursors.iter().any(|c| !c.is_empty()) {
         return Err(Error::InvalidRow);
     }

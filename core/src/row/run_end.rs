@@ -6,10 +6,9 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::decode::{decode_column, skip_one};
 use super::dictionary::TableIndex;
-use super::encode::{encode_to_rows, Encoder};
 use super::interner::Interner;
+use super::{decode_column, encode_to_rows, skip_one, Encoder};
 use super::{take, Node};
 use crate::array::{Array, ArrayRef, PrimitiveArray, RunArray, RunEnds};
 use crate::buffer::{MutableBuffer, ScalarBuffer, SharedBox, TryVec};
@@ -67,7 +66,7 @@ pub(crate) fn decode_run<'a, A: Allocator + Clone>(
     if prev.is_some() {
         ends.try_push(i64::try_from(rows.len()).map_err(|_| Error::CapacityOverflow)?)?;
     }
-    let values = decode_column(value_node, dicts, &mut heads, alloc)?;
+    let values = decode_column(value_node, dicts, &mut heads, false, alloc)?;
     if heads.iter().any(|c| !c.is_empty()) {
         return Err(Error::InvalidRow);
     }

@@ -14,9 +14,9 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::decode::{decode_column, write_null_into};
-use super::encode::{encode_to_rows, Encoder};
+use super::decode::write_null_into;
 use super::interner::Interner;
+use super::{decode_column, encode_to_rows, Encoder};
 use super::{Node, Rows, SortOptions};
 use crate::array::{Array, ArrayRef, UnionArray};
 use crate::buffer::TryVec;
@@ -190,7 +190,7 @@ fn decode_child<'a, A: Allocator + Clone>(
             (Some(_), false, UnionMode::Dense) => continue,
         }
     })?;
-    let values = decode_column(child, dicts, &mut cursors, alloc)?;
+    let values = decode_column(child, dicts, &mut cursors, false, alloc)?;
     let mut j = 0;
     for (i, row) in rows.iter_mut().enumerate() {
         let selected = which.get(i) == Some(&k);
@@ -220,5 +220,5 @@ pub(crate) fn skip_union<A: Allocator>(
     let (&b, rest) = row.split_first().ok_or(Error::InvalidRow)?;
     let k = child_of(node, b).ok_or(Error::InvalidRow)?;
     let child = children.get(k).ok_or(Error::InvalidRow)?;
-    Ok(1 + super::decode::skip_one(child, rest)?)
+    Ok(1 + super::skip_one(child, rest)?)
 }

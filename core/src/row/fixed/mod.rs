@@ -16,9 +16,7 @@ use core::mem::size_of;
 
 use allocator_api2::alloc::Allocator;
 
-pub(crate) mod contiguous;
 mod native_order;
-pub(crate) mod rows;
 
 use super::{prefetch, take, SortOptions};
 use crate::array::{Array, ArrayRef, BooleanArray, FixedSizeBinaryArray, PrimitiveArray};
@@ -624,7 +622,9 @@ pub(crate) fn decode_bool<'a, A: Allocator + Clone>(
     opts: SortOptions,
     alloc: &A,
 ) -> Result<BooleanArray<'a, A>> {
-    // Value and validity bits set in place (zeroed up front).
+    // Value and validity bits gathered a word per 64 rows, branch-free
+    // (a malformed row sets `bad`, reported after its word), each word
+    // written once.
     let n = rows.len();
     let mut values = MutableBuffer::new_in(alloc.clone());
     values.try_extend_zeros(n.div_ceil(8))?;
@@ -634,27 +634,28 @@ pub(crate) fn decode_bool<'a, A: Allocator + Clone>(
     let mut null_count = 0;
     {
         let (vbits, nbits) = (values.as_slice_mut(), validity.as_slice_mut());
-        for i in 0..n {
-            prefetch::ahead(rows, i);
-            let row = rows.get_mut(i).ok_or(Error::OutOfBounds)?;
-            let (piece, rest) = row.split_first_chunk::<2>().ok_or(Error::InvalidRow)?;
-            let [head, b] = *piece;
-            *row = rest;
-            let (value, valid) = if head == 1 {
-                match b ^ flip {
-                    0 => (0, 1),
-                    1 => (1, 1),
-                    _ => return Err(Error::InvalidRow),
-                }
-            } else if head == null && b == 0 {
-                null_count += 1;
-                (0, 0)
-            } else {
+        for (k, chunk) in rows.chunks_mut(64).enumerate() {
+            let (mut vword, mut nword, mut bad) = (0u64, 0u64, false);
+            for (j, row) in chunk.iter_mut().enumerate() {
+                let (piece, rest) = row.split_first_chunk::<2>().ok_or(Error::InvalidRow)?;
+                let [head, b] = *piece;
+                *row = rest;
+                let v = b ^ flip;
+                let valid = head == 1;
+                bad |= if valid { v > 1 } else { head != null || b != 0 };
+                vword |= u64::from(valid & (v == 1)) << j;
+                nword |= u64::from(valid) << j;
+            }
+            if bad {
                 return Err(Error::InvalidRow);
-            };
-            if let (Some(v), Some(m)) = (vbits.get_mut(i / 8), nbits.get_mut(i / 8)) {
-                *v |= value << (i % 8);
-                *m |= valid << (i % 8);
+            }
+            null_count += chunk.len() - nword.count_ones() as usize;
+            let at = k * 8;
+            let end = nbits.len().min(at + 8);
+            for (dst, word) in [(&mut *vbits, vword), (&mut *nbits, nword)] {
+                let dst = dst.get_mut(at..end).ok_or(Error::OutOfBounds)?;
+                let len = dst.len();
+                dst.copy_from_slice(word.to_le_bytes().get(..len).ok_or(Error::OutOfBounds)?);
             }
         }
     }

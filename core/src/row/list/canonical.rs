@@ -30,7 +30,7 @@ use allocator_api2::alloc::Allocator;
 use super::Decoded;
 use crate::buffer::{MutableBuffer, NullBufferBuilder, TryVec};
 use crate::error::{Error, Result};
-use crate::row::decode::decode_column;
+use crate::row::decode_column;
 use crate::row::interner::Interner;
 use crate::row::variable::{self, BlockWriter, BLOCK_SIZE, EMPTY, UNORDERED_NULL};
 use crate::row::{Node, Rows, SortOptions};
@@ -261,7 +261,7 @@ pub(super) fn decode_lists<'a, A: Allocator + Clone>(
         k: 0,
     };
     let mut cursors = TryVec::try_from_fn_in(total, alloc.clone(), |_| it.next())?;
-    let values = decode_column(child, dicts, &mut cursors, alloc)?;
+    let values = decode_column(child, dicts, &mut cursors, false, alloc)?;
     if cursors.iter().any(|c| !c.is_empty()) {
         return Err(Error::InvalidRow);
     }

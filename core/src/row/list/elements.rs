@@ -33,7 +33,8 @@ use super::Decoded;
 use crate::array::Array;
 use crate::buffer::{Appender, NullBufferBuilder, TryVec};
 use crate::error::{Error, Result};
-use crate::row::decode::{decode_column, match_primitive};
+use crate::row::decode::match_primitive;
+use crate::row::decode_column;
 use crate::row::fixed::{self, FixedEncode};
 use crate::row::interner::Interner;
 use crate::row::variable::{BLOCK_SIZE, CONTINUATION, EMPTY, NON_EMPTY};
@@ -530,7 +531,7 @@ pub(super) fn decode_lists<'a, A: Allocator + Clone>(
         start = end;
         Ok(row)
     })?;
-    let values = decode_column(child, dicts, &mut cursors, alloc)?;
+    let values = decode_column(child, dicts, &mut cursors, false, alloc)?;
     if cursors.iter().any(|c| !c.is_empty()) {
         return Err(Error::InvalidRow);
     }

@@ -27,9 +27,9 @@ mod canonical;
 pub(crate) mod elements;
 
 use super::decode::{fixed_len, is_variable};
-use super::encode::{encode_to_rows, Encoder};
 use super::fixed::{self, Layout};
 use super::interner::Interner;
+use super::{encode_to_rows, Encoder};
 use super::{Kind, Node, Rows};
 use crate::array::{
     Array, ArrayRef, GenericListArray, GenericListViewArray, ListOffsetSize, MapArray,

@@ -7,17 +7,15 @@
 use allocator_api2::alloc::Allocator;
 
 use super::{mask, BLOCK_SIZE, CONTINUATION, EMPTY, NON_EMPTY, UNORDERED_NULL};
-use crate::buffer::MutableBuffer;
+use crate::buffer::{Appender, MutableBuffer};
 use crate::error::{Error, Result};
 use crate::row::{take, SortOptions};
 
 mod columns;
 mod views;
 
-pub(crate) use columns::{
-    byte_array, decode, decode_single_column, single_variable, whole_row_len,
-};
-pub(crate) use views::{decode_all_views, decode_view};
+pub(crate) use columns::decode;
+pub(crate) use views::decode_view;
 
 /// Decodes one ordered value from the front of `row`, appending its bytes
 /// to `out`; `false` for a null.
@@ -152,6 +150,19 @@ pub(super) trait BlockSink {
     /// # Errors
     /// [`Error::OutOfBounds`] when there is no room for 32 bytes.
     fn last(&mut self, block: &[u8; BLOCK_SIZE], n: usize) -> Result<()>;
+}
+
+/// Blocks appended in order; the last one's padding is not kept.
+impl BlockSink for Appender<'_> {
+    #[inline(always)]
+    fn block(&mut self, block: &[u8; BLOCK_SIZE]) -> Result<()> {
+        self.put(block)
+    }
+
+    #[inline(always)]
+    fn last(&mut self, block: &[u8; BLOCK_SIZE], n: usize) -> Result<()> {
+        self.put_prefix(block, n)
+    }
 }
 
 /// Decodes one ordered value from the front of `row` (`flip` `0xFF` when

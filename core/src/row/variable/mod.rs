@@ -12,8 +12,6 @@
 
 use allocator_api2::alloc::Allocator;
 
-mod append;
-pub(crate) mod contiguous;
 pub(crate) mod decoding;
 pub(crate) mod sizes;
 pub(crate) mod take;
@@ -456,25 +454,9 @@ pub(super) fn write_valid(
     write_value(out, values, start, end, flip)
 }
 
-/// Adds the encoded size of `get(i)` to `lengths[i]`.
-///
-/// # Errors
-/// [`Error::CapacityOverflow`].
-pub(crate) fn add_lengths<'v>(
-    lengths: &mut [usize],
-    get: impl Fn(usize) -> Option<&'v [u8]>,
-    unordered: bool,
-) -> Result<()> {
-    for (i, l) in lengths.iter_mut().enumerate() {
-        let n = value_len(get(i).map(<[u8]>::len), unordered)?;
-        *l = l.checked_add(n).ok_or(Error::CapacityOverflow)?;
-    }
-    Ok(())
-}
-
 /// Adds each row's encoded size of a byte column (Binary, Utf8, their
 /// `Large` and `View` forms) to `lengths[i]` (without overflow checks
-/// for offsets-based columns when `bounded`: see [`sizes::rows_bound`]).
+/// when `bounded`: see [`sizes::column_bound`]).
 ///
 /// # Errors
 /// [`Error::UnsupportedType`] for other columns; [`Error::CapacityOverflow`].
@@ -484,13 +466,9 @@ pub(crate) fn add_column_lengths<A: Allocator>(
     unordered: bool,
     bounded: bool,
 ) -> Result<()> {
-    macro_rules! var {
+    macro_rules! views {
         ($a:expr) => {
-            add_lengths(
-                lengths,
-                |i| valid_bytes($a.is_valid(i), $a.value_bytes(i)),
-                unordered,
-            )
+            sizes::add_lengths_from_views(lengths, $a.views(), $a.nulls(), unordered, bounded)
         };
     }
     macro_rules! offsets {
@@ -509,8 +487,8 @@ pub(crate) fn add_column_lengths<A: Allocator>(
         ArrayRef::LargeBinary(a) => offsets!(a),
         ArrayRef::Utf8(a) => offsets!(a),
         ArrayRef::LargeUtf8(a) => offsets!(a),
-        ArrayRef::BinaryView(a) => var!(a),
-        ArrayRef::Utf8View(a) => var!(a),
+        ArrayRef::BinaryView(a) => views!(a),
+        ArrayRef::Utf8View(a) => views!(a),
         _ => Err(Error::UnsupportedType),
     }
 }
@@ -643,7 +621,6 @@ fn valid_bytes(valid: bool, bytes: Option<&[u8]>) -> Option<&[u8]> {
     }
 }
 
-pub(crate) use append::append_column;
 pub(crate) use decoding::{
     decode, decode_ordered, decode_unordered, decode_view, skip_ordered, skip_unordered,
 };
@@ -723,5 +700,40 @@ mod tests {
             enc::<4>(Some(b"Defenestration"), asc),
             b"\x02Defe\xFFnest\xFFrati\xFFon\x00\x00\x02"
         );
+    }
+
+    /// View rows of mostly inline values (every length 0 to 12, nulls, a
+    /// few longer values among them) are the rows of the same values as
+    /// Binary, every direction and null order.
+    #[test]
+    fn inline_view_rows_are_the_binary_rows() {
+        use crate::array::{BinaryArray, BinaryViewArray};
+        use crate::row::{RowConverter, SortField};
+        let long = [b'L'; 45];
+        let mut values: std::vec::Vec<Option<&[u8]>> = (0..200usize)
+            .map(|i| {
+                let len = i % 14;
+                (len != 13).then_some(&b"abcdefghijkl\xFF"[..len.min(12)])
+            })
+            .collect();
+        values[7] = Some(&long);
+        values[150] = Some(&long[..13]);
+        let views = BinaryViewArray::<Global>::try_from_options_in(&values, Global).unwrap();
+        assert!(views.data_buffers().iter().map(|b| b.len()).sum::<usize>() < 12 * 200);
+        let views = views.into_array_ref();
+        let binary = BinaryArray::<Global>::try_from_options_in(&values, Global)
+            .unwrap()
+            .into_array_ref();
+        for (desc, nulls_first) in [(false, true), (false, false), (true, true), (true, false)] {
+            let o = SortOptions::new(desc, nulls_first);
+            let rows = |col: &crate::array::ArrayRef<'static, Global>| {
+                let f = SortField::new_with_options(col.data_type().clone(), o);
+                let c = RowConverter::try_new(&[f]).unwrap();
+                c.convert_columns(core::slice::from_ref(col)).unwrap()
+            };
+            let (v, b) = (rows(&views), rows(&binary));
+            assert_eq!(v.offsets(), b.offsets(), "{o:?}");
+            assert_eq!(v.data(), b.data(), "{o:?}");
+        }
     }
 }

@@ -1,26 +1,24 @@
-//! Row sizes of offsets-based byte columns (Binary, LargeBinary, Utf8,
-//! LargeUtf8) straight from their offsets: the lengths pass
-//! ([`add_lengths_from_offsets`]) and the pass that turns the row lengths
-//! into row starts ([`starts_from_offsets`]), both checked for overflow.
-//! When an upper bound of the rows' size fits in `usize` ([`rows_bound`],
-//! computed once from each column's first and last offsets), no length or
-//! total can overflow: the lengths are added with plain additions (in
-//! 32-bit lanes for 32-bit offsets) and turned into starts by a plain
-//! running sum ([`starts_from_lengths`]).
+//! Row sizes of byte columns (Binary, LargeBinary, Utf8, LargeUtf8 from
+//! their offsets, BinaryView and Utf8View from their views): the lengths
+//! pass ([`add_lengths_from_offsets`], [`add_lengths_from_views`]). When an
+//! upper bound of the rows' size fits in `usize` ([`column_bound`],
+//! computed once from each column's first and last offsets or its views'
+//! lengths), no length or total can overflow: the lengths are added with
+//! plain additions (in 32-bit lanes for 32-bit offsets) and turned into
+//! starts by a plain running sum ([`starts_from_lengths`]); otherwise they
+//! saturate, and the caller's checked running sum reports the overflow.
 
 use allocator_api2::alloc::Allocator;
 
 use super::{BLOCK_SIZE, UNORDERED_NULL};
-use crate::array::{Array, ArrayRef};
+use crate::array::ArrayRef;
 use crate::buffer::{NullBuffer, OffsetSize};
 use crate::error::{Error, Result};
-use crate::row::encode::{fixed_width, Encoder};
-use crate::row::Node;
 
 /// Adds the encoded size of slot `i` of an offsets-based array (`offsets`:
 /// `lengths.len() + 1` of them; null slots per `nulls`) to `lengths[i]`,
 /// straight from the offsets. With `bounded` (the caller checked with
-/// [`rows_bound`] that the rows fit in `usize`) the sizes are added with
+/// [`column_bound`] that the rows fit in `usize`) the sizes are added with
 /// plain (wrapping) additions, else saturating ones.
 ///
 /// # Errors
@@ -146,7 +144,7 @@ pub(crate) fn add_lengths_from_offsets<O: OffsetSize, A: Allocator>(
 }
 
 /// [`add_lengths_from_offsets`] for ordered values, bounded sizes (see
-/// [`rows_bound`]: plain additions) and 32-bit offsets (`offsets`:
+/// [`column_bound`]: plain additions) and 32-bit offsets (`offsets`:
 /// `lengths.len() + 1` of them; validity bits `bits`, all valid when
 /// `None`): a value is shorter than 2 GiB, so its size fits in a `u32`
 /// and is computed in 32-bit lanes (twice as many a vector), then
@@ -201,84 +199,9 @@ fn ordered_lengths32(lengths: &mut [usize], offsets: &[i32], bits: Option<(&[u8]
     bad
 }
 
-/// Turns `cursors`, each row's length without one offsets-based byte
-/// column (Binary, Utf8 and their `Large` forms, ordered encoding;
-/// `offsets`: `cursors.len() + 1` of them, null slots per `nulls`), into
-/// the rows' starts with that column's sizes added: row 0 starts at
-/// `start`, row `i + 1` where row `i` ends. Returns where the last row
-/// ends. The column's lengths and the running total in one pass, with
-/// overflow checks (when [`rows_bound`] bounds the rows, the lengths pass
-/// and [`starts_from_lengths`] are faster).
-///
-/// # Errors
-/// [`Error::OffsetsLength`] when there are too few offsets;
-/// [`Error::OffsetOutOfBounds`] for negative or decreasing offsets;
-/// [`Error::CapacityOverflow`] when the total does not fit.
-pub(crate) fn starts_from_offsets<O: OffsetSize, A: Allocator>(
-    cursors: &mut [usize],
-    offsets: &[O],
-    nulls: Option<&NullBuffer<'_, A>>,
-    start: usize,
-) -> Result<usize> {
-    let offsets = offsets
-        .get(..cursors.len() + 1)
-        .ok_or(Error::OffsetsLength)?;
-    /// `(end, bad offsets, overflow)`.
-    #[inline(always)]
-    fn pass<O: OffsetSize>(
-        cursors: &mut [usize],
-        offsets: &[O],
-        valid: impl Fn(usize) -> usize,
-        start: usize,
-    ) -> (usize, bool, bool) {
-        const B: usize = BLOCK_SIZE;
-        let Some((&first, rest)) = offsets.split_first() else {
-            return (start, false, false);
-        };
-        // Offsets that start non-negative and never decrease are all
-        // non-negative, and their differences fit in `isize`: one
-        // comparison a row checks both.
-        let (mut at, mut bad, mut over) = (start, first.to_usize().is_none(), false);
-        let (mut prev, mut prev_u) = (first, first.to_usize().unwrap_or(0));
-        for (i, (c, &b)) in cursors.iter_mut().zip(rest).enumerate() {
-            bad |= b < prev;
-            let b_u = b.to_usize().unwrap_or(0);
-            let len = b_u.wrapping_sub(prev_u);
-            (prev, prev_u) = (b, b_u);
-            let blocks = (len.wrapping_add(B - 1) / B).wrapping_mul(B + 1) & valid(i);
-            // Saturating: a saturated length (see `add_lengths_from_offsets`)
-            // must not wrap to a small one.
-            let next = at.wrapping_add(c.saturating_add(1 + blocks));
-            *c = at;
-            over |= next < at;
-            at = next;
-        }
-        (at, bad, over)
-    }
-    let bits = nulls.map(|n| (n.inner().inner().as_slice(), n.inner().offset()));
-    /// All ones when bit `i` (from bit `offset` of `bytes`) is set, else 0.
-    #[inline(always)]
-    fn valid((bytes, offset): (&[u8], usize), i: usize) -> usize {
-        let j = offset + i;
-        let bit = bytes.get(j / 8).map_or(0, |b| (b >> (j % 8)) & 1);
-        0usize.wrapping_sub(usize::from(bit))
-    }
-    let (end, bad, over) = match bits {
-        None => pass(cursors, offsets, |_| usize::MAX, start),
-        Some(b) => pass(cursors, offsets, |i| valid(b, i), start),
-    };
-    if bad {
-        return Err(Error::OffsetOutOfBounds);
-    }
-    if over {
-        return Err(Error::CapacityOverflow);
-    }
-    Ok(end)
-}
-
 /// Turns `lengths` into the rows' starts: row 0 at `start`, row `i + 1`
 /// where row `i` ends; returns where the last row ends. Wrapping: for
-/// lengths whose total was bounded with [`rows_bound`].
+/// lengths whose total was bounded with [`column_bound`].
 pub(crate) fn starts_from_lengths(lengths: &mut [usize], start: usize) -> usize {
     let mut at = start;
     for l in lengths {
@@ -289,84 +212,78 @@ pub(crate) fn starts_from_lengths(lengths: &mut [usize], start: usize) -> usize 
     at
 }
 
-/// Row starts with `enc`'s sizes added to the lengths in `cursors` (see
-/// [`starts_from_offsets`]) when `enc` is an offsets-based byte
-/// column encoded ordered; `None` (nothing done) otherwise.
-pub(crate) fn byte_starts<A: Allocator>(
-    enc: &Encoder<'_, '_, A>,
-    node: &Node<'_, A>,
-    cursors: &mut [usize],
-    start: usize,
-) -> Option<Result<usize>> {
-    if node.unordered {
-        return None;
+/// Adds the encoded size of slot `i` of a view array (`views`: at least
+/// `lengths.len()` of them; null slots per `nulls`) to `lengths[i]`,
+/// straight from the views' lengths, branch-free (so that it vectorises).
+/// With `bounded` (see [`column_bound`]) the sizes are added with plain
+/// (wrapping) additions, else saturating ones.
+///
+/// # Errors
+/// [`Error::OutOfBounds`] when there are too few views;
+/// [`Error::CapacityOverflow`] for a negative length or, unordered, one of
+/// `u32::MAX` bytes or more.
+pub(crate) fn add_lengths_from_views<A: Allocator>(
+    lengths: &mut [usize],
+    views: &[crate::array::ByteView],
+    nulls: Option<&NullBuffer<'_, A>>,
+    unordered: bool,
+    bounded: bool,
+) -> Result<()> {
+    const B: usize = BLOCK_SIZE;
+    let views = views.get(..lengths.len()).ok_or(Error::OutOfBounds)?;
+    let bits = nulls.map(|n| (n.inner().inner().as_slice(), n.inner().offset()));
+    #[inline(always)]
+    fn pass<const BOUNDED: bool>(
+        lengths: &mut [usize],
+        views: &[crate::array::ByteView],
+        valid: impl Fn(usize) -> usize,
+        size: impl Fn(usize, usize) -> usize,
+    ) -> bool {
+        let mut bad = false;
+        for (i, (l, v)) in lengths.iter_mut().zip(views).enumerate() {
+            let len = v.length();
+            bad |= len < 0;
+            *l = add::<BOUNDED>(*l, size(len as u32 as usize, valid(i)));
+        }
+        bad
     }
-    let Encoder::Direct(column) = enc else {
-        return None;
+    let ordered =
+        |len: usize, v: usize| ((len.div_ceil(B).wrapping_mul(B + 1)) & v).wrapping_add(1);
+    let plain = |len: usize, v: usize| (len & v).wrapping_add(4);
+    let valid = |i: usize| {
+        bits.map_or(usize::MAX, |(bytes, offset)| {
+            let j = offset + i;
+            let bit = bytes.get(j / 8).map_or(0, |b| (b >> (j % 8)) & 1);
+            0usize.wrapping_sub(usize::from(bit))
+        })
     };
-    macro_rules! starts {
-        ($a:expr) => {
-            Some(starts_from_offsets(
-                cursors,
-                $a.value_offsets(),
-                $a.nulls(),
-                start,
-            ))
-        };
+    let bad = match (unordered, bounded) {
+        (false, false) => pass::<false>(lengths, views, valid, ordered),
+        (false, true) => pass::<true>(lengths, views, valid, ordered),
+        (true, false) => pass::<false>(lengths, views, valid, plain),
+        (true, true) => pass::<true>(lengths, views, valid, plain),
+    };
+    // A view's length is an `i32`: never `u32::MAX` bytes or more.
+    if bad {
+        return Err(Error::CapacityOverflow);
     }
-    match column {
-        ArrayRef::Binary(a) => starts!(a),
-        ArrayRef::LargeBinary(a) => starts!(a),
-        ArrayRef::Utf8(a) => starts!(a),
-        ArrayRef::LargeUtf8(a) => starts!(a),
-        _ => None,
-    }
+    Ok(())
 }
 
-/// At most how many bytes the `n` rows of `enc` take when it is a byte
-/// column encoded ordered whose values average at least `average` bytes
-/// (offsets-based) or more than 12 (views); `None` otherwise (or when the offsets are out of
-/// order or the bound does not fit: the general path reports the error).
-pub(crate) fn append_bound<A: Allocator>(
-    enc: &Encoder<'_, '_, A>,
-    node: &Node<'_, A>,
-    n: usize,
-    average: usize,
-) -> Option<usize> {
-    if node.unordered {
-        return None;
+/// At most how many bytes the `n` rows of a byte column take, ordered or
+/// unordered, so that sizes can be added without overflow checks: from the
+/// offsets ([`bytes_bound`]) or the views' lengths; `None` for other
+/// columns, offsets out of order at the ends, or a bound that does not fit.
+pub(crate) fn column_bound<A: Allocator>(column: &ArrayRef<'_, A>, n: usize) -> Option<usize> {
+    match column {
+        ArrayRef::Binary(a) => bytes_bound(a.value_offsets(), n),
+        ArrayRef::LargeBinary(a) => bytes_bound(a.value_offsets(), n),
+        ArrayRef::Utf8(a) => bytes_bound(a.value_offsets(), n),
+        ArrayRef::LargeUtf8(a) => bytes_bound(a.value_offsets(), n),
+        ArrayRef::BinaryView(a) => values_bound(view_bytes(a.views().get(..n)?), n),
+        ArrayRef::Utf8View(a) => values_bound(view_bytes(a.views().get(..n)?), n),
+        _ => None,
     }
-    let Encoder::Direct(column) = enc else {
-        return None;
-    };
-    macro_rules! bytes {
-        ($a:expr) => {{
-            let o = $a.value_offsets();
-            let bytes = o.get(n)?.to_usize()?.checked_sub(o.first()?.to_usize()?)?;
-            (bytes, bytes_bound(o, n))
-        }};
-    }
-    // Views always (the general path sizes them slowly; inline values are
-    // one fixed-size copy a row).
-    macro_rules! views {
-        ($a:expr) => {{
-            let bytes = view_bytes($a.views().get(..n)?);
-            (usize::MAX, values_bound(bytes, n))
-        }};
-    }
-    let (bytes, bound) = match column {
-        ArrayRef::Binary(a) => bytes!(a),
-        ArrayRef::LargeBinary(a) => bytes!(a),
-        ArrayRef::Utf8(a) => bytes!(a),
-        ArrayRef::LargeUtf8(a) => bytes!(a),
-        ArrayRef::BinaryView(a) => views!(a),
-        ArrayRef::Utf8View(a) => views!(a),
-        _ => return None,
-    };
-    if bytes < average.checked_mul(n)? {
-        return None;
-    }
-    bound
 }
 
 /// The lengths of `views` added up (null slots' too: an upper bound of
@@ -414,42 +331,11 @@ fn values_bound(bytes: usize, n: usize) -> Option<usize> {
         .checked_add(bytes / BLOCK_SIZE)
 }
 
-/// At most how many bytes `n` rows of `encoders` take after `start` bytes
-/// (so that sizes can be added without overflow checks), when every column
-/// is fixed-width (`fixed` bytes a row in all) or an offsets-based byte
-/// column; `None` when a column is of another kind or the bound does not
-/// fit in `usize`.
-pub(crate) fn rows_bound<A: Allocator>(
-    encoders: &[Encoder<'_, '_, A>],
-    n: usize,
-    fixed: usize,
-    start: usize,
-) -> Option<usize> {
-    let mut total = fixed.checked_mul(n)?.checked_add(start)?;
-    for enc in encoders {
-        let bound = match enc {
-            Encoder::Direct(ArrayRef::Binary(a)) => bytes_bound(a.value_offsets(), n)?,
-            Encoder::Direct(ArrayRef::LargeBinary(a)) => bytes_bound(a.value_offsets(), n)?,
-            Encoder::Direct(ArrayRef::Utf8(a)) => bytes_bound(a.value_offsets(), n)?,
-            Encoder::Direct(ArrayRef::LargeUtf8(a)) => bytes_bound(a.value_offsets(), n)?,
-            enc if fixed_width(enc).is_some() => 0,
-            _ => return None,
-        };
-        total = total.checked_add(bound)?;
-    }
-    Some(total)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::row::encode::{encode_columns_sized, Sizing};
-    use crate::row::test_model::{build, Dt, Rng, V};
     use crate::row::variable::value_len;
-    use crate::row::Rows;
-    use crate::row::{RowConverter, SortField, SortOptions};
     use crate::Global;
-    use std::vec::Vec;
 
     /// The view lengths added up, a negative one as 0, none: 0; near the
     /// top of `i32` they do not wrap.
@@ -464,154 +350,25 @@ mod tests {
         assert_eq!(view_bytes(&[v(i32::MIN), v(7)]), 7);
     }
 
-    /// Rows sized without overflow checks (bounded) are the rows sized
-    /// with them: random byte columns (nulls, empty and long values,
-    /// nulls at both ends, sliced) beside fixed-width columns, both
-    /// encodings, every sort option, appended after other rows too.
+    /// The bound of a byte column's rows, offsets-based or views; `None`
+    /// for a column of another kind; the running sum of lengths.
     #[test]
-    fn bounded_sizes_match_checked_ones() {
-        use crate::datatypes::DataType as D;
-        let mut rng = Rng(0x5EED_1234_ABCD_0001);
-        let kinds: [Dt; 7] = [
-            D::Utf8,
-            D::LargeBinary,
-            D::Binary,
-            D::Int64,
-            D::Boolean,
-            D::FixedSizeBinary(3),
-            D::Utf8View,
-        ];
-        for round in 0..60 {
-            let n = 1 + rng.below(70) as usize;
-            let k = 1 + rng.below(4) as usize;
-            let types: Vec<Dt> = (0..k)
-                .map(|_| kinds[rng.below(kinds.len() as u64) as usize].clone())
-                .collect();
-            let cols: Vec<ArrayRef<'static, Global>> = types
-                .iter()
-                .map(|dt| {
-                    let vals: Vec<V> = (0..n + 4)
-                        .map(|i| {
-                            // Nulls at both ends of every other round.
-                            let end = round % 2 == 0 && (i == 2 || i == n + 1);
-                            if end || rng.below(3) == 0 {
-                                return V::Null;
-                            }
-                            match dt {
-                                D::Int64 => V::I(i128::from(rng.next() as i64)),
-                                D::Boolean => V::Bool(rng.below(2) == 0),
-                                D::FixedSizeBinary(_) => V::B(std::vec![rng.next() as u8; 3]),
-                                _ => {
-                                    let len = [0, 1, 20, 32, 33, 100][rng.below(6) as usize];
-                                    V::B((0..len).map(|_| b'a' + rng.below(26) as u8).collect())
-                                }
-                            }
-                        })
-                        .collect();
-                    build(dt, &vals).slice(2, n).unwrap()
-                })
-                .collect();
-            for unordered in [false, true] {
-                for (desc, nulls_first) in
-                    [(false, true), (true, false), (false, false), (true, true)]
-                {
-                    let opts = SortOptions::new(desc, nulls_first);
-                    let fields: Vec<SortField<'static, Global>> = types
-                        .iter()
-                        .map(|dt| SortField::new_with_options(dt.clone(), opts))
-                        .collect();
-                    let rows = |sizing: Sizing| {
-                        let c = if unordered {
-                            RowConverter::try_new_unordered(&fields).unwrap()
-                        } else {
-                            RowConverter::try_new(&fields).unwrap()
-                        };
-                        let mut rows = Rows::new_in(Global);
-                        for _ in 0..2 {
-                            encode_columns_sized(
-                                &c.nodes,
-                                &mut [],
-                                &cols,
-                                &mut rows,
-                                &Global,
-                                sizing,
-                            )
-                            .unwrap();
-                        }
-                        let out: Vec<Vec<u8>> = rows.iter().map(|r| r.data().to_vec()).collect();
-                        out
-                    };
-                    assert_eq!(
-                        rows(Sizing::Bounded),
-                        rows(Sizing::Checked),
-                        "round {round} types {types:?}"
-                    );
-                }
-            }
-        }
-    }
-
-    /// The bound of the rows of some columns: the byte columns' bounds
-    /// plus the fixed width of every row plus the start; `None` with a
-    /// column of another kind.
-    #[test]
-    fn bound_of_rows() {
-        use crate::array::{BinaryViewArray, StringArray};
+    fn bound_of_columns() {
+        use crate::array::{Array, BinaryViewArray, Int32Array, StringArray};
         let s = StringArray::try_from_options_in(&[Some("abc"), None, Some("")], Global)
             .unwrap()
             .into_array_ref();
         let v = BinaryViewArray::try_from_options_in(&[Some(&b"x"[..]); 3], Global)
             .unwrap()
             .into_array_ref();
-        let direct = [Encoder::Direct(&s), Encoder::Direct(&s)];
-        assert_eq!(
-            rows_bound(&direct, 3, 9, 100),
-            Some(100 + 27 + 2 * (3 * 34 + 3))
-        );
-        assert_eq!(rows_bound(&direct, 3, usize::MAX / 2, 0), None);
-        assert_eq!(rows_bound(&[Encoder::Direct(&v)], 3, 0, 0), None);
+        let i = Int32Array::from(std::vec![1, 2, 3]).into_array_ref();
+        assert_eq!(column_bound(&s, 3), Some(3 * 34 + 3));
+        assert_eq!(column_bound(&v, 3), Some(3 * 34 + 3));
+        assert_eq!(column_bound(&v, 4), None);
+        assert_eq!(column_bound(&i, 3), None);
         let mut c = [1usize, 2, 3];
         assert_eq!(starts_from_lengths(&mut c, 10), 16);
         assert_eq!(c, [10, 11, 13]);
-    }
-
-    /// Row starts from the offsets: sizes 1 (null, empty), 34 (1–32
-    /// bytes), 67 (33–64) added to the lengths already there; bad offsets
-    /// and an overflowing total are errors.
-    #[test]
-    fn starts_from_offsets_sizes_and_errors() {
-        let none: Option<&NullBuffer<'_, Global>> = None;
-        let mut bits = crate::buffer::BooleanBufferBuilder::new_in(Global);
-        bits.try_append_slice(&[true, false, true]).unwrap();
-        let nulls = NullBuffer::new(bits.finish());
-        {
-            let mut c = [5usize, 0, 2, 0];
-            let end = starts_from_offsets(&mut c, &[0i32, 0, 1, 33, 66], none, 10).unwrap();
-            assert_eq!(c, [10, 16, 50, 86]);
-            assert_eq!(end, 86 + 67);
-            let mut c = [0usize; 3];
-            let o = [0i64, 40, 80, 81];
-            let end = starts_from_offsets(&mut c, &o, Some(&nulls), 0).unwrap();
-            assert_eq!(c, [0, 67, 68]);
-            assert_eq!(end, 68 + 34);
-            for bad in [&[-1i32, 0, 1][..], &[0, 2, 1], &[0, -1, 1], &[0, 1, -5]] {
-                let mut c = [0usize; 2];
-                assert_eq!(
-                    starts_from_offsets(&mut c, bad, none, 0),
-                    Err(Error::OffsetOutOfBounds)
-                );
-            }
-            let mut c = [0usize; 2];
-            assert_eq!(
-                starts_from_offsets(&mut c, &[0i32, 1], none, 0),
-                Err(Error::OffsetsLength)
-            );
-        }
-        let mut c = [usize::MAX - 1, 0];
-        assert_eq!(
-            starts_from_offsets(&mut c, &[0i32, 1, 2], none, 0),
-            Err(Error::CapacityOverflow)
-        );
     }
 
     /// The bound of a byte column's rows: `34 n + b + b / 32`; `None` for
@@ -697,5 +454,41 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Sizes from the views added to the lengths, ordered and unordered,
+    /// with and without nulls, bounded or saturating.
+    #[test]
+    fn lengths_from_views() {
+        use crate::array::{Array, BinaryViewArray};
+        let long = [7u8; 40];
+        let vals: [Option<&[u8]>; 5] = [
+            Some(b""),
+            None,
+            Some(b"abc"),
+            Some(&long),
+            Some(&long[..32]),
+        ];
+        let a = BinaryViewArray::<Global>::try_from_options_in(&vals, Global).unwrap();
+        for unordered in [false, true] {
+            for bounded in [false, true] {
+                let mut l = [1usize; 5];
+                add_lengths_from_views(&mut l, a.views(), a.nulls(), unordered, bounded).unwrap();
+                let want: std::vec::Vec<usize> = vals
+                    .iter()
+                    .map(|v| 1 + value_len(v.map(<[u8]>::len), unordered).unwrap())
+                    .collect();
+                assert_eq!(l[..], want[..]);
+            }
+        }
+        let mut l = [usize::MAX - 1];
+        let none: Option<&NullBuffer<'_, Global>> = None;
+        add_lengths_from_views(&mut l, &a.views()[2..3], none, false, false).unwrap();
+        assert_eq!(l, [usize::MAX]);
+        let mut l = [0usize; 6];
+        assert_eq!(
+            add_lengths_from_views(&mut l, a.views(), none, false, false),
+            Err(Error::OutOfBounds)
+        );
     }
 }

@@ -10,8 +10,10 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::append::append_slots;
-use super::{ordered_len, valid_bit, write_valid, BLOCK_SIZE};
+use super::{
+    mask, ordered_len, put_block, valid_bit, write_valid, BLOCK_SIZE, CONTINUATION, EMPTY,
+    NON_EMPTY,
+};
 use crate::array::{Array, ArrayRef, DictionaryKeyType, DictionaryKeys};
 use crate::buffer::{Appender, NullBuffer, OffsetSize};
 use crate::error::{Error, Result};
@@ -277,6 +279,118 @@ pub(crate) fn append_bound<A: Allocator>(
             .saturating_mul(2)
             .saturating_add(nulls))
     .then_some(bound)
+}
+
+/// Writes the rows of the slots given through `w`, one after another (no
+/// sizes pass, no zeroing first): `slots` gives each slot (an error stops
+/// the loop), `resolve` turns a valid one into its value
+/// `values[start..end]`; `cursors[i]` becomes the end of row `i`. One loop
+/// per direction and validity (see [`super::ordered_offsets`]).
+#[inline(always)]
+fn append_slots<'v, S, A: Allocator>(
+    w: &mut Appender<'_>,
+    cursors: &mut [usize],
+    slots: impl Iterator<Item = Result<S>>,
+    resolve: impl Fn(S) -> Result<(&'v [u8], usize, usize)>,
+    nulls: Option<&NullBuffer<'_, A>>,
+    opts: SortOptions,
+) -> Result<()> {
+    let null = opts.null_sentinel();
+    let bits = nulls.map(|n| (n.inner().inner().as_slice(), n.inner().offset()));
+    match (bits, opts.descending) {
+        (None, false) => append_rows(w, cursors, slots, &resolve, |_| true, 0, null),
+        (None, true) => append_rows(w, cursors, slots, &resolve, |_| true, 0xFF, null),
+        (Some((bytes, offset)), desc) => append_rows(
+            w,
+            cursors,
+            slots,
+            &resolve,
+            valid_bit(bytes, offset),
+            if desc { 0xFF } else { 0 },
+            null,
+        ),
+    }
+}
+
+/// The loop of [`append_slots`] for one direction and validity.
+#[inline(always)]
+fn append_rows<'v, S>(
+    w: &mut Appender<'_>,
+    cursors: &mut [usize],
+    slots: impl Iterator<Item = Result<S>>,
+    resolve: &impl Fn(S) -> Result<(&'v [u8], usize, usize)>,
+    valid: impl Fn(usize) -> bool,
+    flip: u8,
+    null: u8,
+) -> Result<()> {
+    for (i, (c, slot)) in cursors.iter_mut().zip(slots).enumerate() {
+        let slot = slot?;
+        if !valid(i) {
+            w.put(&[null])?;
+        } else {
+            let (values, start, end) = resolve(slot)?;
+            if start == end {
+                w.put(&[EMPTY ^ flip])?;
+            } else {
+                append_value(w, values, start, end, flip)?;
+            }
+        }
+        *c = w.pos();
+    }
+    Ok(())
+}
+
+/// [`super::write_value`] through an [`Appender`]: each block built in registers
+/// and written at its fixed size.
+#[inline(always)]
+fn append_value(
+    w: &mut Appender<'_>,
+    values: &[u8],
+    start: usize,
+    end: usize,
+    flip: u8,
+) -> Result<()> {
+    const B: usize = BLOCK_SIZE;
+    let src = values.get(start..end).ok_or(Error::OutOfBounds)?;
+    let whole = src.len().checked_sub(1).ok_or(Error::OutOfBounds)? / B;
+    w.put(&[NON_EMPTY ^ flip])?;
+    let mut from = src;
+    for _ in 0..whole {
+        let (s, rest) = from.split_first_chunk::<B>().ok_or(Error::OutOfBounds)?;
+        let mut block = [0u8; B + 1];
+        for j in 0..B {
+            block[j] = s[j] ^ flip;
+        }
+        block[B] = CONTINUATION ^ flip;
+        w.put(&block)?;
+        from = rest;
+    }
+    // `from` is the last block's `1..=B` bytes.
+    let last = from.len();
+    let mut padded = [0u8; B];
+    let at = start + whole * B;
+    let src: &[u8; B] = match values.get(at..at + B) {
+        Some(s) => s.try_into().map_err(|_| Error::OutOfBounds)?,
+        None => {
+            // Near the end of `values` (or an inline view's 12 bytes):
+            // copy the bytes there are, 12 at once when there are.
+            match values.get(at..).and_then(<[u8]>::first_chunk::<12>) {
+                Some(s) if last <= 12 => {
+                    if let Some(d) = padded.first_chunk_mut::<12>() {
+                        *d = *s;
+                    }
+                }
+                _ => padded
+                    .get_mut(..last)
+                    .ok_or(Error::OutOfBounds)?
+                    .copy_from_slice(from),
+            }
+            &padded
+        }
+    };
+    let mut block = [0u8; B + 1];
+    put_block(&mut block, src, mask(last)?, last as u8, flip);
+    w.put(&block)
 }
 
 #[cfg(test)]

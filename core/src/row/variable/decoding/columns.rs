@@ -9,21 +9,14 @@ use allocator_api2::alloc::Allocator;
 
 use super::{decode_ordered_with, read_unordered, BlockSink};
 use crate::array::{validate_nulls, ByteArrayNativeType, ValidationLevel};
-use crate::array::{
-    Array, ArrayRef, BinaryType, BinaryViewType, ByteArrayType, GenericByteArray, LargeBinaryType,
-    LargeUtf8Type, StringViewType, Utf8Type,
-};
-use crate::buffer::TryVec;
+use crate::array::{ByteArrayType, GenericByteArray};
 use crate::buffer::{
     check_offsets, Appender, BooleanBuffer, Buffer, MutableBuffer, NullBuffer, OffsetSize,
-    ScalarBuffer, SharedSlice,
+    ScalarBuffer,
 };
-use crate::datatypes::DataType;
 use crate::error::{Error, ErrorKind, Result};
-use crate::row::decode::is_variable;
-use crate::row::source::RowSource;
 use crate::row::variable::{BLOCK_SIZE, CONTINUATION, NON_EMPTY, UNORDERED_NULL};
-use crate::row::{prefetch, Kind, Node, SortOptions};
+use crate::row::{prefetch, SortOptions};
 
 /// Number of value bytes of the unordered value at the front of `row`
 /// (an upper bound when the row is malformed: decoding checks it).
@@ -136,51 +129,32 @@ fn decode_ordered_at(
     Ok(valid.then_some(sink.pos))
 }
 
-/// Decoded values, offsets and validity, and whether a row had bytes
-/// left after its value (only looked at for whole rows).
+/// Decoded values, offsets and validity.
 type Decoded<A> = (
     MutableBuffer<A>,
     MutableBuffer<A>,
     Option<NullBuffer<'static, A>>,
-    bool,
 );
 
 /// Decodes the value at the front of each row into `values` (bytes) and
-/// `offsets` (`rows.len() + 1` of them, as `O`), and the validity.
-///
-/// `whole` is `None` for the column decoders: the rows advance past their
-/// values, and ordered values are sized from a sample ([`fill_cursors`]);
-/// for unordered ones a first pass reads only the lengths to size `values`
-/// exactly (the 64-byte aligned growth of `Global` copies at every step),
-/// values and offsets are then written in place. `Some(total)` when each
-/// row is one value and nothing else (a converter of one column), `total`
-/// its estimate of the value bytes ([`whole_row_len`], summed while the
-/// rows were gathered: exact for well-formed rows): the rows are not
-/// advanced, the last element of the result says whether one had bytes
-/// left after its value, and values are sized by the estimate, falling back
-/// to the exact pass when a malformed row needs more room.
+/// `offsets` (`rows.len() + 1` of them, as `O`), and the validity,
+/// advancing the rows past their values. Ordered values are sized from a
+/// sample ([`fill_cursors`]); for unordered ones a first pass reads only
+/// the lengths to size `values` exactly (the 64-byte aligned growth of
+/// `Global` copies at every step), values and offsets are then written in
+/// place.
 fn decode_into<O: OffsetSize, A: Allocator + Clone>(
     rows: &mut [&[u8]],
     opts: SortOptions,
     unordered: bool,
-    whole: Option<usize>,
     alloc: &A,
 ) -> Result<Decoded<A>> {
-    if let Some(total) = whole {
-        if let Some(d) = fill::<O, A, false>(rows, opts, unordered, total, alloc)? {
-            return Ok(d);
-        }
-    } else if !unordered {
+    if !unordered {
         return fill_cursors::<O, A>(rows, opts, alloc);
     }
     let total = decoded_total(rows, opts, unordered);
-    let d = if whole.is_some() {
-        fill::<O, A, false>(rows, opts, unordered, total, alloc)?
-    } else {
-        fill::<O, A, true>(rows, opts, unordered, total, alloc)?
-    };
     // The exact size is always enough: only malformed rows fall short.
-    d.ok_or(Error::InvalidRow)
+    fill::<O, A>(rows, opts, unordered, total, alloc)?.ok_or(Error::InvalidRow)
 }
 
 /// Rows whose exact value bytes [`fill_cursors`] sums to estimate the
@@ -266,7 +240,7 @@ fn fill_cursors<O: OffsetSize, A: Allocator + Clone>(
         let bits = BooleanBuffer::try_new(validity.into_buffer(), 0, n)?;
         Some(NullBuffer::try_new_with_count(bits, null_count)?)
     };
-    Ok((values, offsets, nulls, false))
+    Ok((values, offsets, nulls))
 }
 
 /// Decodes the ordered values of `rows` from row `first` on into `w`,
@@ -312,9 +286,8 @@ fn append_rows<O: OffsetSize, const FLIP: u8>(
 }
 
 /// [`decode_into`] with `values` sized for `total` bytes: `None` when that
-/// is too little. `ADVANCE`: the rows advance past their values (else a
-/// row not consumed whole is reported).
-fn fill<O: OffsetSize, A: Allocator + Clone, const ADVANCE: bool>(
+/// is too little.
+fn fill<O: OffsetSize, A: Allocator + Clone>(
     rows: &mut [&[u8]],
     opts: SortOptions,
     unordered: bool,
@@ -337,7 +310,6 @@ fn fill<O: OffsetSize, A: Allocator + Clone, const ADVANCE: bool>(
     let mut validity = MutableBuffer::new_in(alloc.clone());
     validity.try_extend_zeros(rows.len().div_ceil(8))?;
     let mut null_count = 0;
-    let mut trailing = false;
     let (null, flip) = (opts.null_sentinel(), if opts.descending { 0xFF } else { 0 });
     let mut pos = 0usize;
     {
@@ -354,19 +326,12 @@ fn fill<O: OffsetSize, A: Allocator + Clone, const ADVANCE: bool>(
                 for (i, (row, end)) in rows.iter_mut().zip(ends.iter_mut()).enumerate() {
                     let mut r: &[u8] = row;
                     let decoded = match $decode(&mut r, pos) {
-                        Err(e) if e.kind() == ErrorKind::OutOfBounds && !ADVANCE => {
-                            return Ok(None)
-                        }
                         Err(e) if e.kind() == ErrorKind::OutOfBounds => {
                             return Err(Error::InvalidRow)
                         }
                         d => d?,
                     };
-                    if ADVANCE {
-                        *row = r;
-                    } else {
-                        trailing |= !r.is_empty();
-                    }
+                    *row = r;
                     match decoded {
                         Some(p) => {
                             pos = p;
@@ -411,27 +376,11 @@ fn fill<O: OffsetSize, A: Allocator + Clone, const ADVANCE: bool>(
         let bits = BooleanBuffer::try_new(validity.into_buffer(), 0, rows.len())?;
         Some(NullBuffer::try_new_with_count(bits, null_count)?)
     };
-    Ok(Some((values, offsets, nulls, trailing)))
+    Ok(Some((values, offsets, nulls)))
 }
 
-/// The value bytes of a row that is one value of the ordered or unordered
-/// encoding and nothing else, from its length and last byte (exact when
-/// the row is well-formed; never more than the row's length).
-#[inline(always)]
-pub(crate) fn whole_row_len(row: &[u8], flip: u8, unordered: bool) -> usize {
-    if unordered {
-        return decoded_len_unordered(row);
-    }
-    // `0x02`, then `k` blocks of `BLOCK_SIZE + 1` bytes, the last one's
-    // final byte the length of its data.
-    let k = row.len().saturating_sub(1) / (BLOCK_SIZE + 1);
-    match row.last() {
-        Some(&m) if k > 0 => (k - 1) * BLOCK_SIZE + usize::from(m ^ flip).min(BLOCK_SIZE),
-        _ => 0,
-    }
-}
-
-/// Decodes a Binary/LargeBinary/Utf8/LargeUtf8 column.
+/// Decodes a Binary/LargeBinary/Utf8/LargeUtf8 column from the front of
+/// each row, advancing the rows; `trusted` as [`byte_array`] takes it.
 ///
 /// # Errors
 /// [`Error::InvalidRow`]; [`Error::InvalidUtf8`] for a UTF-8 type;
@@ -441,26 +390,12 @@ pub(crate) fn decode<'a, T: ByteArrayType, A: Allocator + Clone>(
     rows: &mut [&[u8]],
     opts: SortOptions,
     unordered: bool,
-    alloc: &A,
-) -> Result<GenericByteArray<'a, T, A>> {
-    Ok(decode_bytes(rows, opts, unordered, None, false, alloc)?.0)
-}
-
-/// [`decode`] with `whole` as [`decode_into`] takes it and `trusted` as
-/// [`byte_array`] does; also whether a row had bytes left (for whole rows).
-fn decode_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
-    rows: &mut [&[u8]],
-    opts: SortOptions,
-    unordered: bool,
-    whole: Option<usize>,
     trusted: bool,
     alloc: &A,
-) -> Result<(GenericByteArray<'a, T, A>, bool)> {
-    let (values, offsets, nulls, trailing) =
-        decode_into::<T::Offset, A>(rows, opts, unordered, whole, alloc)?;
+) -> Result<GenericByteArray<'a, T, A>> {
+    let (values, offsets, nulls) = decode_into::<T::Offset, A>(rows, opts, unordered, alloc)?;
     let offsets = ScalarBuffer::try_from_buffer(offsets.into_buffer())?;
-    let array = byte_array(offsets, values.into_buffer(), nulls, trusted)?;
-    Ok((array, trailing))
+    byte_array(offsets, values.into_buffer(), nulls, trusted)
 }
 
 /// The decoded array of `T` over `offsets`, `values` and `nulls`, checked
@@ -493,290 +428,118 @@ pub(crate) fn byte_array<'a, T: ByteArrayType, A: Allocator>(
     Ok(unsafe { GenericByteArray::new_unchecked(offsets, values, nulls) })
 }
 
-/// The node of a converter whose one column is a variable-length leaf
-/// (Binary, LargeBinary, Utf8, LargeUtf8, BinaryView, Utf8View).
-pub(crate) fn single_variable<'n, 'a, A: Allocator>(
-    nodes: &'n [Node<'a, A>],
-) -> Option<&'n Node<'a, A>> {
-    match nodes {
-        [node] if matches!(node.kind, Kind::Leaf) && is_variable(&node.data_type) => Some(node),
-        _ => None,
-    }
-}
-
-/// Decodes the rows of `source` for a converter of the one variable-length
-/// column `node` ([`single_variable`]): each row is one value. Rows back
-/// to back (a [`crate::row::Rows`]) decode straight from their buffer
-/// ([`crate::row::variable::contiguous`]); otherwise the rows are gathered
-/// once, their value bytes estimated from their lengths and last bytes on
-/// the way (no separate sizing pass), and the trailing-bytes check is made
-/// in the decoding loop.
-///
-/// # Errors
-/// As [`crate::row::RowConverter::convert_rows`]: [`Error::InvalidRow`] (also
-/// for bytes after a value, once the column decoded),
-/// [`Error::InvalidUtf8`], [`Error::LengthMismatch`] for an iterator
-/// shorter than it said, [`Error::AllocationFailed`],
-/// [`Error::CapacityOverflow`].
-pub(crate) fn decode_single_column<'a, 'r, A, S>(
-    node: &Node<'a, A>,
-    source: S,
-    trusted: bool,
-    alloc: &A,
-) -> Result<SharedSlice<'a, ArrayRef<'a, A>, A>>
-where
-    A: Allocator + Clone,
-    S: RowSource<'r>,
-{
-    use DataType::*;
-    if let Some(rows) = source.contiguous() {
-        // Rows back to back: straight from their buffer, unless that path
-        // leaves them to this one (no rows, a malformed row).
-        let all = crate::row::variable::contiguous::decode_all(node, rows, trusted, alloc)?;
-        if let Some(columns) = all {
-            return Ok(columns);
-        }
-    }
-    let rows = source.rows();
-    let (opts, unordered) = (node.options, node.unordered);
-    let flip = if opts.descending { 0xFF } else { 0 };
-    let mut total = 0usize;
-    let mut rows = TryVec::try_from_iter_in(
-        rows.map(|r| {
-            let d = r.data();
-            total = total.saturating_add(whole_row_len(d, flip, unordered));
-            d
-        }),
-        alloc.clone(),
-    )?;
-    let whole = Some(total);
-    let (column, trailing) = match &node.data_type {
-        Binary => {
-            let (a, t) =
-                decode_bytes::<BinaryType, A>(&mut rows, opts, unordered, whole, trusted, alloc)?;
-            (a.into_array_ref(), t)
-        }
-        LargeBinary => {
-            let (a, t) = decode_bytes::<LargeBinaryType, A>(
-                &mut rows, opts, unordered, whole, trusted, alloc,
-            )?;
-            (a.into_array_ref(), t)
-        }
-        Utf8 => {
-            let (a, t) =
-                decode_bytes::<Utf8Type, A>(&mut rows, opts, unordered, whole, trusted, alloc)?;
-            (a.into_array_ref(), t)
-        }
-        LargeUtf8 => {
-            let (a, t) = decode_bytes::<LargeUtf8Type, A>(
-                &mut rows, opts, unordered, whole, trusted, alloc,
-            )?;
-            (a.into_array_ref(), t)
-        }
-        BinaryView => {
-            let (a, t) = super::views::decode_views::<BinaryViewType, A>(
-                &mut rows, opts, unordered, whole, trusted, alloc,
-            )?;
-            (a.into_array_ref(), t)
-        }
-        Utf8View => {
-            let (a, t) = super::views::decode_views::<StringViewType, A>(
-                &mut rows, opts, unordered, whole, trusted, alloc,
-            )?;
-            (a.into_array_ref(), t)
-        }
-        _ => return Err(Error::UnsupportedType),
-    };
-    if trailing {
-        return Err(Error::InvalidRow);
-    }
-    let mut column = Some(column);
-    SharedSlice::try_from_fn_in(1, alloc.clone(), |_| {
-        column.take().ok_or(Error::OutOfBounds)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use std::vec::Vec;
 
-    use crate::row::Row;
-
     use crate::Global;
 
     use super::*;
-    use crate::row::test_model::{
-        decode_by_cursors, mutate_byte_row, one_column_converter as converter,
-        random_binary_rows as random_rows, spec_ab_and_long_rows, Rng,
-    };
-    use crate::row::{RowConverter, RowEncoding};
+    use crate::array::{Array, ArrayRef};
+    use crate::datatypes::DataType;
+    use crate::row::test_model::{one_column_converter as converter, spec_ab_and_long_rows};
+    use crate::row::{Row, RowEncoding, Rows};
 
-    type G = Global;
-
-    /// The general decoder: the reference.
-    fn by_cursors(c: &RowConverter<'static, G>, rows: &[&[u8]]) -> Result<ArrayRef<'static, G>> {
-        Ok(decode_by_cursors(c, rows)?.swap_remove(0))
-    }
-
-    fn whole(c: &RowConverter<'static, G>, rows: &[&[u8]]) -> Result<ArrayRef<'static, G>> {
-        assert!(single_variable(&c.nodes).is_some());
-        let cols = c.convert_rows(rows.iter().map(|r| Row::new(r)))?;
-        Ok(cols.first().unwrap().clone())
-    }
-
-    fn modes() -> Vec<(SortOptions, RowEncoding)> {
-        std::vec![
-            (SortOptions::default(), RowEncoding::Ordered),
-            (SortOptions::new(true, false), RowEncoding::Ordered),
-            (SortOptions::new(false, false), RowEncoding::Ordered),
-            (SortOptions::default(), RowEncoding::Unordered),
-        ]
-    }
-
-    fn types() -> [DataType<'static, G>; 6] {
-        use DataType::*;
-        [Binary, LargeBinary, Utf8, LargeUtf8, BinaryView, Utf8View]
-    }
-
-    /// Whole-row decoding gives the cursor decoder's columns and errors,
-    /// on well-formed rows and on rows with a byte changed, cut or added
-    /// (so the length estimate is wrong, or bytes trail the value).
-    #[test]
-    fn same_results_as_the_cursor_decoder() {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-        let mut seen = std::collections::BTreeMap::new();
-        for (opts, enc) in modes() {
-            for round in 0..120 {
-                let n = [1, 3, 20][round % 3];
-                let mut rows = random_rows(&mut rng, n, opts, enc);
-                if round % 4 != 0 {
-                    let victim = &mut rows[rng.below(n as u64) as usize];
-                    mutate_byte_row(&mut rng, victim);
-                }
-                let refs: Vec<&[u8]> = rows.iter().map(|r| r.as_slice()).collect();
-                for dt in types() {
-                    let c = converter(dt.clone(), opts, enc);
-                    let (got, want) = (whole(&c, &refs), by_cursors(&c, &refs));
-                    match (&got, &want) {
-                        (Ok(g), Ok(w)) => assert!(g == w, "{dt:?} {opts:?} {enc:?}: {rows:?}"),
-                        (Err(g), Err(w)) => assert_eq!(g, w, "{dt:?} {opts:?} {enc:?}: {rows:?}"),
-                        _ => panic!("{dt:?} {opts:?} {enc:?}: {rows:?}: {got:?} vs {want:?}"),
-                    }
-                    *seen
-                        .entry(std::format!("{:?}", got.map(|_| ()).map_err(|e| e.kind())))
-                        .or_insert(0) += 1;
-                }
-            }
+    fn rows_of(rows: &[&[u8]]) -> Rows<Global> {
+        let mut r = Rows::new_in(Global);
+        for row in rows {
+            r.try_push(Row::new(row)).unwrap();
         }
-        // Every outcome was exercised.
-        for k in ["Ok(())", "Err(InvalidRow)", "Err(InvalidUtf8)"] {
-            assert!(seen.get(k).copied().unwrap_or(0) > 20, "{seen:?}");
-        }
+        r
     }
 
-    /// The cursor path without a sizing pass ([`fill_cursors`]) gives the
-    /// exact-size path's values, offsets, validity, advanced rows and
-    /// errors: rows with other columns' bytes after the value, sorted by
-    /// length now and then (the first rows, the sample, the shortest: the
-    /// later values outgrow the estimate), nulls, empty values, every sort
-    /// option and both encodings, and rows with a byte changed or cut.
+    /// The spec's layout of `"ab"`, null, `""` and 33 bytes: exact offsets
+    /// and values, ascending and descending (the bytes inverted), from a
+    /// `Rows` and from row slices; unordered, a 4-byte little-endian length
+    /// (`u32::MAX` for null).
     #[test]
-    fn cursor_path_same_results_as_the_exact_size_path() {
-        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
-        let mut seen = std::collections::BTreeMap::new();
-        let mut modes = std::vec![(SortOptions::new(true, true), RowEncoding::Ordered)];
-        modes.extend(self::modes());
-        for (opts, enc) in modes {
-            let unordered = enc == RowEncoding::Unordered;
-            for round in 0..60 {
-                let n = [0, 1, 3, 70, 200][round % 5];
-                let mut rows = random_rows(&mut rng, n, opts, enc);
-                if round % 2 == 1 {
-                    rows.sort_by_key(|r| r.len());
+    fn exact_bytes() {
+        let (ab, long) = spec_ab_and_long_rows();
+        let want = std::format!("{}y", "x".repeat(32));
+        for desc in [false, true] {
+            let opts = SortOptions::new(desc, true);
+            let flip = |r: &[u8]| -> Vec<u8> {
+                if desc && r != [0x00] {
+                    r.iter().map(|b| !b).collect()
+                } else {
+                    r.to_vec()
                 }
-                for r in rows.iter_mut() {
-                    let junk = rng.below(9) as usize;
-                    r.extend((0..junk).map(|_| rng.below(256) as u8));
-                }
-                if n > 0 && round % 3 != 0 {
-                    let victim = &mut rows[rng.below(n as u64) as usize];
-                    if rng.below(2) == 0 {
-                        let at = rng.below(victim.len() as u64) as usize;
-                        victim[at] = [0, 1, 2, 0x20, 0xFE, 0xFF][rng.below(6) as usize];
-                    } else {
-                        let keep = rng.below(victim.len() as u64) as usize;
-                        victim.truncate(keep);
-                    }
-                }
-                let mut new: Vec<&[u8]> = rows.iter().map(|r| r.as_slice()).collect();
-                let mut old = new.clone();
-                let got = decode_into::<i32, G>(&mut new, opts, unordered, None, &Global);
-                let total = decoded_total(&old, opts, unordered);
-                let want = fill::<i32, G, true>(&mut old, opts, unordered, total, &Global)
-                    .and_then(|d| d.ok_or(Error::InvalidRow));
-                match (&got, &want) {
-                    (Ok(g), Ok(w)) => {
-                        assert_eq!(g.0.as_slice(), w.0.as_slice(), "{opts:?} {enc:?}");
-                        assert_eq!(g.1.as_slice(), w.1.as_slice(), "{opts:?} {enc:?}");
-                        assert!(g.2 == w.2, "{opts:?} {enc:?}");
-                        assert_eq!(new, old, "{opts:?} {enc:?}");
-                    }
-                    (Err(g), Err(w)) => assert_eq!(g, w, "{opts:?} {enc:?}: {rows:?}"),
-                    _ => panic!(
-                        "{opts:?} {enc:?}: {rows:?}: {:?} vs {:?}",
-                        got.is_ok(),
-                        want
-                    ),
-                }
-                let k = match &got {
-                    Ok(d) => std::format!("Ok(nulls: {})", d.2.is_some()),
-                    Err(e) => std::format!("{:?}", e.kind()),
+            };
+            let rows = [flip(&ab), flip(&[0x00]), flip(&[0x01]), flip(&long)];
+            let refs: Vec<&[u8]> = rows.iter().map(|r| r.as_slice()).collect();
+            let c = converter(DataType::Utf8, opts, RowEncoding::Ordered);
+            let all = c.convert_all_rows(&rows_of(&refs)).unwrap();
+            let some = c.convert_rows(refs.iter().map(|r| Row::new(r))).unwrap();
+            for cols in [all, some] {
+                let ArrayRef::Utf8(s) = &cols[0] else {
+                    panic!("{cols:?}")
                 };
-                *seen.entry(k).or_insert(0) += 1;
+                assert_eq!(s.value_offsets(), &[0, 2, 2, 2, 35]);
+                assert_eq!(s.values().as_slice(), std::format!("ab{want}").as_bytes());
+                assert_eq!(s.null_count(), 1);
+                assert_eq!(s.get(1), None);
+                assert_eq!(s.get(3), Some(want.as_str()));
             }
         }
-        for k in ["Ok(nulls: true)", "Ok(nulls: false)", "InvalidRow"] {
-            assert!(seen.get(k).copied().unwrap_or(0) > 10, "{seen:?}");
-        }
+        let c = converter(
+            DataType::Binary,
+            SortOptions::default(),
+            RowEncoding::Unordered,
+        );
+        let rows: [&[u8]; 3] = [&[2, 0, 0, 0, b'h', b'i'], &[0xFF; 4], &[0; 4]];
+        let cols = c.convert_all_rows(&rows_of(&rows)).unwrap();
+        let ArrayRef::Binary(b) = &cols[0] else {
+            panic!("{cols:?}")
+        };
+        assert_eq!(b.value_offsets(), &[0, 2, 2, 2]);
+        assert_eq!(b.values().as_slice(), b"hi");
+        assert_eq!(b.null_count(), 1);
     }
 
+    /// Bytes after a value, a cut block, a bad marker, non-zero padding,
+    /// an unknown first byte, not UTF-8, an unordered length past the row:
+    /// each an error, from a `Rows` and from row slices alike.
     #[test]
-    fn whole_rows_exact_bytes() {
+    fn malformed_rows() {
         let asc = SortOptions::default();
         let c = converter(DataType::Utf8, asc, RowEncoding::Ordered);
-        // "ab", null, "", and 33 bytes (two blocks).
-        let (ab, long) = spec_ab_and_long_rows();
-        let rows: [&[u8]; 4] = [&ab, &[0x00], &[0x01], &long];
-        let col = whole(&c, &rows).unwrap();
-        let ArrayRef::Utf8(s) = &col else {
-            panic!("{col:?}")
+        let mut ab = std::vec![0x02, b'a', b'b'];
+        ab.extend([0; 30]);
+        ab.push(2);
+        let err = |c: &crate::row::test_model::Seeded, rows: &[&[u8]]| {
+            let e = c.convert_all_rows(&rows_of(rows)).unwrap_err();
+            let e2 = c
+                .convert_rows(rows.iter().map(|r| Row::new(r)))
+                .unwrap_err();
+            assert_eq!(e, e2);
+            e
         };
-        assert_eq!(s.value_offsets(), &[0, 2, 2, 2, 35]);
-        assert_eq!(s.null_count(), 1);
-        let want = std::format!("{}y", "x".repeat(32));
-        assert_eq!(s.get(3), Some(want.as_str()));
-        // Bytes after a value, a cut block, a bad marker, non-zero padding.
         let mut trailing = ab.clone();
         trailing.push(0);
-        assert_eq!(whole(&c, &[&trailing]), Err(Error::InvalidRow));
-        // Estimated at 0 bytes each (the last byte is the trailing zero):
-        // the block copies outgrow the estimate, the exact pass decodes
-        // them, then the leftovers are reported.
-        let rows = [trailing.as_slice(); 5];
-        assert_eq!(whole(&c, &rows), Err(Error::InvalidRow));
-        assert_eq!(by_cursors(&c, &rows), Err(Error::InvalidRow));
-        assert_eq!(whole(&c, &[&[0x00, 0x00]]), Err(Error::InvalidRow));
-        assert_eq!(whole(&c, &[&ab[..33]]), Err(Error::InvalidRow));
+        assert_eq!(err(&c, &[&trailing]), Error::InvalidRow);
+        let five: [&[u8]; 5] = [&trailing; 5];
+        assert_eq!(err(&c, &five), Error::InvalidRow);
+        assert_eq!(err(&c, &[&[], &ab]), Error::InvalidRow);
+        assert_eq!(err(&c, &[&[0x00, 0x00]]), Error::InvalidRow);
+        assert_eq!(err(&c, &[&ab[..33]]), Error::InvalidRow);
         let mut marker = ab.clone();
         marker[33] = 33;
-        assert_eq!(whole(&c, &[&marker]), Err(Error::InvalidRow));
+        assert_eq!(err(&c, &[&marker]), Error::InvalidRow);
+        marker[33] = 0;
+        assert_eq!(err(&c, &[&marker]), Error::InvalidRow);
         let mut padding = ab.clone();
         padding[10] = 1;
-        assert_eq!(whole(&c, &[&padding]), Err(Error::InvalidRow));
+        assert_eq!(err(&c, &[&padding]), Error::InvalidRow);
+        assert_eq!(err(&c, &[&[0x03]]), Error::InvalidRow);
         // Not UTF-8 wins over trailing bytes in a later row (the column is
-        // built before the rows are checked for leftovers).
+        // built before the rows are checked for leftovers); a malformed row
+        // wins over both.
         let mut bad = ab.clone();
         bad[1] = 0xFF;
-        assert_eq!(whole(&c, &[&bad, &trailing]), Err(Error::InvalidUtf8));
+        assert_eq!(err(&c, &[&bad, &trailing]), Error::InvalidUtf8);
+        assert_eq!(err(&c, &[&bad, &trailing, &[0x02, 1]]), Error::InvalidRow);
+        let u = converter(DataType::Binary, asc, RowEncoding::Unordered);
+        assert_eq!(err(&u, &[&[3, 0, 0, 0, 1, 2]]), Error::InvalidRow);
+        assert_eq!(err(&u, &[&[0, 0, 0]]), Error::InvalidRow);
     }
 }

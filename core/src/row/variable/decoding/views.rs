@@ -10,11 +10,19 @@ use super::{decode_ordered_with, read_unordered, BlockSink};
 use crate::array::{ByteArrayNativeType, ByteView, ByteViewType, GenericByteViewArray};
 use crate::buffer::{Appender, BooleanBuffer, MutableBuffer, NullBuffer, SharedSlice};
 use crate::error::{Error, ErrorKind, Result};
-use crate::row::source::Contiguous;
 use crate::row::variable::BLOCK_SIZE;
 use crate::row::SortOptions;
 
-/// Decodes a BinaryView/Utf8View column.
+/// Decodes a BinaryView/Utf8View column from the front of each row,
+/// advancing the rows. `trusted`: an encoder of the same fields wrote
+/// every byte of the rows (see `row/provenance.rs`), so Utf8View values
+/// are not checked to be UTF-8.
+///
+/// One pass: each value is decoded into the data buffer and its view made
+/// while it is hot. A value of at most 12 bytes lives in its view only (the
+/// data buffer's position goes back to its start), a longer one stays in
+/// the data buffer, referenced by offset. The data buffer is sized for all
+/// the value bytes by an exact pass over the rows.
 ///
 /// # Errors
 /// As [`super::decode`].
@@ -22,119 +30,25 @@ pub(crate) fn decode_view<'a, T: ByteViewType, A: Allocator + Clone>(
     rows: &mut [&[u8]],
     opts: SortOptions,
     unordered: bool,
-    alloc: &A,
-) -> Result<GenericByteViewArray<'a, T, A>> {
-    Ok(decode_views(rows, opts, unordered, None, false, alloc)?.0)
-}
-
-/// [`decode_view`] with `whole`: `None` for cursors (the rows advance past
-/// their values), `Some(total)` when each row is one value and nothing
-/// else, `total` an estimate of the value bytes; also whether a row had
-/// bytes left (for whole rows). `trusted`: an encoder of the same fields
-/// wrote every byte of the rows (see `row/provenance.rs`), so Utf8View
-/// values are not checked to be UTF-8.
-///
-/// One pass: each value is decoded into the data buffer and its view made
-/// while it is hot. A value of at most 12 bytes lives in its view only (the
-/// data buffer's position goes back to its start), a longer one stays in
-/// the data buffer, referenced by offset. The data buffer is sized for all
-/// the value bytes (`whole`'s estimate, else an exact pass over the rows;
-/// an estimate that falls short is followed by the exact pass).
-pub(super) fn decode_views<'a, T: ByteViewType, A: Allocator + Clone>(
-    rows: &mut [&[u8]],
-    opts: SortOptions,
-    unordered: bool,
-    whole: Option<usize>,
     trusted: bool,
     alloc: &A,
-) -> Result<(GenericByteViewArray<'a, T, A>, bool)> {
+) -> Result<GenericByteViewArray<'a, T, A>> {
     let utf8 = T::Native::IS_UTF8 && !trusted;
     let n = rows.len();
-    let decoded = match whole {
-        Some(total) => {
-            let first = fill_views::<_, _, A, false>(
-                rows.iter_mut(),
-                n,
-                opts,
-                unordered,
-                utf8,
-                total,
-                alloc,
-            )?;
-            match first {
-                Some(d) => d,
-                None => {
-                    let total = decoded_total(rows, opts, unordered);
-                    let it = rows.iter_mut();
-                    fill_views::<_, _, A, false>(it, n, opts, unordered, utf8, total, alloc)?
-                        .ok_or(Error::InvalidRow)?
-                }
-            }
-        }
-        None => {
-            let total = decoded_total(rows, opts, unordered);
-            let it = rows.iter_mut();
-            fill_views::<_, _, A, true>(it, n, opts, unordered, utf8, total, alloc)?
-                .ok_or(Error::InvalidRow)?
-        }
-    };
+    let total = decoded_total(rows, opts, unordered);
+    let decoded = fill_views(rows, n, opts, unordered, utf8, total, alloc)?;
     into_array(decoded, alloc)
 }
 
-/// Decodes every row of `rows` (each one value and nothing else) straight
-/// from their buffer and offsets, as [`decode_views`] does with whole
-/// rows, without gathering a slice per row first, into a data buffer with
-/// room for the rows' bytes (a bound on the values'); `Ok(None)` should a
-/// malformed row not fit (for the caller to decode the rows one by one
-/// instead). `trusted` as [`decode_views`] takes it.
-///
-/// # Errors
-/// As [`decode_views`]; [`Error::InvalidRow`] for bytes after a value
-/// (once the column is built, as `convert_rows` reports it).
-pub(crate) fn decode_all_views<'a, T: ByteViewType, A: Allocator + Clone>(
-    rows: Contiguous<'_>,
-    opts: SortOptions,
-    unordered: bool,
-    trusted: bool,
-    alloc: &A,
-) -> Result<Option<GenericByteViewArray<'a, T, A>>> {
-    // Every value takes at least one byte more in its row than it has: the
-    // room is the rows' bytes less one per row (no pass over the rows to
-    // sum their values; the room not used is zeroed once at the end).
-    let total = rows.data().len().saturating_sub(rows.len());
-    let data = rows.data();
-    let (&first, ends) = rows.offsets().split_first().ok_or(Error::InvalidRow)?;
-    let mut prev = first;
-    // An offset out of order or past the bytes makes an empty row: a
-    // malformed one (no value fits in it).
-    let each = ends.iter().map(move |&e| {
-        let row = data.get(prev..e).unwrap_or(&[]);
-        prev = e;
-        row
-    });
-    let utf8 = T::Native::IS_UTF8 && !trusted;
-    let n = rows.len();
-    let Some(decoded) = fill_views::<_, _, A, false>(each, n, opts, unordered, utf8, total, alloc)?
-    else {
-        return Ok(None);
-    };
-    let (array, trailing) = into_array(decoded, alloc)?;
-    if trailing {
-        return Err(Error::InvalidRow);
-    }
-    Ok(Some(array))
-}
-
-/// The view array of [`fill_views`]' buffers, and whether a row had bytes
-/// left after its value.
+/// The view array of [`fill_views`]' buffers.
 ///
 /// # Errors
 /// [`Error::AllocationFailed`].
 fn into_array<'a, T: ByteViewType, A: Allocator + Clone>(
     decoded: DecodedViews<A>,
     alloc: &A,
-) -> Result<(GenericByteViewArray<'a, T, A>, bool)> {
-    let (views, values, nulls, trailing) = decoded;
+) -> Result<GenericByteViewArray<'a, T, A>> {
+    let (views, values, nulls) = decoded;
     let mut data = (!values.is_empty()).then(|| values.into_buffer());
     let count = usize::from(data.is_some());
     let buffers = SharedSlice::try_from_fn_in(count, alloc.clone(), |_| {
@@ -151,77 +65,35 @@ fn into_array<'a, T: ByteViewType, A: Allocator + Clone>(
     // value's start on a character boundary), or, `trusted`, decoded from
     // rows that an encoder of the same fields wrote from valid strings
     // (the round trip gives back exactly the values encoded).
-    let array = unsafe { GenericByteViewArray::new_unchecked(views.into_buffer(), buffers, nulls) };
-    Ok((array, trailing))
+    Ok(unsafe { GenericByteViewArray::new_unchecked(views.into_buffer(), buffers, nulls) })
 }
 
-/// Decoded views, data buffer and validity, and whether a row had bytes
-/// left after its value (only looked at for whole rows).
+/// Decoded views, data buffer and validity.
 type DecodedViews<A> = (
     MutableBuffer<A>,
     MutableBuffer<A>,
     Option<NullBuffer<'static, A>>,
-    bool,
 );
 
-/// A row whose front value [`view_rows`] decodes: its bytes, and what is
-/// left of it after the value.
-trait ViewRow<'r> {
-    /// The row's bytes.
-    fn bytes(&self) -> &'r [u8];
-    /// Keeps `rest`, the bytes after the value (a cursor advances).
-    fn advance(self, rest: &'r [u8]);
-}
-
-/// A cursor: advanced past the value.
-impl<'r> ViewRow<'r> for &mut &'r [u8] {
-    #[inline(always)]
-    fn bytes(&self) -> &'r [u8] {
-        self
-    }
-
-    #[inline(always)]
-    fn advance(self, rest: &'r [u8]) {
-        *self = rest;
-    }
-}
-
-/// A whole row: nothing to keep (what is left is reported, not kept).
-impl<'r> ViewRow<'r> for &'r [u8] {
-    #[inline(always)]
-    fn bytes(&self) -> &'r [u8] {
-        self
-    }
-
-    #[inline(always)]
-    fn advance(self, _rest: &'r [u8]) {}
-}
-
 /// Decodes the value at the front of each of the `n` rows `rows` into its
-/// view (see [`decode_views`]), with a data buffer of `total + BLOCK_SIZE`
-/// bytes: `None` when that is too little (only a malformed row or a short
-/// estimate). `ADVANCE`: the rows advance past their values (else a row
-/// not consumed whole is reported). `utf8`: every value must be UTF-8.
+/// view (see [`decode_view`]), advancing the rows past their values, with
+/// a data buffer of `total + BLOCK_SIZE` bytes (a malformed row that needs
+/// more is an error). `utf8`: every value must be UTF-8.
 ///
 /// # Errors
 /// As [`decode_ordered_with`]; [`Error::InvalidUtf8`];
 /// [`Error::CapacityOverflow`] when an offset or length exceeds `i32`;
 /// [`Error::AllocationFailed`]; [`Error::InvalidRow`] for more or fewer
 /// rows than `n`.
-fn fill_views<'r, R, I, A, const ADVANCE: bool>(
-    rows: I,
+fn fill_views<A: Allocator + Clone>(
+    rows: &mut [&[u8]],
     n: usize,
     opts: SortOptions,
     unordered: bool,
     utf8: bool,
     total: usize,
     alloc: &A,
-) -> Result<Option<DecodedViews<A>>>
-where
-    R: ViewRow<'r>,
-    I: Iterator<Item = R>,
-    A: Allocator + Clone,
-{
+) -> Result<DecodedViews<A>> {
     let room = total
         .checked_add(BLOCK_SIZE)
         .ok_or(Error::CapacityOverflow)?;
@@ -239,7 +111,7 @@ where
         views.try_extend_appended(view_bytes, |v| {
             let null = opts.null_sentinel();
             if unordered {
-                view_rows::<ADVANCE, _, _, _>(rows, w, v, bits, utf8, |row, sink| {
+                view_rows(rows, w, v, bits, utf8, |row, sink| {
                     let Some(value) = read_unordered(row)? else {
                         return Ok(false);
                     };
@@ -247,18 +119,18 @@ where
                     Ok(true)
                 })
             } else if opts.descending {
-                view_rows::<ADVANCE, _, _, _>(rows, w, v, bits, utf8, |row, sink| {
+                view_rows(rows, w, v, bits, utf8, |row, sink| {
                     decode_ordered_with(row, null, 0xFF, sink)
                 })
             } else {
-                view_rows::<ADVANCE, _, _, _>(rows, w, v, bits, utf8, |row, sink| {
+                view_rows(rows, w, v, bits, utf8, |row, sink| {
                     decode_ordered_with(row, null, 0, sink)
                 })
             }
         })
     })?;
     let Some(filled) = filled else {
-        return Ok(None);
+        return Err(Error::InvalidRow);
     };
     if views.len() != view_bytes {
         return Err(Error::InvalidRow);
@@ -272,7 +144,7 @@ where
         let bits = BooleanBuffer::try_new(validity.into_buffer(), 0, n)?;
         Some(NullBuffer::try_new_with_count(bits, filled.nulls)?)
     };
-    Ok(Some((views, values, nulls, filled.trailing)))
+    Ok((views, values, nulls))
 }
 
 /// The high bit of each of 16 bytes.
@@ -289,8 +161,6 @@ fn is_utf8(bytes: &[u8]) -> bool {
 struct Filled {
     /// Null rows.
     nulls: usize,
-    /// A row had bytes left after its value (not `ADVANCE`).
-    trailing: bool,
     /// A value was found not to be UTF-8 (an inline one, or a long one
     /// that starts with a continuation byte).
     bad_utf8: bool,
@@ -353,8 +223,8 @@ impl BlockSink for ViewSink<'_, '_> {
 /// As `decode` (not [`Error::OutOfBounds`]); [`Error::CapacityOverflow`]
 /// when an offset or length exceeds `i32`.
 #[inline(always)]
-fn view_rows<'r, const ADVANCE: bool, R, I, F>(
-    rows: I,
+fn view_rows<'r, F>(
+    rows: &mut [&'r [u8]],
     w: &mut Appender<'_>,
     v: &mut Appender<'_>,
     bits: &mut [u8],
@@ -362,16 +232,13 @@ fn view_rows<'r, const ADVANCE: bool, R, I, F>(
     decode: F,
 ) -> Result<Option<Filled>>
 where
-    R: ViewRow<'r>,
-    I: Iterator<Item = R>,
     F: Fn(&mut &'r [u8], &mut ViewSink<'_, '_>) -> Result<bool>,
 {
     let base = w.pos();
     let mut null_count = 0usize;
-    let mut trailing = false;
     let mut bad_utf8 = false;
-    for (i, row) in rows.enumerate() {
-        let mut r = row.bytes();
+    for (i, row) in rows.iter_mut().enumerate() {
+        let mut r: &'r [u8] = row;
         let start = w.pos();
         let mut sink = ViewSink {
             w,
@@ -379,16 +246,11 @@ where
             started: false,
         };
         let valid = match decode(&mut r, &mut sink) {
-            Err(e) if e.kind() == ErrorKind::OutOfBounds && !ADVANCE => return Ok(None),
             Err(e) if e.kind() == ErrorKind::OutOfBounds => return Err(Error::InvalidRow),
             d => d?,
         };
         let head = sink.head;
-        if ADVANCE {
-            row.advance(r);
-        } else {
-            trailing |= !r.is_empty();
-        }
+        *row = r;
         if !valid {
             null_count += 1;
             v.put(&[0u8; 16])?;
@@ -429,7 +291,6 @@ where
     }
     Ok(Some(Filled {
         nulls: null_count,
-        trailing,
         bad_utf8,
     }))
 }
@@ -443,17 +304,12 @@ mod tests {
     use super::*;
     use crate::array::{Array, ArrayRef};
     use crate::datatypes::DataType;
-    use crate::row::test_model::{decode_by_cursors, one_column_converter as converter};
+    use crate::row::test_model::one_column_converter as converter;
     use crate::row::{Row, RowConverter, RowEncoding};
 
     type G = Global;
 
-    /// The general decoder (cursors).
-    fn by_cursors(c: &RowConverter<'static, G>, rows: &[&[u8]]) -> Result<ArrayRef<'static, G>> {
-        Ok(decode_by_cursors(c, rows)?.swap_remove(0))
-    }
-
-    /// Whole rows gathered one by one (`convert_rows`).
+    /// Rows gathered one by one (`convert_rows`).
     fn whole(c: &RowConverter<'static, G>, rows: &[&[u8]]) -> Result<ArrayRef<'static, G>> {
         let cols = c.convert_rows(rows.iter().map(|r| Row::new(r)))?;
         Ok(cols.first().unwrap().clone())
@@ -512,8 +368,8 @@ mod tests {
 
     /// Binary rows decoded as Utf8View: invalid UTF-8 in an inline value,
     /// in a long one, and long values that are UTF-8 only back to back
-    /// (one starts with a continuation byte) are errors, whole rows and
-    /// through cursors, both directions; valid ones decode.
+    /// (one starts with a continuation byte) are errors, both directions;
+    /// valid ones decode.
     #[test]
     fn view_utf8_is_checked() {
         let a13 = [b'a'; 13];
@@ -546,7 +402,10 @@ mod tests {
                 let rows = b.convert_columns(core::slice::from_ref(&col)).unwrap();
                 let raw: Vec<&[u8]> = rows.iter().map(|r| r.data()).collect();
                 let c = converter(DataType::Utf8View, o, RowEncoding::Ordered);
-                for got in [whole(&c, &raw), by_cursors(&c, &raw)] {
+                for got in [
+                    whole(&c, &raw),
+                    c.convert_all_rows(&rows).map(|c| c[0].clone()),
+                ] {
                     match got {
                         Ok(a) => {
                             assert!(ok, "{values:?} {o:?}");
@@ -557,6 +416,50 @@ mod tests {
                             assert_eq!(e.kind(), ErrorKind::InvalidUtf8);
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// Utf8View: one byte that is not ASCII, at any place of an inline or
+    /// a long value (first or later block, either half), is found; valid
+    /// UTF-8 of several bytes per character decodes; both directions and
+    /// both encodings.
+    #[test]
+    fn views_find_each_byte_that_is_not_utf8() {
+        for (opts, enc) in [
+            (SortOptions::default(), RowEncoding::Ordered),
+            (SortOptions::new(true, false), RowEncoding::Ordered),
+            (SortOptions::default(), RowEncoding::Unordered),
+        ] {
+            let mut binary = converter(DataType::BinaryView, opts, enc);
+            let c = converter(DataType::Utf8View, opts, enc);
+            for len in [5, 12, 40, 70] {
+                for at in 0..len {
+                    let mut v = std::vec![b'a'; len];
+                    v[at] = 0xFF;
+                    let values: [Option<&[u8]>; 3] =
+                        [Some(b"fine, and long enough"), Some(&v), None];
+                    let col =
+                        crate::array::BinaryViewArray::<G>::try_from_options_in(&values, Global)
+                            .unwrap()
+                            .into_array_ref();
+                    let rows = binary.convert_columns(core::slice::from_ref(&col)).unwrap();
+                    let e = c.convert_all_rows(&rows).map(|_| ()).unwrap_err();
+                    assert_eq!(e.kind(), ErrorKind::InvalidUtf8, "{len} {at}");
+                    v[at] = b'a';
+                    v.splice(at..at, "é".bytes());
+                    let s = std::string::String::from_utf8(v).unwrap();
+                    let strings = crate::array::StringViewArray::<G>::try_from_options_in(
+                        &[Some(s.as_str()), None],
+                        Global,
+                    )
+                    .unwrap()
+                    .into_array_ref();
+                    let mut c2 = converter(DataType::Utf8View, opts, enc);
+                    let rows = c2.convert_columns(core::slice::from_ref(&strings)).unwrap();
+                    assert!(c.convert_all_rows(&rows).unwrap()[0] == strings);
+                    assert!(c.convert_rows(rows.iter()).unwrap()[0] == strings);
                 }
             }
         }
