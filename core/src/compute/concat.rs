@@ -19,9 +19,9 @@ use super::concat_nested::{
 };
 use super::{concat_nulls, total_len, BitWriter};
 use crate::array::{
-    Array, ArrayRef, BinaryType, BooleanArray, ByteArrayType, FixedSizeBinaryArray,
-    GenericByteArray, LargeBinaryType, LargeUtf8Type, NullArray, PrimitiveArray, PrimitiveType,
-    Utf8Type,
+    dispatch_primitive, Array, ArrayRef, BinaryType, BooleanArray, ByteArrayType,
+    FixedSizeBinaryArray, GenericByteArray, LargeBinaryType, LargeUtf8Type, NullArray,
+    PrimitiveArray, PrimitiveType, Utf8Type,
 };
 #[cfg(feature = "views")]
 use crate::array::{BinaryViewType, ByteView, ByteViewType, GenericByteViewArray, StringViewType};
@@ -29,7 +29,6 @@ use crate::array::{BinaryViewType, ByteView, ByteViewType, GenericByteViewArray,
 use crate::buffer::{Buffer, SharedSlice};
 use crate::buffer::{MutableBuffer, OffsetSize, ScalarBuffer, TryVec};
 use crate::error::{Error, Result};
-use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
 
 /// Concatenates `arrays`, which must all have the same data type, into one
 /// new array of that type: its slots are those of `arrays[0]`, then those of
@@ -111,28 +110,9 @@ pub(super) fn concat_arrays<'a, A: Allocator + Clone>(
         return Err(Error::TypeMismatch);
     }
     let total = total_len(arrays)?;
-    match first {
+    dispatch_primitive!(first; _: T => concat_primitive::<T, A>(arrays, total, alloc), {
         ArrayRef::Null(_) => Ok(NullArray::new(total).into_array_ref()),
         ArrayRef::Boolean(_) => concat_boolean(arrays, total, alloc),
-        ArrayRef::Int8(_) => concat_primitive::<i8, A>(arrays, total, alloc),
-        ArrayRef::Int16(_) => concat_primitive::<i16, A>(arrays, total, alloc),
-        ArrayRef::Int32(_) => concat_primitive::<i32, A>(arrays, total, alloc),
-        ArrayRef::Int64(_) => concat_primitive::<i64, A>(arrays, total, alloc),
-        ArrayRef::UInt8(_) => concat_primitive::<u8, A>(arrays, total, alloc),
-        ArrayRef::UInt16(_) => concat_primitive::<u16, A>(arrays, total, alloc),
-        ArrayRef::UInt32(_) => concat_primitive::<u32, A>(arrays, total, alloc),
-        ArrayRef::UInt64(_) => concat_primitive::<u64, A>(arrays, total, alloc),
-        ArrayRef::Float16(_) => concat_primitive::<f16, A>(arrays, total, alloc),
-        ArrayRef::Float32(_) => concat_primitive::<f32, A>(arrays, total, alloc),
-        ArrayRef::Float64(_) => concat_primitive::<f64, A>(arrays, total, alloc),
-        ArrayRef::Int128(_) => concat_primitive::<i128, A>(arrays, total, alloc),
-        ArrayRef::Int256(_) => concat_primitive::<i256, A>(arrays, total, alloc),
-        ArrayRef::IntervalDayTime(_) => {
-            concat_primitive::<IntervalDayTime, A>(arrays, total, alloc)
-        }
-        ArrayRef::IntervalMonthDayNano(_) => {
-            concat_primitive::<IntervalMonthDayNano, A>(arrays, total, alloc)
-        }
         ArrayRef::FixedSizeBinary(_) => concat_fixed_size_binary(arrays, total, alloc),
         ArrayRef::Binary(_) => concat_bytes::<BinaryType, A>(arrays, total, alloc),
         ArrayRef::LargeBinary(_) => concat_bytes::<LargeBinaryType, A>(arrays, total, alloc),
@@ -162,7 +142,7 @@ pub(super) fn concat_arrays<'a, A: Allocator + Clone>(
         ArrayRef::Dictionary(_) => concat_dictionary(arrays, total, alloc),
         #[cfg(feature = "run-end")]
         ArrayRef::RunEndEncoded(_) => concat_run_end(arrays, total, alloc),
-    }
+    })
 }
 
 /// `n` bytes of room for whole `T`s: `count * size_of::<T>()`.

@@ -18,14 +18,14 @@ use super::filter_values::filter_values_nulls;
 use super::indices::{Bits, Idx};
 use super::read_bits;
 use super::set_bits::{list_set_bits, SetBits};
-#[cfg(feature = "views")]
-use super::take::View16;
 use super::take::{gather_bytes, take_idx};
+#[cfg(feature = "views")]
+use crate::arch::View16;
 #[cfg(feature = "nested")]
 use crate::array::StructArray;
 use crate::array::{
-    Array, ArrayRef, BooleanArray, ByteArrayType, GenericByteArray, PrimitiveArray, PrimitiveType,
-    RecordBatch,
+    dispatch_primitive, Array, ArrayRef, BooleanArray, ByteArrayType, GenericByteArray,
+    PrimitiveArray, PrimitiveType, RecordBatch,
 };
 #[cfg(feature = "views")]
 use crate::array::{ByteView, ByteViewType, GenericByteViewArray};
@@ -35,7 +35,6 @@ use crate::buffer::{
     BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer, SharedSlice, TryVec,
 };
 use crate::error::{Error, Result};
-use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
 
 /// Keeps the slots of `array` where `predicate` is true, in order ("filter"):
 /// the result has `predicate.true_count()` slots (a null in the predicate
@@ -272,30 +271,15 @@ enum Listing {
 
 /// The [`Listing`] for filtering `array`.
 fn listing<A: Allocator>(array: &ArrayRef<'_, A>) -> Listing {
-    match array {
+    dispatch_primitive!(array; _: T => Listing::WhenVerySparse, {
         #[cfg(feature = "nested")]
         ArrayRef::Struct(_) => Listing::Always,
         #[cfg(feature = "views")]
         ArrayRef::BinaryView(_) | ArrayRef::Utf8View(_) => Listing::WhenVerySparse,
         #[cfg(feature = "dictionary")]
         ArrayRef::Dictionary(_) => Listing::WhenVerySparse,
-        ArrayRef::Int8(_)
-        | ArrayRef::Int16(_)
-        | ArrayRef::Int32(_)
-        | ArrayRef::Int64(_)
-        | ArrayRef::UInt8(_)
-        | ArrayRef::UInt16(_)
-        | ArrayRef::UInt32(_)
-        | ArrayRef::UInt64(_)
-        | ArrayRef::Float16(_)
-        | ArrayRef::Float32(_)
-        | ArrayRef::Float64(_)
-        | ArrayRef::Int128(_)
-        | ArrayRef::Int256(_)
-        | ArrayRef::IntervalDayTime(_)
-        | ArrayRef::IntervalMonthDayNano(_) => Listing::WhenVerySparse,
         _ => Listing::WhenSparse,
-    }
+    })
 }
 
 /// The kept positions of a mask: listed, or read from its bits.
@@ -375,24 +359,7 @@ pub(super) fn filter_mask<'a, A: Allocator + Clone>(
     if mask.count == 0 {
         return new_empty(array.data_type(), alloc);
     }
-    match array {
-        ArrayRef::Int8(a) => filter_primitive(a, mask, alloc),
-        ArrayRef::Int16(a) => filter_primitive(a, mask, alloc),
-        ArrayRef::Int32(a) => filter_primitive(a, mask, alloc),
-        ArrayRef::Int64(a) => filter_primitive(a, mask, alloc),
-        ArrayRef::UInt8(a) => filter_primitive(a, mask, alloc),
-        ArrayRef::UInt16(a) => filter_primitive(a, mask, alloc),
-        ArrayRef::UInt32(a) => filter_primitive(a, mask, alloc),
-        ArrayRef::UInt64(a) => filter_primitive(a, mask, alloc),
-        ArrayRef::Float16(a) => filter_primitive::<f16, A>(a, mask, alloc),
-        ArrayRef::Float32(a) => filter_primitive(a, mask, alloc),
-        ArrayRef::Float64(a) => filter_primitive(a, mask, alloc),
-        ArrayRef::Int128(a) => filter_primitive(a, mask, alloc),
-        ArrayRef::Int256(a) => filter_primitive::<i256, A>(a, mask, alloc),
-        ArrayRef::IntervalDayTime(a) => filter_primitive::<IntervalDayTime, A>(a, mask, alloc),
-        ArrayRef::IntervalMonthDayNano(a) => {
-            filter_primitive::<IntervalMonthDayNano, A>(a, mask, alloc)
-        }
+    dispatch_primitive!(array; a: T => filter_primitive::<T, A>(a, mask, alloc), {
         ArrayRef::Binary(a) => filter_bytes(a, mask, alloc),
         ArrayRef::LargeBinary(a) => filter_bytes(a, mask, alloc),
         ArrayRef::Utf8(a) => filter_bytes(a, mask, alloc),
@@ -414,7 +381,7 @@ pub(super) fn filter_mask<'a, A: Allocator + Clone>(
                 take_idx(other, &Idx::all_valid(kept.as_slice()), alloc)
             }
         },
-    }
+    })
 }
 
 /// The validity bits of `nulls` where the mask is set (`None` when there
@@ -482,7 +449,7 @@ fn filter_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
                 mask.count,
                 |k| {
                     if let Some(&a) = list.get(k + super::take_bytes::OFFSETS_AHEAD) {
-                        super::prefetch(offs.as_ptr().wrapping_add(a));
+                        crate::arch::prefetch::prefetch(offs.as_ptr().wrapping_add(a));
                     }
                     list.get(k).copied()
                 },

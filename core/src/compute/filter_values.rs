@@ -109,7 +109,7 @@ fn staged<T: bytemuck::Pod>(
     emit: &mut impl FnMut(&[T], u64, u32) -> Result<()>,
 ) -> Result<()> {
     #[cfg(target_arch = "x86_64")]
-    if super::x86::has_fast_pext() {
+    if crate::arch::x86::has_fast_pext() {
         // SAFETY: the processor has BMI1 and BMI2 (just asked).
         return unsafe { staged_bmi2(values, mask, valid_src, emit) };
     }
@@ -119,7 +119,7 @@ fn staged<T: bytemuck::Pod>(
 /// [`staged`] compiled for BMI1 and BMI2.
 ///
 /// # Safety
-/// The processor has BMI1 and BMI2 ([`super::x86::has_fast_pext`]).
+/// The processor has BMI1 and BMI2 ([`crate::arch::x86::has_fast_pext`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi1,bmi2")]
 unsafe fn staged_bmi2<T: bytemuck::Pod>(
@@ -338,7 +338,7 @@ mod tests {
             });
             assert_eq!(walk::<false>(&values, &mask, valid), model, "{density}");
             #[cfg(target_arch = "x86_64")]
-            let pext = super::super::x86::has_fast_pext();
+            let pext = crate::arch::x86::has_fast_pext();
             #[cfg(not(target_arch = "x86_64"))]
             let pext = true;
             if pext {

@@ -77,8 +77,6 @@ mod take_bytes;
     feature = "union"
 ))]
 mod take_nested;
-#[cfg(target_arch = "x86_64")]
-mod x86;
 
 #[cfg(all(
     test,
@@ -192,24 +190,6 @@ use crate::error::{Error, Result};
 #[inline]
 const fn bytes_for_bits(bits: usize) -> usize {
     bits.div_ceil(8)
-}
-
-/// Asks the processor to bring the cache line holding `p` into its
-/// caches, so that a gather at random positions has that load under way
-/// before it needs it. A hint only: nothing is read architecturally and no
-/// address faults. x86-64 only (a no-op on other targets and under Miri).
-#[inline(always)]
-fn prefetch<T>(p: *const T) {
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    // SAFETY: `prefetcht0` reads no memory as far as the program can tell
-    // and never faults, whatever the address (it may be dangling or past
-    // the end: the hint is then dropped).
-    unsafe {
-        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(p.cast());
-    }
-    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-    let _ = p;
 }
 
 /// Reads 64 bits (LSB order) from bit `start` of `src`; bits past the end

@@ -10,11 +10,11 @@ use super::indices::Bits;
 use super::sort_lex;
 use super::sort_radix;
 use super::sort_topk::{self, BoundedHeap};
-use crate::array::{Array, ArrayRef, PrimitiveArray, PrimitiveType};
+use crate::array::{dispatch_primitive, Array, ArrayRef, PrimitiveArray, PrimitiveType};
 use crate::buffer::{MutableBuffer, NullBuffer, ScalarBuffer, TryVec};
 use crate::datatypes::DataType;
 use crate::error::{Error, Result};
-use crate::native::{f16, i256};
+use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
 use crate::row::{RowConverter, SortField, SortOptions};
 
 /// One column of a lexicographic sort: its values and how to order them
@@ -31,6 +31,10 @@ pub struct SortColumn<'x, 'a, A: Allocator> {
 /// floats by IEEE 754 `totalOrder` (`-NaN < -inf < … < -0 < +0 < … < inf <
 /// NaN`, as `arrow-ord` sorts them).
 trait SortValue: PrimitiveType {
+    /// `false` for the types sorted through the row format instead (the
+    /// intervals: [`Self::compare`] and [`Self::ordered`] are then never
+    /// called).
+    const DIRECT: bool = true;
     /// `true` when [`Self::ordered`] maps the values to `u64` in order (the
     /// types of at most 64 bits).
     const PACKS: bool;
@@ -108,6 +112,22 @@ macro_rules! sort_value_float {
     )*};
 }
 sort_value_float!(f16, u16, f32, u32, f64, u64);
+
+macro_rules! sort_value_by_rows {
+    ($($t:ty),*) => {$(
+        impl SortValue for $t {
+            const DIRECT: bool = false;
+            const PACKS: bool = false;
+            fn compare(_: Self, _: Self) -> Ordering {
+                Ordering::Equal
+            }
+            fn ordered(self) -> u64 {
+                0
+            }
+        }
+    )*};
+}
+sort_value_by_rows!(IntervalDayTime, IntervalMonthDayNano);
 
 /// The row count as `u32` indices.
 pub(super) fn row_count(len: usize) -> Result<u32> {
@@ -510,35 +530,25 @@ pub fn sort_to_indices_in<'a, A: Allocator + Clone>(
     alloc: A,
 ) -> Result<PrimitiveArray<'a, u32, A>> {
     let o = options.unwrap_or_default();
-    match array {
-        ArrayRef::Int8(p) => sort_primitive(p, o, limit, alloc),
-        ArrayRef::Int16(p) => sort_primitive(p, o, limit, alloc),
-        ArrayRef::Int32(p) => sort_primitive(p, o, limit, alloc),
-        ArrayRef::Int64(p) => sort_primitive(p, o, limit, alloc),
-        ArrayRef::UInt8(p) => sort_primitive(p, o, limit, alloc),
-        ArrayRef::UInt16(p) => sort_primitive(p, o, limit, alloc),
-        ArrayRef::UInt32(p) => sort_primitive(p, o, limit, alloc),
-        ArrayRef::UInt64(p) => sort_primitive(p, o, limit, alloc),
-        ArrayRef::Float16(p) => sort_primitive(p, o, limit, alloc),
-        ArrayRef::Float32(p) => sort_primitive(p, o, limit, alloc),
-        ArrayRef::Float64(p) => sort_primitive(p, o, limit, alloc),
-        ArrayRef::Int128(p) => sort_primitive(p, o, limit, alloc),
-        ArrayRef::Int256(p) => sort_primitive(p, o, limit, alloc),
+    let by_rows = |alloc| {
+        let column = SortColumn {
+            values: array,
+            options,
+        };
+        lexsort_to_indices_in(&[column], limit, alloc)
+    };
+    dispatch_primitive!(array; p: T => match T::DIRECT {
+        true => sort_primitive(p, o, limit, alloc),
+        false => by_rows(alloc),
+    }, {
         ArrayRef::Utf8(a) => sort_bytes(a, |i| a.value_bytes(i), o, limit, alloc),
         ArrayRef::LargeUtf8(a) => sort_bytes(a, |i| a.value_bytes(i), o, limit, alloc),
         ArrayRef::Binary(a) => sort_bytes(a, |i| a.value_bytes(i), o, limit, alloc),
         ArrayRef::LargeBinary(a) => sort_bytes(a, |i| a.value_bytes(i), o, limit, alloc),
         ArrayRef::Utf8View(a) => sort_bytes(a, |i| a.value_bytes(i), o, limit, alloc),
         ArrayRef::BinaryView(a) => sort_bytes(a, |i| a.value_bytes(i), o, limit, alloc),
-        other => lexsort_to_indices_in(
-            &[SortColumn {
-                values: other,
-                options,
-            }],
-            limit,
-            alloc,
-        ),
-    }
+        _ => by_rows(alloc),
+    })
 }
 
 /// The permutation that sorts rows by several columns, the first column

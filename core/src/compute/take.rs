@@ -16,15 +16,16 @@ use super::take_nested::take_run_end;
 use super::take_nested::take_union;
 #[cfg(feature = "nested")]
 use super::take_nested::{take_fixed_size_list, take_list, take_list_view, take_map, take_struct};
+#[cfg(feature = "views")]
+use crate::arch::View16;
 use crate::array::{
-    Array, ArrayRef, BinaryType, BooleanArray, FixedSizeBinaryArray, LargeBinaryType,
-    LargeUtf8Type, NullArray, PrimitiveArray, PrimitiveType, Utf8Type,
+    dispatch_primitive, Array, ArrayRef, BinaryType, BooleanArray, FixedSizeBinaryArray,
+    LargeBinaryType, LargeUtf8Type, NullArray, PrimitiveArray, PrimitiveType, Utf8Type,
 };
 #[cfg(feature = "views")]
 use crate::array::{BinaryViewType, ByteView, ByteViewType, GenericByteViewArray, StringViewType};
 use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer, OffsetSize, ScalarBuffer, TryVec};
 use crate::error::{Error, Result};
-use crate::native::{f16, i256, IntervalDayTime, IntervalMonthDayNano};
 
 /// Gathers slots of `array` by index into a new array of the same data type
 /// ("take"): slot `i` of the result is slot `indices[i]` of `array`, null
@@ -120,29 +121,12 @@ pub(super) fn take_idx<'a, I: TakeIndex, A: Allocator + Clone>(
     idx: &Idx<'_, I>,
     alloc: A,
 ) -> Result<ArrayRef<'a, A>> {
-    match array {
+    dispatch_primitive!(array; a: T => take_primitive::<T, I, A>(a, idx, alloc), {
         ArrayRef::Null(a) => {
             check_bounds(idx, a.len())?;
             Ok(NullArray::new(idx.len()).into_array_ref())
         }
         ArrayRef::Boolean(a) => take_boolean(a, idx, alloc),
-        ArrayRef::Int8(a) => take_primitive(a, idx, alloc),
-        ArrayRef::Int16(a) => take_primitive(a, idx, alloc),
-        ArrayRef::Int32(a) => take_primitive(a, idx, alloc),
-        ArrayRef::Int64(a) => take_primitive(a, idx, alloc),
-        ArrayRef::UInt8(a) => take_primitive(a, idx, alloc),
-        ArrayRef::UInt16(a) => take_primitive(a, idx, alloc),
-        ArrayRef::UInt32(a) => take_primitive(a, idx, alloc),
-        ArrayRef::UInt64(a) => take_primitive(a, idx, alloc),
-        ArrayRef::Float16(a) => take_primitive::<f16, I, A>(a, idx, alloc),
-        ArrayRef::Float32(a) => take_primitive(a, idx, alloc),
-        ArrayRef::Float64(a) => take_primitive(a, idx, alloc),
-        ArrayRef::Int128(a) => take_primitive(a, idx, alloc),
-        ArrayRef::Int256(a) => take_primitive::<i256, I, A>(a, idx, alloc),
-        ArrayRef::IntervalDayTime(a) => take_primitive::<IntervalDayTime, I, A>(a, idx, alloc),
-        ArrayRef::IntervalMonthDayNano(a) => {
-            take_primitive::<IntervalMonthDayNano, I, A>(a, idx, alloc)
-        }
         ArrayRef::FixedSizeBinary(a) => take_fixed_size_binary(a, idx, alloc),
         ArrayRef::Binary(a) => take_bytes::<BinaryType, I, A>(a, idx, alloc),
         ArrayRef::LargeBinary(a) => take_bytes::<LargeBinaryType, I, A>(a, idx, alloc),
@@ -172,7 +156,7 @@ pub(super) fn take_idx<'a, I: TakeIndex, A: Allocator + Clone>(
         ArrayRef::Dictionary(a) => take_dictionary(a, idx, alloc),
         #[cfg(feature = "run-end")]
         ArrayRef::RunEndEncoded(a) => take_run_end(a, idx, alloc),
-    }
+    })
 }
 
 /// The validity of a take: bit `k` set when index `k` is valid and selects
@@ -193,12 +177,12 @@ pub(super) fn take_nulls<I: TakeIndex, A: Allocator>(
     let mut out = MutableBuffer::new_in(alloc);
     #[cfg(target_arch = "x86_64")]
     if let (Some(s), Some(u32s)) = (src, I::as_u32s(idx.values)) {
-        if s.offset % 8 == 0 && super::x86::has_avx2() {
+        if s.offset % 8 == 0 && crate::arch::x86::has_avx2() {
             out.try_extend_zeros(n.div_ceil(64) * 8)?;
             let words = out.typed_mut::<u64>()?;
             let bits = s.bytes.get(s.offset / 8..).unwrap_or(&[]);
             // SAFETY: the processor has AVX2 (just asked).
-            unsafe { super::x86::gather_bits_avx2(bits, u32s, words) };
+            unsafe { crate::arch::x86::gather_bits_avx2(bits, u32s, words) };
             if let Some(v) = idx.valid {
                 for (w, word) in words.iter_mut().enumerate() {
                     *word &= read_bits(v.bytes, v.offset + 64 * w);
@@ -468,13 +452,6 @@ fn byte_offsets<O: OffsetSize, A: Allocator + Clone>(
     O::from_usize(total).ok_or(Error::CapacityOverflow)?;
     Ok((offsets, starts, total))
 }
-
-/// A 16-byte view as the gathers move it: one SSE register on x86-64
-/// (one 16-byte load and store), a `u128` elsewhere.
-#[cfg(all(feature = "views", target_arch = "x86_64"))]
-pub(super) type View16 = core::arch::x86_64::__m128i;
-#[cfg(all(feature = "views", not(target_arch = "x86_64")))]
-pub(super) type View16 = u128;
 
 #[cfg(feature = "views")]
 fn take_views<'a, T: ByteViewType, I: TakeIndex, A: Allocator + Clone>(

@@ -14,8 +14,8 @@ use allocator_api2::alloc::Allocator;
 
 use super::concat::byte_size;
 use super::indices::{check_bounds, Idx, TakeIndex};
-use super::prefetch;
 use super::take::take_nulls;
+use crate::arch::prefetch::prefetch;
 use crate::array::{Array, ArrayRef, ByteArrayType, GenericByteArray};
 use crate::buffer::{MutableBuffer, OffsetSize, ScalarBuffer};
 use crate::error::{Error, Result};

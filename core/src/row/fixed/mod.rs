@@ -20,7 +20,8 @@ pub(crate) mod contiguous;
 mod native_order;
 pub(crate) mod rows;
 
-use super::{prefetch, take, SortOptions};
+use super::{take, SortOptions};
+use crate::arch::prefetch;
 use crate::array::{Array, ArrayRef, BooleanArray, FixedSizeBinaryArray, PrimitiveArray};
 use crate::buffer::{
     BooleanBuffer, Buffer, MutableBuffer, NullBuffer, NullBufferBuilder, ScalarBuffer,

@@ -1,50 +1,73 @@
-//! A hint to the processor to start loading the bytes of a row that a
-//! column decoder will read a few rows later.
+//! Hints to the processor to start loading memory that is about to be
+//! read at a place it cannot predict: a random gather (`take` of byte
+//! values, `filter` at low selectivity), or the next rows of a row-format
+//! column decoder.
 //!
-//! Decoding reads each column from every row in turn (see `source.rs`), so
-//! one column's pass touches a cache line or two per row, rows hundreds of
-//! bytes apart and unevenly spaced (their strings differ in length): the
-//! hardware's stride prefetchers cannot follow that, and once the rows
-//! outgrow the L2 cache each row's first load waits for memory. Asking for
-//! the row `AHEAD` places later overlaps those waits.
+//! Decoding rows reads each column from every row in turn, so one column's
+//! pass touches a cache line or two per row, rows hundreds of bytes apart
+//! and unevenly spaced (their strings differ in length): the hardware's
+//! stride prefetchers cannot follow that, and once the rows outgrow the L2
+//! cache each row's first load waits for memory. Asking for the row
+//! [`AHEAD`] places later overlaps those waits.
+//!
+//! The hint is `PREFETCHT0` on x86-64 (with SSE, part of its baseline) and
+//! nothing on other targets. Miri runs it (as a no-op).
 
-/// How many rows ahead of the one being decoded the hint is given.
+/// How many rows ahead of the one being decoded [`ahead`] gives the hint.
+#[cfg(all(
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "views"
+))]
 const AHEAD: usize = 12;
 
-/// Hints the row [`AHEAD`] of row `i` of `rows` (a cursor decoder about to
-/// read row `i`, so `i < rows.len()`: the sum cannot overflow); nothing
-/// past the last row.
+/// Asks the processor to bring the cache line holding `p` into its
+/// caches, so that a load there a little later finds it. A hint only:
+/// nothing is read architecturally and no address faults, so `p` may be
+/// dangling or past the end of its allocation (computed with wrapping
+/// arithmetic).
+#[inline(always)]
+pub(crate) fn prefetch<T>(p: *const T) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
+    // SAFETY: `_mm_prefetch` needs SSE, enabled for this build (the `cfg`
+    // above); a prefetch only hints the cache and does not access memory,
+    // so any address is allowed.
+    unsafe {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(p.cast());
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse")))]
+    let _ = p;
+}
+
+/// Hints the first two cache lines of the row [`AHEAD`] of row `i` of
+/// `rows` (a cursor decoder about to read row `i`, so `i < rows.len()`: the
+/// sum cannot overflow); nothing past the last row.
+// For the row format (built with these layout families).
+#[cfg(all(
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "views"
+))]
 #[inline(always)]
 pub(crate) fn ahead(rows: &[&[u8]], i: usize) {
     if let Some(r) = rows.get(i + AHEAD) {
-        row(r);
+        let p = r.as_ptr();
+        prefetch(p);
+        prefetch(p.wrapping_add(63));
     }
 }
 
-/// Hints that the first two cache lines of `row` will be read soon. Never
-/// reads them itself and never faults (a prefetch of any address is
-/// harmless); a no-op on targets other than x86-64 with SSE (and under
-/// Miri, which runs it).
-#[inline(always)]
-fn row(row: &[u8]) {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
-    {
-        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let p = row.as_ptr().cast::<i8>();
-        // SAFETY: `_mm_prefetch` needs SSE, enabled for this build (the
-        // `cfg` above); a prefetch only hints the cache and does not access
-        // memory, so any address (here one inside or just past `row`,
-        // computed with wrapping arithmetic) is allowed.
-        unsafe {
-            _mm_prefetch::<_MM_HINT_T0>(p);
-            _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(63));
-        }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse")))]
-    let _ = row;
-}
-
-#[cfg(test)]
+// The row format is built with these layout families.
+#[cfg(all(
+    test,
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "views"
+))]
 mod tests {
     use std::vec::Vec;
 
