@@ -6,8 +6,8 @@
 
 use allocator_api2::alloc::Allocator;
 
+use super::bits::read_bits;
 use super::indices::Bits;
-use super::read_bits;
 use crate::buffer::MutableBuffer;
 use crate::error::{Error, Result};
 

@@ -140,6 +140,8 @@ mod interner;
 mod list;
 mod nested;
 mod node;
+#[cfg(test)]
+mod prefetch_tests;
 mod provenance;
 mod rows;
 mod run_end;

@@ -7,15 +7,16 @@ use core::cmp::Ordering;
 
 use allocator_api2::alloc::Allocator;
 
-use super::indices::Bits;
-use super::read_bits;
-use super::sort::{emit, row_count, SortColumn};
-use super::sort_topk::BoundedHeap;
+use super::column::SortColumn;
+use super::emit::{emit, row_count};
+use super::topk::BoundedHeap;
 use crate::array::{
     Array, ArrayRef, BinaryArray, BinaryViewArray, LargeBinaryArray, LargeStringArray,
     PrimitiveArray, StringArray, StringViewArray,
 };
 use crate::buffer::TryVec;
+use crate::compute::bits::read_bits;
+use crate::compute::indices::Bits;
 use crate::error::Result;
 use crate::native::{f16, i256};
 use crate::row::{RowConverter, Rows, SortField, SortOptions};

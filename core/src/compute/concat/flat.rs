@@ -1,165 +1,26 @@
-//! [`concat()`]: the slots of several arrays of one data type, one after the
-//! other, in new buffers; the flat layouts (primitive, boolean, binary and
-//! string with offsets or views, fixed-size binary) are here, the nested ones
-//! in `concat_nested`.
-
-use core::mem::size_of;
+//! [`super::concat()`] of the flat layouts: primitive, boolean,
+//! fixed-size binary, and binary and string arrays with offsets or views
+//! (whose data buffers are shared, each distinct one once).
 
 use allocator_api2::alloc::Allocator;
 
-#[cfg(feature = "dictionary")]
-use super::concat_nested::concat_dictionary;
-#[cfg(feature = "run-end")]
-use super::concat_nested::concat_run_end;
-#[cfg(feature = "union")]
-use super::concat_nested::concat_union;
-#[cfg(feature = "nested")]
-use super::concat_nested::{
-    concat_fixed_size_list, concat_list, concat_list_view, concat_map, concat_struct,
-};
-use super::{concat_nulls, total_len, BitWriter};
+use super::nulls::concat_nulls;
 use crate::array::{
-    dispatch_primitive, Array, ArrayRef, BinaryType, BooleanArray, ByteArrayType,
-    FixedSizeBinaryArray, GenericByteArray, LargeBinaryType, LargeUtf8Type, NullArray,
-    PrimitiveArray, PrimitiveType, Utf8Type,
+    Array, ArrayRef, BooleanArray, ByteArrayType, FixedSizeBinaryArray, GenericByteArray,
+    PrimitiveArray, PrimitiveType,
 };
 #[cfg(feature = "views")]
-use crate::array::{BinaryViewType, ByteView, ByteViewType, GenericByteViewArray, StringViewType};
+use crate::array::{ByteView, ByteViewType, GenericByteViewArray};
+#[cfg(feature = "views")]
+use crate::buffer::TryVec;
 #[cfg(feature = "views")]
 use crate::buffer::{Buffer, SharedSlice};
-use crate::buffer::{MutableBuffer, OffsetSize, ScalarBuffer, TryVec};
+use crate::buffer::{MutableBuffer, OffsetSize};
+use crate::compute::bits::BitWriter;
+use crate::compute::buffers::{byte_size, freeze, offset_range, push_rebased};
 use crate::error::{Error, Result};
 
-/// Concatenates `arrays`, which must all have the same data type, into one
-/// new array of that type: its slots are those of `arrays[0]`, then those of
-/// `arrays[1]`, and so on ("Physical Memory Layout" of the columnar format,
-/// every layout).
-///
-/// The result's buffers are new allocations from `alloc` holding copies of
-/// the inputs' slots (sliced inputs contribute only their slots), with these
-/// exceptions that share memory with the inputs instead:
-/// - the data buffers of view arrays (see below);
-/// - a dictionary whose inputs all share one values array (the same
-///   [`crate::buffer::SharedBox`]) keeps that dictionary and concatenates the
-///   keys only; otherwise the dictionaries are concatenated and the keys of
-///   each input are shifted by the lengths of the dictionaries before it;
-/// - the data type (field names, metadata) is shared with `arrays[0]`.
-///
-/// Per layout: offsets (binary, string, list, map) are rebased to start at 0
-/// and the referenced bytes or child ranges copied; list views keep their
-/// offsets, shifted by the lengths of the previous inputs' children, which
-/// are concatenated whole; views keep their bytes with the buffer index
-/// re-pointed into one list of the inputs' data buffers, which are shared,
-/// not copied (a buffer over the same bytes as an earlier one, e.g. the
-/// same buffer of several slices of one array, is listed once; see
-/// [`super::gc()`] to copy out only the bytes still referenced); dense unions shift offsets per child likewise;
-/// sparse unions, structs and fixed-size lists concatenate their children
-/// over each input's slot range; run-end encoded arrays shift run ends by the
-/// previous inputs' lengths and copy the runs each input's view covers. The
-/// validity bitmap is omitted when no input has a null.
-///
-/// One input gives a compacted copy of it.
-///
-/// ```
-/// use alkaid::array::{Array, Int32Array, StringArray};
-/// use alkaid::compute::concat;
-/// use alkaid::Global;
-///
-/// let a = StringArray::from(vec![Some("x"), None]).into_array_ref();
-/// let b = StringArray::from(vec!["yy", "zzz"]).into_array_ref().slice(1, 1)?;
-/// let c = concat(&[&a, &b], Global)?;
-/// let s = c.as_string().expect("Utf8");
-/// assert_eq!(s.iter().collect::<Vec<_>>(), [Some("x"), None, Some("zzz")]);
-/// assert_eq!(s.value_offsets(), &[0, 1, 1, 4]); // rebased from the slice
-///
-/// // Inputs must share one data type.
-/// let n = Int32Array::from(vec![1]).into_array_ref();
-/// assert!(concat(&[&a, &n], Global).is_err()); // Error::TypeMismatch
-/// # Ok::<(), alkaid::Error>(())
-/// ```
-///
-/// # Errors
-/// [`Error::InvalidArgument`] when `arrays` is empty; [`Error::TypeMismatch`]
-/// when the data types differ; [`Error::AllocationFailed`];
-/// [`Error::CapacityOverflow`] when the total length, byte count, child length,
-/// number of view buffers, shifted dictionary key or run end does not fit
-/// its type (e.g. more than `i32::MAX` bytes of Utf8 data, or a key beyond
-/// `i8::MAX` for Int8 keys); the inputs' own validation errors (offsets,
-/// views, union type ids, keys) when an input is malformed.
-pub fn concat<'a, A: Allocator + Clone>(
-    arrays: &[&ArrayRef<'a, A>],
-    alloc: A,
-) -> Result<ArrayRef<'a, A>> {
-    let mut owned = TryVec::new_in(alloc.clone());
-    owned.try_reserve(arrays.len())?;
-    for a in arrays {
-        owned.try_push((*a).clone())?;
-    }
-    concat_arrays(&owned, alloc)
-}
-
-/// [`concat()`] over arrays held by value (the recursion for children).
-pub(super) fn concat_arrays<'a, A: Allocator + Clone>(
-    arrays: &[ArrayRef<'a, A>],
-    alloc: A,
-) -> Result<ArrayRef<'a, A>> {
-    let Some(first) = arrays.first() else {
-        return Err(Error::InvalidArgument);
-    };
-    if arrays.iter().any(|a| a.data_type() != first.data_type()) {
-        return Err(Error::TypeMismatch);
-    }
-    let total = total_len(arrays)?;
-    dispatch_primitive!(first; _: T => concat_primitive::<T, A>(arrays, total, alloc), {
-        ArrayRef::Null(_) => Ok(NullArray::new(total).into_array_ref()),
-        ArrayRef::Boolean(_) => concat_boolean(arrays, total, alloc),
-        ArrayRef::FixedSizeBinary(_) => concat_fixed_size_binary(arrays, total, alloc),
-        ArrayRef::Binary(_) => concat_bytes::<BinaryType, A>(arrays, total, alloc),
-        ArrayRef::LargeBinary(_) => concat_bytes::<LargeBinaryType, A>(arrays, total, alloc),
-        ArrayRef::Utf8(_) => concat_bytes::<Utf8Type, A>(arrays, total, alloc),
-        ArrayRef::LargeUtf8(_) => concat_bytes::<LargeUtf8Type, A>(arrays, total, alloc),
-        #[cfg(feature = "views")]
-        ArrayRef::BinaryView(_) => concat_views::<BinaryViewType, A>(arrays, total, alloc),
-        #[cfg(feature = "views")]
-        ArrayRef::Utf8View(_) => concat_views::<StringViewType, A>(arrays, total, alloc),
-        #[cfg(feature = "nested")]
-        ArrayRef::List(_) => concat_list::<i32, A>(arrays, total, alloc),
-        #[cfg(feature = "nested")]
-        ArrayRef::LargeList(_) => concat_list::<i64, A>(arrays, total, alloc),
-        #[cfg(feature = "nested")]
-        ArrayRef::ListView(_) => concat_list_view::<i32, A>(arrays, total, alloc),
-        #[cfg(feature = "nested")]
-        ArrayRef::LargeListView(_) => concat_list_view::<i64, A>(arrays, total, alloc),
-        #[cfg(feature = "nested")]
-        ArrayRef::FixedSizeList(_) => concat_fixed_size_list(arrays, total, alloc),
-        #[cfg(feature = "nested")]
-        ArrayRef::Struct(_) => concat_struct(arrays, total, alloc),
-        #[cfg(feature = "nested")]
-        ArrayRef::Map(_) => concat_map(arrays, total, alloc),
-        #[cfg(feature = "union")]
-        ArrayRef::Union(_) => concat_union(arrays, total, alloc),
-        #[cfg(feature = "dictionary")]
-        ArrayRef::Dictionary(_) => concat_dictionary(arrays, total, alloc),
-        #[cfg(feature = "run-end")]
-        ArrayRef::RunEndEncoded(_) => concat_run_end(arrays, total, alloc),
-    })
-}
-
-/// `n` bytes of room for whole `T`s: `count * size_of::<T>()`.
-pub(super) fn byte_size<T>(count: usize) -> Result<usize> {
-    count
-        .checked_mul(size_of::<T>())
-        .ok_or(Error::CapacityOverflow)
-}
-
-/// Freezes `m` into typed values (an empty buffer reads as no values).
-pub(super) fn freeze<'a, T: crate::native::NativeType, A: Allocator>(
-    m: MutableBuffer<A>,
-) -> Result<ScalarBuffer<'a, T, A>> {
-    ScalarBuffer::try_from_buffer(m.into_buffer())
-}
-
-fn concat_primitive<'a, T: PrimitiveType, A: Allocator + Clone>(
+pub(super) fn concat_primitive<'a, T: PrimitiveType, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
     total: usize,
     alloc: A,
@@ -179,7 +40,7 @@ fn concat_primitive<'a, T: PrimitiveType, A: Allocator + Clone>(
     Ok(PrimitiveArray::<T, A>::try_new(data_type, freeze(values)?, nulls)?.into_array_ref())
 }
 
-fn concat_boolean<'a, A: Allocator + Clone>(
+pub(super) fn concat_boolean<'a, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
     total: usize,
     alloc: A,
@@ -195,7 +56,7 @@ fn concat_boolean<'a, A: Allocator + Clone>(
     Ok(BooleanArray::try_new(values.finish()?, nulls)?.into_array_ref())
 }
 
-fn concat_fixed_size_binary<'a, A: Allocator + Clone>(
+pub(super) fn concat_fixed_size_binary<'a, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
     total: usize,
     alloc: A,
@@ -226,41 +87,7 @@ fn concat_fixed_size_binary<'a, A: Allocator + Clone>(
     Ok(a.into_array_ref())
 }
 
-/// The first and last offsets of `offsets` as `usize` (`0..0` when empty).
-pub(super) fn offset_range<O: OffsetSize>(offsets: &[O]) -> Result<(usize, usize)> {
-    let (Some(first), Some(last)) = (offsets.first(), offsets.last()) else {
-        return Ok((0, 0));
-    };
-    let first = first.to_usize().ok_or(Error::OffsetOutOfBounds)?;
-    let last = last.to_usize().ok_or(Error::OffsetOutOfBounds)?;
-    if first > last {
-        return Err(Error::OffsetsNotMonotonic);
-    }
-    Ok((first, last))
-}
-
-/// Appends `offsets` (after the first, rebased from it to `base`) to `out`.
-pub(super) fn push_rebased<O: OffsetSize, A: Allocator>(
-    out: &mut MutableBuffer<A>,
-    offsets: &[O],
-    base: usize,
-) -> Result<()> {
-    let (first, _) = offset_range(offsets)?;
-    for o in offsets.iter().skip(1) {
-        let rel = o
-            .to_usize()
-            .and_then(|o| o.checked_sub(first))
-            .ok_or(Error::OffsetsNotMonotonic)?;
-        let v = base
-            .checked_add(rel)
-            .and_then(O::from_usize)
-            .ok_or(Error::CapacityOverflow)?;
-        out.try_push(v)?;
-    }
-    Ok(())
-}
-
-fn concat_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
+pub(super) fn concat_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
     total: usize,
     alloc: A,
@@ -297,7 +124,7 @@ fn concat_bytes<'a, T: ByteArrayType, A: Allocator + Clone>(
 }
 
 #[cfg(feature = "views")]
-fn concat_views<'a, T: ByteViewType, A: Allocator + Clone>(
+pub(super) fn concat_views<'a, T: ByteViewType, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
     total: usize,
     alloc: A,

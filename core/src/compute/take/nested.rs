@@ -3,7 +3,7 @@
 //!
 //! Children are taken recursively; parents are assembled with
 //! `new_unchecked` and checked at [`ValidationLevel::Cheap`], as in
-//! `concat_nested`: their offsets, type ids, keys and run ends are gathered
+//! `concat::nested`: their offsets, type ids, keys and run ends are gathered
 //! from inputs that hold the Full-level invariants (a type invariant of
 //! safely built arrays), and these layouts' `new_unchecked` only risks wrong
 //! data, never memory safety, should an input break them.
@@ -19,9 +19,9 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::concat::{byte_size, freeze};
-use super::indices::{check_bounds, sentinel_bits, Bits, Idx, TakeIndex};
-use super::take::{gather, range_of, take_idx, take_nulls};
+use super::gather::{gather, range_of};
+use super::nulls::take_nulls;
+use super::take_idx;
 #[cfg(feature = "union")]
 use crate::array::UnionArray;
 use crate::array::{Array, ArrayRef, PrimitiveArray, ValidationLevel};
@@ -35,6 +35,8 @@ use crate::array::{
 #[cfg(feature = "run-end")]
 use crate::array::{RunArray, RunEndIndexType};
 use crate::buffer::{MutableBuffer, OffsetBuffer, OffsetSize, SharedBox, SharedSlice, TryVec};
+use crate::compute::buffers::{byte_size, freeze};
+use crate::compute::indices::{check_bounds, sentinel_bits, Bits, Idx, TakeIndex};
 use crate::datatypes::{DataType, UnionMode};
 use crate::error::{Error, Result};
 

@@ -25,8 +25,8 @@ use core::mem::size_of;
 
 use allocator_api2::alloc::Allocator;
 
-use super::concat::{byte_size, concat_arrays, freeze, offset_range, push_rebased};
-use super::{collect_arrays, concat_nulls};
+use super::concat_arrays;
+use super::nulls::concat_nulls;
 #[cfg(feature = "union")]
 use crate::array::UnionArray;
 #[cfg(feature = "dictionary")]
@@ -40,8 +40,23 @@ use crate::array::{
 #[cfg(feature = "run-end")]
 use crate::array::{RunArray, RunEndIndexType};
 use crate::buffer::{MutableBuffer, OffsetBuffer, SharedBox, SharedSlice, TryVec};
+use crate::compute::buffers::{byte_size, freeze, offset_range, push_rebased};
 use crate::datatypes::{DataType, IndexType, UnionMode};
 use crate::error::{Error, Result};
+
+/// Collects `n` arrays made by `f(0)`, `f(1)`, … into a vector from `alloc`.
+fn collect_arrays<'a, A, F>(n: usize, alloc: A, mut f: F) -> Result<TryVec<ArrayRef<'a, A>, A>>
+where
+    A: Allocator,
+    F: FnMut(usize) -> Result<ArrayRef<'a, A>>,
+{
+    let mut v = TryVec::new_in(alloc);
+    v.try_reserve(n)?;
+    for i in 0..n {
+        v.try_push(f(i)?)?;
+    }
+    Ok(v)
+}
 
 /// `arrays[0]`, which the dispatcher guarantees to exist.
 fn first<'b, 'a, A: Allocator>(arrays: &'b [ArrayRef<'a, A>]) -> Result<&'b ArrayRef<'a, A>> {
