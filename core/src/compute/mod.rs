@@ -35,6 +35,7 @@
 //! | `indices.rs` | [`Indices`] and the read indices of a take |
 //! | `bits.rs` | bitmaps read and written a word at a time |
 //! | `buffers.rs` | byte sizes, typed buffers, offsets rebased |
+//! | `children.rs` | what the kernels of nested layouts share |
 //! | `compress.rs` | the bits of a word at a mask's set bits (`PEXT`) and compressed bitmaps |
 //! | `set_bits.rs` | the positions of set bits |
 //!
@@ -42,8 +43,22 @@
 //! view register) is in `crate::arch`; the fifteen primitive variants are
 //! matched through `crate::array::dispatch_primitive!`.
 
+/// Gives each of the items one `cfg`, written once for the group.
+macro_rules! cfg_each {
+    (#[cfg($c:meta)] $($item:item)*) => {
+        $(#[cfg($c)] $item)*
+    };
+}
+
 mod bits;
 mod buffers;
+#[cfg(any(
+    feature = "dictionary",
+    feature = "nested",
+    feature = "run-end",
+    feature = "union"
+))]
+mod children;
 mod compress;
 mod concat;
 mod empty;
@@ -53,75 +68,56 @@ mod gc;
 mod indices;
 mod interleave;
 mod set_bits;
-#[cfg(all(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
-mod sort;
 mod take;
 
-#[cfg(all(
-    test,
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "union",
-    feature = "views"
-))]
-mod proptests_select;
-#[cfg(all(
-    test,
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "union",
-    feature = "views"
-))]
-mod select_model;
+// The sorts go through the row format, built with these layout families.
+cfg_each! {
+    #[cfg(all(
+        feature = "dictionary",
+        feature = "nested",
+        feature = "run-end",
+        feature = "views"
+    ))]
+    mod sort;
+    pub use sort::{lexsort_to_indices_in, sort_to_indices_in, SortColumn};
+    #[cfg(feature = "alloc")]
+    pub use sort::{lexsort_to_indices, sort_to_indices};
+}
+
+// Tests over fixtures of every layout family.
+cfg_each! {
+    #[cfg(all(
+        test,
+        feature = "dictionary",
+        feature = "nested",
+        feature = "run-end",
+        feature = "union",
+        feature = "views"
+    ))]
+    mod proptests_select;
+    mod select_model;
+    mod tests_miri;
+    mod tests_select;
+}
+cfg_each! {
+    #[cfg(all(
+        test,
+        feature = "dictionary",
+        feature = "nested",
+        feature = "run-end",
+        feature = "views"
+    ))]
+    mod tests_sort;
+    mod tests_sort_topk;
+}
 #[cfg(test)]
 pub(crate) mod tests;
 #[cfg(test)]
 pub(crate) mod tests_empty;
 #[cfg(test)]
 mod tests_interleave;
-#[cfg(all(
-    test,
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "union",
-    feature = "views"
-))]
-mod tests_miri;
 #[cfg(test)]
 pub(crate) mod tests_nested;
-#[cfg(all(
-    test,
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "union",
-    feature = "views"
-))]
-mod tests_select;
-#[cfg(all(
-    test,
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
-mod tests_sort;
-#[cfg(all(
-    test,
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
-mod tests_sort_topk;
 #[cfg(all(test, feature = "views"))]
 mod tests_views;
 
@@ -138,21 +134,6 @@ pub use indices::Indices;
 #[cfg(feature = "alloc")]
 pub use interleave::interleave;
 pub use interleave::interleave_in;
-#[cfg(all(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views",
-    feature = "alloc"
-))]
-pub use sort::{lexsort_to_indices, sort_to_indices};
-#[cfg(all(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
-pub use sort::{lexsort_to_indices_in, sort_to_indices_in, SortColumn};
 #[cfg(feature = "alloc")]
 pub use take::take;
 pub use take::take_in;

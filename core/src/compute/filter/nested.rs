@@ -14,9 +14,7 @@ use crate::array::{Array, ArrayRef};
 #[cfg(feature = "dictionary")]
 use crate::array::{DictionaryArray, DictionaryKeys};
 #[cfg(feature = "nested")]
-use crate::buffer::SharedSlice;
-#[cfg(feature = "nested")]
-use crate::error::Error;
+use crate::compute::children::map_children;
 use crate::error::Result;
 
 #[cfg(feature = "nested")]
@@ -26,15 +24,10 @@ pub(super) fn filter_struct<'a, A: Allocator + Clone>(
     alloc: A,
 ) -> Result<ArrayRef<'a, A>> {
     let fields = s.fields().clone();
-    let children = if fields.is_empty() {
-        SharedSlice::empty()
-    } else {
-        SharedSlice::try_from_fn_in(fields.len(), alloc.clone(), |c| {
-            let child = s.children().get(c).ok_or(Error::TypeMismatch)?;
-            let child = child.slice(s.offset(), s.len())?;
-            filter_mask(&child, mask, alloc.clone()).map_err(|e| e.in_child(c))
-        })?
-    };
+    let range = (s.offset(), s.len());
+    let children = map_children(s.children(), fields.len(), range, alloc.clone(), |child| {
+        filter_mask(child, mask, alloc.clone())
+    })?;
     let nulls = filter_nulls(s.nulls(), mask, alloc)?;
     Ok(StructArray::try_new_cheap(fields, children, mask.count, nulls)?.into_array_ref())
 }
