@@ -7,20 +7,11 @@
 //! pass touches a cache line or two per row, rows hundreds of bytes apart
 //! and unevenly spaced (their strings differ in length): the hardware's
 //! stride prefetchers cannot follow that, and once the rows outgrow the L2
-//! cache each row's first load waits for memory. Asking for the row
-//! [`AHEAD`] places later overlaps those waits.
+//! cache each row's first load waits for memory. Asking for the row a
+//! dozen places later overlaps those waits.
 //!
 //! The hint is `PREFETCHT0` on x86-64 (with SSE, part of its baseline) and
 //! nothing on other targets. Miri runs it (as a no-op).
-
-/// How many rows ahead of the one being decoded [`ahead`] gives the hint.
-#[cfg(all(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
-const AHEAD: usize = 12;
 
 /// Asks the processor to bring the cache line holding `p` into its
 /// caches, so that a load there a little later finds it. A hint only:
@@ -41,9 +32,9 @@ pub(crate) fn prefetch<T>(p: *const T) {
     let _ = p;
 }
 
-/// Hints the first two cache lines of the row [`AHEAD`] of row `i` of
-/// `rows` (a cursor decoder about to read row `i`, so `i < rows.len()`: the
-/// sum cannot overflow); nothing past the last row.
+/// Hints the first two cache lines of the row `AHEAD` (12) rows after row
+/// `i` of `rows` (a cursor decoder about to read row `i`, so `i <
+/// rows.len()`: the sum cannot overflow); nothing past the last row.
 // For the row format (built with these layout families).
 #[cfg(all(
     feature = "dictionary",
@@ -53,6 +44,8 @@ pub(crate) fn prefetch<T>(p: *const T) {
 ))]
 #[inline(always)]
 pub(crate) fn ahead(rows: &[&[u8]], i: usize) {
+    /// How many rows ahead of the one being decoded the hint is given.
+    const AHEAD: usize = 12;
     if let Some(r) = rows.get(i + AHEAD) {
         let p = r.as_ptr();
         prefetch(p);

@@ -50,6 +50,30 @@ macro_rules! cfg_each {
     };
 }
 
+/// Declares the leaf of a kernel for the nested layouts: built with any of
+/// their families, each of its functions with its own (so that with only
+/// some families its shared helpers and imports are partly unused).
+macro_rules! nested_leaf {
+    ($name:ident) => {
+        #[cfg(any(
+            feature = "dictionary",
+            feature = "nested",
+            feature = "run-end",
+            feature = "union"
+        ))]
+        #[cfg_attr(
+            not(all(
+                feature = "dictionary",
+                feature = "nested",
+                feature = "run-end",
+                feature = "union"
+            )),
+            allow(unused_imports, dead_code)
+        )]
+        mod $name;
+    };
+}
+
 mod bits;
 mod buffers;
 #[cfg(any(

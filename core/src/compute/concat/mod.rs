@@ -9,13 +9,7 @@
 //! | `nulls.rs` | the validity bitmaps one after the other |
 
 mod flat;
-#[cfg(any(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "union"
-))]
-mod nested;
+nested_leaf!(nested);
 mod nulls;
 
 use allocator_api2::alloc::Allocator;

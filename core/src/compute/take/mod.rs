@@ -12,13 +12,7 @@
 pub(super) mod bytes;
 mod flat;
 mod gather;
-#[cfg(any(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "union"
-))]
-mod nested;
+nested_leaf!(nested);
 mod nulls;
 
 use allocator_api2::alloc::Allocator;

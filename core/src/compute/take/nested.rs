@@ -7,15 +7,6 @@
 //! checked at the Cheap level (`children::checked`): from inputs that hold
 //! the Full-level invariants, these layouts' `new_unchecked` risks wrong
 //! data, never memory safety, should an input break them.
-#![cfg_attr(
-    not(all(
-        feature = "dictionary",
-        feature = "nested",
-        feature = "run-end",
-        feature = "union"
-    )),
-    allow(unused_imports, dead_code)
-)]
 
 use allocator_api2::alloc::Allocator;
 
