@@ -83,6 +83,7 @@ extern crate std;
 #[cfg(test)]
 extern crate self as alkaid;
 
+mod arch;
 pub mod array;
 pub mod buffer;
 pub mod compute;

@@ -18,7 +18,7 @@ use allocator_api2::alloc::Allocator;
 
 #[cfg(feature = "union")]
 use super::UnionArray;
-use super::{Array, ArrayRef, PrimitiveArray, PrimitiveType};
+use super::{dispatch_primitive, Array, ArrayRef, PrimitiveArray, PrimitiveType};
 use crate::native::NativeType;
 
 #[cfg(feature = "nested")]
@@ -184,34 +184,7 @@ fn range_eq<A: Allocator>(
     if !fits(ai, len, a.len()) || !fits(bi, len, b.len()) {
         return false;
     }
-    macro_rules! primitive_ranges {
-        ($($v:ident),*) => {
-            match (a, b) {
-                $((ArrayRef::$v(x), ArrayRef::$v(y)) => {
-                    return primitive_range_eq(x, ai, y, bi, len);
-                })*
-                _ => {}
-            }
-        };
-    }
-    primitive_ranges!(
-        Int8,
-        Int16,
-        Int32,
-        Int64,
-        UInt8,
-        UInt16,
-        UInt32,
-        UInt64,
-        Float16,
-        Float32,
-        Float64,
-        Int128,
-        Int256,
-        IntervalDayTime,
-        IntervalMonthDayNano
-    );
-    match (a, b) {
+    dispatch_primitive!((a, b); (x, y): T => primitive_range_eq(x, ai, y, bi, len), {
         (ArrayRef::Null(_), ArrayRef::Null(_)) => true,
         _ => {
             #[cfg(feature = "nested")]
@@ -221,7 +194,7 @@ fn range_eq<A: Allocator>(
             // `ai + len` and `bi + len` fit (checked above).
             (0..len).all(|k| slot_eq(a, ai + k, b, bi + k, mode))
         }
-    }
+    })
 }
 
 /// Fast path of [`range_eq`] for two primitive arrays of the same native type
@@ -366,34 +339,9 @@ fn value_eq<A: Allocator>(
     if mode == Mode::Strict && discriminant(x) != discriminant(y) {
         return false;
     }
-    macro_rules! primitive_values {
-        ($($v:ident),*) => {
-            match (x, y) {
-                $((ArrayRef::$v(p), ArrayRef::$v(q)) => {
-                    return matches!((p.value(i), q.value(j)), (Some(u), Some(v)) if u.bits_eq(&v));
-                })*
-                _ => {}
-            }
-        };
-    }
-    primitive_values!(
-        Int8,
-        Int16,
-        Int32,
-        Int64,
-        UInt8,
-        UInt16,
-        UInt32,
-        UInt64,
-        Float16,
-        Float32,
-        Float64,
-        Int128,
-        Int256,
-        IntervalDayTime,
-        IntervalMonthDayNano
-    );
-    match (x, y) {
+    dispatch_primitive!((x, y); (p, q): T => {
+        matches!((p.value(i), q.value(j)), (Some(u), Some(v)) if u.bits_eq(&v))
+    }, {
         (ArrayRef::Boolean(p), ArrayRef::Boolean(q)) => {
             both_eq(p.value(i).as_ref(), q.value(j).as_ref())
         }
@@ -408,7 +356,7 @@ fn value_eq<A: Allocator>(
             (None, None) => nested::value_eq(x, i, y, j, mode),
             _ => false,
         },
-    }
+    })
 }
 
 /// Compares two valid union slots: same type id, equal child values.

@@ -33,6 +33,7 @@ mod list_view;
 mod map;
 mod null;
 mod primitive;
+mod primitive_dispatch;
 mod primitive_values;
 mod record_batch;
 #[cfg(feature = "run-end")]
@@ -466,6 +467,7 @@ macro_rules! dispatch {
 pub(crate) use dictionary::keys_dispatch;
 #[allow(unused_imports)]
 pub(crate) use dispatch;
+pub(crate) use primitive_dispatch::dispatch_primitive;
 
 impl<'a, A: Allocator> Array<'a, A> for ArrayRef<'a, A> {
     fn data_type(&self) -> &DataType<'a, A> {

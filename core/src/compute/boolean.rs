@@ -9,7 +9,7 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::read_bits;
+use super::bits::read_bits;
 use crate::array::{Array, ArrayRef, BooleanArray};
 use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer};
 use crate::error::{Error, Result};

@@ -1,13 +1,13 @@
 //! Bit compress (the x86 `PEXT` operation): the bits of a word at the set
 //! bits of a mask, packed towards bit 0; and a bitmap compressed by a
 //! filter's mask, 64 slots at a time. `PEXT` itself on x86-64 processors
-//! that have a fast one ([`super::x86`]), portable shift networks
+//! that have a fast one ([`crate::arch::x86`]), portable shift networks
 //! elsewhere.
 
 use allocator_api2::alloc::Allocator;
 
+use super::bits::read_bits;
 use super::indices::Bits;
-use super::read_bits;
 use crate::buffer::MutableBuffer;
 use crate::error::{Error, Result};
 
@@ -27,7 +27,7 @@ pub(super) fn compress_bitmap<A: Allocator>(
     out: &mut MutableBuffer<A>,
 ) -> Result<()> {
     #[cfg(target_arch = "x86_64")]
-    if super::x86::has_fast_pext() {
+    if crate::arch::x86::has_fast_pext() {
         // SAFETY: the processor has BMI1 and BMI2 (just asked).
         return unsafe { compress_bitmap_bmi2(mask, src, len, count, out) };
     }
@@ -37,7 +37,7 @@ pub(super) fn compress_bitmap<A: Allocator>(
 /// [`compress_bitmap`] compiled for BMI1 and BMI2.
 ///
 /// # Safety
-/// The processor has BMI1 and BMI2 ([`super::x86::has_fast_pext`]).
+/// The processor has BMI1 and BMI2 ([`crate::arch::x86::has_fast_pext`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi1,bmi2")]
 unsafe fn compress_bitmap_bmi2<A: Allocator>(
@@ -97,7 +97,7 @@ pub(super) fn packed<const PEXT: bool>(x: u64, m: u64) -> u64 {
     if PEXT {
         // SAFETY: `PEXT` is true only in code that runs after
         // `has_fast_pext` returned true: the processor has BMI2.
-        return unsafe { super::x86::pext(x, m) };
+        return unsafe { crate::arch::x86::pext(x, m) };
     }
     match m.count_ones() {
         64 => x,
@@ -200,6 +200,24 @@ mod tests {
                 let want = model(x, m);
                 assert_eq!(compress_dense(x, m), want, "{x:#x} {m:#x}");
                 assert_eq!(compress_sparse(x, m), want, "{x:#x} {m:#x}");
+            }
+        }
+    }
+
+    /// `PEXT` (where the processor has a fast one) packs like the portable
+    /// compress.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn pext_packs_like_compress() {
+        use crate::arch::x86::{has_fast_pext, pext};
+        if has_fast_pext() {
+            let mut next = crate::test_support::rng(0x0123_4567_89AB_CDEF);
+            for _ in 0..if cfg!(miri) { 100 } else { 1000 } {
+                let x = next();
+                let m = x.rotate_left(23) ^ (x >> 3);
+                // SAFETY: the processor has BMI2 (`has_fast_pext`).
+                let p = unsafe { pext(x, m) };
+                assert_eq!(p, compress(x, m), "{x:#x} {m:#x}");
             }
         }
     }

@@ -5,7 +5,7 @@ use core::mem::size_of;
 
 use allocator_api2::alloc::Allocator;
 
-use super::bytes_for_bits;
+use super::bits::bytes_for_bits;
 #[cfg(feature = "union")]
 use crate::array::UnionArray;
 #[cfg(feature = "dictionary")]

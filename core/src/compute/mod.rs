@@ -26,126 +26,130 @@
 //!   between arrays or an array and a scalar, into a boolean mask.
 //! - [`boolean`](mod@boolean): masks combined (`and`, `or`, `not`) and made from
 //!   validity (`is_null`, `is_not_null`).
+//!
+//! | file or folder | what |
+//! |---|---|
+//! | `take/` | take: `mod.rs` dispatches by layout to its leaves |
+//! | `filter/` | filter: `mod.rs` dispatches by layout; the mask, runs and value walks are leaves |
+//! | `concat/` | concat: `mod.rs` dispatches by layout to its leaves |
+//! | `sort/` | the sorts: `mod.rs` holds the entry points and the dispatch by column type |
+//! | `empty.rs` | `new_empty`, `new_null` |
+//! | `gc.rs` | `gc` of view arrays |
+//! | `interleave.rs` | `interleave` (a concat, then a take) |
+//! | `indices.rs` | [`Indices`] and the read indices of a take |
+//! | `bits.rs` | bitmaps read and written a word at a time |
+//! | `buffers.rs` | byte sizes, typed buffers, offsets rebased |
+//! | `children.rs` | what the kernels of nested layouts share |
+//! | `compress.rs` | the bits of a word at a mask's set bits (`PEXT`) and compressed bitmaps |
+//! | `set_bits.rs` | the positions of set bits |
+//! | `cmp/` | comparisons: `mod.rs` the operands and the dispatch; `primitive.rs`, `bytes.rs`, `encoded.rs` (dictionaries, run-end) |
+//! | `boolean.rs` | mask kernels (`and`, `or`, `not`, `is_null`, `is_not_null`) and the bit packing of the comparisons |
+//!
+//! Processor-specific code (CPU feature detection, prefetch, the 16-byte
+//! view register) is in `crate::arch`; the fifteen primitive variants are
+//! matched through `crate::array::dispatch_primitive!`.
 
+/// Gives each of the items one `cfg`, written once for the group.
+macro_rules! cfg_each {
+    (#[cfg($c:meta)] $($item:item)*) => {
+        $(#[cfg($c)] $item)*
+    };
+}
+
+/// Declares the leaf of a kernel for the nested layouts: built with any of
+/// their families, each of its functions with its own (so that with only
+/// some families its shared helpers and imports are partly unused).
+macro_rules! nested_leaf {
+    ($name:ident) => {
+        #[cfg(any(
+            feature = "dictionary",
+            feature = "nested",
+            feature = "run-end",
+            feature = "union"
+        ))]
+        #[cfg_attr(
+            not(all(
+                feature = "dictionary",
+                feature = "nested",
+                feature = "run-end",
+                feature = "union"
+            )),
+            allow(unused_imports, dead_code)
+        )]
+        mod $name;
+    };
+}
+
+mod bits;
 pub mod boolean;
+mod buffers;
 pub mod cmp;
-mod compress;
-mod concat;
 #[cfg(any(
     feature = "dictionary",
     feature = "nested",
     feature = "run-end",
     feature = "union"
 ))]
-mod concat_nested;
+mod children;
+mod compress;
+mod concat;
 mod empty;
 mod filter;
-mod filter_values;
 #[cfg(feature = "views")]
 mod gc;
 mod indices;
 mod interleave;
 mod set_bits;
-#[cfg(all(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
-mod sort;
-#[cfg(all(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
-mod sort_lex;
-#[cfg(all(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
-mod sort_radix;
-#[cfg(all(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
-mod sort_topk;
 mod take;
-mod take_bytes;
-#[cfg(any(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "union"
-))]
-mod take_nested;
-#[cfg(target_arch = "x86_64")]
-mod x86;
 
-#[cfg(all(
-    test,
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "union",
-    feature = "views"
-))]
-mod proptests_select;
-#[cfg(all(
-    test,
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "union",
-    feature = "views"
-))]
-mod select_model;
+// The sorts go through the row format, built with these layout families.
+cfg_each! {
+    #[cfg(all(
+        feature = "dictionary",
+        feature = "nested",
+        feature = "run-end",
+        feature = "views"
+    ))]
+    mod sort;
+    pub use sort::{lexsort_to_indices_in, sort_to_indices_in, SortColumn};
+    #[cfg(feature = "alloc")]
+    pub use sort::{lexsort_to_indices, sort_to_indices};
+}
+
+// Tests over fixtures of every layout family.
+cfg_each! {
+    #[cfg(all(
+        test,
+        feature = "dictionary",
+        feature = "nested",
+        feature = "run-end",
+        feature = "union",
+        feature = "views"
+    ))]
+    mod proptests_select;
+    mod select_model;
+    mod tests_miri;
+    mod tests_select;
+}
+cfg_each! {
+    #[cfg(all(
+        test,
+        feature = "dictionary",
+        feature = "nested",
+        feature = "run-end",
+        feature = "views"
+    ))]
+    mod tests_sort;
+    mod tests_sort_topk;
+}
 #[cfg(test)]
 pub(crate) mod tests;
 #[cfg(test)]
 pub(crate) mod tests_empty;
 #[cfg(test)]
 mod tests_interleave;
-#[cfg(all(
-    test,
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "union",
-    feature = "views"
-))]
-mod tests_miri;
 #[cfg(test)]
 pub(crate) mod tests_nested;
-#[cfg(all(
-    test,
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "union",
-    feature = "views"
-))]
-mod tests_select;
-#[cfg(all(
-    test,
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
-mod tests_sort;
-#[cfg(all(
-    test,
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
-mod tests_sort_topk;
 #[cfg(all(test, feature = "views"))]
 mod tests_views;
 
@@ -162,219 +166,6 @@ pub use indices::Indices;
 #[cfg(feature = "alloc")]
 pub use interleave::interleave;
 pub use interleave::interleave_in;
-#[cfg(all(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views",
-    feature = "alloc"
-))]
-pub use sort::{lexsort_to_indices, sort_to_indices};
-#[cfg(all(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
-pub use sort::{lexsort_to_indices_in, sort_to_indices_in, SortColumn};
 #[cfg(feature = "alloc")]
 pub use take::take;
 pub use take::take_in;
-
-use allocator_api2::alloc::Allocator;
-
-use crate::array::{Array, ArrayRef};
-#[cfg(any(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "union"
-))]
-use crate::buffer::TryVec;
-use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer};
-use crate::error::{Error, Result};
-
-/// Number of bytes holding `bits` bits.
-#[inline]
-const fn bytes_for_bits(bits: usize) -> usize {
-    bits.div_ceil(8)
-}
-
-/// Asks the processor to bring the cache line holding `p` into its
-/// caches, so that a gather at random positions has that load under way
-/// before it needs it. A hint only: nothing is read architecturally and no
-/// address faults. x86-64 only (a no-op on other targets and under Miri).
-#[inline(always)]
-fn prefetch<T>(p: *const T) {
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    // SAFETY: `prefetcht0` reads no memory as far as the program can tell
-    // and never faults, whatever the address (it may be dangling or past
-    // the end: the hint is then dropped).
-    unsafe {
-        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(p.cast());
-    }
-    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-    let _ = p;
-}
-
-/// Reads 64 bits (LSB order) from bit `start` of `src`; bits past the end
-/// of `src` read as zero.
-#[inline]
-fn read_bits(src: &[u8], start: usize) -> u64 {
-    let byte = start / 8;
-    let shift = start % 8;
-    if let Some(eight) = src.get(byte..byte.wrapping_add(8)) {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(eight);
-        let lo = u64::from_le_bytes(b);
-        if shift == 0 {
-            return lo;
-        }
-        let hi = src.get(byte + 8).map_or(0, |h| u64::from(*h));
-        return (lo >> shift) | (hi << (64 - shift));
-    }
-    let mut w = 0u128;
-    for i in 0..9 {
-        if let Some(b) = src.get(byte + i) {
-            w |= u128::from(*b) << (8 * i);
-        }
-    }
-    (w >> (start % 8)) as u64
-}
-
-/// ORs the low `n <= 64` bits of `v` into `dst` from bit `start` (LSB
-/// order); bits past the end of `dst` are dropped.
-fn or_bits(dst: &mut [u8], start: usize, v: u64, n: usize) {
-    let byte = start / 8;
-    let shift = start % 8;
-    let v = if n >= 64 { v } else { v & ((1u64 << n) - 1) };
-    let w = u128::from(v) << shift;
-    for i in 0..bytes_for_bits(shift + n) {
-        if let Some(b) = dst.get_mut(byte + i) {
-            *b |= (w >> (8 * i)) as u8;
-        }
-    }
-}
-
-/// ORs `len` bits of `src` from bit `src_start` into the (zeroed) `dst`
-/// from bit `dst_start`; whole bytes are copied when both starts are
-/// byte-aligned.
-fn copy_bits(dst: &mut [u8], dst_start: usize, src: &[u8], src_start: usize, len: usize) {
-    let mut done = 0;
-    if dst_start % 8 == 0 && src_start % 8 == 0 {
-        let whole = len / 8;
-        let d = dst.get_mut(dst_start / 8..dst_start / 8 + whole);
-        let s = src.get(src_start / 8..src_start / 8 + whole);
-        if let (Some(d), Some(s)) = (d, s) {
-            d.copy_from_slice(s);
-            done = whole * 8;
-        }
-    }
-    while done < len {
-        let n = (len - done).min(64);
-        let v = read_bits(src, src_start + done);
-        or_bits(dst, dst_start + done, v, n);
-        done += n;
-    }
-}
-
-/// Writes a bitmap of a known number of bits, range by range.
-struct BitWriter<A: Allocator> {
-    buf: MutableBuffer<A>,
-    len: usize,
-}
-
-impl<A: Allocator> BitWriter<A> {
-    /// A zeroed bitmap with room for `bits` bits (no allocation for 0 bits).
-    fn try_new(bits: usize, alloc: A) -> Result<Self> {
-        let mut buf = MutableBuffer::new_in(alloc);
-        let bytes = bytes_for_bits(bits);
-        buf.try_reserve_exact(bytes)?;
-        buf.try_extend_zeros(bytes)?;
-        Ok(BitWriter { buf, len: 0 })
-    }
-
-    /// Appends the bits of `bits`.
-    fn append(&mut self, bits: &BooleanBuffer<'_, A>) {
-        copy_bits(
-            self.buf.as_slice_mut(),
-            self.len,
-            bits.inner().as_slice(),
-            bits.offset(),
-            bits.len(),
-        );
-        self.len += bits.len();
-    }
-
-    /// Appends `n` set bits.
-    fn append_ones(&mut self, n: usize) {
-        let mut done = 0;
-        while done < n {
-            let k = (n - done).min(64);
-            or_bits(self.buf.as_slice_mut(), self.len + done, u64::MAX, k);
-            done += k;
-        }
-        self.len += n;
-    }
-
-    /// The bits written.
-    ///
-    /// # Errors
-    /// [`Error::BufferTooSmall`] when more bits were appended than reserved.
-    fn finish(self) -> Result<BooleanBuffer<'static, A>> {
-        let len = self.len;
-        BooleanBuffer::try_new(self.buf.into_buffer(), 0, len)
-    }
-}
-
-/// Sum of the lengths of `arrays`.
-fn total_len<A: Allocator>(arrays: &[ArrayRef<'_, A>]) -> Result<usize> {
-    arrays.iter().try_fold(0usize, |n, a| {
-        n.checked_add(a.len()).ok_or(Error::CapacityOverflow)
-    })
-}
-
-/// The validity bitmaps of `arrays` one after the other (`total` bits), or
-/// `None` when no array has a null.
-fn concat_nulls<'a, A: Allocator + Clone>(
-    arrays: &[ArrayRef<'a, A>],
-    total: usize,
-    alloc: A,
-) -> Result<Option<NullBuffer<'a, A>>> {
-    if arrays
-        .iter()
-        .all(|a| a.nulls().is_none_or(|n| n.null_count() == 0))
-    {
-        return Ok(None);
-    }
-    let mut w = BitWriter::try_new(total, alloc)?;
-    for a in arrays {
-        match a.nulls() {
-            Some(n) if n.len() == a.len() => w.append(n.inner()),
-            Some(_) => return Err(Error::ValidityTooSmall),
-            None => w.append_ones(a.len()),
-        }
-    }
-    Ok(Some(NullBuffer::new(w.finish()?)))
-}
-
-/// Collects `n` arrays made by `f(0)`, `f(1)`, … into a vector from `alloc`.
-#[cfg(any(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "union"
-))]
-fn collect_arrays<'a, A, F>(n: usize, alloc: A, mut f: F) -> Result<TryVec<ArrayRef<'a, A>, A>>
-where
-    A: Allocator,
-    F: FnMut(usize) -> Result<ArrayRef<'a, A>>,
-{
-    let mut v = TryVec::new_in(alloc);
-    v.try_reserve(n)?;
-    for i in 0..n {
-        v.try_push(f(i)?)?;
-    }
-    Ok(v)
-}

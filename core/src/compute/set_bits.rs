@@ -3,8 +3,8 @@
 
 use allocator_api2::alloc::Allocator;
 
+use super::bits::read_bits;
 use super::indices::Bits;
-use super::read_bits;
 use crate::buffer::TryVec;
 use crate::error::Result;
 

@@ -295,7 +295,7 @@ fn long_integer_columns_sort_by_radix_stably() {
     // Past the radix threshold: random 64-bit values (every byte varies),
     // few values (ties), negative and small values (constant high bytes).
     let mut next = rng(12);
-    let n = 3 * super::sort_radix::MIN_RADIX_LEN / 2;
+    let n = 3 * super::sort::radix::MIN_RADIX_LEN / 2;
     let cases: [Vec<Option<i64>>; 3] = [
         (0..n).map(|_| Some(next() as i64)).collect(),
         (0..n)
@@ -341,7 +341,7 @@ fn long_byte_columns_sort_by_bucketed_prefixes_stably() {
     // that differ only past zero padding (`"ab"` < `"ab\0"`), duplicates
     // (index order), all in one bucket (`"zzzz…"`), and nulls.
     let mut next = rng(21);
-    let n = 3 * super::sort_radix::MIN_RADIX_LEN / 2;
+    let n = 3 * super::sort::radix::MIN_RADIX_LEN / 2;
     let pool: [&[u8]; 6] = [
         b"",
         b"ab",

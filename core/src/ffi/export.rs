@@ -20,7 +20,7 @@ use core::ptr::{self, NonNull};
 use allocator_api2::alloc::Allocator;
 
 use super::FFI_ArrowArray;
-use crate::array::{Array, ArrayRef, RecordBatch};
+use crate::array::{dispatch_primitive, Array, ArrayRef, RecordBatch};
 use crate::buffer::{BooleanBuffer, Buffer, MutableBuffer, TryVec};
 use crate::error::{Error, Result};
 
@@ -241,27 +241,12 @@ fn export_array<A: Allocator + Clone + Send + Sync + 'static>(
     alloc: &A,
 ) -> Result<FFI_ArrowArray> {
     let mut n = Node::new(Some(array.clone()), array.len(), alloc);
-    match array {
+    dispatch_primitive!(array; a: T => primitive(&mut n, array, a.values_buffer().inner())?, {
         ArrayRef::Null(a) => n.null_count = a.len(),
         ArrayRef::Boolean(a) => {
             n.push_validity(array)?;
             n.push_bits(a.values())?;
         }
-        ArrayRef::Int8(a) => primitive(&mut n, array, a.values_buffer().inner())?,
-        ArrayRef::Int16(a) => primitive(&mut n, array, a.values_buffer().inner())?,
-        ArrayRef::Int32(a) => primitive(&mut n, array, a.values_buffer().inner())?,
-        ArrayRef::Int64(a) => primitive(&mut n, array, a.values_buffer().inner())?,
-        ArrayRef::UInt8(a) => primitive(&mut n, array, a.values_buffer().inner())?,
-        ArrayRef::UInt16(a) => primitive(&mut n, array, a.values_buffer().inner())?,
-        ArrayRef::UInt32(a) => primitive(&mut n, array, a.values_buffer().inner())?,
-        ArrayRef::UInt64(a) => primitive(&mut n, array, a.values_buffer().inner())?,
-        ArrayRef::Float16(a) => primitive(&mut n, array, a.values_buffer().inner())?,
-        ArrayRef::Float32(a) => primitive(&mut n, array, a.values_buffer().inner())?,
-        ArrayRef::Float64(a) => primitive(&mut n, array, a.values_buffer().inner())?,
-        ArrayRef::Int128(a) => primitive(&mut n, array, a.values_buffer().inner())?,
-        ArrayRef::Int256(a) => primitive(&mut n, array, a.values_buffer().inner())?,
-        ArrayRef::IntervalDayTime(a) => primitive(&mut n, array, a.values_buffer().inner())?,
-        ArrayRef::IntervalMonthDayNano(a) => primitive(&mut n, array, a.values_buffer().inner())?,
         ArrayRef::FixedSizeBinary(a) => primitive(&mut n, array, a.values())?,
         ArrayRef::Binary(a) => bytes(&mut n, array, a.offsets().inner(), a.values())?,
         ArrayRef::LargeBinary(a) => bytes(&mut n, array, a.offsets().inner(), a.values())?,
@@ -359,7 +344,7 @@ fn export_array<A: Allocator + Clone + Send + Sync + 'static>(
             n.push_child(&a.run_ends().clone().into_array_ref())?;
             n.push_child(a.values())?;
         }
-    }
+    });
     n.finish()
 }
 

@@ -131,7 +131,7 @@
 // | run-end encoded | `run_end.rs` (rows through the table encoder) | `run_end.rs` |
 // | union | `union.rs` | `union.rs` |
 // | storage | `rows.rs` (`Rows`, `Row`), `provenance.rs` (which converter wrote them) | `provenance.rs` (own rows skip UTF-8 checks) |
-// | the cursor decoders' look-ahead | | `prefetch.rs` |
+// | the cursor decoders' look-ahead | | `crate::arch::prefetch` |
 // | the converter | `converter.rs` (`RowConverter`: the entry points), `node.rs` (its tree of columns: `Node`, `Kind`), `columns.rs` (per-column nodes and encoders, one column inline) | |
 
 mod columns;
@@ -144,7 +144,8 @@ mod interner;
 mod list;
 mod nested;
 mod node;
-mod prefetch;
+#[cfg(test)]
+mod prefetch_tests;
 mod provenance;
 mod rows;
 mod run_end;

@@ -18,7 +18,8 @@ use allocator_api2::alloc::Allocator;
 
 mod native_order;
 
-use super::{prefetch, take, SortOptions};
+use super::{take, SortOptions};
+use crate::arch::prefetch;
 use crate::array::{Array, ArrayRef, BooleanArray, FixedSizeBinaryArray, PrimitiveArray};
 use crate::buffer::{
     BooleanBuffer, Buffer, MutableBuffer, NullBuffer, NullBufferBuilder, ScalarBuffer,

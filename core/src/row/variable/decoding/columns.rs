@@ -8,6 +8,7 @@
 use allocator_api2::alloc::Allocator;
 
 use super::{decode_ordered_with, read_unordered, BlockSink};
+use crate::arch::prefetch;
 use crate::array::{validate_nulls, ByteArrayNativeType, ValidationLevel};
 use crate::array::{ByteArrayType, GenericByteArray};
 use crate::buffer::{
@@ -16,7 +17,7 @@ use crate::buffer::{
 };
 use crate::error::{Error, ErrorKind, Result};
 use crate::row::variable::{BLOCK_SIZE, CONTINUATION, NON_EMPTY, UNORDERED_NULL};
-use crate::row::{prefetch, SortOptions};
+use crate::row::SortOptions;
 
 /// Number of value bytes of the unordered value at the front of `row`
 /// (an upper bound when the row is malformed: decoding checks it).

@@ -7,15 +7,16 @@ use core::cmp::Ordering;
 
 use allocator_api2::alloc::Allocator;
 
-use super::indices::Bits;
-use super::read_bits;
-use super::sort::{emit, row_count, SortColumn};
-use super::sort_topk::BoundedHeap;
+use super::column::SortColumn;
+use super::emit::{emit, row_count};
+use super::topk::BoundedHeap;
 use crate::array::{
     Array, ArrayRef, BinaryArray, BinaryViewArray, LargeBinaryArray, LargeStringArray,
     PrimitiveArray, StringArray, StringViewArray,
 };
 use crate::buffer::TryVec;
+use crate::compute::bits::read_bits;
+use crate::compute::indices::Bits;
 use crate::error::Result;
 use crate::native::{f16, i256};
 use crate::row::{RowConverter, Rows, SortField, SortOptions};
@@ -163,29 +164,8 @@ impl<'x, 'a, A: Allocator + Clone> ColumnOrder<'x, 'a, A> {
                 });
             }
         };
-        let nulls = match array {
-            ArrayRef::Int8(p) => p.nulls(),
-            ArrayRef::Int16(p) => p.nulls(),
-            ArrayRef::Int32(p) => p.nulls(),
-            ArrayRef::Int64(p) => p.nulls(),
-            ArrayRef::UInt8(p) => p.nulls(),
-            ArrayRef::UInt16(p) => p.nulls(),
-            ArrayRef::UInt32(p) => p.nulls(),
-            ArrayRef::UInt64(p) => p.nulls(),
-            ArrayRef::Int128(p) => p.nulls(),
-            ArrayRef::Int256(p) => p.nulls(),
-            ArrayRef::Float16(p) => p.nulls(),
-            ArrayRef::Float32(p) => p.nulls(),
-            ArrayRef::Float64(p) => p.nulls(),
-            ArrayRef::Boolean(b) => b.nulls(),
-            ArrayRef::Utf8(s) => s.nulls(),
-            ArrayRef::LargeUtf8(s) => s.nulls(),
-            ArrayRef::Binary(s) => s.nulls(),
-            ArrayRef::LargeBinary(s) => s.nulls(),
-            ArrayRef::Utf8View(s) => s.nulls(),
-            ArrayRef::BinaryView(s) => s.nulls(),
-            _ => None,
-        };
+        // Every type compared directly (the others returned above).
+        let nulls = array.nulls();
         Ok(ColumnOrder {
             values,
             nulls: nulls.filter(|n| n.null_count() > 0).map(Bits::of),

@@ -9,15 +9,19 @@
 //! 2. [`copy_values`]: each value's bytes, its start read from the input's
 //!    offsets again (lines the first pass brought into the cache) and its
 //!    length from the new offsets, short values in one fixed-size copy.
+//!
+//! [`gather_bytes`] is the same two passes for `filter` at low selectivity
+//! (by the kept positions instead of indices).
 
 use allocator_api2::alloc::Allocator;
 
-use super::concat::byte_size;
-use super::indices::{check_bounds, Idx, TakeIndex};
-use super::prefetch;
-use super::take::take_nulls;
+use super::gather::range_of;
+use super::nulls::take_nulls;
+use crate::arch::prefetch::prefetch;
 use crate::array::{Array, ArrayRef, ByteArrayType, GenericByteArray};
-use crate::buffer::{MutableBuffer, OffsetSize, ScalarBuffer};
+use crate::buffer::{MutableBuffer, OffsetSize, ScalarBuffer, TryVec};
+use crate::compute::buffers::byte_size;
+use crate::compute::indices::{check_bounds, Idx, TakeIndex};
 use crate::error::{Error, Result};
 
 /// Bytes copied per value in one fixed-size move by [`copy_values`] for
@@ -35,7 +39,7 @@ const PREFETCH_AHEAD: usize = 8;
 /// Indices ahead of the one being read whose offsets the first pass asks
 /// the processor for ([`prefetch`]): 16 measured 1% takes of 4–40-byte
 /// values about 15 % faster than none.
-pub(super) const OFFSETS_AHEAD: usize = 16;
+pub(in crate::compute) const OFFSETS_AHEAD: usize = 16;
 
 /// Gathers the values of `b` at `idx` (a null index: an empty value, null).
 pub(super) fn take_bytes<'a, T: ByteArrayType, I: TakeIndex, A: Allocator + Clone>(
@@ -195,6 +199,94 @@ pub(super) fn copy_values<const SHORT: usize, O: OffsetSize, A: Allocator>(
         return Err(Error::OffsetOutOfBounds);
     }
     Ok(values)
+}
+
+/// A gather of `n` byte values (the values at input slots `slot(0)`,
+/// `slot(1)`, … of offsets `offs` over `data`; `None`: an empty value, for
+/// a null index): the new offsets (from 0, as `O`) and the values' bytes,
+/// in two passes ([`byte_offsets`], then [`copy_values`]). Used by
+/// `filter` at low selectivity.
+///
+/// # Errors
+/// As [`byte_offsets`] and [`copy_values`].
+pub(in crate::compute) fn gather_bytes<O: OffsetSize, A: Allocator + Clone>(
+    offs: &[O],
+    data: &[u8],
+    n: usize,
+    slot: impl FnMut(usize) -> Option<usize>,
+    alloc: A,
+) -> Result<(MutableBuffer<A>, MutableBuffer<A>)> {
+    let (offsets, starts, total) = byte_offsets(offs, n, slot, alloc.clone())?;
+    let new_offs = offsets.typed::<O>()?;
+    let values = copy_values::<GATHER_SHORT_COPY, _, _>(
+        data,
+        starts.iter().copied(),
+        new_offs,
+        total,
+        alloc,
+    )?;
+    Ok((offsets, values))
+}
+
+/// Bytes moved per short value by [`copy_values`] in a gather: 48 (take's
+/// width) was within the noise for filter's.
+const GATHER_SHORT_COPY: usize = 32;
+
+/// The first pass of a gather of `n` byte values: the new offsets (from
+/// 0) of the values at input slots `slot(0)`, `slot(1)`, … (`None`: an
+/// empty value, for a null index) of offsets `offs`, each value's start in
+/// the input's data, and the total bytes. Two passes, as the output's size
+/// is known only after this one; [`copy_values`] then reads the starts and
+/// the new offsets in order instead of the input's offsets at random a
+/// second time.
+///
+/// # Errors
+/// [`Error::TakeIndexOutOfBounds`] (with `k` as the row) when `slot(k)` is
+/// not a slot of `offs` (the first such `k`); [`Error::OffsetOutOfBounds`]
+/// when its offsets decrease; [`Error::CapacityOverflow`] when the total does not fit `O`;
+/// [`Error::AllocationFailed`].
+fn byte_offsets<O: OffsetSize, A: Allocator + Clone>(
+    offs: &[O],
+    n: usize,
+    mut slot: impl FnMut(usize) -> Option<usize>,
+    alloc: A,
+) -> Result<(MutableBuffer<A>, TryVec<usize, A>, usize)> {
+    let mut offsets = MutableBuffer::new_in(alloc.clone());
+    offsets.try_reserve_exact(byte_size::<O>(
+        n.checked_add(1).ok_or(Error::CapacityOverflow)?,
+    )?)?;
+    offsets.try_push(O::ZERO)?;
+    let mut starts = TryVec::<usize, A>::new_in(alloc);
+    starts.try_reserve_exact(n)?;
+    let mut total = 0usize;
+    let mut bad = None;
+    let slots = offs.len().saturating_sub(1);
+    offsets.try_extend_from_fn(n, |k| {
+        let mut start = 0;
+        if let Some(j) = slot(k) {
+            if j >= slots {
+                bad.get_or_insert(Error::TakeIndexOutOfBounds.with_row(k));
+            }
+            match range_of(offs, j) {
+                Ok((s, e)) => {
+                    start = s;
+                    total = total.saturating_add(e - s);
+                }
+                Err(e) => {
+                    bad.get_or_insert(e);
+                }
+            }
+        }
+        if let Err(e) = starts.try_push(start) {
+            bad.get_or_insert(e);
+        }
+        O::from_usize(total).unwrap_or(O::ZERO)
+    })?;
+    if let Some(e) = bad {
+        return Err(e);
+    }
+    O::from_usize(total).ok_or(Error::CapacityOverflow)?;
+    Ok((offsets, starts, total))
 }
 
 /// Small enough for Miri (`cargo +nightly miri test -p alkaid --lib

@@ -6,11 +6,14 @@
 
 use allocator_api2::alloc::Allocator;
 
-use super::compress::packed;
-use super::filter::{filter_nulls, Mask, Runs};
-use super::indices::Bits;
-use super::read_bits;
+use super::mask::Mask;
+use super::nulls::filter_nulls;
+use super::runs::Runs;
 use crate::buffer::{BooleanBuffer, MutableBuffer, NullBuffer};
+use crate::compute::bits::read_bits;
+use crate::compute::buffers::byte_size;
+use crate::compute::compress::packed;
+use crate::compute::indices::Bits;
 use crate::error::{Error, Result};
 
 /// The values of `values` (`mask.len` of them) where the mask is set, and
@@ -43,7 +46,7 @@ pub(super) fn filter_values_nulls<T: bytemuck::Pod, A: Allocator + Clone>(
         bad: None,
     };
     let mut out = MutableBuffer::new_in(alloc);
-    out.try_extend_appended(super::concat::byte_size::<T>(mask.count)?, |out| {
+    out.try_extend_appended(byte_size::<T>(mask.count)?, |out| {
         staged(values, mask, valid, &mut |kept, valid_bits, n| {
             packer.push(valid_bits, n);
             out.put_slice(bytemuck::cast_slice(kept))
@@ -99,7 +102,7 @@ impl<A: Allocator> Packer<'_, A> {
 /// bits of `valid`, their bits of `valid_src` (all set when `None`).
 ///
 /// On x86-64 processors with a fast `PEXT` (asked at run time,
-/// [`super::x86`]) the walk is compiled for BMI1/BMI2: a kept value is
+/// [`crate::arch::x86`]) the walk is compiled for BMI1/BMI2: a kept value is
 /// then a `TZCNT`, a load, a store and a `BLSR`, and the validity bits of
 /// a word one `PEXT`, instead of a bit extracted per kept value.
 fn staged<T: bytemuck::Pod>(
@@ -109,7 +112,7 @@ fn staged<T: bytemuck::Pod>(
     emit: &mut impl FnMut(&[T], u64, u32) -> Result<()>,
 ) -> Result<()> {
     #[cfg(target_arch = "x86_64")]
-    if super::x86::has_fast_pext() {
+    if crate::arch::x86::has_fast_pext() {
         // SAFETY: the processor has BMI1 and BMI2 (just asked).
         return unsafe { staged_bmi2(values, mask, valid_src, emit) };
     }
@@ -119,7 +122,7 @@ fn staged<T: bytemuck::Pod>(
 /// [`staged`] compiled for BMI1 and BMI2.
 ///
 /// # Safety
-/// The processor has BMI1 and BMI2 ([`super::x86::has_fast_pext`]).
+/// The processor has BMI1 and BMI2 ([`crate::arch::x86::has_fast_pext`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi1,bmi2")]
 unsafe fn staged_bmi2<T: bytemuck::Pod>(
@@ -219,7 +222,7 @@ pub(super) fn filter_values<T: bytemuck::Pod, A: Allocator>(
     }
     let mut out = MutableBuffer::new_in(alloc);
     if mask.use_runs() {
-        out.try_extend_appended(super::concat::byte_size::<T>(mask.count)?, |out| {
+        out.try_extend_appended(byte_size::<T>(mask.count)?, |out| {
             for (s, e) in Runs::new(mask.bits, mask.len) {
                 out.put_slice(bytemuck::cast_slice(
                     values.get(s..e).ok_or(Error::BufferTooSmall)?,
@@ -234,7 +237,7 @@ pub(super) fn filter_values<T: bytemuck::Pod, A: Allocator>(
     } else {
         // The kept values of a word of the mask are gathered by its set
         // bits into a staging block, appended at once.
-        out.try_extend_appended(super::concat::byte_size::<T>(mask.count)?, |out| {
+        out.try_extend_appended(byte_size::<T>(mask.count)?, |out| {
             staged(values, mask, None, &mut |kept, _, _| {
                 out.put_slice(bytemuck::cast_slice(kept))
             })
@@ -284,7 +287,7 @@ mod tests {
         for per_64 in [1u64, 2, 8, 32, 60] {
             let keep: Vec<bool> = (0..len).map(|_| next() % 64 < per_64).collect();
             let p = crate::array::BooleanArray::from(keep.clone());
-            let f = super::super::filter_in(&a, &p, Global).unwrap();
+            let f = crate::compute::filter_in(&a, &p, Global).unwrap();
             let got: Vec<Option<i64>> = f.as_primitive::<i64>().unwrap().iter().collect();
             let want: Vec<Option<i64>> = vals
                 .iter()
@@ -338,7 +341,7 @@ mod tests {
             });
             assert_eq!(walk::<false>(&values, &mask, valid), model, "{density}");
             #[cfg(target_arch = "x86_64")]
-            let pext = super::super::x86::has_fast_pext();
+            let pext = crate::arch::x86::has_fast_pext();
             #[cfg(not(target_arch = "x86_64"))]
             let pext = true;
             if pext {

@@ -18,7 +18,7 @@ use crate::error::Result;
 
 /// Fewer keys than this are sorted by comparisons (the counting passes and
 /// the second buffer do not pay).
-pub(super) const MIN_RADIX_LEN: usize = 1 << 12;
+pub(in crate::compute) const MIN_RADIX_LEN: usize = 1 << 12;
 
 /// Sorts `keys` (in index order, each `value << 32 | index`) by value,
 /// stably, with a second buffer of the same size from `alloc`.

@@ -1,37 +1,24 @@
 //! [`super::concat()`] of the nested layouts: lists, list views, fixed-size
 //! lists, structs, maps, unions, dictionaries and run-end encoded arrays.
 //!
-//! Children are concatenated recursively; the parents are assembled with
-//! `new_unchecked` and checked at [`ValidationLevel::Cheap`]: their offsets,
-//! type ids, keys and run ends are rebuilt here from inputs that hold the
-//! Full-level invariants (a type invariant of safely built arrays), and the
-//! `new_unchecked` of these layouts only risks wrong data, never memory
-//! safety, should an input break them.
-//!
-//! Each function is built with its layout family (cargo features
-//! `dictionary`, `nested`, `run-end`, `union`); the shared helpers and
-//! imports are used by some of them only.
-#![cfg_attr(
-    not(all(
-        feature = "dictionary",
-        feature = "nested",
-        feature = "run-end",
-        feature = "union"
-    )),
-    allow(unused_imports, dead_code)
-)]
+//! Children are concatenated recursively (through the dispatcher
+//! [`super::concat_arrays`]); the parents' offsets, type ids, keys and run
+//! ends are rebuilt here, and the parents assembled with `new_unchecked`
+//! and checked at the Cheap level (`children::checked`): from inputs that hold
+//! the Full-level invariants, these layouts' `new_unchecked` risks wrong
+//! data, never memory safety, should an input break them.
 
 use core::mem::size_of;
 
 use allocator_api2::alloc::Allocator;
 
-use super::concat::{byte_size, concat_arrays, freeze, offset_range, push_rebased};
-use super::{collect_arrays, concat_nulls};
+use super::concat_arrays;
+use super::nulls::concat_nulls;
 #[cfg(feature = "union")]
 use crate::array::UnionArray;
 #[cfg(feature = "dictionary")]
 use crate::array::{index_data_type, DictionaryArray, DictionaryKeyType, DictionaryKeys};
-use crate::array::{Array, ArrayRef, PrimitiveArray, ValidationLevel};
+use crate::array::{Array, ArrayRef, PrimitiveArray};
 #[cfg(feature = "nested")]
 use crate::array::{
     FixedSizeListArray, GenericListArray, GenericListViewArray, ListOffsetSize, MapArray,
@@ -40,8 +27,26 @@ use crate::array::{
 #[cfg(feature = "run-end")]
 use crate::array::{RunArray, RunEndIndexType};
 use crate::buffer::{MutableBuffer, OffsetBuffer, SharedBox, SharedSlice, TryVec};
+use crate::compute::buffers::{byte_size, freeze, offset_range, push_rebased};
+use crate::compute::children::checked;
+#[cfg(feature = "union")]
+use crate::compute::children::child_of_type_id;
 use crate::datatypes::{DataType, IndexType, UnionMode};
 use crate::error::{Error, Result};
+
+/// Collects `n` arrays made by `f(0)`, `f(1)`, … into a vector from `alloc`.
+fn collect_arrays<'a, A, F>(n: usize, alloc: A, mut f: F) -> Result<TryVec<ArrayRef<'a, A>, A>>
+where
+    A: Allocator,
+    F: FnMut(usize) -> Result<ArrayRef<'a, A>>,
+{
+    let mut v = TryVec::new_in(alloc);
+    v.try_reserve(n)?;
+    for i in 0..n {
+        v.try_push(f(i)?)?;
+    }
+    Ok(v)
+}
 
 /// `arrays[0]`, which the dispatcher guarantees to exist.
 fn first<'b, 'a, A: Allocator>(arrays: &'b [ArrayRef<'a, A>]) -> Result<&'b ArrayRef<'a, A>> {
@@ -95,30 +100,26 @@ fn as_list_view<'b, 'a, O: ListOffsetSize, A: Allocator>(
     O::list_view_downcast(a).ok_or(Error::TypeMismatch)
 }
 
-/// Checks `a` at [`ValidationLevel::Cheap`] and wraps it.
-fn checked<'a, A: Allocator, T: Array<'a, A>>(a: T) -> Result<ArrayRef<'a, A>> {
-    a.validate(ValidationLevel::Cheap)?;
-    Ok(a.into_array_ref())
-}
-
 /// The offsets of list-like inputs (`len + 1` each, given by `offsets_of`)
-/// one after the other, rebased to start at 0; `child_range` receives each
-/// input with the start and length of the child range it covers.
+/// one after the other, rebased to start at 0, and the concatenation of
+/// the ranges of their children (given by `values_of`) that they cover.
 #[cfg(feature = "nested")]
-fn rebased_offsets<'a, O, A, F, G>(
+fn offsets_and_child<'a, O, A, F, G>(
     arrays: &[ArrayRef<'a, A>],
     total: usize,
     alloc: A,
     offsets_of: F,
-    mut child_range: G,
-) -> Result<OffsetBuffer<'a, O, A>>
+    values_of: G,
+) -> Result<(OffsetBuffer<'a, O, A>, ArrayRef<'a, A>)>
 where
     O: ListOffsetSize,
     A: Allocator + Clone,
     F: for<'b> Fn(&'b ArrayRef<'a, A>) -> Result<&'b [O]>,
-    G: FnMut(&ArrayRef<'a, A>, usize, usize) -> Result<()>,
+    G: for<'b> Fn(&'b ArrayRef<'a, A>) -> Result<&'b ArrayRef<'a, A>>,
 {
-    let mut offsets = MutableBuffer::new_in(alloc);
+    let mut parts = TryVec::new_in(alloc.clone());
+    parts.try_reserve(arrays.len())?;
+    let mut offsets = MutableBuffer::new_in(alloc.clone());
     offsets.try_reserve_exact(byte_size::<O>(
         total.checked_add(1).ok_or(Error::CapacityOverflow)?,
     )?)?;
@@ -128,12 +129,13 @@ where
         let o = offsets_of(a)?;
         let (start, end) = offset_range(o)?;
         push_rebased(&mut offsets, o, base)?;
-        child_range(a, start, end - start)?;
+        parts.try_push(values_of(a)?.slice(start, end - start)?)?;
         base = base
             .checked_add(end - start)
             .ok_or(Error::CapacityOverflow)?;
     }
-    OffsetBuffer::try_new(freeze(offsets)?)
+    let offsets = OffsetBuffer::try_new(freeze(offsets)?)?;
+    Ok((offsets, concat_arrays(&parts, alloc)?))
 }
 
 #[cfg(feature = "nested")]
@@ -142,16 +144,13 @@ pub(super) fn concat_list<'a, O: ListOffsetSize, A: Allocator + Clone>(
     total: usize,
     alloc: A,
 ) -> Result<ArrayRef<'a, A>> {
-    let mut parts = TryVec::new_in(alloc.clone());
-    parts.try_reserve(arrays.len())?;
-    let offsets = rebased_offsets::<O, A, _, _>(
+    let (offsets, child) = offsets_and_child::<O, A, _, _>(
         arrays,
         total,
         alloc.clone(),
         |a| Ok(as_list::<O, A>(a)?.value_offsets()),
-        |a, start, len| parts.try_push(as_list::<O, A>(a)?.values().slice(start, len)?),
+        |a| Ok(as_list::<O, A>(a)?.values()),
     )?;
-    let child = concat_arrays(&parts, alloc.clone())?;
     let nulls = concat_nulls(arrays, total, alloc.clone())?;
     let field = as_list::<O, A>(first(arrays)?)?.field().clone();
     let values = SharedBox::try_new_in(child, alloc)?;
@@ -167,16 +166,14 @@ pub(super) fn concat_map<'a, A: Allocator + Clone>(
     total: usize,
     alloc: A,
 ) -> Result<ArrayRef<'a, A>> {
-    let mut parts = TryVec::new_in(alloc.clone());
-    parts.try_reserve(arrays.len())?;
-    let offsets = rebased_offsets::<i32, A, _, _>(
+    let (offsets, entries) = offsets_and_child::<i32, A, _, _>(
         arrays,
         total,
         alloc.clone(),
         |a| Ok(as_map(a)?.value_offsets()),
-        |a, start, len| parts.try_push(as_map(a)?.list().values().slice(start, len)?),
+        |a| Ok(as_map(a)?.list().values()),
     )?;
-    let entries = SharedBox::try_new_in(concat_arrays(&parts, alloc.clone())?, alloc.clone())?;
+    let entries = SharedBox::try_new_in(entries, alloc.clone())?;
     let nulls = concat_nulls(arrays, total, alloc)?;
     let m = as_map(first(arrays)?)?;
     // SAFETY: see the module docs; the offsets are rebased from the inputs'
@@ -340,15 +337,7 @@ fn dense_offsets<'a, A: Allocator + Clone>(
     total: usize,
     alloc: A,
 ) -> Result<crate::buffer::ScalarBuffer<'a, i32, A>> {
-    // Child index of every type id; `u8::MAX` = undeclared.
-    let mut index = [u8::MAX; 128];
-    for (c, &id) in fields.type_ids().iter().enumerate() {
-        let slot = usize::try_from(id)
-            .ok()
-            .and_then(|id| index.get_mut(id))
-            .ok_or(Error::InvalidDataType)?;
-        *slot = u8::try_from(c).map_err(|_| Error::InvalidDataType)?;
-    }
+    let index = child_of_type_id(fields)?;
     let mut bases = TryVec::new_in(alloc.clone());
     bases.try_reserve(fields.len())?;
     for _ in 0..fields.len() {

@@ -1,30 +1,21 @@
 //! [`super::take()`] of the nested layouts: lists, list views, fixed-size
 //! lists, structs, maps, unions, dictionaries and run-end encoded arrays.
 //!
-//! Children are taken recursively; parents are assembled with
-//! `new_unchecked` and checked at [`ValidationLevel::Cheap`], as in
-//! `concat_nested`: their offsets, type ids, keys and run ends are gathered
-//! from inputs that hold the Full-level invariants (a type invariant of
-//! safely built arrays), and these layouts' `new_unchecked` only risks wrong
+//! Children are taken recursively (through the dispatcher
+//! [`super::take_idx`]); the parents' offsets, type ids, keys and run ends
+//! are gathered here, and the parents assembled with `new_unchecked` and
+//! checked at the Cheap level (`children::checked`): from inputs that hold
+//! the Full-level invariants, these layouts' `new_unchecked` risks wrong
 //! data, never memory safety, should an input break them.
-#![cfg_attr(
-    not(all(
-        feature = "dictionary",
-        feature = "nested",
-        feature = "run-end",
-        feature = "union"
-    )),
-    allow(unused_imports, dead_code)
-)]
 
 use allocator_api2::alloc::Allocator;
 
-use super::concat::{byte_size, freeze};
-use super::indices::{check_bounds, sentinel_bits, Bits, Idx, TakeIndex};
-use super::take::{gather, range_of, take_idx, take_nulls};
+use super::gather::{gather, range_of};
+use super::nulls::take_nulls;
+use super::take_idx;
 #[cfg(feature = "union")]
 use crate::array::UnionArray;
-use crate::array::{Array, ArrayRef, PrimitiveArray, ValidationLevel};
+use crate::array::{Array, ArrayRef, PrimitiveArray};
 #[cfg(feature = "dictionary")]
 use crate::array::{DictionaryArray, DictionaryKeys};
 #[cfg(feature = "nested")]
@@ -35,14 +26,15 @@ use crate::array::{
 #[cfg(feature = "run-end")]
 use crate::array::{RunArray, RunEndIndexType};
 use crate::buffer::{MutableBuffer, OffsetBuffer, OffsetSize, SharedBox, SharedSlice, TryVec};
+use crate::compute::buffers::{byte_size, freeze};
+use crate::compute::children::checked;
+#[cfg(feature = "union")]
+use crate::compute::children::child_of_type_id;
+#[cfg(any(feature = "nested", feature = "union"))]
+use crate::compute::children::map_children;
+use crate::compute::indices::{check_bounds, sentinel_bits, Bits, Idx, TakeIndex};
 use crate::datatypes::{DataType, UnionMode};
 use crate::error::{Error, Result};
-
-/// Checks `a` at [`ValidationLevel::Cheap`] and wraps it.
-fn checked<'a, A: Allocator, T: Array<'a, A>>(a: T) -> Result<ArrayRef<'a, A>> {
-    a.validate(ValidationLevel::Cheap)?;
-    Ok(a.into_array_ref())
-}
 
 /// Takes `child` by indices that may hold `usize::MAX` for a null.
 fn take_sentinel<'a, A: Allocator + Clone>(
@@ -203,33 +195,12 @@ pub(super) fn take_struct<'a, I: TakeIndex, A: Allocator + Clone>(
 ) -> Result<ArrayRef<'a, A>> {
     check_bounds(idx, s.len())?;
     let fields = s.fields().clone();
-    let children = if fields.is_empty() {
-        SharedSlice::empty()
-    } else {
-        SharedSlice::try_from_fn_in(fields.len(), alloc.clone(), |c| {
-            let child = s.children().get(c).ok_or(Error::TypeMismatch)?;
-            let child = child.slice(s.offset(), s.len())?;
-            take_idx(&child, idx, alloc.clone()).map_err(|e| e.in_child(c))
-        })?
-    };
+    let range = (s.offset(), s.len());
+    let children = map_children(s.children(), fields.len(), range, alloc.clone(), |child| {
+        take_idx(child, idx, alloc.clone())
+    })?;
     let nulls = take_nulls(s.nulls(), idx, alloc)?;
     Ok(StructArray::try_new_cheap(fields, children, idx.len(), nulls)?.into_array_ref())
-}
-
-/// Child index of every type id of `fields` (`u8::MAX` = undeclared).
-#[cfg(feature = "union")]
-fn child_of_type_id<A: Allocator>(
-    fields: &crate::datatypes::UnionFields<'_, A>,
-) -> Result<[u8; 128]> {
-    let mut index = [u8::MAX; 128];
-    for (c, &id) in fields.type_ids().iter().enumerate() {
-        let slot = usize::try_from(id)
-            .ok()
-            .and_then(|id| index.get_mut(id))
-            .ok_or(Error::InvalidDataType)?;
-        *slot = u8::try_from(c).map_err(|_| Error::InvalidDataType)?;
-    }
-    Ok(index)
 }
 
 #[cfg(feature = "union")]
@@ -256,10 +227,9 @@ pub(super) fn take_union<'a, I: TakeIndex, A: Allocator + Clone>(
     let n_children = fields.len();
     let (offsets, children) = match u.mode() {
         UnionMode::Sparse => {
-            let children = SharedSlice::try_from_fn_in(n_children, alloc.clone(), |c| {
-                let child = u.children().get(c).ok_or(Error::TypeMismatch)?;
-                let child = child.slice(u.child_offset(), u.len())?;
-                take_idx(&child, idx, alloc.clone()).map_err(|e| e.in_child(c))
+            let range = (u.child_offset(), u.len());
+            let children = map_children(u.children(), n_children, range, alloc.clone(), |child| {
+                take_idx(child, idx, alloc.clone())
             })?;
             (None, children)
         }
