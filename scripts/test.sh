@@ -299,21 +299,21 @@ stage_fuzz() {
 # the two checks of the decimal power-of-ten tables (54 s under Miri):
 # integer arithmetic on the stack, no unsafe code.
 MIRI_FILTERS=(global:: buffer:: array:: ipc::flatbuf ipc::io ffi::
-    compute::tests_miri compute::take_bytes::tests::miri_ compute::set_bits::tests::miri_
-    compute::filter_values:: compute::compress::
+    compute::tests_miri compute::take::bytes::tests::miri_ compute::set_bits::tests::miri_
+    compute::filter::values:: compute::compress:: arch::
     compute::tests_views::gc_keeps_inline_views_and_nulls
     row::tests:: row::union_tests:: row::encode::tests::long_byte_column_bad_offsets
     row::variable::decoding::views::tests::decoded_views_validate
     row::variable::decoding::views::tests::view_utf8_is_checked
-    row::provenance::tests::own_rows_decode_equal_unchecked row::prefetch::
+    row::provenance::tests::own_rows_decode_equal_unchecked row::prefetch_tests::
     --skip row::tests::every_allocation_failure_is_an_error_decoding_all_dictionary_rows
     --skip array::primitive_values::tests::tables_hold_powers_of_ten
     --skip array::primitive_values::tests::decimal256_boundaries)
 # The x86-64 code the kernels pick at run time (BMI2 `PEXT` in filter, the
-# AVX2 gather in take: compute/x86.rs) a second time, built with those
+# AVX2 gather in take: arch/x86.rs) a second time, built with those
 # features: Miri has no CPUID to find them, so the first run takes the
 # portable paths.
-MIRI_X86_FILTERS=(compute::x86:: compute::filter_values::)
+MIRI_X86_FILTERS=(arch::x86:: compute::filter::values::)
 stage_miri() {
     local log="$WORK/miri.log"
     cargo +nightly miri test -p alkaid --lib -- "${MIRI_FILTERS[@]}" 2>&1 | tee "$log"
