@@ -83,7 +83,6 @@ macro_rules! nested_leaf {
 mod bits;
 pub mod boolean;
 mod buffers;
-pub mod cmp;
 #[cfg(any(
     feature = "dictionary",
     feature = "nested",
@@ -91,6 +90,7 @@ pub mod cmp;
     feature = "union"
 ))]
 mod children;
+pub mod cmp;
 mod compress;
 mod concat;
 mod empty;
