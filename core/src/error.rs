@@ -512,7 +512,7 @@ errors! {
     /// The data is (or is to be) compressed with ZSTD and the codec set has
     /// no ZSTD codec (feature `zstd-decode` of the core for reading, or
     /// `alkaid-std`'s codecs, which read and write it).
-    ZstdCodecMissing => "ZSTD-compressed body: no ZSTD codec configured (feature zstd-decode, or alkaid-std)",
+    ZstdCodecMissing => "ZSTD-compressed body: no ZSTD codec configured (read: feature zstd-decode; write: alkaid-std)",
 }
 
 impl fmt::Display for ErrorKind {

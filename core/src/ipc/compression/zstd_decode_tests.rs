@@ -420,9 +420,9 @@ fn writer_with_a_plugged_compressor_and_readers_with_the_builtin_decoder() {
         compression: Some(CompressionCodec::Zstd),
         ..Default::default()
     };
-    // Only the decoder: the writer is refused up front.
+    // Only the decoder: the writer is refused up front, naming the codec.
     let r = StreamWriter::try_new_in(Vec::new(), b.schema(), options, Global);
-    assert_eq!(r.err(), Some(Error::UnsupportedType));
+    assert_eq!(r.err(), Some(Error::ZstdCodecMissing));
 
     let codecs = || WithCodec::new(RuzstdCompressor, BuiltinCodecs::new());
     let mut w =

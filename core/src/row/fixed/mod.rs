@@ -638,8 +638,12 @@ pub(crate) fn decode_bool<'a, A: Allocator + Clone>(
         for (k, chunk) in rows.chunks_mut(64).enumerate() {
             let (mut vword, mut nword, mut bad) = (0u64, 0u64, false);
             for (j, row) in chunk.iter_mut().enumerate() {
-                let (piece, rest) = row.split_first_chunk::<2>().ok_or(Error::InvalidRow)?;
-                let [head, b] = *piece;
+                // A row shorter than its 2 bytes is malformed: `bad`, and
+                // nothing is consumed.
+                let Some((&[head, b], rest)) = row.split_first_chunk::<2>() else {
+                    bad = true;
+                    continue;
+                };
                 *row = rest;
                 let v = b ^ flip;
                 let valid = head == 1;
