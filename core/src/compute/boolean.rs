@@ -53,10 +53,17 @@ pub(super) fn pack_bits<A: Allocator>(
 ) -> Result<BooleanBuffer<'static, A>> {
     pack_words(len, alloc, |w| {
         let base = w * 64;
-        let n = (len - base).min(64);
         let mut v = 0u64;
-        for b in 0..n {
-            v |= u64::from(bit(base + b)) << b;
+        // A full word's loop has a fixed trip count (it unrolls); the last
+        // word's is shorter.
+        if len - base >= 64 {
+            for b in 0..64 {
+                v |= u64::from(bit(base + b)) << b;
+            }
+        } else {
+            for b in 0..len - base {
+                v |= u64::from(bit(base + b)) << b;
+            }
         }
         v
     })

@@ -168,27 +168,18 @@ pub(super) fn compare<B: ByteValues, A: Allocator>(
     neg: u64,
     alloc: A,
 ) -> Result<BooleanBuffer<'static, A>> {
-    match kind {
-        Kind::Eq => run(l, r, neg != 0, alloc, eq),
-        Kind::Lt => run(l, r, neg != 0, alloc, lt),
-    }
-}
-
-/// `f` over the slots of two sides: one loop per shape, so that the loop
-/// over an array against a scalar reads the scalar once.
-#[inline(always)]
-fn run<B: ByteValues, A: Allocator>(
-    l: Side<B>,
-    r: Side<B>,
-    neg: bool,
-    alloc: A,
-    f: impl Fn(&B, usize, &B, usize) -> bool,
-) -> Result<BooleanBuffer<'static, A>> {
-    let (lv, rv) = (&l.values, &r.values);
-    match (l.scalar, r.scalar) {
-        (false, true) => pack_bits(l.len, alloc, |i| f(lv, i, rv, 0) ^ neg),
-        (true, false) => pack_bits(l.len, alloc, |i| f(lv, 0, rv, i) ^ neg),
-        _ => pack_bits(l.len, alloc, |i| f(lv, i, rv, i) ^ neg),
+    let neg = neg != 0;
+    let (lv, rv, len) = (&l.values, &r.values, l.len);
+    // One loop per operator and shape (the loop over an array against a
+    // scalar reads the scalar at slot 0), each calling its comparison
+    // directly so that it inlines.
+    match (kind, l.scalar, r.scalar) {
+        (Kind::Eq, false, true) => pack_bits(len, alloc, |i| eq(lv, i, rv, 0) ^ neg),
+        (Kind::Eq, true, false) => pack_bits(len, alloc, |i| eq(lv, 0, rv, i) ^ neg),
+        (Kind::Eq, _, _) => pack_bits(len, alloc, |i| eq(lv, i, rv, i) ^ neg),
+        (Kind::Lt, false, true) => pack_bits(len, alloc, |i| lt(lv, i, rv, 0) ^ neg),
+        (Kind::Lt, true, false) => pack_bits(len, alloc, |i| lt(lv, 0, rv, i) ^ neg),
+        (Kind::Lt, _, _) => pack_bits(len, alloc, |i| lt(lv, i, rv, i) ^ neg),
     }
 }
 
