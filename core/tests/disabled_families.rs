@@ -1,8 +1,9 @@
 //! The core built without its optional layout families and without
 //! `compression` (what a small firmware picks): readers and writers refuse a
-//! schema of a disabled family, and compressed input, with
-//! `Error::UnsupportedType` when they are created or meet it, never with a
-//! panic; primitive and string streams still read.
+//! schema of a disabled family with `Error::UnsupportedType`, and compressed
+//! input with the missing codec's error (`Error::Lz4CodecMissing`,
+//! `Error::ZstdCodecMissing`), when they are created or meet it, never with
+//! a panic; primitive and string streams still read.
 //!
 //! Compiled only when every optional family is off; the `test` stage of
 //! scripts/test.sh runs it with
@@ -48,20 +49,25 @@ fn golden(name: &str) -> Vec<u8> {
 /// Every reader refuses the stream (or the file beside it) with
 /// `UnsupportedType`.
 fn refused(stem: &str) {
+    refused_with(stem, Error::UnsupportedType);
+}
+
+/// Every reader refuses the stream (or the file beside it) with `want`.
+fn refused_with(stem: &str, want: Error) {
     let stream = golden(&format!("{stem}.stream"));
     let e = SliceStreamReader::try_new_in(&stream, IpcReadOptions::default(), Global)
         .and_then(|mut r| r.next_batch().map(|_| ()))
         .unwrap_err();
-    assert_eq!(e, Error::UnsupportedType, "{stem}: SliceStreamReader");
+    assert_eq!(e, want, "{stem}: SliceStreamReader");
     let e = StreamReader::try_new_in(stream.as_slice(), IpcReadOptions::default(), Global)
         .and_then(|mut r| r.next_batch().map(|_| ()))
         .unwrap_err();
-    assert_eq!(e, Error::UnsupportedType, "{stem}: StreamReader");
+    assert_eq!(e, want, "{stem}: StreamReader");
     let file = golden(&format!("{stem}.arrow_file"));
     let e = FileReader::try_new_in(&file, IpcReadOptions::default(), Global)
         .and_then(|mut r| r.batch(0).map(|_| ()))
         .unwrap_err();
-    assert_eq!(e, Error::UnsupportedType, "{stem}: FileReader");
+    assert_eq!(e, want, "{stem}: FileReader");
 }
 
 #[test]
@@ -81,8 +87,9 @@ fn schemas_of_disabled_families_are_refused_by_the_readers() {
 
 #[test]
 fn compressed_bodies_are_refused_without_compression() {
-    refused("2.0.0-compression/generated_lz4");
-    refused("2.0.0-compression/generated_zstd");
+    // The error names the codec that is missing.
+    refused_with("2.0.0-compression/generated_lz4", Error::Lz4CodecMissing);
+    refused_with("2.0.0-compression/generated_zstd", Error::ZstdCodecMissing);
 }
 
 #[test]
