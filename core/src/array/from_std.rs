@@ -136,7 +136,7 @@ impl From<Vec<bool>> for BooleanArray<'static, Global> {
     /// assert_eq!(a.true_count(), 2);
     /// ```
     fn from(values: Vec<bool>) -> Self {
-        values.into_iter().map(Some).collect()
+        values.into_iter().collect()
     }
 }
 
@@ -144,6 +144,19 @@ impl From<Vec<Option<bool>>> for BooleanArray<'static, Global> {
     /// One slot per element; `None` is a null slot.
     fn from(values: Vec<Option<bool>>) -> Self {
         values.into_iter().collect()
+    }
+}
+
+impl FromIterator<bool> for BooleanArray<'static, Global> {
+    /// One valid slot per item, without a validity bitmap.
+    ///
+    /// ```
+    /// use alkaid::array::{Array, BooleanArray};
+    /// let a: BooleanArray = (0..5).map(|i| i % 2 == 0).collect();
+    /// assert_eq!((a.len(), a.true_count(), a.null_count()), (5, 3, 0));
+    /// ```
+    fn from_iter<I: IntoIterator<Item = bool>>(iter: I) -> Self {
+        iter.into_iter().map(Some).collect()
     }
 }
 

@@ -163,7 +163,116 @@ impl<'a, A: Allocator> RecordBatch<'a, A> {
 }
 
 #[cfg(feature = "alloc")]
+impl<'a, A: Allocator + Clone> RecordBatch<'a, A> {
+    /// A zero-copy view of `len` rows from row `offset`: every column
+    /// sliced ([`Array::slice`], no buffer copied), the schema shared; the
+    /// one allocation is the new list of columns, from `alloc`.
+    ///
+    /// ```
+    /// use alkaid::array::{Array, Int32Array, RecordBatch};
+    /// use alkaid::datatypes::{DataType, Field, Schema};
+    /// use alkaid::Global;
+    ///
+    /// let schema = Schema::new(vec![Field::new("x", DataType::Int32, false)]);
+    /// let b = RecordBatch::try_new(schema, vec![Int32Array::from(vec![1, 2, 3, 4]).into_array_ref()])?;
+    /// let mid = b.slice_in(1, 2, Global)?;
+    /// assert_eq!(mid.column(0), Some(&Int32Array::from(vec![2, 3]).into_array_ref()));
+    /// assert!(b.slice_in(3, 2, Global).is_err()); // Error::OutOfBounds
+    /// # Ok::<(), alkaid::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] when `offset + len > self.num_rows()`;
+    /// [`Error::AllocationFailed`].
+    pub fn slice_in(&self, offset: usize, len: usize, alloc: A) -> Result<Self> {
+        super::check_slice(offset, len, self.num_rows)?;
+        let columns = SharedSlice::try_from_fn_in(self.columns.len(), alloc, |i| {
+            self.columns
+                .get(i)
+                .ok_or(Error::OutOfBounds)?
+                .slice(offset, len)
+        })?;
+        Ok(RecordBatch {
+            schema: self.schema.clone(),
+            columns,
+            num_rows: len,
+        })
+    }
+
+    /// The batch of the columns at `indices` (in that order, repeats
+    /// allowed), with their fields and the schema's metadata; columns are
+    /// shared, not copied; the new lists of fields and columns come from
+    /// `alloc`.
+    ///
+    /// # Errors
+    /// [`Error::SchemaMismatch`] (with the position in `indices`) for an
+    /// index past the last column; [`Error::AllocationFailed`].
+    pub fn project_in(&self, indices: &[usize], alloc: A) -> Result<Self> {
+        let pick = |k: usize| -> Result<usize> {
+            let i = *indices.get(k).ok_or(Error::OutOfBounds)?;
+            if i < self.columns.len() {
+                Ok(i)
+            } else {
+                Err(Error::SchemaMismatch.with_field(k))
+            }
+        };
+        let fields = SharedSlice::try_from_fn_in(indices.len(), alloc.clone(), |k| {
+            self.schema
+                .field(pick(k)?)
+                .cloned()
+                .ok_or(Error::OutOfBounds)
+        })?;
+        let columns = SharedSlice::try_from_fn_in(indices.len(), alloc, |k| {
+            self.columns
+                .get(pick(k)?)
+                .cloned()
+                .ok_or(Error::OutOfBounds)
+        })?;
+        let schema = Schema::from_fields(fields).with_metadata(self.schema.metadata().clone());
+        Ok(RecordBatch {
+            schema,
+            columns,
+            num_rows: self.num_rows,
+        })
+    }
+}
+
 impl<'a> RecordBatch<'a, crate::Global> {
+    /// [`Self::slice_in`] with the global allocator.
+    ///
+    /// # Errors
+    /// As [`Self::slice_in`].
+    pub fn slice(&self, offset: usize, len: usize) -> Result<Self> {
+        self.slice_in(offset, len, crate::Global)
+    }
+
+    /// [`Self::project_in`] with the global allocator.
+    ///
+    /// ```
+    /// use alkaid::array::{Array, Int32Array, RecordBatch, StringArray};
+    /// use alkaid::datatypes::{DataType, Field, Schema};
+    ///
+    /// let schema = Schema::new(vec![
+    ///     Field::new("id", DataType::Int32, false),
+    ///     Field::new("name", DataType::Utf8, true),
+    /// ]);
+    /// let b = RecordBatch::try_new(schema, vec![
+    ///     Int32Array::from(vec![1, 2]).into_array_ref(),
+    ///     StringArray::from(vec!["a", "b"]).into_array_ref(),
+    /// ])?;
+    /// let names = b.project(&[1])?;
+    /// assert_eq!(names.schema().field(0).map(|f| f.name()), Some("name"));
+    /// assert_eq!((names.num_columns(), names.num_rows()), (1, 2));
+    /// assert!(b.project(&[2]).is_err()); // Error::SchemaMismatch (field 0)
+    /// # Ok::<(), alkaid::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Self::project_in`].
+    pub fn project(&self, indices: &[usize]) -> Result<Self> {
+        self.project_in(indices, crate::Global)
+    }
+
     /// A batch of named columns on the global heap, its schema made from the
     /// names and the columns' data types; a field is nullable when its column
     /// has nulls (arrow-rs: `RecordBatch::try_from_iter`). Dictionary

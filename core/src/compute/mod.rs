@@ -153,7 +153,9 @@ pub(crate) mod tests_nested;
 #[cfg(all(test, feature = "views"))]
 mod tests_views;
 
-pub use concat::concat;
+#[cfg(feature = "alloc")]
+pub use concat::concat_batches;
+pub use concat::{concat, concat_batches_in};
 pub use empty::{new_empty, new_null};
 #[cfg(feature = "alloc")]
 pub use filter::{filter, filter_record_batch};

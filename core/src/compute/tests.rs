@@ -353,3 +353,55 @@ fn allocation_failures_flat() {
         .into_array_ref();
     check_every_failure(|f| concat(&[&fs, &fs], f));
 }
+
+/// `concat_batches_in`: rows in order, zero batches give zero rows, and a
+/// batch of other columns is refused with the column's index; a batch's
+/// `slice_in` and `project_in` share the columns.
+#[test]
+fn batches_concatenate_slice_and_project() {
+    use crate::array::{Int32Array, RecordBatch, StringArray};
+    use crate::datatypes::{Field, Schema};
+    let schema = Schema::new(std::vec![
+        Field::new("x", DataType::Int32, true),
+        Field::new("s", DataType::Utf8, true),
+    ]);
+    let batch = |x: Vec<i32>, s: Vec<&str>| {
+        RecordBatch::try_new(
+            schema.clone(),
+            std::vec![
+                Int32Array::from(x).into_array_ref(),
+                StringArray::from(s).into_array_ref()
+            ],
+        )
+        .unwrap()
+    };
+    let (a, b) = (
+        batch(std::vec![1, 2], std::vec!["a", "b"]),
+        batch(std::vec![3], std::vec!["c"]),
+    );
+    let ab = super::concat_batches_in(&schema, &[a.clone(), b.clone()], Global).unwrap();
+    assert_eq!(ab, batch(std::vec![1, 2, 3], std::vec!["a", "b", "c"]));
+    let none = super::concat_batches_in(&schema, &[], Global).unwrap();
+    assert_eq!((none.num_rows(), none.num_columns()), (0, 2));
+    let other = Schema::new(std::vec![
+        Field::new("x", DataType::Int32, true),
+        Field::new("s", DataType::LargeUtf8, true),
+    ]);
+    let e = super::concat_batches_in(&other, core::slice::from_ref(&a), Global).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.location().field_path()),
+        (Error::SchemaMismatch.kind(), &[1][..])
+    );
+    let tail = ab.slice_in(1, 2, Global).unwrap();
+    assert_eq!(tail, batch(std::vec![2, 3], std::vec!["b", "c"]));
+    assert_eq!(ab.slice_in(2, 2, Global).unwrap_err(), Error::OutOfBounds);
+    let s = ab.project_in(&[1, 1], Global).unwrap();
+    assert_eq!(
+        (s.num_columns(), s.column(0), s.column(1)),
+        (2, ab.column(1), ab.column(1))
+    );
+    assert_eq!(
+        ab.project_in(&[0, 5], Global).unwrap_err().kind(),
+        Error::SchemaMismatch.kind()
+    );
+}

@@ -103,6 +103,76 @@ pub fn concat<'a, A: Allocator + Clone>(
     concat_arrays(&owned, alloc)
 }
 
+/// The rows of several record batches of one schema, one batch after the
+/// other, as one batch of `schema` (arrow-select's `concat_batches`): each
+/// column is [`concat()`] of that column of every batch. No batches give a
+/// batch of zero rows.
+///
+/// ```
+/// use alkaid::array::{Array, Int32Array, RecordBatch};
+/// use alkaid::compute::concat_batches_in;
+/// use alkaid::datatypes::{DataType, Field, Schema};
+/// use alkaid::Global;
+///
+/// let schema = Schema::new(vec![Field::new("x", DataType::Int32, true)]);
+/// let a = RecordBatch::try_new(schema.clone(), vec![Int32Array::from(vec![1, 2]).into_array_ref()])?;
+/// let b = RecordBatch::try_new(schema.clone(), vec![Int32Array::from(vec![3]).into_array_ref()])?;
+/// let ab = concat_batches_in(&schema, &[a, b], Global)?;
+/// assert_eq!(ab.num_rows(), 3);
+/// assert_eq!(ab.column(0), Some(&Int32Array::from(vec![1, 2, 3]).into_array_ref()));
+/// # Ok::<(), alkaid::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::SchemaMismatch`] (with the column's index) when a batch has
+/// other column types or another number of columns than `schema`;
+/// [`Error::CapacityOverflow`]; [`Error::AllocationFailed`]; as [`concat()`].
+pub fn concat_batches_in<'a, A: Allocator + Clone>(
+    schema: &crate::datatypes::Schema<'a, A>,
+    batches: &[crate::array::RecordBatch<'a, A>],
+    alloc: A,
+) -> Result<crate::array::RecordBatch<'a, A>> {
+    let fields = schema.fields();
+    let mut rows = 0usize;
+    for b in batches {
+        if b.num_columns() != fields.len() {
+            return Err(Error::SchemaMismatch.with_field(b.num_columns().min(fields.len())));
+        }
+        rows = rows
+            .checked_add(b.num_rows())
+            .ok_or(Error::CapacityOverflow)?;
+    }
+    let columns = crate::buffer::SharedSlice::try_from_fn_in(fields.len(), alloc.clone(), |i| {
+        let field = fields.get(i).ok_or(Error::OutOfBounds)?;
+        if batches.is_empty() {
+            return super::new_empty(field.data_type(), alloc.clone());
+        }
+        let mut parts = TryVec::new_in(alloc.clone());
+        parts.try_reserve(batches.len())?;
+        for b in batches {
+            let c = b.column(i).ok_or(Error::SchemaMismatch.with_field(i))?;
+            if c.data_type() != field.data_type() {
+                return Err(Error::SchemaMismatch.with_field(i));
+            }
+            parts.try_push(c.clone())?;
+        }
+        concat_arrays(&parts, alloc.clone()).map_err(|e| e.with_field(i))
+    })?;
+    crate::array::RecordBatch::try_new_with_rows(schema.clone(), columns, rows)
+}
+
+/// [`concat_batches_in`] with the global allocator.
+///
+/// # Errors
+/// As [`concat_batches_in`].
+#[cfg(feature = "alloc")]
+pub fn concat_batches<'a>(
+    schema: &crate::datatypes::Schema<'a, crate::Global>,
+    batches: &[crate::array::RecordBatch<'a, crate::Global>],
+) -> Result<crate::array::RecordBatch<'a, crate::Global>> {
+    concat_batches_in(schema, batches, crate::Global)
+}
+
 /// [`concat()`] over arrays held by value (the recursion for children).
 pub(super) fn concat_arrays<'a, A: Allocator + Clone>(
     arrays: &[ArrayRef<'a, A>],
