@@ -162,7 +162,6 @@ impl<'a, A: Allocator> RecordBatch<'a, A> {
     }
 }
 
-#[cfg(feature = "alloc")]
 impl<'a, A: Allocator + Clone> RecordBatch<'a, A> {
     /// A zero-copy view of `len` rows from row `offset`: every column
     /// sliced ([`Array::slice`], no buffer copied), the schema shared; the
@@ -237,6 +236,7 @@ impl<'a, A: Allocator + Clone> RecordBatch<'a, A> {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<'a> RecordBatch<'a, crate::Global> {
     /// [`Self::slice_in`] with the global allocator.
     ///
