@@ -29,14 +29,17 @@ pub(super) fn pack_words<A: Allocator>(
     let bytes = words.checked_mul(8).ok_or(Error::CapacityOverflow)?;
     let mut buf = MutableBuffer::try_with_capacity_in(bytes, alloc)?;
     // Zeroed, then each word written once by a plain loop (which inlines
-    // `word`; an iterator-fed extend kept the compare loops out of line).
+    // `word`; an iterator-fed extend kept the compare loops out of line),
+    // little-endian: bit `i` of a word is bit `i % 8` of its byte `i / 8`
+    // on any machine.
     buf.try_extend_zeros(bytes)?;
     let out = buf.typed_mut::<u64>()?;
+    let last = words.wrapping_sub(1);
+    let tail = len % 64;
     for (w, o) in out.iter_mut().enumerate() {
-        *o = word(w);
-    }
-    if let (Some(last), tail @ 1..) = (out.last_mut(), len % 64) {
-        *last &= (1u64 << tail) - 1;
+        let v = word(w);
+        let v = if w == last && tail != 0 { v & ((1u64 << tail) - 1) } else { v };
+        *o = v.to_le();
     }
     BooleanBuffer::try_new(buf.into_buffer(), 0, len)
 }
