@@ -38,7 +38,11 @@ pub(super) fn pack_words<A: Allocator>(
     let tail = len % 64;
     for (w, o) in out.iter_mut().enumerate() {
         let v = word(w);
-        let v = if w == last && tail != 0 { v & ((1u64 << tail) - 1) } else { v };
+        let v = if w == last && tail != 0 {
+            v & ((1u64 << tail) - 1)
+        } else {
+            v
+        };
         *o = v.to_le();
     }
     BooleanBuffer::try_new(buf.into_buffer(), 0, len)
