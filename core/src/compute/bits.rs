@@ -122,7 +122,7 @@ impl<A: Allocator> BitWriter<A> {
     /// The bits written.
     ///
     /// # Errors
-    /// [`Error::BufferTooSmall`] when more bits were appended than reserved.
+    /// `Error::BufferTooSmall` when more bits were appended than reserved.
     pub(super) fn finish(self) -> Result<BooleanBuffer<'static, A>> {
         let len = self.len;
         BooleanBuffer::try_new(self.buf.into_buffer(), 0, len)

@@ -414,7 +414,7 @@ pub(crate) enum Encoder<'c, 'b, A: Allocator> {
 /// Encodes `columns` (one per node) into new rows.
 ///
 /// # Errors
-/// As [`encode_columns`].
+/// As `encode_columns`.
 pub(crate) fn encode_to_rows<A: Allocator + Clone>(
     nodes: &[Node<'_, A>],
     dictionaries: &mut [Interner<A>],
@@ -491,7 +491,7 @@ fn add_all(lengths: &mut [usize], delta: usize) -> Result<()> {
 
 /// Adds each row's encoded size for this column to `lengths[i]` (without
 /// overflow checks for byte columns when `bounded`: see
-/// [`rows_bound`]).
+/// `rows_bound`).
 pub(crate) fn add_lengths<A: Allocator>(
     enc: &Encoder<'_, '_, A>,
     node: &Node<'_, A>,

@@ -86,7 +86,7 @@ impl<'b> Mask<'b> {
     /// is something to filter, and the list pays (`list`). `None` otherwise.
     ///
     /// # Errors
-    /// [`Error::AllocationFailed`].
+    /// `Error::AllocationFailed`.
     pub(super) fn kept_positions<A: Allocator>(
         &self,
         list: Listing,

@@ -11,7 +11,7 @@ use super::radix;
 use super::value::SortValue;
 use crate::error::Result;
 
-/// The rows of one column, as [`sort_rows`] reads them: a key per valid
+/// The rows of one column, as `sort_rows` reads them: a key per valid
 /// row and a total order of the keys that includes the direction and puts
 /// equal values in index order (so that any sort of the keys is stable).
 pub(super) trait SortKeys {
@@ -26,7 +26,7 @@ pub(super) trait SortKeys {
     /// Sorts all of `keys` (made in index order) by [`Self::cmp`].
     ///
     /// # Errors
-    /// [`Error::AllocationFailed`] (of the sorts that need memory).
+    /// `Error::AllocationFailed` (of the sorts that need memory).
     fn sort_all<A: Allocator>(&self, keys: &mut [Self::Key], alloc: A) -> Result<()> {
         let _ = alloc;
         keys.sort_unstable_by(|a, b| self.cmp(a, b));

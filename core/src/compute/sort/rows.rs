@@ -34,7 +34,7 @@ impl<'b> Column<'b> {
     }
 }
 
-/// The sorted indices of a column (see [`sort_to_indices_in`]): the null
+/// The sorted indices of a column (see `sort_to_indices_in`): the null
 /// rows in index order before or after the valid ones sorted by `keys`, the
 /// first `limit` kept. With a limit of at most a tenth of the rows, one
 /// pass offers every row to a heap of `limit` candidates (top-k); otherwise

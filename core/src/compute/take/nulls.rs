@@ -14,7 +14,7 @@ use crate::error::Result;
 /// a valid slot of `src` (`None` when neither has a null).
 ///
 /// # Errors
-/// [`Error::AllocationFailed`].
+/// `Error::AllocationFailed`.
 pub(in crate::compute) fn take_nulls<I: TakeIndex, A: Allocator>(
     src: Option<&NullBuffer<'_, A>>,
     idx: &Idx<'_, I>,

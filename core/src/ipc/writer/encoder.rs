@@ -9,7 +9,7 @@
 //! Format", "Encapsulated message format").
 //!
 //! It produces the pieces of an output one way, into a `&mut dyn Emit`:
-//! the public encoders' [`Staging`](super::staging::Staging) keeps them,
+//! the public encoders' [`Staging`] keeps them,
 //! the sync writers' sink writes them at once. Each output is
 //! [`Encoder::begin`], its steps ([`Encoder::start`],
 //! [`Encoder::record_batch`], [`Encoder::close`]), then [`Encoder::end`].

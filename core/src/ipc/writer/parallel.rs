@@ -7,14 +7,13 @@
 //!
 //! The walk itself stays on the calling thread: it records where each
 //! buffer's bytes are (array memory, borrowed as the uncompressed pieces
-//! borrow it, see [`Collector`]), and materialises the transformed ones
+//! borrow it, see the encoder's staging), and materialises the transformed ones
 //! (shifted bitmaps, rebased offsets, clamped run ends) into the staging
 //! scratch. Only the jobs (two byte slices each) go to the executor, so
 //! nothing of the arrays or of the allocator crosses threads.
 //!
 //! [`BodyExecutor`]: crate::ipc::compression::BodyExecutor
 //! [`Compressing`]: super::body::Compressing
-//! [`Collector`]: super::pieces::Collector
 
 use allocator_api2::alloc::Allocator;
 

@@ -1,7 +1,7 @@
 //! The column decoders of variable-length bytes (Binary, LargeBinary,
 //! Utf8, LargeUtf8, BinaryView, Utf8View) through per-row cursors
 //! ([`decode`]; views in [`super::views`]), and of a converter whose one column is
-//! variable-length, each row one value ([`decode_single_column`]): values,
+//! variable-length, each row one value (`decode_single_column`): values,
 //! offsets and validity written in place into buffers sized beforehand
 //! (the value decoding itself is [`super::decode_ordered_with`]'s).
 
