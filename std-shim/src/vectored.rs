@@ -13,6 +13,7 @@
 
 use std::io::{self, IoSlice, Write};
 
+use alkaid::allocator_api2::alloc::Allocator;
 use alkaid::array::RecordBatch;
 use alkaid::datatypes::{Metadata, Schema};
 use alkaid::ipc::compression::CodecSet;
@@ -55,9 +56,14 @@ fn write_message<W: Write>(w: &mut W, msg: &EncodedMessage<'_>) -> io::Result<u6
 macro_rules! vectored_writer {
     ($(#[$doc:meta])* $name:ident, $encoder:ident) => {
         $(#[$doc])*
-        pub struct $name<'a, W: Write, S: CodecSet = StdCodecs> {
+        pub struct $name<
+            'a,
+            W: Write,
+            S: CodecSet = StdCodecs,
+            A: Allocator + Clone + 'a = Global,
+        > {
             sink: W,
-            enc: $encoder<'a, Global, S>,
+            enc: $encoder<'a, A, S>,
             position: u64,
         }
 
@@ -89,7 +95,7 @@ macro_rules! vectored_writer {
             }
         }
 
-        impl<'a, W: Write, S: CodecSet> $name<'a, W, S> {
+        impl<'a, W: Write, S: CodecSet> $name<'a, W, S, Global> {
             /// As [`Self::try_new_with_options`] with the codecs `codecs`
             /// (e.g. [`ThreadedCodecs`](crate::ThreadedCodecs), which
             /// compresses each batch's buffers on several threads: the same
@@ -101,12 +107,29 @@ macro_rules! vectored_writer {
             /// [`alkaid::Error::ZstdCodecMissing`] for a compression the
             /// codecs cannot write.
             pub fn try_new_with_codecs(
-                mut sink: W,
+                sink: W,
                 schema: &Schema<'a, Global>,
                 options: IpcWriteOptions,
                 codecs: S,
             ) -> Result<Self> {
-                let mut enc = $encoder::try_new_with_codecs_in(schema, options, codecs, Global)?;
+                Self::try_new_with_codecs_in(sink, schema, options, codecs, Global)
+            }
+        }
+
+        impl<'a, W: Write, S: CodecSet, A: Allocator + Clone + 'a> $name<'a, W, S, A> {
+            /// As [`Self::try_new_with_codecs`] for batches in the allocator
+            /// `alloc` (the encoder's own memory comes from it too).
+            ///
+            /// # Errors
+            /// As [`Self::try_new_with_codecs`].
+            pub fn try_new_with_codecs_in(
+                mut sink: W,
+                schema: &Schema<'a, A>,
+                options: IpcWriteOptions,
+                codecs: S,
+                alloc: A,
+            ) -> Result<Self> {
+                let mut enc = $encoder::try_new_with_codecs_in(schema, options, codecs, alloc)?;
                 let position = write_message(&mut sink, &enc.encode_schema()?)?;
                 Ok($name {
                     sink,
@@ -123,7 +146,7 @@ macro_rules! vectored_writer {
             /// differ from the schema's; [`alkaid::Error::InvalidBuilderState`]
             /// after [`Self::finish`] or an earlier error;
             /// [`Error::Io`](crate::Error::Io) when the sink fails.
-            pub fn write(&mut self, batch: &RecordBatch<'a, Global>) -> Result<()> {
+            pub fn write(&mut self, batch: &RecordBatch<'a, A>) -> Result<()> {
                 self.write_with_metadata(batch, None)
             }
 
@@ -134,8 +157,8 @@ macro_rules! vectored_writer {
             /// As [`Self::write`].
             pub fn write_with_metadata(
                 &mut self,
-                batch: &RecordBatch<'a, Global>,
-                metadata: Option<&Metadata<'_, Global>>,
+                batch: &RecordBatch<'a, A>,
+                metadata: Option<&Metadata<'_, A>>,
             ) -> Result<()> {
                 let msg = self.enc.encode_batch_with_metadata(batch, metadata)?;
                 self.position += write_message(&mut self.sink, &msg)?;
@@ -171,7 +194,9 @@ macro_rules! vectored_writer {
             }
         }
 
-        impl<W: Write, S: CodecSet> std::fmt::Debug for $name<'_, W, S> {
+        impl<'a, W: Write, S: CodecSet, A: Allocator + Clone + 'a> std::fmt::Debug
+            for $name<'a, W, S, A>
+        {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.debug_struct(stringify!($name))
                     .field("position", &self.position)

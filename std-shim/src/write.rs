@@ -13,6 +13,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
+use alkaid::allocator_api2::alloc::Allocator;
 use alkaid::array::RecordBatch;
 use alkaid::datatypes::{Metadata, Schema};
 use alkaid::ipc::writer::{self as core_writer, IpcWriteOptions};
@@ -47,7 +48,7 @@ use crate::threads::ThreadedCodecs;
 /// assert_eq!(back, [batch]);
 /// # Ok::<(), alkaid_std::Error>(())
 /// ```
-pub type StreamWriter<'a, W> = FormatWriter<'a, W, StreamFormat>;
+pub type StreamWriter<'a, W, A = Global> = FormatWriter<'a, W, StreamFormat, A>;
 
 /// Writes the IPC file format to a `std::io::Write` sink (no `Seek` needed):
 /// magic and schema at once, the batches, then the footer on
@@ -71,7 +72,7 @@ pub type StreamWriter<'a, W> = FormatWriter<'a, W, StreamFormat>;
 /// assert_eq!(input.reader()?.num_batches(), Some(2));
 /// # Ok::<(), alkaid_std::Error>(())
 /// ```
-pub type FileWriter<'a, W> = FormatWriter<'a, W, FileFormat>;
+pub type FileWriter<'a, W, A = Global> = FormatWriter<'a, W, FileFormat, A>;
 
 /// The IPC stream format, as a type: [`StreamWriter`] is
 /// `FormatWriter<'a, W, StreamFormat>`.
@@ -96,25 +97,34 @@ mod sealed {
     /// The core writer of a format, and the calls the shim makes on it.
     pub trait CoreWriter {
         /// The core's writer over the shim's adapter.
-        type Core<'a, W: Write>: fmt::Debug;
+        type Core<'a, W: Write, A: Allocator + Clone + 'a>: fmt::Debug;
         /// The runtime spelling of the format.
         const FORMAT: IpcFormat;
-        fn try_new<'a, W: Write>(
+        fn try_new<'a, W: Write, A: Allocator + Clone + 'a>(
             sink: Tracked<W>,
-            schema: &Schema<'a, Global>,
+            schema: &Schema<'a, A>,
             options: IpcWriteOptions,
             codecs: ThreadedCodecs,
-        ) -> alkaid::Result<Self::Core<'a, W>>;
-        fn write<'a, W: Write>(
-            w: &mut Self::Core<'a, W>,
-            batch: &RecordBatch<'a, Global>,
-            metadata: Option<&Metadata<'_, Global>>,
+            alloc: A,
+        ) -> alkaid::Result<Self::Core<'a, W, A>>;
+        fn write<'a, W: Write, A: Allocator + Clone + 'a>(
+            w: &mut Self::Core<'a, W, A>,
+            batch: &RecordBatch<'a, A>,
+            metadata: Option<&Metadata<'_, A>>,
         ) -> alkaid::Result<()>;
-        fn finish<W: Write>(w: &mut Self::Core<'_, W>) -> alkaid::Result<()>;
-        fn position<W: Write>(w: &Self::Core<'_, W>) -> u64;
-        fn sink<'w, W: Write>(w: &'w Self::Core<'_, W>) -> &'w Tracked<W>;
-        fn sink_mut<'w, W: Write>(w: &'w mut Self::Core<'_, W>) -> &'w mut Tracked<W>;
-        fn into_sink<W: Write>(w: Self::Core<'_, W>) -> Tracked<W>;
+        fn finish<'a, W: Write, A: Allocator + Clone + 'a>(
+            w: &mut Self::Core<'a, W, A>,
+        ) -> alkaid::Result<()>;
+        fn position<'a, W: Write, A: Allocator + Clone + 'a>(w: &Self::Core<'a, W, A>) -> u64;
+        fn sink<'w, 'a, W: Write, A: Allocator + Clone + 'a>(
+            w: &'w Self::Core<'a, W, A>,
+        ) -> &'w Tracked<W>;
+        fn sink_mut<'w, 'a, W: Write, A: Allocator + Clone + 'a>(
+            w: &'w mut Self::Core<'a, W, A>,
+        ) -> &'w mut Tracked<W>;
+        fn into_sink<'a, W: Write, A: Allocator + Clone + 'a>(
+            w: Self::Core<'a, W, A>,
+        ) -> Tracked<W>;
     }
 
     /// One [`CoreWriter`] impl per format: the core's writers share these
@@ -122,37 +132,48 @@ mod sealed {
     macro_rules! core_writer {
         ($format:ty, $core:ident, $tag:expr) => {
             impl CoreWriter for $format {
-                type Core<'a, W: Write> =
-                    core_writer::$core<'a, Tracked<W>, Global, ThreadedCodecs>;
+                type Core<'a, W: Write, A: Allocator + Clone + 'a> =
+                    core_writer::$core<'a, Tracked<W>, A, ThreadedCodecs>;
                 const FORMAT: IpcFormat = $tag;
-                fn try_new<'a, W: Write>(
+                fn try_new<'a, W: Write, A: Allocator + Clone + 'a>(
                     sink: Tracked<W>,
-                    schema: &Schema<'a, Global>,
+                    schema: &Schema<'a, A>,
                     options: IpcWriteOptions,
                     codecs: ThreadedCodecs,
-                ) -> alkaid::Result<Self::Core<'a, W>> {
-                    Self::Core::try_new_with_codecs_in(sink, schema, options, codecs, Global)
+                    alloc: A,
+                ) -> alkaid::Result<Self::Core<'a, W, A>> {
+                    Self::Core::try_new_with_codecs_in(sink, schema, options, codecs, alloc)
                 }
-                fn write<'a, W: Write>(
-                    w: &mut Self::Core<'a, W>,
-                    batch: &RecordBatch<'a, Global>,
-                    metadata: Option<&Metadata<'_, Global>>,
+                fn write<'a, W: Write, A: Allocator + Clone + 'a>(
+                    w: &mut Self::Core<'a, W, A>,
+                    batch: &RecordBatch<'a, A>,
+                    metadata: Option<&Metadata<'_, A>>,
                 ) -> alkaid::Result<()> {
                     w.write_with_metadata(batch, metadata)
                 }
-                fn finish<W: Write>(w: &mut Self::Core<'_, W>) -> alkaid::Result<()> {
+                fn finish<'a, W: Write, A: Allocator + Clone + 'a>(
+                    w: &mut Self::Core<'a, W, A>,
+                ) -> alkaid::Result<()> {
                     w.finish()
                 }
-                fn position<W: Write>(w: &Self::Core<'_, W>) -> u64 {
+                fn position<'a, W: Write, A: Allocator + Clone + 'a>(
+                    w: &Self::Core<'a, W, A>,
+                ) -> u64 {
                     w.position()
                 }
-                fn sink<'w, W: Write>(w: &'w Self::Core<'_, W>) -> &'w Tracked<W> {
+                fn sink<'w, 'a, W: Write, A: Allocator + Clone + 'a>(
+                    w: &'w Self::Core<'a, W, A>,
+                ) -> &'w Tracked<W> {
                     w.get_ref()
                 }
-                fn sink_mut<'w, W: Write>(w: &'w mut Self::Core<'_, W>) -> &'w mut Tracked<W> {
+                fn sink_mut<'w, 'a, W: Write, A: Allocator + Clone + 'a>(
+                    w: &'w mut Self::Core<'a, W, A>,
+                ) -> &'w mut Tracked<W> {
                     w.get_mut()
                 }
-                fn into_sink<W: Write>(w: Self::Core<'_, W>) -> Tracked<W> {
+                fn into_sink<'a, W: Write, A: Allocator + Clone + 'a>(
+                    w: Self::Core<'a, W, A>,
+                ) -> Tracked<W> {
                     w.into_inner()
                 }
             }
@@ -167,11 +188,16 @@ mod sealed {
 /// core's writer of format `F` over a `std::io::Write` sink, returning the
 /// shim's [`Error`](crate::Error) with the operating system's error when
 /// the sink fails.
-pub struct FormatWriter<'a, W: Write, F: WriterFormat> {
-    inner: F::Core<'a, W>,
+///
+/// Batches, schema and the writer's own memory are in the allocator `A`
+/// ([`Global`] unless the writer is made with [`FormatWriter::try_new_in`]):
+/// a program whose batches live in an arena writes them with ZSTD or LZ4
+/// through the shim as through the core's writers.
+pub struct FormatWriter<'a, W: Write, F: WriterFormat, A: Allocator + Clone + 'a = Global> {
+    inner: F::Core<'a, W, A>,
 }
 
-impl<'a, W: Write, F: WriterFormat> FormatWriter<'a, W, F> {
+impl<'a, W: Write, F: WriterFormat> FormatWriter<'a, W, F, Global> {
     /// Starts a stream or file of batches of `schema` on `sink` with the
     /// default options (uncompressed, 8-byte alignment, the `ARROW`
     /// spelling), writing the schema message (after the magic, for the
@@ -251,11 +277,71 @@ impl<'a, W: Write, F: WriterFormat> FormatWriter<'a, W, F> {
         options: IpcWriteOptions,
         codecs: impl Into<ThreadedCodecs>,
     ) -> Result<Self> {
+        Self::try_new_with_codecs_in(sink, schema, options, codecs, Global)
+    }
+}
+
+impl<'a, W: Write, F: WriterFormat, A: Allocator + Clone + 'a> FormatWriter<'a, W, F, A> {
+    /// As [`FormatWriter::try_new_with_options`] for batches in the
+    /// allocator `alloc` (the writer's own memory comes from it too);
+    /// compressed bodies use [`StdCodecs`] (LZ4 frame, ZSTD at level 3).
+    ///
+    /// ```
+    /// use alkaid_alloc::Arena;
+    /// use alkaid_std::alkaid::ipc::reader::{IpcReadOptions, StreamReader};
+    /// use alkaid_std::{CompressionCodec, IpcWriteOptions, StreamWriter};
+    /// # use alkaid_std::array::{Array, Int64Array, RecordBatch};
+    /// # let batch = RecordBatch::try_from_iter([("n", Int64Array::from(vec![1i64; 1000]).into_array_ref())])?;
+    /// # let mut w = StreamWriter::try_new(Vec::new(), batch.schema())?;
+    /// # w.write(&batch)?;
+    /// # w.finish()?;
+    /// # let bytes = w.into_inner();
+    ///
+    /// // Batches read into a 1 MiB arena, written again compressed with ZSTD.
+    /// let mut region = vec![0u8; 1 << 20];
+    /// let arena = Arena::new(&mut region);
+    /// let mut reader = StreamReader::try_new_in(&bytes[..], IpcReadOptions::default(), &arena)?;
+    /// let options = IpcWriteOptions { compression: Some(CompressionCodec::Zstd), ..Default::default() };
+    /// let mut w = StreamWriter::try_new_in(Vec::new(), reader.schema(), options, &arena)?;
+    /// while let Some(b) = reader.next_batch()? {
+    ///     w.write(&b)?;
+    /// }
+    /// w.finish()?;
+    /// let zstd = w.into_inner();
+    /// assert!(zstd.len() < bytes.len());
+    /// let back: Vec<_> = alkaid_std::read_stream(&zstd[..])?.collect::<Result<_, _>>()?;
+    /// assert_eq!(back, [batch]);
+    /// # Ok::<(), alkaid_std::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`FormatWriter::try_new_with_options`].
+    pub fn try_new_in(
+        sink: W,
+        schema: &Schema<'a, A>,
+        options: IpcWriteOptions,
+        alloc: A,
+    ) -> Result<Self> {
+        Self::try_new_with_codecs_in(sink, schema, options, StdCodecs::default(), alloc)
+    }
+
+    /// As [`FormatWriter::try_new_with_codecs`] for batches in the
+    /// allocator `alloc`.
+    ///
+    /// # Errors
+    /// As [`FormatWriter::try_new_with_codecs`].
+    pub fn try_new_with_codecs_in(
+        sink: W,
+        schema: &Schema<'a, A>,
+        options: IpcWriteOptions,
+        codecs: impl Into<ThreadedCodecs>,
+        alloc: A,
+    ) -> Result<Self> {
         let codecs = codecs.into();
         // The core writes the opening bytes into memory (it drops the sink
         // if it fails); the shim then writes them itself, so that a failing
         // sink's error is returned with its cause.
-        let mut inner = F::try_new(Tracked::staging(sink), schema, options, codecs)?;
+        let mut inner = F::try_new(Tracked::staging(sink), schema, options, codecs, alloc)?;
         F::sink_mut(&mut inner).unstage()?;
         Ok(FormatWriter { inner })
     }
@@ -274,7 +360,7 @@ impl<'a, W: Write, F: WriterFormat> FormatWriter<'a, W, F> {
     /// [`alkaid::Error::DictionaryReplacementInFile`] when a dictionary
     /// changes other than by appending; [`Error::Io`](crate::Error::Io)
     /// when the sink fails.
-    pub fn write(&mut self, batch: &RecordBatch<'a, Global>) -> Result<()> {
+    pub fn write(&mut self, batch: &RecordBatch<'a, A>) -> Result<()> {
         self.write_with_metadata(batch, None)
     }
 
@@ -285,8 +371,8 @@ impl<'a, W: Write, F: WriterFormat> FormatWriter<'a, W, F> {
     /// As [`Self::write`].
     pub fn write_with_metadata(
         &mut self,
-        batch: &RecordBatch<'a, Global>,
-        metadata: Option<&Metadata<'_, Global>>,
+        batch: &RecordBatch<'a, A>,
+        metadata: Option<&Metadata<'_, A>>,
     ) -> Result<()> {
         F::write(&mut self.inner, batch, metadata).map_err(|e| self.lift(e))
     }
@@ -322,7 +408,9 @@ impl<'a, W: Write, F: WriterFormat> FormatWriter<'a, W, F> {
     }
 }
 
-impl<W: Write, F: WriterFormat> fmt::Debug for FormatWriter<'_, W, F> {
+impl<'a, W: Write, F: WriterFormat, A: Allocator + Clone + 'a> fmt::Debug
+    for FormatWriter<'a, W, F, A>
+{
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.inner.fmt(f)
     }
@@ -347,14 +435,14 @@ impl<W: Write, F: WriterFormat> fmt::Debug for FormatWriter<'_, W, F> {
 /// # Ok::<(), alkaid_std::Error>(())
 /// ```
 #[derive(Debug)]
-pub enum IpcWriter<'a, W: Write> {
+pub enum IpcWriter<'a, W: Write, A: Allocator + Clone + 'a = Global> {
     /// The stream format.
-    Stream(StreamWriter<'a, W>),
+    Stream(StreamWriter<'a, W, A>),
     /// The file format.
-    File(FileWriter<'a, W>),
+    File(FileWriter<'a, W, A>),
 }
 
-impl<'a, W: Write> IpcWriter<'a, W> {
+impl<'a, W: Write> IpcWriter<'a, W, Global> {
     /// Starts writing `format` on `sink`.
     ///
     /// # Errors
@@ -381,12 +469,45 @@ impl<'a, W: Write> IpcWriter<'a, W> {
         options: IpcWriteOptions,
         codecs: impl Into<ThreadedCodecs>,
     ) -> Result<Self> {
+        Self::try_new_with_codecs_in(sink, format, schema, options, codecs, Global)
+    }
+}
+
+impl<'a, W: Write, A: Allocator + Clone + 'a> IpcWriter<'a, W, A> {
+    /// As [`IpcWriter::try_new`] for batches in the allocator `alloc` (see
+    /// [`FormatWriter::try_new_in`]).
+    ///
+    /// # Errors
+    /// As [`StreamWriter::try_new`].
+    pub fn try_new_in(
+        sink: W,
+        format: IpcFormat,
+        schema: &Schema<'a, A>,
+        options: IpcWriteOptions,
+        alloc: A,
+    ) -> Result<Self> {
+        Self::try_new_with_codecs_in(sink, format, schema, options, StdCodecs::default(), alloc)
+    }
+
+    /// As [`IpcWriter::try_new_with_codecs`] for batches in the allocator
+    /// `alloc`.
+    ///
+    /// # Errors
+    /// As [`StreamWriter::try_new_with_codecs`].
+    pub fn try_new_with_codecs_in(
+        sink: W,
+        format: IpcFormat,
+        schema: &Schema<'a, A>,
+        options: IpcWriteOptions,
+        codecs: impl Into<ThreadedCodecs>,
+        alloc: A,
+    ) -> Result<Self> {
         Ok(match format {
-            IpcFormat::Stream => IpcWriter::Stream(StreamWriter::try_new_with_codecs(
-                sink, schema, options, codecs,
+            IpcFormat::Stream => IpcWriter::Stream(FormatWriter::try_new_with_codecs_in(
+                sink, schema, options, codecs, alloc,
             )?),
-            IpcFormat::File => IpcWriter::File(FileWriter::try_new_with_codecs(
-                sink, schema, options, codecs,
+            IpcFormat::File => IpcWriter::File(FormatWriter::try_new_with_codecs_in(
+                sink, schema, options, codecs, alloc,
             )?),
         })
     }
@@ -403,7 +524,7 @@ impl<'a, W: Write> IpcWriter<'a, W> {
     ///
     /// # Errors
     /// As [`FileWriter::write`].
-    pub fn write(&mut self, batch: &RecordBatch<'a, Global>) -> Result<()> {
+    pub fn write(&mut self, batch: &RecordBatch<'a, A>) -> Result<()> {
         match self {
             IpcWriter::Stream(w) => w.write(batch),
             IpcWriter::File(w) => w.write(batch),

@@ -210,3 +210,89 @@ fn validate_all_checks_again_only_above_the_readers_level() {
         Err(Error::Arrow(e)) if e.kind() == alkaid::ErrorKind::InvalidUtf8
     ));
 }
+
+/// Batches in an arena go through every shim writer with ZSTD and LZ4 (the
+/// shim's codecs), and come back equal; an arena too small for the writer's
+/// memory is the core's `AllocationFailed`, not a panic.
+#[test]
+fn writers_take_batches_from_any_allocator() {
+    use alkaid::ipc::reader::{IpcReadOptions, StreamReader};
+    use alkaid::ipc::writer::CompressionCodec;
+    use alkaid_alloc::Arena;
+    use alkaid_std::{FileWriter, IpcWriter, StreamWriter, VectoredFileWriter};
+
+    let (schema, batches) = common::sample();
+    let mut plain = alkaid_std::StreamWriter::try_new(Vec::new(), &schema).unwrap();
+    for b in &batches {
+        plain.write(b).unwrap();
+    }
+    plain.finish().unwrap();
+    let plain = plain.into_inner();
+
+    let mut region = vec![0u8; 4 << 20];
+    let arena = Arena::new(&mut region);
+    let read = |alloc| {
+        let mut r = StreamReader::try_new_in(&plain[..], IpcReadOptions::default(), alloc).unwrap();
+        let schema = r.schema().clone();
+        let mut got = Vec::new();
+        while let Some(b) = r.next_batch().unwrap() {
+            got.push(b);
+        }
+        (schema, got)
+    };
+    let (arena_schema, arena_batches) = read(&arena);
+    for codec in [CompressionCodec::Zstd, CompressionCodec::Lz4Frame] {
+        let options = IpcWriteOptions {
+            compression: Some(codec),
+            ..Default::default()
+        };
+        let mut s = StreamWriter::try_new_in(Vec::new(), &arena_schema, options, &arena).unwrap();
+        let mut f = FileWriter::try_new_in(Vec::new(), &arena_schema, options, &arena).unwrap();
+        let mut i =
+            IpcWriter::try_new_in(Vec::new(), IpcFormat::File, &arena_schema, options, &arena)
+                .unwrap();
+        let mut v = VectoredFileWriter::try_new_with_codecs_in(
+            Vec::new(),
+            &arena_schema,
+            options,
+            alkaid_std::StdCodecs::default(),
+            &arena,
+        )
+        .unwrap();
+        for b in &arena_batches {
+            s.write(b).unwrap();
+            f.write(b).unwrap();
+            i.write(b).unwrap();
+            v.write(b).unwrap();
+        }
+        s.finish().unwrap();
+        f.finish().unwrap();
+        i.finish().unwrap();
+        v.finish().unwrap();
+        let file = f.into_inner();
+        assert_eq!(i.into_inner(), file);
+        assert_eq!(v.into_inner(), file);
+        for bytes in [s.into_inner(), file] {
+            let got: Vec<_> = IpcInput::from_bytes(&bytes)
+                .unwrap()
+                .reader()
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            assert_eq!(got, batches, "{codec:?}");
+        }
+    }
+
+    // The writer's own memory comes from its allocator: an arena of 64
+    // bytes cannot hold the schema message.
+    let mut tiny = [0u8; 64];
+    let tiny = Arena::new(&mut tiny);
+    let err =
+        StreamWriter::try_new_in(Vec::new(), &arena_schema, IpcWriteOptions::default(), &tiny)
+            .unwrap_err();
+    assert_eq!(
+        err.as_arrow(),
+        Some(alkaid::Error::AllocationFailed),
+        "{err:?}"
+    );
+}
