@@ -12,11 +12,19 @@ use allocator_api2::alloc::Allocator;
 use derive_where::derive_where;
 
 use super::builder::ArrayBuilder;
-use super::list::ListOffsetSize;
+use super::list_offset::{ByWidth, ListOffsetSize, OffsetFamily};
 use super::{check_non_nullable, check_slice, validate_nulls, Array, ArrayRef, ValidationLevel};
 use crate::buffer::{MutableBuffer, NullBuffer, NullBufferBuilder, ScalarBuffer, SharedBox};
 use crate::datatypes::{DataType, Field, FieldRef};
 use crate::error::{Error, Result};
+
+/// The [`OffsetFamily`] of [`GenericListViewArray`]s over one child
+/// lifetime and allocator.
+struct ListViews<'a, A>(PhantomData<(&'a (), A)>);
+
+impl<'a, A: Allocator + 'a> OffsetFamily for ListViews<'a, A> {
+    type Of<O: ListOffsetSize> = GenericListViewArray<'a, O, A>;
+}
 
 /// List view with 32-bit offsets and sizes (`ListView<T>`).
 pub type ListViewArray<
@@ -133,7 +141,12 @@ impl<'a, O: ListOffsetSize, A: Allocator> GenericListViewArray<'a, O, A> {
 
     /// The typed list view inside `a`, if `a` is a list view with offsets `O`.
     pub fn downcast_ref<'b>(a: &'b ArrayRef<'a, A>) -> Option<&'b Self> {
-        O::list_view_downcast(a)
+        let w = match a {
+            ArrayRef::ListView(l) => ByWidth::I32(l),
+            ArrayRef::LargeListView(l) => ByWidth::I64(l),
+            _ => return None,
+        };
+        O::from_width_ref::<ListViews<'a, A>>(w)
     }
 
     /// The child field.
@@ -275,7 +288,10 @@ impl<'a, O: ListOffsetSize, A: Allocator> Array<'a, A> for GenericListViewArray<
     }
 
     fn into_array_ref(self) -> ArrayRef<'a, A> {
-        O::list_view_into_array_ref(self)
+        match O::by_width::<ListViews<'a, A>>(self) {
+            ByWidth::I32(l) => ArrayRef::ListView(l),
+            ByWidth::I64(l) => ArrayRef::LargeListView(l),
+        }
     }
 }
 

@@ -28,6 +28,8 @@ mod from_std;
 #[cfg(feature = "nested")]
 mod list;
 #[cfg(feature = "nested")]
+mod list_offset;
+#[cfg(feature = "nested")]
 mod list_view;
 #[cfg(feature = "nested")]
 mod map;
@@ -73,8 +75,9 @@ pub use fixed_size_list::{FixedSizeListArray, FixedSizeListBuilder};
 #[cfg(feature = "nested")]
 pub use list::{
     GenericListArray, GenericListBuilder, LargeListArray, LargeListBuilder, ListArray, ListBuilder,
-    ListOffsetSize,
 };
+#[cfg(feature = "nested")]
+pub use list_offset::{ByWidth, ListOffsetSize, OffsetFamily};
 #[cfg(feature = "nested")]
 pub use list_view::{
     GenericListViewArray, GenericListViewBuilder, LargeListViewArray, LargeListViewBuilder,
