@@ -107,6 +107,8 @@ pub mod row;
 mod test_support;
 #[cfg(test)]
 mod test_support_tests;
+#[cfg(test)]
+mod test_types;
 
 /// The README's code blocks, compiled and run as doc tests.
 #[cfg(doctest)]
