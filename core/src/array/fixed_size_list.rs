@@ -75,15 +75,7 @@ impl<'a, A: Allocator> FixedSizeListArray<'a, A> {
         values: SharedBox<'a, ArrayRef<'a, A>, A>,
         nulls: Option<NullBuffer<'a, A>>,
     ) -> Result<Self> {
-        let a = FixedSizeListArray {
-            data_type: DataType::FixedSizeList(field.clone(), size),
-            field,
-            size,
-            values,
-            offset: 0,
-            len,
-            nulls,
-        };
+        let a = Self::from_parts(field, size, len, values, nulls);
         a.validate(ValidationLevel::Full)?;
         Ok(a)
     }
@@ -95,6 +87,18 @@ impl<'a, A: Allocator> FixedSizeListArray<'a, A> {
     /// `len * size` elements, `nulls` (if any) must have `len` bits.
     /// Accessors stay memory safe otherwise, but return `None` or wrong data.
     pub unsafe fn new_unchecked(
+        field: FieldRef<'a, A>,
+        size: i32,
+        len: usize,
+        values: SharedBox<'a, ArrayRef<'a, A>, A>,
+        nulls: Option<NullBuffer<'a, A>>,
+    ) -> Self {
+        Self::from_parts(field, size, len, values, nulls)
+    }
+
+    /// The array of the parts, unchecked (for [`Self::try_new`], which then
+    /// validates, and [`Self::new_unchecked`]).
+    fn from_parts(
         field: FieldRef<'a, A>,
         size: i32,
         len: usize,

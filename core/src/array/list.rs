@@ -101,13 +101,7 @@ impl<'a, O: ListOffsetSize, A: Allocator> GenericListArray<'a, O, A> {
         values: SharedBox<'a, ArrayRef<'a, A>, A>,
         nulls: Option<NullBuffer<'a, A>>,
     ) -> Result<Self> {
-        let a = GenericListArray {
-            data_type: O::list_data_type(field.clone()),
-            field,
-            offsets,
-            values,
-            nulls,
-        };
+        let a = Self::from_parts(field, offsets, values, nulls);
         a.validate(ValidationLevel::Full)?;
         Ok(a)
     }
@@ -133,6 +127,17 @@ impl<'a, O: ListOffsetSize, A: Allocator> GenericListArray<'a, O, A> {
     /// bit per slot; the offsets must be non-decreasing and within the child.
     /// Accessors stay memory safe otherwise, but return `None` or wrong data.
     pub unsafe fn new_unchecked(
+        field: FieldRef<'a, A>,
+        offsets: OffsetBuffer<'a, O, A>,
+        values: SharedBox<'a, ArrayRef<'a, A>, A>,
+        nulls: Option<NullBuffer<'a, A>>,
+    ) -> Self {
+        Self::from_parts(field, offsets, values, nulls)
+    }
+
+    /// The array of the parts, unchecked (for [`Self::try_new`], which then
+    /// validates, and [`Self::new_unchecked`]).
+    fn from_parts(
         field: FieldRef<'a, A>,
         offsets: OffsetBuffer<'a, O, A>,
         values: SharedBox<'a, ArrayRef<'a, A>, A>,

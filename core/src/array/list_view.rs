@@ -104,14 +104,7 @@ impl<'a, O: ListOffsetSize, A: Allocator> GenericListViewArray<'a, O, A> {
         values: SharedBox<'a, ArrayRef<'a, A>, A>,
         nulls: Option<NullBuffer<'a, A>>,
     ) -> Result<Self> {
-        let a = GenericListViewArray {
-            data_type: O::list_view_data_type(field.clone()),
-            field,
-            offsets,
-            sizes,
-            values,
-            nulls,
-        };
+        let a = Self::from_parts(field, offsets, sizes, values, nulls);
         a.validate(ValidationLevel::Full)?;
         Ok(a)
     }
@@ -123,6 +116,18 @@ impl<'a, O: ListOffsetSize, A: Allocator> GenericListViewArray<'a, O, A> {
     /// have one entry per slot; every range must lie within the child.
     /// Accessors stay memory safe otherwise, but return `None` or wrong data.
     pub unsafe fn new_unchecked(
+        field: FieldRef<'a, A>,
+        offsets: ScalarBuffer<'a, O, A>,
+        sizes: ScalarBuffer<'a, O, A>,
+        values: SharedBox<'a, ArrayRef<'a, A>, A>,
+        nulls: Option<NullBuffer<'a, A>>,
+    ) -> Self {
+        Self::from_parts(field, offsets, sizes, values, nulls)
+    }
+
+    /// The array of the parts, unchecked (for [`Self::try_new`], which then
+    /// validates, and [`Self::new_unchecked`]).
+    fn from_parts(
         field: FieldRef<'a, A>,
         offsets: ScalarBuffer<'a, O, A>,
         sizes: ScalarBuffer<'a, O, A>,

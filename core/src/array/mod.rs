@@ -461,13 +461,9 @@ macro_rules! dispatch {
     };
 }
 // For the row format's dictionary paths (built with these features).
-#[cfg(all(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
-pub(crate) use dictionary::keys_dispatch;
+cfg_row_format! {
+    pub(crate) use dictionary::keys_dispatch;
+}
 #[allow(unused_imports)]
 pub(crate) use dispatch;
 pub(crate) use primitive_dispatch::dispatch_primitive;
