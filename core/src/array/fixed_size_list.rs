@@ -8,7 +8,7 @@ use allocator_api2::alloc::Allocator;
 use derive_where::derive_where;
 
 use super::builder::ArrayBuilder;
-use super::{check_non_nullable, check_slice, validate_nulls, Array, ArrayRef, ValidationLevel};
+use super::{check_slice, validate_child, validate_nulls, Array, ArrayRef, ValidationLevel};
 use crate::buffer::{NullBuffer, NullBufferBuilder, SharedBox};
 use crate::datatypes::{DataType, Field, FieldRef};
 use crate::error::{Error, Result};
@@ -222,21 +222,9 @@ impl<'a, A: Allocator> Array<'a, A> for FixedSizeListArray<'a, A> {
         if self.values.len() < need {
             return Err(Error::FixedSizeListChildTooShort);
         }
-        if level >= ValidationLevel::Full {
-            self.values.validate(level).map_err(|e| e.in_child(0))?;
-        }
-        if level >= ValidationLevel::Strict && !self.field.is_nullable() {
-            let start = self.offset.checked_mul(size).ok_or(Error::LengthMismatch)?;
-            check_non_nullable(
-                self.values.nulls(),
-                self.nulls.as_ref(),
-                start,
-                self.len,
-                size,
-            )
-            .map_err(|e| e.in_child(0))?;
-        }
-        Ok(())
+        // `offset * size` fits: `(offset + len) * size` did.
+        let slots = (self.offset.saturating_mul(size), self.len, size);
+        validate_child(&self.field, &self.values, level, self.nulls.as_ref(), slots)
     }
 
     fn into_array_ref(self) -> ArrayRef<'a, A> {

@@ -10,7 +10,7 @@ use derive_where::derive_where;
 
 use super::builder::ArrayBuilder;
 use super::list_offset::{ByWidth, ListOffsetSize, OffsetFamily};
-use super::{check_non_nullable, check_slice, validate_nulls, Array, ArrayRef, ValidationLevel};
+use super::{check_slice, validate_child, validate_nulls, Array, ArrayRef, ValidationLevel};
 use crate::buffer::{check_offsets, NullBuffer, OffsetBuffer, OffsetsBuilder, SharedBox};
 use crate::datatypes::{DataType, Field, FieldRef};
 use crate::error::{Error, Result};
@@ -258,15 +258,9 @@ impl<'a, O: ListOffsetSize, A: Allocator> Array<'a, A> for GenericListArray<'a, 
         let len = self.len();
         validate_nulls(self.nulls.as_ref(), len, level)?;
         let full = level >= ValidationLevel::Full;
-        check_offsets(&self.offsets, len, self.values.len(), full)?;
-        if full {
-            self.values.validate(level).map_err(|e| e.in_child(0))?;
-        }
-        if level >= ValidationLevel::Strict && !self.field.is_nullable() {
-            let child = self.values.nulls();
-            check_non_nullable(child, None, 0, self.values.len(), 1).map_err(|e| e.in_child(0))?;
-        }
-        Ok(())
+        let child_len = self.values.len();
+        check_offsets(&self.offsets, len, child_len, full)?;
+        validate_child(&self.field, &self.values, level, None, (0, child_len, 1))
     }
 
     fn into_array_ref(self) -> ArrayRef<'a, A> {

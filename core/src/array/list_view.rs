@@ -13,7 +13,7 @@ use derive_where::derive_where;
 
 use super::builder::ArrayBuilder;
 use super::list_offset::{ByWidth, ListOffsetSize, OffsetFamily};
-use super::{check_non_nullable, check_slice, validate_nulls, Array, ArrayRef, ValidationLevel};
+use super::{check_slice, validate_child, validate_nulls, Array, ArrayRef, ValidationLevel};
 use crate::buffer::{MutableBuffer, NullBuffer, NullBufferBuilder, ScalarBuffer, SharedBox};
 use crate::datatypes::{DataType, Field, FieldRef};
 use crate::error::{Error, Result};
@@ -283,13 +283,9 @@ impl<'a, O: ListOffsetSize, A: Allocator> Array<'a, A> for GenericListViewArray<
                     _ => return Err(Error::ListViewOutOfBounds),
                 }
             }
-            self.values.validate(level).map_err(|e| e.in_child(0))?;
         }
-        if level >= ValidationLevel::Strict && !self.field.is_nullable() {
-            let child = self.values.nulls();
-            check_non_nullable(child, None, 0, self.values.len(), 1).map_err(|e| e.in_child(0))?;
-        }
-        Ok(())
+        let whole = (0, self.values.len(), 1);
+        validate_child(&self.field, &self.values, level, None, whole)
     }
 
     fn into_array_ref(self) -> ArrayRef<'a, A> {

@@ -252,6 +252,33 @@ pub(crate) fn validate_nulls<A: Allocator>(
 /// # Errors
 /// [`Error::NullInNonNullableField`]; [`Error::LengthMismatch`] when the
 /// range passes the child's bitmap.
+/// The checks of the one child of a list, list view or fixed-size list at
+/// `level`: at [`ValidationLevel::Full`] the child's own validation; at
+/// [`ValidationLevel::Strict`], when `field` is non-nullable, the
+/// [`check_non_nullable`] rule over the child's slots `start..start + len *
+/// width` under the validity `parent`. The caller checks the child's type
+/// and its own buffers.
+///
+/// # Errors
+/// The child's validation errors, [`Error::NullInNonNullableField`] and
+/// [`Error::LengthMismatch`], located in child 0.
+#[cfg(feature = "nested")]
+pub(crate) fn validate_child<A: Allocator>(
+    field: &crate::datatypes::Field<'_, A>,
+    child: &ArrayRef<'_, A>,
+    level: ValidationLevel,
+    parent: Option<&NullBuffer<'_, A>>,
+    (start, len, width): (usize, usize, usize),
+) -> Result<()> {
+    if level >= ValidationLevel::Full {
+        child.validate(level).map_err(|e| e.in_child(0))?;
+    }
+    if level >= ValidationLevel::Strict && !field.is_nullable() {
+        check_non_nullable(child.nulls(), parent, start, len, width).map_err(|e| e.in_child(0))?;
+    }
+    Ok(())
+}
+
 #[cfg(feature = "nested")]
 pub(crate) fn check_non_nullable<A: Allocator>(
     child: Option<&NullBuffer<'_, A>>,
