@@ -721,12 +721,31 @@ mod tests {
         sizes: &'static [i32],
     ) -> Result<ListViewArray<'static, Global>> {
         let c = PrimitiveArray::<i8, Global>::from_slice(&CHILD).into_array_ref();
+        try_view_over(c, offsets, sizes, None)
+    }
+
+    /// A checked `ListView<ITEM>` over the child `c`, validity (if any) the
+    /// first two bits of `bits`.
+    fn try_view_over(
+        c: ArrayRef<'static, Global>,
+        offsets: &'static [i32],
+        sizes: &'static [i32],
+        bits: Option<&'static [u8]>,
+    ) -> Result<ListViewArray<'static, Global>> {
+        let nulls = match bits {
+            Some(b) => Some(NullBuffer::new(BooleanBuffer::try_new(
+                Buffer::from_slice_ref(b),
+                0,
+                2,
+            )?)),
+            None => None,
+        };
         ListViewArray::try_new(
             SharedBox::borrowed(&ITEM),
             ScalarBuffer::from_slice_ref(offsets),
             ScalarBuffer::from_slice_ref(sizes),
             SharedBox::try_new_in(c, Global)?,
-            None,
+            nulls,
         )
     }
 
@@ -763,15 +782,7 @@ mod tests {
     fn rule_null_slots_are_bounded_too() {
         static BITS: [u8; 1] = [0b01];
         let c = PrimitiveArray::<i8, Global>::from_slice(&CHILD).into_array_ref();
-        let r = ListViewArray::try_new(
-            SharedBox::borrowed(&ITEM),
-            ScalarBuffer::from_slice_ref(&[0, 9]),
-            ScalarBuffer::from_slice_ref(&[1, 0]),
-            SharedBox::borrowed(&c),
-            Some(NullBuffer::new(
-                BooleanBuffer::try_new(Buffer::from_slice_ref(&BITS), 0, 2).unwrap(),
-            )),
-        );
+        let r = try_view_over(c, &[0, 9], &[1, 0], Some(&BITS));
         assert_eq!(r.unwrap_err(), Error::ListViewOutOfBounds);
     }
 
@@ -783,13 +794,7 @@ mod tests {
     #[test]
     fn rule_child_type_mismatch() {
         let c = PrimitiveArray::<u8, Global>::from_slice(&[1]).into_array_ref();
-        let r = ListViewArray::try_new(
-            SharedBox::borrowed(&ITEM),
-            ScalarBuffer::from_slice_ref(&[0]),
-            ScalarBuffer::from_slice_ref(&[1]),
-            SharedBox::borrowed(&c),
-            None,
-        );
+        let r = try_view_over(c, &[0], &[1], None);
         assert_eq!(r.unwrap_err(), Error::TypeMismatch);
     }
 
@@ -797,15 +802,7 @@ mod tests {
     fn rule_validity_length() {
         static BITS: [u8; 1] = [0xFF];
         let c = PrimitiveArray::<i8, Global>::from_slice(&CHILD).into_array_ref();
-        let r = ListViewArray::try_new(
-            SharedBox::borrowed(&ITEM),
-            ScalarBuffer::from_slice_ref(&[0]),
-            ScalarBuffer::from_slice_ref(&[1]),
-            SharedBox::borrowed(&c),
-            Some(NullBuffer::new(
-                BooleanBuffer::try_new(Buffer::from_slice_ref(&BITS), 0, 2).unwrap(),
-            )),
-        );
+        let r = try_view_over(c, &[0], &[1], Some(&BITS));
         assert_eq!(r.unwrap_err(), Error::ValidityTooSmall);
     }
 
