@@ -278,7 +278,9 @@ impl<A: Allocator + Clone + Send + Sync + 'static> Importer<A> {
         PrimitiveArray::try_new(dt.clone(), values, nulls)
     }
 
-    /// Imports `n` as a list of `f` with offsets `O` (`List` or `LargeList`).
+    /// Imports `n` as a list of `f` with offsets `O` (`List` or
+    /// `LargeList`), or with `view` a list view with offsets and sizes `O`
+    /// (`ListView` or `LargeListView`).
     ///
     /// # Safety
     /// The import contract for `n` and everything it points to.
@@ -289,44 +291,31 @@ impl<A: Allocator + Clone + Send + Sync + 'static> Importer<A> {
         s: &Shape,
         f: &FieldRef<'static, A>,
         depth: usize,
+        view: bool,
     ) -> Result<ArrayRef<'static, A>> {
-        expect(s, 2, 1)?;
+        expect(s, if view { 3 } else { 2 }, 1)?;
         // SAFETY: the caller's contract.
         let nulls = unsafe { self.validity(n, s) }?;
-        // SAFETY: as above.
-        let offsets = OffsetBuffer::try_new(unsafe { self.offsets::<O>(n, 1, s.total) }?)?;
-        // SAFETY: as above.
-        let values = unsafe { self.child_array(n, 0, f, None, depth) }?;
-        let values = SharedBox::try_new_in(values, self.alloc.clone())?;
-        let a = GenericListArray::<O, A>::try_new(f.clone(), offsets, values, nulls)?;
-        Ok(a.into_array_ref())
-    }
-
-    /// Imports `n` as a list view of `f` with offsets and sizes `O`
-    /// (`ListView` or `LargeListView`).
-    ///
-    /// # Safety
-    /// The import contract for `n` and everything it points to.
-    #[cfg(feature = "nested")]
-    unsafe fn list_view<O: ListOffsetSize>(
-        &self,
-        n: &FFI_ArrowArray,
-        s: &Shape,
-        f: &FieldRef<'static, A>,
-        depth: usize,
-    ) -> Result<ArrayRef<'static, A>> {
-        expect(s, 3, 1)?;
-        // SAFETY: the caller's contract.
-        let nulls = unsafe { self.validity(n, s) }?;
-        // SAFETY: as above.
-        let offsets = unsafe { self.scalar::<O>(n, 1, s.total) }?;
-        // SAFETY: as above.
-        let sizes = unsafe { self.scalar::<O>(n, 2, s.total) }?;
-        // SAFETY: as above.
-        let values = unsafe { self.child_array(n, 0, f, None, depth) }?;
-        let values = SharedBox::try_new_in(values, self.alloc.clone())?;
-        let a = GenericListViewArray::<O, A>::try_new(f.clone(), offsets, sizes, values, nulls)?;
-        Ok(a.into_array_ref())
+        // The child, imported after the parent's buffers.
+        let child = || {
+            // SAFETY: as above.
+            let values = unsafe { self.child_array(n, 0, f, None, depth) }?;
+            SharedBox::try_new_in(values, self.alloc.clone())
+        };
+        let field = f.clone();
+        Ok(if view {
+            // SAFETY: as above.
+            let offsets = unsafe { self.scalar::<O>(n, 1, s.total) }?;
+            // SAFETY: as above.
+            let sizes = unsafe { self.scalar::<O>(n, 2, s.total) }?;
+            GenericListViewArray::<O, A>::try_new(field, offsets, sizes, child()?, nulls)?
+                .into_array_ref()
+        } else {
+            // SAFETY: as above.
+            let offsets = OffsetBuffer::try_new(unsafe { self.offsets::<O>(n, 1, s.total) }?)?;
+            let values = child()?;
+            GenericListArray::<O, A>::try_new(field, offsets, values, nulls)?.into_array_ref()
+        })
     }
 
     /// Imports `n` as an array of type `dt` (recursively).
@@ -429,13 +418,13 @@ impl<A: Allocator + Clone + Send + Sync + 'static> Importer<A> {
                     }
                 }
                 #[cfg(feature = "nested")]
-                List(f) => self.list::<i32>(n, &s, f, depth)?,
+                List(f) => self.list::<i32>(n, &s, f, depth, false)?,
                 #[cfg(feature = "nested")]
-                LargeList(f) => self.list::<i64>(n, &s, f, depth)?,
+                LargeList(f) => self.list::<i64>(n, &s, f, depth, false)?,
                 #[cfg(feature = "nested")]
-                ListView(f) => self.list_view::<i32>(n, &s, f, depth)?,
+                ListView(f) => self.list::<i32>(n, &s, f, depth, true)?,
                 #[cfg(feature = "nested")]
-                LargeListView(f) => self.list_view::<i64>(n, &s, f, depth)?,
+                LargeListView(f) => self.list::<i64>(n, &s, f, depth, true)?,
                 #[cfg(feature = "nested")]
                 FixedSizeList(f, size) => {
                     expect(&s, 1, 1)?;
