@@ -83,6 +83,23 @@ extern crate std;
 #[cfg(test)]
 extern crate self as alkaid;
 
+/// Keeps each item only when the row format is built, that is with the
+/// layout families it handles: `dictionary`, `nested`, `run-end` and
+/// `views` (the one spelling of that feature set).
+macro_rules! cfg_row_format {
+    ($($item:item)*) => {
+        $(
+            #[cfg(all(
+                feature = "dictionary",
+                feature = "nested",
+                feature = "run-end",
+                feature = "views"
+            ))]
+            $item
+        )*
+    };
+}
+
 mod arch;
 pub mod array;
 pub mod buffer;
@@ -96,17 +113,15 @@ pub mod ipc;
 pub mod native;
 // The row format handles dictionary, nested, view and run-end encoded
 // columns: it is built with those layout families.
-#[cfg(all(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
-pub mod row;
+cfg_row_format! {
+    pub mod row;
+}
 #[cfg(test)]
 mod test_support;
 #[cfg(test)]
 mod test_support_tests;
+#[cfg(test)]
+mod test_types;
 
 /// The README's code blocks, compiled and run as doc tests.
 #[cfg(doctest)]

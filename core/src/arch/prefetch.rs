@@ -32,23 +32,19 @@ pub(crate) fn prefetch<T>(p: *const T) {
     let _ = p;
 }
 
-/// Hints the first two cache lines of the row `AHEAD` (12) rows after row
-/// `i` of `rows` (a cursor decoder about to read row `i`, so `i <
-/// rows.len()`: the sum cannot overflow); nothing past the last row.
-// For the row format (built with these layout families).
-#[cfg(all(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
-#[inline(always)]
-pub(crate) fn ahead(rows: &[&[u8]], i: usize) {
-    /// How many rows ahead of the one being decoded the hint is given.
-    const AHEAD: usize = 12;
-    if let Some(r) = rows.get(i + AHEAD) {
-        let p = r.as_ptr();
-        prefetch(p);
-        prefetch(p.wrapping_add(63));
+// For the row format.
+cfg_row_format! {
+    /// Hints the first two cache lines of the row `AHEAD` (12) rows after row
+    /// `i` of `rows` (a cursor decoder about to read row `i`, so `i <
+    /// rows.len()`: the sum cannot overflow); nothing past the last row.
+    #[inline(always)]
+    pub(crate) fn ahead(rows: &[&[u8]], i: usize) {
+        /// How many rows ahead of the one being decoded the hint is given.
+        const AHEAD: usize = 12;
+        if let Some(r) = rows.get(i + AHEAD) {
+            let p = r.as_ptr();
+            prefetch(p);
+            prefetch(p.wrapping_add(63));
+        }
     }
 }

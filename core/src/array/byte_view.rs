@@ -404,25 +404,10 @@ impl<T: ByteViewType, A: Allocator> fmt::Debug for GenericByteViewArray<'_, T, A
 
 #[cfg(test)]
 mod tests {
+    use super::view::tests::{expected, long};
     use super::*;
     use crate::Global;
     use std::vec::Vec;
-
-    /// The 16 bytes of a view as the layout table of the spec gives them.
-    fn expected(len: i32, rest: &[u8; 12]) -> [u8; 16] {
-        let mut b = [0u8; 16];
-        b[..4].copy_from_slice(&len.to_ne_bytes());
-        b[4..].copy_from_slice(rest);
-        b
-    }
-
-    fn long(len: i32, prefix: &[u8; 4], index: i32, offset: i32) -> [u8; 16] {
-        let mut rest = [0u8; 12];
-        rest[..4].copy_from_slice(prefix);
-        rest[4..8].copy_from_slice(&index.to_ne_bytes());
-        rest[8..].copy_from_slice(&offset.to_ne_bytes());
-        expected(len, &rest)
-    }
 
     const LONG1: &str = "this is a long string";
     const LONG2: &str = "another long value!!";

@@ -8,7 +8,7 @@ use allocator_api2::alloc::Allocator;
 use derive_where::derive_where;
 
 use super::builder::ArrayBuilder;
-use super::{check_non_nullable, check_slice, validate_nulls, Array, ArrayRef, ValidationLevel};
+use super::{check_slice, validate_child, validate_nulls, Array, ArrayRef, ValidationLevel};
 use crate::buffer::{NullBuffer, NullBufferBuilder, SharedBox};
 use crate::datatypes::{DataType, Field, FieldRef};
 use crate::error::{Error, Result};
@@ -75,15 +75,7 @@ impl<'a, A: Allocator> FixedSizeListArray<'a, A> {
         values: SharedBox<'a, ArrayRef<'a, A>, A>,
         nulls: Option<NullBuffer<'a, A>>,
     ) -> Result<Self> {
-        let a = FixedSizeListArray {
-            data_type: DataType::FixedSizeList(field.clone(), size),
-            field,
-            size,
-            values,
-            offset: 0,
-            len,
-            nulls,
-        };
+        let a = Self::from_parts(field, size, len, values, nulls);
         a.validate(ValidationLevel::Full)?;
         Ok(a)
     }
@@ -95,6 +87,18 @@ impl<'a, A: Allocator> FixedSizeListArray<'a, A> {
     /// `len * size` elements, `nulls` (if any) must have `len` bits.
     /// Accessors stay memory safe otherwise, but return `None` or wrong data.
     pub unsafe fn new_unchecked(
+        field: FieldRef<'a, A>,
+        size: i32,
+        len: usize,
+        values: SharedBox<'a, ArrayRef<'a, A>, A>,
+        nulls: Option<NullBuffer<'a, A>>,
+    ) -> Self {
+        Self::from_parts(field, size, len, values, nulls)
+    }
+
+    /// The array of the parts, unchecked (for [`Self::try_new`], which then
+    /// validates, and [`Self::new_unchecked`]).
+    fn from_parts(
         field: FieldRef<'a, A>,
         size: i32,
         len: usize,
@@ -218,21 +222,9 @@ impl<'a, A: Allocator> Array<'a, A> for FixedSizeListArray<'a, A> {
         if self.values.len() < need {
             return Err(Error::FixedSizeListChildTooShort);
         }
-        if level >= ValidationLevel::Full {
-            self.values.validate(level).map_err(|e| e.in_child(0))?;
-        }
-        if level >= ValidationLevel::Strict && !self.field.is_nullable() {
-            let start = self.offset.checked_mul(size).ok_or(Error::LengthMismatch)?;
-            check_non_nullable(
-                self.values.nulls(),
-                self.nulls.as_ref(),
-                start,
-                self.len,
-                size,
-            )
-            .map_err(|e| e.in_child(0))?;
-        }
-        Ok(())
+        // `offset * size` fits: `(offset + len) * size` did.
+        let slots = (self.offset.saturating_mul(size), self.len, size);
+        validate_child(&self.field, &self.values, level, self.nulls.as_ref(), slots)
     }
 
     fn into_array_ref(self) -> ArrayRef<'a, A> {

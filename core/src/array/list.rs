@@ -3,86 +3,25 @@
 //! child array; slot `i` is the child's elements `offsets[i]..offsets[i + 1]`.
 
 use core::fmt;
+use core::marker::PhantomData;
 
 use allocator_api2::alloc::Allocator;
 use derive_where::derive_where;
 
 use super::builder::ArrayBuilder;
-use super::list_view::GenericListViewArray;
-use super::{check_non_nullable, check_slice, validate_nulls, Array, ArrayRef, ValidationLevel};
-use crate::buffer::{
-    check_offsets, NullBuffer, OffsetBuffer, OffsetSize, OffsetsBuilder, SharedBox,
-};
+use super::list_offset::{ByWidth, ListOffsetSize, OffsetFamily};
+use super::{check_slice, validate_child, validate_nulls, Array, ArrayRef, ValidationLevel};
+use crate::buffer::{check_offsets, NullBuffer, OffsetBuffer, OffsetsBuilder, SharedBox};
 use crate::datatypes::{DataType, Field, FieldRef};
 use crate::error::{Error, Result};
 
-/// The offset types of the list layouts (`i32`, `i64`): they pick the
-/// [`DataType`] and [`ArrayRef`] variant of lists and list views.
-///
-/// Implemented for exactly `i32` (List, ListView) and `i64` (LargeList,
-/// LargeListView); [`OffsetSize`] is sealed.
-pub trait ListOffsetSize: OffsetSize {
-    /// `List(field)` for `i32`, `LargeList(field)` for `i64`.
-    fn list_data_type<'a, A: Allocator>(field: FieldRef<'a, A>) -> DataType<'a, A>;
-    /// `ListView(field)` for `i32`, `LargeListView(field)` for `i64`.
-    fn list_view_data_type<'a, A: Allocator>(field: FieldRef<'a, A>) -> DataType<'a, A>;
-    /// Wraps a list array in its [`ArrayRef`] variant.
-    fn list_into_array_ref<'a, A: Allocator>(a: GenericListArray<'a, Self, A>) -> ArrayRef<'a, A>;
-    /// Wraps a list view array in its [`ArrayRef`] variant.
-    fn list_view_into_array_ref<'a, A: Allocator>(
-        a: GenericListViewArray<'a, Self, A>,
-    ) -> ArrayRef<'a, A>;
-    /// The list array inside `a`, if `a` is a list with this offset type.
-    fn list_downcast<'b, 'a, A: Allocator>(
-        a: &'b ArrayRef<'a, A>,
-    ) -> Option<&'b GenericListArray<'a, Self, A>>;
-    /// The list view array inside `a`, if `a` is a list view with this offset type.
-    fn list_view_downcast<'b, 'a, A: Allocator>(
-        a: &'b ArrayRef<'a, A>,
-    ) -> Option<&'b GenericListViewArray<'a, Self, A>>;
-}
+/// The [`OffsetFamily`] of [`GenericListArray`]s over one child lifetime
+/// and allocator.
+struct Lists<'a, A>(PhantomData<(&'a (), A)>);
 
-macro_rules! list_offset {
-    ($t:ty, $list:ident, $view:ident) => {
-        impl ListOffsetSize for $t {
-            fn list_data_type<'a, A: Allocator>(field: FieldRef<'a, A>) -> DataType<'a, A> {
-                DataType::$list(field)
-            }
-            fn list_view_data_type<'a, A: Allocator>(field: FieldRef<'a, A>) -> DataType<'a, A> {
-                DataType::$view(field)
-            }
-            fn list_into_array_ref<'a, A: Allocator>(
-                a: GenericListArray<'a, Self, A>,
-            ) -> ArrayRef<'a, A> {
-                ArrayRef::$list(a)
-            }
-            fn list_view_into_array_ref<'a, A: Allocator>(
-                a: GenericListViewArray<'a, Self, A>,
-            ) -> ArrayRef<'a, A> {
-                ArrayRef::$view(a)
-            }
-            fn list_downcast<'b, 'a, A: Allocator>(
-                a: &'b ArrayRef<'a, A>,
-            ) -> Option<&'b GenericListArray<'a, Self, A>> {
-                match a {
-                    ArrayRef::$list(l) => Some(l),
-                    _ => None,
-                }
-            }
-            fn list_view_downcast<'b, 'a, A: Allocator>(
-                a: &'b ArrayRef<'a, A>,
-            ) -> Option<&'b GenericListViewArray<'a, Self, A>> {
-                match a {
-                    ArrayRef::$view(l) => Some(l),
-                    _ => None,
-                }
-            }
-        }
-    };
+impl<'a, A: Allocator + 'a> OffsetFamily for Lists<'a, A> {
+    type Of<O: ListOffsetSize> = GenericListArray<'a, O, A>;
 }
-
-list_offset!(i32, List, ListView);
-list_offset!(i64, LargeList, LargeListView);
 
 /// List with 32-bit offsets (`List<T>`).
 pub type ListArray<
@@ -162,13 +101,7 @@ impl<'a, O: ListOffsetSize, A: Allocator> GenericListArray<'a, O, A> {
         values: SharedBox<'a, ArrayRef<'a, A>, A>,
         nulls: Option<NullBuffer<'a, A>>,
     ) -> Result<Self> {
-        let a = GenericListArray {
-            data_type: O::list_data_type(field.clone()),
-            field,
-            offsets,
-            values,
-            nulls,
-        };
+        let a = Self::from_parts(field, offsets, values, nulls);
         a.validate(ValidationLevel::Full)?;
         Ok(a)
     }
@@ -199,6 +132,17 @@ impl<'a, O: ListOffsetSize, A: Allocator> GenericListArray<'a, O, A> {
         values: SharedBox<'a, ArrayRef<'a, A>, A>,
         nulls: Option<NullBuffer<'a, A>>,
     ) -> Self {
+        Self::from_parts(field, offsets, values, nulls)
+    }
+
+    /// The array of the parts, unchecked (for [`Self::try_new`], which then
+    /// validates, and [`Self::new_unchecked`]).
+    fn from_parts(
+        field: FieldRef<'a, A>,
+        offsets: OffsetBuffer<'a, O, A>,
+        values: SharedBox<'a, ArrayRef<'a, A>, A>,
+        nulls: Option<NullBuffer<'a, A>>,
+    ) -> Self {
         GenericListArray {
             data_type: O::list_data_type(field.clone()),
             field,
@@ -210,7 +154,12 @@ impl<'a, O: ListOffsetSize, A: Allocator> GenericListArray<'a, O, A> {
 
     /// The typed list array inside `a`, if `a` is a list with offsets `O`.
     pub fn downcast_ref<'b>(a: &'b ArrayRef<'a, A>) -> Option<&'b Self> {
-        O::list_downcast(a)
+        let w = match a {
+            ArrayRef::List(l) => ByWidth::I32(l),
+            ArrayRef::LargeList(l) => ByWidth::I64(l),
+            _ => return None,
+        };
+        O::from_width_ref::<Lists<'a, A>>(w)
     }
 
     /// The child field (name, element type, nullability of the elements).
@@ -309,19 +258,16 @@ impl<'a, O: ListOffsetSize, A: Allocator> Array<'a, A> for GenericListArray<'a, 
         let len = self.len();
         validate_nulls(self.nulls.as_ref(), len, level)?;
         let full = level >= ValidationLevel::Full;
-        check_offsets(&self.offsets, len, self.values.len(), full)?;
-        if full {
-            self.values.validate(level).map_err(|e| e.in_child(0))?;
-        }
-        if level >= ValidationLevel::Strict && !self.field.is_nullable() {
-            let child = self.values.nulls();
-            check_non_nullable(child, None, 0, self.values.len(), 1).map_err(|e| e.in_child(0))?;
-        }
-        Ok(())
+        let child_len = self.values.len();
+        check_offsets(&self.offsets, len, child_len, full)?;
+        validate_child(&self.field, &self.values, level, None, (0, child_len, 1))
     }
 
     fn into_array_ref(self) -> ArrayRef<'a, A> {
-        O::list_into_array_ref(self)
+        match O::by_width::<Lists<'a, A>>(self) {
+            ByWidth::I32(l) => ArrayRef::List(l),
+            ByWidth::I64(l) => ArrayRef::LargeList(l),
+        }
     }
 }
 

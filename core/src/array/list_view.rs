@@ -12,11 +12,19 @@ use allocator_api2::alloc::Allocator;
 use derive_where::derive_where;
 
 use super::builder::ArrayBuilder;
-use super::list::ListOffsetSize;
-use super::{check_non_nullable, check_slice, validate_nulls, Array, ArrayRef, ValidationLevel};
+use super::list_offset::{ByWidth, ListOffsetSize, OffsetFamily};
+use super::{check_slice, validate_child, validate_nulls, Array, ArrayRef, ValidationLevel};
 use crate::buffer::{MutableBuffer, NullBuffer, NullBufferBuilder, ScalarBuffer, SharedBox};
 use crate::datatypes::{DataType, Field, FieldRef};
 use crate::error::{Error, Result};
+
+/// The [`OffsetFamily`] of [`GenericListViewArray`]s over one child
+/// lifetime and allocator.
+struct ListViews<'a, A>(PhantomData<(&'a (), A)>);
+
+impl<'a, A: Allocator + 'a> OffsetFamily for ListViews<'a, A> {
+    type Of<O: ListOffsetSize> = GenericListViewArray<'a, O, A>;
+}
 
 /// List view with 32-bit offsets and sizes (`ListView<T>`).
 pub type ListViewArray<
@@ -96,14 +104,7 @@ impl<'a, O: ListOffsetSize, A: Allocator> GenericListViewArray<'a, O, A> {
         values: SharedBox<'a, ArrayRef<'a, A>, A>,
         nulls: Option<NullBuffer<'a, A>>,
     ) -> Result<Self> {
-        let a = GenericListViewArray {
-            data_type: O::list_view_data_type(field.clone()),
-            field,
-            offsets,
-            sizes,
-            values,
-            nulls,
-        };
+        let a = Self::from_parts(field, offsets, sizes, values, nulls);
         a.validate(ValidationLevel::Full)?;
         Ok(a)
     }
@@ -115,6 +116,18 @@ impl<'a, O: ListOffsetSize, A: Allocator> GenericListViewArray<'a, O, A> {
     /// have one entry per slot; every range must lie within the child.
     /// Accessors stay memory safe otherwise, but return `None` or wrong data.
     pub unsafe fn new_unchecked(
+        field: FieldRef<'a, A>,
+        offsets: ScalarBuffer<'a, O, A>,
+        sizes: ScalarBuffer<'a, O, A>,
+        values: SharedBox<'a, ArrayRef<'a, A>, A>,
+        nulls: Option<NullBuffer<'a, A>>,
+    ) -> Self {
+        Self::from_parts(field, offsets, sizes, values, nulls)
+    }
+
+    /// The array of the parts, unchecked (for [`Self::try_new`], which then
+    /// validates, and [`Self::new_unchecked`]).
+    fn from_parts(
         field: FieldRef<'a, A>,
         offsets: ScalarBuffer<'a, O, A>,
         sizes: ScalarBuffer<'a, O, A>,
@@ -133,7 +146,12 @@ impl<'a, O: ListOffsetSize, A: Allocator> GenericListViewArray<'a, O, A> {
 
     /// The typed list view inside `a`, if `a` is a list view with offsets `O`.
     pub fn downcast_ref<'b>(a: &'b ArrayRef<'a, A>) -> Option<&'b Self> {
-        O::list_view_downcast(a)
+        let w = match a {
+            ArrayRef::ListView(l) => ByWidth::I32(l),
+            ArrayRef::LargeListView(l) => ByWidth::I64(l),
+            _ => return None,
+        };
+        O::from_width_ref::<ListViews<'a, A>>(w)
     }
 
     /// The child field.
@@ -265,17 +283,16 @@ impl<'a, O: ListOffsetSize, A: Allocator> Array<'a, A> for GenericListViewArray<
                     _ => return Err(Error::ListViewOutOfBounds),
                 }
             }
-            self.values.validate(level).map_err(|e| e.in_child(0))?;
         }
-        if level >= ValidationLevel::Strict && !self.field.is_nullable() {
-            let child = self.values.nulls();
-            check_non_nullable(child, None, 0, self.values.len(), 1).map_err(|e| e.in_child(0))?;
-        }
-        Ok(())
+        let whole = (0, self.values.len(), 1);
+        validate_child(&self.field, &self.values, level, None, whole)
     }
 
     fn into_array_ref(self) -> ArrayRef<'a, A> {
-        O::list_view_into_array_ref(self)
+        match O::by_width::<ListViews<'a, A>>(self) {
+            ByWidth::I32(l) => ArrayRef::ListView(l),
+            ByWidth::I64(l) => ArrayRef::LargeListView(l),
+        }
     }
 }
 
@@ -704,12 +721,31 @@ mod tests {
         sizes: &'static [i32],
     ) -> Result<ListViewArray<'static, Global>> {
         let c = PrimitiveArray::<i8, Global>::from_slice(&CHILD).into_array_ref();
+        try_view_over(c, offsets, sizes, None)
+    }
+
+    /// A checked `ListView<ITEM>` over the child `c`, validity (if any) the
+    /// first two bits of `bits`.
+    fn try_view_over(
+        c: ArrayRef<'static, Global>,
+        offsets: &'static [i32],
+        sizes: &'static [i32],
+        bits: Option<&'static [u8]>,
+    ) -> Result<ListViewArray<'static, Global>> {
+        let nulls = match bits {
+            Some(b) => Some(NullBuffer::new(BooleanBuffer::try_new(
+                Buffer::from_slice_ref(b),
+                0,
+                2,
+            )?)),
+            None => None,
+        };
         ListViewArray::try_new(
             SharedBox::borrowed(&ITEM),
             ScalarBuffer::from_slice_ref(offsets),
             ScalarBuffer::from_slice_ref(sizes),
             SharedBox::try_new_in(c, Global)?,
-            None,
+            nulls,
         )
     }
 
@@ -746,15 +782,7 @@ mod tests {
     fn rule_null_slots_are_bounded_too() {
         static BITS: [u8; 1] = [0b01];
         let c = PrimitiveArray::<i8, Global>::from_slice(&CHILD).into_array_ref();
-        let r = ListViewArray::try_new(
-            SharedBox::borrowed(&ITEM),
-            ScalarBuffer::from_slice_ref(&[0, 9]),
-            ScalarBuffer::from_slice_ref(&[1, 0]),
-            SharedBox::borrowed(&c),
-            Some(NullBuffer::new(
-                BooleanBuffer::try_new(Buffer::from_slice_ref(&BITS), 0, 2).unwrap(),
-            )),
-        );
+        let r = try_view_over(c, &[0, 9], &[1, 0], Some(&BITS));
         assert_eq!(r.unwrap_err(), Error::ListViewOutOfBounds);
     }
 
@@ -766,13 +794,7 @@ mod tests {
     #[test]
     fn rule_child_type_mismatch() {
         let c = PrimitiveArray::<u8, Global>::from_slice(&[1]).into_array_ref();
-        let r = ListViewArray::try_new(
-            SharedBox::borrowed(&ITEM),
-            ScalarBuffer::from_slice_ref(&[0]),
-            ScalarBuffer::from_slice_ref(&[1]),
-            SharedBox::borrowed(&c),
-            None,
-        );
+        let r = try_view_over(c, &[0], &[1], None);
         assert_eq!(r.unwrap_err(), Error::TypeMismatch);
     }
 
@@ -780,15 +802,7 @@ mod tests {
     fn rule_validity_length() {
         static BITS: [u8; 1] = [0xFF];
         let c = PrimitiveArray::<i8, Global>::from_slice(&CHILD).into_array_ref();
-        let r = ListViewArray::try_new(
-            SharedBox::borrowed(&ITEM),
-            ScalarBuffer::from_slice_ref(&[0]),
-            ScalarBuffer::from_slice_ref(&[1]),
-            SharedBox::borrowed(&c),
-            Some(NullBuffer::new(
-                BooleanBuffer::try_new(Buffer::from_slice_ref(&BITS), 0, 2).unwrap(),
-            )),
-        );
+        let r = try_view_over(c, &[0], &[1], Some(&BITS));
         assert_eq!(r.unwrap_err(), Error::ValidityTooSmall);
     }
 

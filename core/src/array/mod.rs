@@ -28,6 +28,8 @@ mod from_std;
 #[cfg(feature = "nested")]
 mod list;
 #[cfg(feature = "nested")]
+mod list_offset;
+#[cfg(feature = "nested")]
 mod list_view;
 #[cfg(feature = "nested")]
 mod map;
@@ -73,8 +75,9 @@ pub use fixed_size_list::{FixedSizeListArray, FixedSizeListBuilder};
 #[cfg(feature = "nested")]
 pub use list::{
     GenericListArray, GenericListBuilder, LargeListArray, LargeListBuilder, ListArray, ListBuilder,
-    ListOffsetSize,
 };
+#[cfg(feature = "nested")]
+pub use list_offset::{ByWidth, ListOffsetSize, OffsetFamily};
 #[cfg(feature = "nested")]
 pub use list_view::{
     GenericListViewArray, GenericListViewBuilder, LargeListViewArray, LargeListViewBuilder,
@@ -249,6 +252,33 @@ pub(crate) fn validate_nulls<A: Allocator>(
 /// # Errors
 /// [`Error::NullInNonNullableField`]; [`Error::LengthMismatch`] when the
 /// range passes the child's bitmap.
+/// The checks of the one child of a list, list view or fixed-size list at
+/// `level`: at [`ValidationLevel::Full`] the child's own validation; at
+/// [`ValidationLevel::Strict`], when `field` is non-nullable, the
+/// [`check_non_nullable`] rule over the child's slots `start..start + len *
+/// width` under the validity `parent`. The caller checks the child's type
+/// and its own buffers.
+///
+/// # Errors
+/// The child's validation errors, [`Error::NullInNonNullableField`] and
+/// [`Error::LengthMismatch`], located in child 0.
+#[cfg(feature = "nested")]
+pub(crate) fn validate_child<A: Allocator>(
+    field: &crate::datatypes::Field<'_, A>,
+    child: &ArrayRef<'_, A>,
+    level: ValidationLevel,
+    parent: Option<&NullBuffer<'_, A>>,
+    (start, len, width): (usize, usize, usize),
+) -> Result<()> {
+    if level >= ValidationLevel::Full {
+        child.validate(level).map_err(|e| e.in_child(0))?;
+    }
+    if level >= ValidationLevel::Strict && !field.is_nullable() {
+        check_non_nullable(child.nulls(), parent, start, len, width).map_err(|e| e.in_child(0))?;
+    }
+    Ok(())
+}
+
 #[cfg(feature = "nested")]
 pub(crate) fn check_non_nullable<A: Allocator>(
     child: Option<&NullBuffer<'_, A>>,
@@ -458,13 +488,9 @@ macro_rules! dispatch {
     };
 }
 // For the row format's dictionary paths (built with these features).
-#[cfg(all(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
-pub(crate) use dictionary::keys_dispatch;
+cfg_row_format! {
+    pub(crate) use dictionary::keys_dispatch;
+}
 #[allow(unused_imports)]
 pub(crate) use dispatch;
 pub(crate) use primitive_dispatch::dispatch_primitive;

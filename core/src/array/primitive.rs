@@ -292,10 +292,7 @@ impl<'a, T: PrimitiveType, A: Allocator> PrimitiveArray<'a, T, A> {
     /// # Errors
     /// [`Error::TypeMismatch`] when `T` does not store `data_type`.
     pub fn with_data_type(mut self, data_type: DataType<'a, A>) -> Result<Self> {
-        if !T::fits(&data_type) {
-            return Err(Error::TypeMismatch);
-        }
-        data_type.validate()?;
+        check_stores::<T, A>(&data_type)?;
         self.data_type = data_type;
         Ok(self)
     }
@@ -462,10 +459,7 @@ impl<'a, T: PrimitiveType, A: Allocator + Clone> PrimitiveBuilder<'a, T, A> {
     /// [`Error::TypeMismatch`] when `T` does not store `data_type`;
     /// [`Error::InvalidDataType`] for bad type parameters.
     pub fn with_data_type(mut self, data_type: DataType<'a, A>) -> Result<Self> {
-        if !T::fits(&data_type) {
-            return Err(Error::TypeMismatch);
-        }
-        data_type.validate()?;
+        check_stores::<T, A>(&data_type)?;
         self.data_type = data_type;
         Ok(self)
     }
@@ -541,6 +535,18 @@ impl<'a, T: PrimitiveType, A: Allocator + Clone> PrimitiveBuilder<'a, T, A> {
             nulls: self.nulls.finish(),
         }
     }
+}
+
+/// Checks that `T` stores `data_type` and that its parameters are valid.
+///
+/// # Errors
+/// [`Error::TypeMismatch`] when `T` does not store `data_type`;
+/// [`Error::InvalidDataType`] for bad type parameters.
+fn check_stores<T: PrimitiveType, A: Allocator>(data_type: &DataType<'_, A>) -> Result<()> {
+    if !T::fits(data_type) {
+        return Err(Error::TypeMismatch);
+    }
+    data_type.validate()
 }
 
 #[cfg(test)]

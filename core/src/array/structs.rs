@@ -486,12 +486,7 @@ mod tests {
         );
         // field-1 (Int32): length 4, null count 1, bitmap 00001011, values 1, 2, _, 4.
         let age = a.column(0).unwrap();
-        assert_eq!(age.len(), 4);
-        assert_eq!(age.null_count(), 1);
-        assert_eq!(
-            age.nulls().unwrap().inner().inner().as_slice(),
-            &[0b0000_1011]
-        );
+        assert_validity(&age, 4, 1, 0b0000_1011);
         let ArrayRef::Int32(p) = &age else { panic!() };
         let bytes = p.values_buffer().inner().as_slice();
         assert_eq!(&bytes[0..4], &1i32.to_ne_bytes());
@@ -505,6 +500,12 @@ mod tests {
         );
         assert!(a.column_by_name("age").is_some());
         assert!(a.column_by_name("name").is_none());
+    }
+
+    /// `a` has `len` slots, `null_count` nulls and the validity byte `bits`.
+    fn assert_validity<'a, T: Array<'a, Global>>(a: &T, len: usize, null_count: usize, bits: u8) {
+        assert_eq!((a.len(), a.null_count()), (len, null_count));
+        assert_eq!(a.nulls().unwrap().inner().inner().as_slice(), &[bits]);
     }
 
     static NAME_AGE: [Field<'static, Global>; 2] = [
@@ -536,24 +537,14 @@ mod tests {
         b.try_append(true).unwrap();
         let a = b.try_finish().unwrap();
         // Length 4, null count 1, validity 00001011.
-        assert_eq!(a.len(), 4);
-        assert_eq!(a.null_count(), 1);
-        assert_eq!(
-            a.nulls().unwrap().inner().inner().as_slice(),
-            &[0b0000_1011]
-        );
+        assert_validity(&a, 4, 1, 0b0000_1011);
         // field-0 (VarBinary): length 4, null count 2, validity 00001001,
         // offsets 0, 3, 3, 3, 7, values "joemark".
         let name = a.column(0).unwrap();
         let ArrayRef::Binary(name) = &name else {
             panic!("not Binary: {name:?}")
         };
-        assert_eq!(name.len(), 4);
-        assert_eq!(name.null_count(), 2);
-        assert_eq!(
-            name.nulls().unwrap().inner().inner().as_slice(),
-            &[0b0000_1001]
-        );
+        assert_validity(name, 4, 2, 0b0000_1001);
         assert_eq!(name.value_offsets(), &[0, 3, 3, 3, 7]);
         let offsets: Vec<u8> = [0i32, 3, 3, 3, 7]
             .iter()
@@ -563,11 +554,7 @@ mod tests {
         assert_eq!(name.values().as_slice(), b"joemark");
         // field-1 (Int32): length 4, null count 1, validity 00001011, values 1, 2, _, 4.
         let age = a.column_by_name("age").unwrap();
-        assert_eq!(age.null_count(), 1);
-        assert_eq!(
-            age.nulls().unwrap().inner().inner().as_slice(),
-            &[0b0000_1011]
-        );
+        assert_validity(&age, 4, 1, 0b0000_1011);
         assert_eq!(i32_options(&age), [Some(1), Some(2), None, Some(4)]);
         assert_eq!(a.validate(ValidationLevel::Full), Ok(()));
     }

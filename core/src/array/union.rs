@@ -409,6 +409,23 @@ mod tests {
         UnionFields::try_new(SharedSlice::borrowed(ids), SharedSlice::borrowed(f)).unwrap()
     }
 
+    /// A sparse union over `children` (checked), of the fields `f` with
+    /// type ids `ids` and the slots' type ids `types`.
+    pub(super) fn sparse<'a>(
+        ids: &'a [i8],
+        f: &'a [Field<'a, Global>],
+        types: &'a [i8],
+        children: &'a [ArrayRef<'a, Global>],
+    ) -> Result<UnionArray<'a, Global>> {
+        UnionArray::try_new(
+            union_fields(ids, f),
+            UnionMode::Sparse,
+            ScalarBuffer::from_slice_ref(types),
+            None,
+            SharedSlice::borrowed(children),
+        )
+    }
+
     #[test]
     fn sparse_slice_keeps_children_and_offsets_into_them() {
         // `[{f=1.5}, {i=7}, {f=null}, {i=9}]`.
@@ -424,14 +441,7 @@ mod tests {
         )
         .unwrap();
         let ch = [f.into_array_ref(), i.into_array_ref()];
-        let u = UnionArray::try_new(
-            union_fields(&[0, 1], &fs),
-            UnionMode::Sparse,
-            ScalarBuffer::from_slice_ref(&[0, 1, 0, 1]),
-            None,
-            SharedSlice::borrowed(&ch),
-        )
-        .unwrap();
+        let u = sparse(&[0, 1], &fs, &[0, 1, 0, 1], &ch).unwrap();
         assert!(u.offsets().is_none());
         assert_eq!(u.logical_null_count(), 1);
         let s = u.slice(1, 3).unwrap();
@@ -588,13 +598,7 @@ mod tests {
     fn rule_sparse_child_too_short() {
         let fs = fi_fields::<Global>();
         let ch = dense_children(&[1.0, 2.0, 3.0], &[1, 2]);
-        let r = UnionArray::try_new(
-            union_fields(&[0, 1], &fs),
-            UnionMode::Sparse,
-            ScalarBuffer::from_slice_ref(&[0, 0, 0]),
-            None,
-            SharedSlice::borrowed(&ch),
-        );
+        let r = sparse(&[0, 1], &fs, &[0, 0, 0], &ch);
         assert_eq!(r.unwrap_err(), Error::UnionChildTooShort);
     }
 
@@ -604,23 +608,11 @@ mod tests {
         // Children in the wrong order: Int32 where Float32 is declared.
         let [f, i] = dense_children(&[1.0], &[1]);
         let swapped = [i, f];
-        let r = UnionArray::try_new(
-            union_fields(&[0, 1], &fs),
-            UnionMode::Sparse,
-            ScalarBuffer::from_slice_ref(&[0]),
-            None,
-            SharedSlice::borrowed(&swapped),
-        );
+        let r = sparse(&[0, 1], &fs, &[0], &swapped);
         assert_eq!(r.unwrap_err(), Error::TypeMismatch);
         // One child for two fields.
         let one = [PrimitiveArray::<f32, Global>::from_slice(&[1.0]).into_array_ref()];
-        let r = UnionArray::try_new(
-            union_fields(&[0, 1], &fs),
-            UnionMode::Sparse,
-            ScalarBuffer::from_slice_ref(&[0]),
-            None,
-            SharedSlice::borrowed(&one),
-        );
+        let r = sparse(&[0, 1], &fs, &[0], &one);
         assert_eq!(r.unwrap_err(), Error::TypeMismatch);
     }
 
@@ -643,13 +635,7 @@ mod tests {
         assert!(inner.is_logically_null(0));
         let outer_fs = [Field::new("u", inner.data_type().clone(), true)];
         let outer_ch = [inner.into_array_ref()];
-        let r = UnionArray::try_new(
-            union_fields(&[0], &outer_fs),
-            UnionMode::Sparse,
-            ScalarBuffer::from_slice_ref(&[0]),
-            None,
-            SharedSlice::borrowed(&outer_ch),
-        );
+        let r = sparse(&[0], &outer_fs, &[0], &outer_ch);
         assert_eq!(r.unwrap_err(), Error::UnionTypeIdUndeclared);
     }
 }

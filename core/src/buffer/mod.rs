@@ -25,13 +25,9 @@ mod vec;
 
 pub(crate) use bitmap::slice_nulls;
 pub use bitmap::{BooleanBuffer, BooleanBufferBuilder, NullBuffer, NullBufferBuilder};
-#[cfg(all(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
-pub(crate) use mutable::Appender;
+cfg_row_format! {
+    pub(crate) use mutable::Appender;
+}
 pub use mutable::MutableBuffer;
 pub use offsets::{check_offsets, OffsetBuffer, OffsetSize};
 pub(crate) use offsets_builder::OffsetsBuilder;

@@ -23,13 +23,9 @@ use crate::native::NativeType;
     allow(dead_code)
 )]
 mod append;
-#[cfg(all(
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "views"
-))]
-pub(crate) use append::Appender;
+cfg_row_format! {
+    pub(crate) use append::Appender;
+}
 
 /// A growable byte buffer in memory from `A`.
 ///
@@ -176,16 +172,25 @@ impl<A: Allocator> MutableBuffer<A> {
     /// # Errors
     /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
     pub fn try_reserve(&mut self, additional: usize) -> Result<()> {
+        let Some(need) = self.beyond_capacity(additional)? else {
+            return Ok(());
+        };
+        let doubled = self.cap.saturating_mul(2);
+        let target = if doubled > need { doubled } else { need };
+        self.grow_to(target)
+    }
+
+    /// `len + additional` bytes when that exceeds the capacity, `None` when
+    /// it fits.
+    ///
+    /// # Errors
+    /// [`Error::CapacityOverflow`] when the sum overflows `usize`.
+    fn beyond_capacity(&self, additional: usize) -> Result<Option<usize>> {
         let need = self
             .len
             .checked_add(additional)
             .ok_or(Error::CapacityOverflow)?;
-        if need <= self.cap {
-            return Ok(());
-        }
-        let doubled = self.cap.saturating_mul(2);
-        let target = if doubled > need { doubled } else { need };
-        self.grow_to(target)
+        Ok((need > self.cap).then_some(need))
     }
 
     /// Makes room for exactly `additional` more bytes (rounded up to 64).
@@ -193,14 +198,10 @@ impl<A: Allocator> MutableBuffer<A> {
     /// # Errors
     /// [`Error::AllocationFailed`], [`Error::CapacityOverflow`].
     pub fn try_reserve_exact(&mut self, additional: usize) -> Result<()> {
-        let need = self
-            .len
-            .checked_add(additional)
-            .ok_or(Error::CapacityOverflow)?;
-        if need <= self.cap {
-            return Ok(());
+        match self.beyond_capacity(additional)? {
+            Some(need) => self.grow_to(need),
+            None => Ok(()),
         }
-        self.grow_to(need)
     }
 
     fn grow_to(&mut self, bytes: usize) -> Result<()> {

@@ -27,31 +27,25 @@ pub trait OffsetSize: NativeType + Ord + sealed::Sealed {
     fn from_usize(n: usize) -> Option<Self>;
 }
 
-impl OffsetSize for i32 {
-    const IS_LARGE: bool = false;
-    const ZERO: Self = 0;
-    #[inline]
-    fn to_usize(self) -> Option<usize> {
-        usize::try_from(self).ok()
-    }
-    #[inline]
-    fn from_usize(n: usize) -> Option<Self> {
-        i32::try_from(n).ok()
-    }
+macro_rules! offset_size {
+    ($t:ty, $large:expr) => {
+        impl OffsetSize for $t {
+            const IS_LARGE: bool = $large;
+            const ZERO: Self = 0;
+            #[inline]
+            fn to_usize(self) -> Option<usize> {
+                usize::try_from(self).ok()
+            }
+            #[inline]
+            fn from_usize(n: usize) -> Option<Self> {
+                <$t>::try_from(n).ok()
+            }
+        }
+    };
 }
 
-impl OffsetSize for i64 {
-    const IS_LARGE: bool = true;
-    const ZERO: Self = 0;
-    #[inline]
-    fn to_usize(self) -> Option<usize> {
-        usize::try_from(self).ok()
-    }
-    #[inline]
-    fn from_usize(n: usize) -> Option<Self> {
-        i64::try_from(n).ok()
-    }
-}
+offset_size!(i32, false);
+offset_size!(i64, true);
 
 /// Checks an offsets buffer of an array of `len` slots over `values_len`
 /// values (bytes or child elements), as "Variable-size Binary Layout" and

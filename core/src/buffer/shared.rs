@@ -734,12 +734,13 @@ impl<A: Allocator> core::hash::Hash for SharedStr<'_, A> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::Global;
     use core::cell::Cell;
 
-    struct Counted<'c>(&'c Cell<i32>);
+    /// Takes one off a shared counter when dropped (the tests add one per value made).
+    pub(in crate::buffer) struct Counted<'c>(pub(in crate::buffer) &'c Cell<i32>);
     impl Drop for Counted<'_> {
         fn drop(&mut self) {
             self.0.set(self.0.get() - 1);

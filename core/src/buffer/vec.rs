@@ -336,12 +336,7 @@ mod tests {
     use crate::Global;
     use core::cell::Cell;
 
-    struct Counted<'c>(&'c Cell<i32>);
-    impl Drop for Counted<'_> {
-        fn drop(&mut self) {
-            self.0.set(self.0.get() - 1);
-        }
-    }
+    use crate::buffer::shared::tests::Counted;
 
     /// `try_from_fn_in`: exactly `len` elements in one allocation (also
     /// zero-sized ones); an error of `f` drops the elements made so far; an

@@ -282,13 +282,13 @@ fn null_array<'a, A: Allocator + Clone>(
         #[cfg(feature = "views")]
         DataType::Utf8View => null_views::<StringViewType, A>(len, z)?,
         #[cfg(feature = "nested")]
-        DataType::List(f) => null_list::<i32, A>(f, len, z, alloc)?,
+        DataType::List(f) => null_list::<i32, A>(f, len, false, z, alloc)?,
         #[cfg(feature = "nested")]
-        DataType::LargeList(f) => null_list::<i64, A>(f, len, z, alloc)?,
+        DataType::LargeList(f) => null_list::<i64, A>(f, len, false, z, alloc)?,
         #[cfg(feature = "nested")]
-        DataType::ListView(f) => null_list_view::<i32, A>(f, len, z, alloc)?,
+        DataType::ListView(f) => null_list::<i32, A>(f, len, true, z, alloc)?,
         #[cfg(feature = "nested")]
-        DataType::LargeListView(f) => null_list_view::<i64, A>(f, len, z, alloc)?,
+        DataType::LargeListView(f) => null_list::<i64, A>(f, len, true, z, alloc)?,
         #[cfg(feature = "nested")]
         DataType::FixedSizeList(f, size) => {
             let n = usize::try_from(*size).map_err(|_| Error::InvalidDataType)?;
@@ -386,33 +386,27 @@ fn null_views<'a, T: ByteViewType, A: Allocator + Clone>(
     Ok(a.into_array_ref())
 }
 
+/// `len` null lists (`view`: list views) of `field`, every slot empty,
+/// over an empty child.
 #[cfg(feature = "nested")]
 fn null_list<'a, O: ListOffsetSize, A: Allocator + Clone>(
     field: &FieldRef<'a, A>,
     len: usize,
+    view: bool,
     z: &mut Zeros<A>,
     alloc: &A,
 ) -> Result<ArrayRef<'a, A>> {
     let child = null_array(field.data_type(), 0, z, alloc)?;
     let child = SharedBox::try_new_in(child, alloc.clone())?;
-    let (offsets, nulls) = (z.offsets::<O>(len)?, z.nulls(len)?);
-    let a = GenericListArray::<O, A>::try_new(field.clone(), offsets, child, nulls)?;
-    Ok(a.into_array_ref())
-}
-
-#[cfg(feature = "nested")]
-fn null_list_view<'a, O: ListOffsetSize, A: Allocator + Clone>(
-    field: &FieldRef<'a, A>,
-    len: usize,
-    z: &mut Zeros<A>,
-    alloc: &A,
-) -> Result<ArrayRef<'a, A>> {
-    let child = null_array(field.data_type(), 0, z, alloc)?;
-    let child = SharedBox::try_new_in(child, alloc.clone())?;
-    let (offsets, sizes) = (z.values::<O>(len)?, z.values::<O>(len)?);
-    let nulls = z.nulls(len)?;
-    let a = GenericListViewArray::<O, A>::try_new(field.clone(), offsets, sizes, child, nulls)?;
-    Ok(a.into_array_ref())
+    let field = field.clone();
+    Ok(if view {
+        let (offsets, sizes) = (z.values::<O>(len)?, z.values::<O>(len)?);
+        let nulls = z.nulls(len)?;
+        GenericListViewArray::<O, A>::try_new(field, offsets, sizes, child, nulls)?.into_array_ref()
+    } else {
+        let (offsets, nulls) = (z.offsets::<O>(len)?, z.nulls(len)?);
+        GenericListArray::<O, A>::try_new(field, offsets, child, nulls)?.into_array_ref()
+    })
 }
 
 #[cfg(feature = "union")]

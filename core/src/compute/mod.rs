@@ -49,13 +49,6 @@
 //! view register) is in `crate::arch`; the fifteen primitive variants are
 //! matched through `crate::array::dispatch_primitive!`.
 
-/// Gives each of the items one `cfg`, written once for the group.
-macro_rules! cfg_each {
-    (#[cfg($c:meta)] $($item:item)*) => {
-        $(#[cfg($c)] $item)*
-    };
-}
-
 /// Declares the leaf of a kernel for the nested layouts: built with any of
 /// their families, each of its functions with its own (so that with only
 /// some families its shared helpers and imports are partly unused).
@@ -103,13 +96,7 @@ mod set_bits;
 mod take;
 
 // The sorts go through the row format, built with these layout families.
-cfg_each! {
-    #[cfg(all(
-        feature = "dictionary",
-        feature = "nested",
-        feature = "run-end",
-        feature = "views"
-    ))]
+cfg_row_format! {
     mod sort;
     pub use sort::{lexsort_to_indices_in, sort_to_indices_in, SortColumn};
     #[cfg(feature = "alloc")]
@@ -117,29 +104,18 @@ cfg_each! {
 }
 
 // Tests over fixtures of every layout family.
-cfg_each! {
-    #[cfg(all(
-        test,
-        feature = "dictionary",
-        feature = "nested",
-        feature = "run-end",
-        feature = "union",
-        feature = "views"
-    ))]
+cfg_row_format! {
+    #[cfg(all(test, feature = "union"))]
     mod proptests_select;
+    #[cfg(all(test, feature = "union"))]
     mod select_model;
+    #[cfg(all(test, feature = "union"))]
     mod tests_miri;
+    #[cfg(all(test, feature = "union"))]
     mod tests_select;
-}
-cfg_each! {
-    #[cfg(all(
-        test,
-        feature = "dictionary",
-        feature = "nested",
-        feature = "run-end",
-        feature = "views"
-    ))]
+    #[cfg(test)]
     mod tests_sort;
+    #[cfg(test)]
     mod tests_sort_topk;
 }
 #[cfg(test)]

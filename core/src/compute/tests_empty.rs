@@ -11,11 +11,10 @@ use super::tests::{concat_checked, slots};
 use super::{concat, new_empty, new_null};
 use crate::array::{Array, ArrayRef, ValidationLevel};
 use crate::buffer::{SharedBox, SharedSlice, SharedStr};
-use crate::datatypes::{
-    DataType, Field, FieldRef, IndexType, IntervalUnit, TimeUnit, UnionFields, UnionMode,
-};
+use crate::datatypes::{DataType, Field, FieldRef, IndexType, TimeUnit, UnionFields, UnionMode};
 use crate::error::Error;
 use crate::test_support::{check_every_failure, counting, TestAlloc};
+use crate::test_types::leaf_types;
 
 fn field<'a, A: Allocator + Clone>(
     name: &'a str,
@@ -66,42 +65,16 @@ pub(crate) fn all_types<'a, A: Allocator + Clone>(alloc: &A) -> Vec<DataType<'a,
         .unwrap(),
     );
     let value_type = |dt| SharedBox::try_new_in(dt, alloc.clone()).unwrap();
-    std::vec![
-        Null,
-        Boolean,
-        Int8,
-        Int16,
-        Int32,
-        Int64,
-        UInt8,
-        UInt16,
-        UInt32,
-        UInt64,
-        Float16,
-        Float32,
-        Float64,
-        Decimal32(9, 2),
+    let mut types = std::vec![Null];
+    types.extend(leaf_types());
+    types.extend([
         Decimal64(18, -3),
         Decimal128(38, 10),
         Decimal256(76, 0),
-        Date32,
-        Date64,
-        Time32(TimeUnit::Millisecond),
-        Time64(TimeUnit::Nanosecond),
         Timestamp(TimeUnit::Microsecond, Some(tz)),
         Timestamp(TimeUnit::Second, None),
-        Interval(IntervalUnit::YearMonth),
-        Interval(IntervalUnit::DayTime),
-        Interval(IntervalUnit::MonthDayNano),
-        Duration(TimeUnit::Second),
         FixedSizeBinary(5),
         FixedSizeBinary(0),
-        Binary,
-        LargeBinary,
-        Utf8,
-        LargeUtf8,
-        BinaryView,
-        Utf8View,
         List(f("item", Int32, true)),
         LargeList(f("item", Utf8, false)),
         ListView(f("item", Int8, true)),
@@ -120,7 +93,7 @@ pub(crate) fn all_types<'a, A: Allocator + Clone>(alloc: &A) -> Vec<DataType<'a,
         Dictionary(
             IndexType::UInt16,
             value_type(List(f("item", Int32, true))),
-            true
+            true,
         ),
         Dictionary(IndexType::Int64, value_type(Float64), false),
         Dictionary(IndexType::UInt64, value_type(Boolean), false),
@@ -128,9 +101,10 @@ pub(crate) fn all_types<'a, A: Allocator + Clone>(alloc: &A) -> Vec<DataType<'a,
         RunEndEncoded(f("run_ends", Int32, false), f("values", Float32, true)),
         RunEndEncoded(
             f("run_ends", Int64, false),
-            f("values", List(f("item", Int8, true)), true)
+            f("values", List(f("item", Int8, true)), true),
         ),
-    ]
+    ]);
+    types
 }
 
 /// `true` when slot `i` of `a` is null for its layout (the validity bitmap,

@@ -15,7 +15,8 @@ use crate::row::SortOptions;
 use crate::test_support::check_every_failure;
 use crate::Global;
 
-const OPTIONS: [SortOptions; 4] = [
+/// Every combination of the two sort flags.
+pub(super) const OPTIONS: [SortOptions; 4] = [
     SortOptions {
         descending: false,
         nulls_first: true,
@@ -36,8 +37,9 @@ const OPTIONS: [SortOptions; 4] = [
 
 use crate::test_support::rng;
 
-/// The model: indices stably sorted by `key` under `o`, the first `limit`.
-fn model<K: Clone>(
+/// The model: indices stably sorted by `keys` under `o` (nulls placed by
+/// `o`), the first `limit`.
+pub(super) fn model<K>(
     keys: &[Option<K>],
     o: SortOptions,
     limit: Option<usize>,
@@ -46,28 +48,12 @@ fn model<K: Clone>(
     let mut idx: Vec<u32> = (0..keys.len() as u32).collect();
     idx.sort_by(|&a, &b| match (&keys[a as usize], &keys[b as usize]) {
         (None, None) => Ordering::Equal,
-        (None, Some(_)) => {
-            if o.nulls_first {
-                Ordering::Less
-            } else {
-                Ordering::Greater
-            }
-        }
-        (Some(_), None) => {
-            if o.nulls_first {
-                Ordering::Greater
-            } else {
-                Ordering::Less
-            }
-        }
-        (Some(x), Some(y)) => {
-            let c = cmp(x, y);
-            if o.descending {
-                c.reverse()
-            } else {
-                c
-            }
-        }
+        (None, Some(_)) if o.nulls_first => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (Some(_), None) if o.nulls_first => Ordering::Greater,
+        (Some(_), None) => Ordering::Less,
+        (Some(x), Some(y)) if o.descending => cmp(y, x),
+        (Some(x), Some(y)) => cmp(x, y),
     });
     idx.truncate(limit.unwrap_or(idx.len()));
     idx

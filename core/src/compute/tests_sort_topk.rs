@@ -9,33 +9,14 @@ use core::cmp::Ordering;
 use alloc::vec::Vec;
 
 use super::tests_nested::dictionary;
+use super::tests_sort::{model, OPTIONS};
 use super::{lexsort_to_indices_in, sort_to_indices_in, SortColumn};
 use crate::array::{
     Array, ArrayRef, BinaryArray, BooleanArray, Float64Array, Int32Array, Int64Array, StringArray,
     StringViewArray,
 };
-use crate::row::SortOptions;
 use crate::test_support::check_every_failure;
 use crate::Global;
-
-const OPTIONS: [SortOptions; 4] = [
-    SortOptions {
-        descending: false,
-        nulls_first: true,
-    },
-    SortOptions {
-        descending: false,
-        nulls_first: false,
-    },
-    SortOptions {
-        descending: true,
-        nulls_first: true,
-    },
-    SortOptions {
-        descending: true,
-        nulls_first: false,
-    },
-];
 
 /// Rows per column: limits up to 200 take the heap path.
 const N: usize = 2000;
@@ -52,28 +33,6 @@ const LIMITS: [Option<usize>; 8] = [
 ];
 
 use crate::test_support::rng;
-
-/// Indices stably sorted by `keys` under `o` (nulls placed by `o`), the
-/// first `limit`.
-fn model<K>(
-    keys: &[Option<K>],
-    o: SortOptions,
-    limit: Option<usize>,
-    cmp: impl Fn(&K, &K) -> Ordering,
-) -> Vec<u32> {
-    let mut idx: Vec<u32> = (0..keys.len() as u32).collect();
-    idx.sort_by(|&a, &b| match (&keys[a as usize], &keys[b as usize]) {
-        (None, None) => Ordering::Equal,
-        (None, Some(_)) if o.nulls_first => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (Some(_), None) if o.nulls_first => Ordering::Greater,
-        (Some(_), None) => Ordering::Less,
-        (Some(x), Some(y)) if o.descending => cmp(y, x),
-        (Some(x), Some(y)) => cmp(x, y),
-    });
-    idx.truncate(limit.unwrap_or(idx.len()));
-    idx
-}
 
 /// `N` keys: a null with probability `nulls` in 1/8ths, else `make(r)`.
 fn keys<K>(seed: u64, nulls: u64, make: impl Fn(u64) -> K) -> Vec<Option<K>> {

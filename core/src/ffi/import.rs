@@ -34,7 +34,7 @@ use crate::array::{BinaryViewArray, StringViewArray};
 use crate::array::{DictionaryArray, DictionaryKeys};
 #[cfg(feature = "nested")]
 use crate::array::{
-    FixedSizeListArray, LargeListArray, LargeListViewArray, ListArray, ListViewArray, MapArray,
+    FixedSizeListArray, GenericListArray, GenericListViewArray, ListOffsetSize, MapArray,
     StructArray,
 };
 #[cfg(feature = "run-end")]
@@ -48,6 +48,8 @@ use crate::buffer::SharedSlice;
 use crate::buffer::{
     BooleanBuffer, Buffer, MemoryOwner, Misaligned, NullBuffer, OffsetSize, ScalarBuffer,
 };
+#[cfg(feature = "nested")]
+use crate::datatypes::FieldRef;
 #[cfg(feature = "dictionary")]
 use crate::datatypes::IndexType;
 #[cfg(feature = "union")]
@@ -276,6 +278,46 @@ impl<A: Allocator + Clone + Send + Sync + 'static> Importer<A> {
         PrimitiveArray::try_new(dt.clone(), values, nulls)
     }
 
+    /// Imports `n` as a list of `f` with offsets `O` (`List` or
+    /// `LargeList`), or with `view` a list view with offsets and sizes `O`
+    /// (`ListView` or `LargeListView`).
+    ///
+    /// # Safety
+    /// The import contract for `n` and everything it points to.
+    #[cfg(feature = "nested")]
+    unsafe fn list<O: ListOffsetSize>(
+        &self,
+        n: &FFI_ArrowArray,
+        s: &Shape,
+        f: &FieldRef<'static, A>,
+        depth: usize,
+        view: bool,
+    ) -> Result<ArrayRef<'static, A>> {
+        expect(s, if view { 3 } else { 2 }, 1)?;
+        // SAFETY: the caller's contract.
+        let nulls = unsafe { self.validity(n, s) }?;
+        // The child, imported after the parent's buffers.
+        let child = || {
+            // SAFETY: as above.
+            let values = unsafe { self.child_array(n, 0, f, None, depth) }?;
+            SharedBox::try_new_in(values, self.alloc.clone())
+        };
+        let field = f.clone();
+        Ok(if view {
+            // SAFETY: as above.
+            let offsets = unsafe { self.scalar::<O>(n, 1, s.total) }?;
+            // SAFETY: as above.
+            let sizes = unsafe { self.scalar::<O>(n, 2, s.total) }?;
+            GenericListViewArray::<O, A>::try_new(field, offsets, sizes, child()?, nulls)?
+                .into_array_ref()
+        } else {
+            // SAFETY: as above.
+            let offsets = OffsetBuffer::try_new(unsafe { self.offsets::<O>(n, 1, s.total) }?)?;
+            let values = child()?;
+            GenericListArray::<O, A>::try_new(field, offsets, values, nulls)?.into_array_ref()
+        })
+    }
+
     /// Imports `n` as an array of type `dt` (recursively).
     ///
     /// # Safety
@@ -376,45 +418,13 @@ impl<A: Allocator + Clone + Send + Sync + 'static> Importer<A> {
                     }
                 }
                 #[cfg(feature = "nested")]
-                List(f) => {
-                    expect(&s, 2, 1)?;
-                    let nulls = self.validity(n, &s)?;
-                    let offsets = OffsetBuffer::try_new(self.offsets::<i32>(n, 1, s.total)?)?;
-                    let values = self.child_array(n, 0, f, None, depth)?;
-                    let values = SharedBox::try_new_in(values, self.alloc.clone())?;
-                    ListArray::try_new(f.clone(), offsets, values, nulls)?.into_array_ref()
-                }
+                List(f) => self.list::<i32>(n, &s, f, depth, false)?,
                 #[cfg(feature = "nested")]
-                LargeList(f) => {
-                    expect(&s, 2, 1)?;
-                    let nulls = self.validity(n, &s)?;
-                    let offsets = OffsetBuffer::try_new(self.offsets::<i64>(n, 1, s.total)?)?;
-                    let values = self.child_array(n, 0, f, None, depth)?;
-                    let values = SharedBox::try_new_in(values, self.alloc.clone())?;
-                    LargeListArray::try_new(f.clone(), offsets, values, nulls)?.into_array_ref()
-                }
+                LargeList(f) => self.list::<i64>(n, &s, f, depth, false)?,
                 #[cfg(feature = "nested")]
-                ListView(f) => {
-                    expect(&s, 3, 1)?;
-                    let nulls = self.validity(n, &s)?;
-                    let offsets = self.scalar::<i32>(n, 1, s.total)?;
-                    let sizes = self.scalar::<i32>(n, 2, s.total)?;
-                    let values = self.child_array(n, 0, f, None, depth)?;
-                    let values = SharedBox::try_new_in(values, self.alloc.clone())?;
-                    ListViewArray::try_new(f.clone(), offsets, sizes, values, nulls)?
-                        .into_array_ref()
-                }
+                ListView(f) => self.list::<i32>(n, &s, f, depth, true)?,
                 #[cfg(feature = "nested")]
-                LargeListView(f) => {
-                    expect(&s, 3, 1)?;
-                    let nulls = self.validity(n, &s)?;
-                    let offsets = self.scalar::<i64>(n, 1, s.total)?;
-                    let sizes = self.scalar::<i64>(n, 2, s.total)?;
-                    let values = self.child_array(n, 0, f, None, depth)?;
-                    let values = SharedBox::try_new_in(values, self.alloc.clone())?;
-                    LargeListViewArray::try_new(f.clone(), offsets, sizes, values, nulls)?
-                        .into_array_ref()
-                }
+                LargeListView(f) => self.list::<i64>(n, &s, f, depth, true)?,
                 #[cfg(feature = "nested")]
                 FixedSizeList(f, size) => {
                     expect(&s, 1, 1)?;

@@ -160,6 +160,8 @@ pub(crate) mod proptests;
 #[cfg(test)]
 pub(crate) mod test_model;
 #[cfg(test)]
+pub(crate) mod test_strategies;
+#[cfg(test)]
 mod tests;
 
 pub use converter::RowConverter;

@@ -228,18 +228,19 @@ impl fmt::Debug for ByteView {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// The 16 bytes of a view as the layout table of the spec gives them.
-    fn expected(len: i32, rest: &[u8; 12]) -> [u8; 16] {
+    pub(in crate::array) fn expected(len: i32, rest: &[u8; 12]) -> [u8; 16] {
         let mut b = [0u8; 16];
         b[..4].copy_from_slice(&len.to_ne_bytes());
         b[4..].copy_from_slice(rest);
         b
     }
 
-    fn long(len: i32, prefix: &[u8; 4], index: i32, offset: i32) -> [u8; 16] {
+    /// The 16 bytes of a long view: length, 4-byte prefix, buffer index and offset.
+    pub(in crate::array) fn long(len: i32, prefix: &[u8; 4], index: i32, offset: i32) -> [u8; 16] {
         let mut rest = [0u8; 12];
         rest[..4].copy_from_slice(prefix);
         rest[4..8].copy_from_slice(&index.to_ne_bytes());

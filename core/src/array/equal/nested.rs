@@ -102,7 +102,7 @@ fn list_elements<'r, 'a, A: Allocator>(
 /// Offset and size of slot `i` of a list view, when both can be read.
 fn view_range<O, A>(l: &GenericListViewArray<'_, O, A>, i: usize) -> Option<(usize, usize)>
 where
-    O: crate::array::list::ListOffsetSize,
+    O: crate::array::ListOffsetSize,
     A: Allocator,
 {
     let start = l.value_offsets().get(i)?.to_usize()?;

@@ -307,15 +307,10 @@ fn values<A: Allocator + Clone>(
 
 #[cfg(any(feature = "dictionary", feature = "run-end"))]
 mod encoded;
-#[cfg(all(
-    test,
-    feature = "dictionary",
-    feature = "nested",
-    feature = "run-end",
-    feature = "union",
-    feature = "views"
-))]
-mod tests;
+cfg_row_format! {
+    #[cfg(all(test, feature = "union"))]
+    mod tests;
+}
 
 macro_rules! kernels {
     ($($(#[$doc:meta])* $name:ident, $global:ident, $op:ident;)*) => {$(

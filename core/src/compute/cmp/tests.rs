@@ -19,8 +19,7 @@ use crate::array::{
 };
 use crate::buffer::SharedBox;
 use crate::compute::boolean::{and_in, is_not_null_in, is_null_in, not_in, or_in};
-use crate::compute::proptests_select::{column, leaf_type, sliced};
-use crate::compute::select_model::{field, value_at, Dt, G, V};
+use crate::compute::select_model::{column, field, leaf_type, sliced, value_at, Dt, G, V};
 use crate::datatypes::{DataType, IndexType};
 use crate::row::test_model::reference_cmp;
 use crate::row::SortOptions;

@@ -90,14 +90,14 @@ downcast_fn!(as_run, RunArray<'a, A>, RunEndEncoded);
 fn as_list<'b, 'a, O: ListOffsetSize, A: Allocator>(
     a: &'b ArrayRef<'a, A>,
 ) -> Result<&'b GenericListArray<'a, O, A>> {
-    O::list_downcast(a).ok_or(Error::TypeMismatch)
+    GenericListArray::<O, A>::downcast_ref(a).ok_or(Error::TypeMismatch)
 }
 
 #[cfg(feature = "nested")]
 fn as_list_view<'b, 'a, O: ListOffsetSize, A: Allocator>(
     a: &'b ArrayRef<'a, A>,
 ) -> Result<&'b GenericListViewArray<'a, O, A>> {
-    O::list_view_downcast(a).ok_or(Error::TypeMismatch)
+    GenericListViewArray::<O, A>::downcast_ref(a).ok_or(Error::TypeMismatch)
 }
 
 /// The offsets of list-like inputs (`len + 1` each, given by `offsets_of`)

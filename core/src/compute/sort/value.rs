@@ -23,87 +23,47 @@ pub(super) trait SortValue: PrimitiveType {
     fn ordered(self) -> u64;
 }
 
-macro_rules! sort_value_signed {
-    ($($t:ty),*) => {$(
+/// Implements [`SortValue`] for each of the types from the order of two
+/// values (`compare`) and, for the types that pack, the order-keeping `u64`
+/// of one (`ordered`).
+macro_rules! sort_value {
+    (
+        $($t:ty),* ; direct: $direct:expr, packs: $packs:expr,
+        compare: |$a:ident, $b:ident| $compare:expr,
+        ordered: |$v:ident| $ordered:expr
+    ) => {$(
         impl SortValue for $t {
-            const PACKS: bool = true;
-            fn compare(a: Self, b: Self) -> Ordering {
-                a.cmp(&b)
+            const DIRECT: bool = $direct;
+            const PACKS: bool = $packs;
+            fn compare($a: Self, $b: Self) -> Ordering {
+                $compare
             }
             #[inline(always)]
+            // `u64::from` is the identity for the 64-bit type of a group.
+            #[allow(clippy::useless_conversion)]
             fn ordered(self) -> u64 {
-                // Flipping the sign bit maps the two's complement order to
-                // the unsigned one.
-                (i64::from(self) as u64) ^ (1 << 63)
+                let $v = self;
+                $ordered
             }
         }
     )*};
 }
-sort_value_signed!(i8, i16, i32, i64);
-
-macro_rules! sort_value_unsigned {
-    ($($t:ty),*) => {$(
-        impl SortValue for $t {
-            const PACKS: bool = true;
-            fn compare(a: Self, b: Self) -> Ordering {
-                a.cmp(&b)
-            }
-            #[inline(always)]
-            fn ordered(self) -> u64 {
-                u64::from(self)
-            }
-        }
-    )*};
-}
-sort_value_unsigned!(u8, u16, u32, u64);
-
-macro_rules! sort_value_wide {
-    ($($t:ty),*) => {$(
-        impl SortValue for $t {
-            const PACKS: bool = false;
-            fn compare(a: Self, b: Self) -> Ordering {
-                a.cmp(&b)
-            }
-            fn ordered(self) -> u64 {
-                0
-            }
-        }
-    )*};
-}
-sort_value_wide!(i128, i256);
-
-macro_rules! sort_value_float {
-    ($($t:ty, $bits:ty),*) => {$(
-        impl SortValue for $t {
-            const PACKS: bool = true;
-            fn compare(a: Self, b: Self) -> Ordering {
-                a.total_cmp(&b)
-            }
-            #[inline(always)]
-            fn ordered(self) -> u64 {
-                // `totalOrder` as unsigned integers: negative values (sign
-                // bit set) reversed below the positive ones.
-                let b = self.to_bits();
-                let sign = 1 << (<$bits>::BITS - 1);
-                u64::from(if b & sign != 0 { !b } else { b | sign })
-            }
-        }
-    )*};
-}
-sort_value_float!(f16, u16, f32, u32, f64, u64);
-
-macro_rules! sort_value_by_rows {
-    ($($t:ty),*) => {$(
-        impl SortValue for $t {
-            const DIRECT: bool = false;
-            const PACKS: bool = false;
-            fn compare(_: Self, _: Self) -> Ordering {
-                Ordering::Equal
-            }
-            fn ordered(self) -> u64 {
-                0
-            }
-        }
-    )*};
-}
-sort_value_by_rows!(IntervalDayTime, IntervalMonthDayNano);
+// Flipping the sign bit maps the two's complement order to the unsigned one.
+sort_value!(i8, i16, i32, i64; direct: true, packs: true,
+    compare: |a, b| a.cmp(&b), ordered: |v| (i64::from(v) as u64) ^ (1 << 63));
+sort_value!(u8, u16, u32, u64; direct: true, packs: true,
+    compare: |a, b| a.cmp(&b), ordered: |v| u64::from(v));
+sort_value!(i128, i256; direct: true, packs: false,
+    compare: |a, b| a.cmp(&b), ordered: |_v| 0);
+// `totalOrder` as unsigned integers: negative values (sign bit set)
+// reversed below the positive ones.
+sort_value!(f16, f32, f64; direct: true, packs: true,
+    compare: |a, b| a.total_cmp(&b),
+    ordered: |v| {
+        let b = v.to_bits();
+        let sign = 1 << (8 * core::mem::size_of_val(&b) - 1);
+        u64::from(if b & sign != 0 { !b } else { b | sign })
+    });
+// Sorted through the row format: never compared here.
+sort_value!(IntervalDayTime, IntervalMonthDayNano; direct: false, packs: false,
+    compare: |_a, _b| Ordering::Equal, ordered: |_v| 0);

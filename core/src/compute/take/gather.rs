@@ -16,38 +16,25 @@ pub(super) fn gather<T: bytemuck::Pod, I: TakeIndex, A: Allocator>(
     alloc: A,
 ) -> Result<MutableBuffer<A>> {
     let mut out = MutableBuffer::new_in(alloc);
-    match idx.valid {
+    let mut bad = None;
+    // `values[j]` for slot `k`; out of bounds, zero (and `k` kept).
+    let mut at = |k: usize, j: usize| match values.get(j) {
+        Some(v) => *v,
         None => {
-            let mut bad = None;
-            out.try_extend_mapped(idx.values, |k, i| match values.get(i.index()) {
-                Some(v) => *v,
-                None => {
-                    bad.get_or_insert(k);
-                    T::zeroed()
-                }
-            })?;
-            match bad {
-                Some(k) => Err(Error::TakeIndexOutOfBounds.with_row(k)),
-                None => Ok(out),
-            }
+            bad.get_or_insert(k);
+            T::zeroed()
         }
-        Some(_) => {
-            let mut bad = None;
-            out.try_extend_from_fn(idx.len(), |k| match idx.get(k) {
-                None => T::zeroed(),
-                Some(j) => match values.get(j) {
-                    Some(v) => *v,
-                    None => {
-                        bad.get_or_insert(k);
-                        T::zeroed()
-                    }
-                },
-            })?;
-            match bad {
-                Some(k) => Err(Error::TakeIndexOutOfBounds.with_row(k)),
-                None => Ok(out),
-            }
-        }
+    };
+    match idx.valid {
+        None => out.try_extend_mapped(idx.values, |k, i| at(k, i.index()))?,
+        Some(_) => out.try_extend_from_fn(idx.len(), |k| match idx.get(k) {
+            None => T::zeroed(),
+            Some(j) => at(k, j),
+        })?,
+    }
+    match bad {
+        Some(k) => Err(Error::TakeIndexOutOfBounds.with_row(k)),
+        None => Ok(out),
     }
 }
 

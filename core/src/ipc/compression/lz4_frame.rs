@@ -262,16 +262,9 @@ pub fn scan(input: &[u8]) -> Result<FrameScan> {
     let mut declared = Some(0u64);
     let mut max = 0u64;
     while pos < input.len() || frames == 0 {
-        let rest = input.get(pos..).ok_or(Error::CorruptCompressedData)?;
-        let magic = read_u32(rest, &mut 0)?;
-        if is_skippable(magic) {
-            pos += 4;
-            let size = read_u32(input, &mut pos)? as usize;
-            take(input, &mut pos, size)?;
+        let Some(hdr) = next_frame(input, &mut pos)? else {
             continue;
-        }
-        let hdr = read_frame_header(rest)?;
-        pos += hdr.header_len;
+        };
         frames += 1;
         declared = match (declared, hdr.content_size) {
             (Some(d), Some(c)) => d.checked_add(c),
@@ -359,6 +352,27 @@ impl<A: Allocator> Output for Growing<A> {
     }
 }
 
+/// Reads the frame at `pos` of `input`: a skippable frame is skipped
+/// (`None`, `pos` after it); an LZ4 frame gives its header (`pos` after the
+/// header, at the first block).
+///
+/// # Errors
+/// [`Error::CorruptCompressedData`] when `pos` is past the end or the frame
+/// (or its header) is cut short or malformed.
+fn next_frame(input: &[u8], pos: &mut usize) -> Result<Option<FrameHeader>> {
+    let rest = input.get(*pos..).ok_or(Error::CorruptCompressedData)?;
+    let magic = read_u32(rest, &mut 0)?;
+    if is_skippable(magic) {
+        *pos += 4;
+        let size = read_u32(input, pos)? as usize;
+        take(input, pos, size)?;
+        return Ok(None);
+    }
+    let hdr = read_frame_header(rest)?;
+    *pos += hdr.header_len;
+    Ok(Some(hdr))
+}
+
 /// Decodes every frame of `input` into `out` from offset 0; returns the
 /// number of content bytes.
 fn decode_frames<O: Output>(input: &[u8], out: &mut O) -> Result<usize> {
@@ -366,16 +380,9 @@ fn decode_frames<O: Output>(input: &[u8], out: &mut O) -> Result<usize> {
     let mut at = 0;
     let mut frames = 0usize;
     while pos < input.len() || frames == 0 {
-        let rest = input.get(pos..).ok_or(Error::CorruptCompressedData)?;
-        let magic = read_u32(rest, &mut 0)?;
-        if is_skippable(magic) {
-            pos += 4;
-            let size = read_u32(input, &mut pos)? as usize;
-            take(input, &mut pos, size)?;
+        let Some(hdr) = next_frame(input, &mut pos)? else {
             continue;
-        }
-        let hdr = read_frame_header(rest)?;
-        pos += hdr.header_len;
+        };
         at = decode_frame(&hdr, input, &mut pos, out, at)?;
         frames += 1;
     }

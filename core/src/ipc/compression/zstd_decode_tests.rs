@@ -3,7 +3,7 @@
 //! kind of corruption is an error (never a panic), and oversized claims are
 //! refused before anything is allocated.
 
-use super::super::zstd_frame::tests::{block_header, raw_frame, rle_frame};
+use super::super::zstd_frame::tests::{block_header, raw_frame, raw_frame_with, rle_frame};
 use super::super::zstd_frame::{MAGIC, SKIPPABLE_MAGIC};
 use super::super::{
     buffer_length, compress_buffer, decompress_buffer, BufferLength, BuiltinCodecs, CodecSet,
@@ -175,15 +175,14 @@ fn bad_checksum_is_a_checksum_mismatch() {
     let (got, _) = decode(&framed(data.len() as i64, &z), 1 << 20);
     assert_eq!(got, Err(Error::CompressedChecksumMismatch));
     // A hand-made frame whose checksum field is wrong.
-    let mut f = MAGIC.to_le_bytes().to_vec();
-    f.extend_from_slice(&[0x24, 3]);
-    f.extend_from_slice(&block_header(true, 0, 3));
-    f.extend_from_slice(b"abc");
+    let mut f = raw_frame_with(&[0x24, 3], b"abc");
     f.extend_from_slice(&[0, 0, 0, 0]);
-    assert_eq!(
-        ZstdDecoder::new().decompress(&f, &mut [0; 3]),
-        Err(Error::CompressedChecksumMismatch)
-    );
+    assert_eq!(decompress_3(&f), Err(Error::CompressedChecksumMismatch));
+}
+
+/// `f` decompressed into three bytes.
+fn decompress_3(f: &[u8]) -> Result<usize> {
+    ZstdDecoder::new().decompress(f, &mut [0; 3])
 }
 
 #[test]
@@ -304,14 +303,8 @@ fn overflowing_the_output_is_a_size_mismatch() {
 
 #[test]
 fn dictionary_frames_are_refused() {
-    let mut f = MAGIC.to_le_bytes().to_vec();
-    f.extend_from_slice(&[0x21, 5, 3]);
-    f.extend_from_slice(&block_header(true, 0, 3));
-    f.extend_from_slice(b"abc");
-    assert_eq!(
-        ZstdDecoder::new().decompress(&f, &mut [0; 3]),
-        Err(Error::CorruptCompressedData)
-    );
+    let f = raw_frame_with(&[0x21, 5, 3], b"abc");
+    assert_eq!(decompress_3(&f), Err(Error::CorruptCompressedData));
 }
 
 #[test]

@@ -16,8 +16,14 @@ pub(crate) fn block_header(last: bool, ty: u32, size: u32) -> [u8; 3] {
 /// A single-segment frame (1-byte content size) holding one raw block.
 pub(crate) fn raw_frame(content: &[u8]) -> Vec<u8> {
     assert!(content.len() < 256);
+    raw_frame_with(&[0x20, content.len() as u8], content)
+}
+
+/// A frame of the header `descriptor` (after the magic: descriptor byte,
+/// window, dictionary id, content size) holding one raw block.
+pub(crate) fn raw_frame_with(descriptor: &[u8], content: &[u8]) -> Vec<u8> {
     let mut f = M.to_vec();
-    f.extend_from_slice(&[0x20, content.len() as u8]);
+    f.extend_from_slice(descriptor);
     f.extend_from_slice(&block_header(true, 0, content.len() as u32));
     f.extend_from_slice(content);
     f
