@@ -105,7 +105,8 @@ impl InputKind {
 }
 
 impl fmt::Display for InputKind {
-    /// The sentence of [`InputKind::describe`], without a byte offset.
+    /// The sentence an error with this input shows, without a byte offset
+    /// (`an Arrow IPC file truncated: the footer is missing`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.describe(f, None)
     }
