@@ -8,8 +8,10 @@
 
 use core::fmt;
 
+mod input;
 mod location;
 
+pub use input::InputKind;
 pub use location::Location;
 
 /// Shorthand for `core::result::Result<T, alkaid::Error>`.
@@ -38,6 +40,9 @@ pub type Result<T, E = Error> = core::result::Result<T, E>;
 #[derive(Clone, Copy)]
 pub struct Error {
     kind: ErrorKind,
+    /// What the input looks like, when a reader recognised it.
+    #[cfg(feature = "error-location")]
+    input: Option<InputKind>,
     location: Location,
 }
 
@@ -46,7 +51,67 @@ impl Error {
     pub const fn new(kind: ErrorKind) -> Self {
         Error {
             kind,
+            #[cfg(feature = "error-location")]
+            input: None,
             location: Location::NONE,
+        }
+    }
+
+    /// What the input looks like, when the reader that refused it at its
+    /// start recognised it as something else (a Parquet file, text, an IPC
+    /// file given to a stream reader, a truncated IPC file, …); always
+    /// `None` without the feature `error-location`.
+    pub const fn input(&self) -> Option<InputKind> {
+        #[cfg(feature = "error-location")]
+        {
+            self.input
+        }
+        #[cfg(not(feature = "error-location"))]
+        {
+            None
+        }
+    }
+
+    /// The error of a reader of `reads` that refused an input whose first
+    /// bytes are `head` (8 suffice): records what `head` looks like
+    /// ([`InputKind`]) unless it is what the reader reads or looks like
+    /// nothing known. Does nothing without the feature `error-location`
+    /// (firmware builds pay no code for it).
+    #[inline(always)]
+    #[must_use]
+    pub(crate) fn at_start(self, head: &[u8], reads: InputKind) -> Self {
+        #[cfg(feature = "error-location")]
+        {
+            let mut e = self;
+            if let Some(k) = InputKind::sniff(head).filter(|&k| k != reads) {
+                e.input = Some(k);
+            }
+            e
+        }
+        #[cfg(not(feature = "error-location"))]
+        {
+            let _ = (head, reads);
+            self
+        }
+    }
+
+    /// The error of a file reader given an input of `len` bytes that
+    /// starts with the file magic and does not end with it:
+    /// [`InputKind::TruncatedArrowFile`] at byte offset `len`. Does
+    /// nothing without the feature `error-location`.
+    #[inline(always)]
+    #[must_use]
+    pub(crate) fn truncated_file(self, len: u64) -> Self {
+        #[cfg(feature = "error-location")]
+        {
+            let mut e = self.with_offset(usize::try_from(len).unwrap_or(usize::MAX));
+            e.input = Some(InputKind::TruncatedArrowFile);
+            e
+        }
+        #[cfg(not(feature = "error-location"))]
+        {
+            let _ = len;
+            self
         }
     }
 
@@ -521,16 +586,30 @@ impl fmt::Display for ErrorKind {
     }
 }
 
-impl fmt::Display for Error {
-    /// The static message, then the location when one is known, e.g.
-    /// `offsets are not monotonically increasing (message 2, field 2,
-    /// buffer 7, byte offset 40)`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Error {
+    /// The sentence of [`Display`](fmt::Display): what the input looks
+    /// like when known, else the static message then the location.
+    fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(input) = self.input() {
+            return input.describe(f, self.location.byte_offset());
+        }
         f.write_str(self.message())?;
         if !self.location.is_empty() {
             write!(f, " ({})", self.location)?;
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for Error {
+    /// The static message, then the location when one is known, e.g.
+    /// `offsets are not monotonically increasing (message 2, field 2,
+    /// buffer 7, byte offset 40)`; when the reader recognised what the
+    /// input is instead ([`Error::input`]), that, e.g. `a Parquet file,
+    /// not Arrow IPC` or `an Arrow IPC file truncated at byte 400: the
+    /// footer is missing`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.describe(f)
     }
 }
 
@@ -540,11 +619,8 @@ impl fmt::Debug for Error {
     /// `fn main() -> Result<(), Box<dyn Error>>` prints says what is wrong.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(&self.kind, f)?;
-        write!(f, ": {}", self.message())?;
-        if !self.location.is_empty() {
-            write!(f, " ({})", self.location)?;
-        }
-        Ok(())
+        f.write_str(": ")?;
+        self.describe(f)
     }
 }
 
@@ -655,11 +731,58 @@ mod tests {
         );
     }
 
+    #[cfg(feature = "error-location")]
+    #[test]
+    fn a_recognised_input_is_said_instead_of_the_kind() {
+        extern crate std;
+        use std::string::ToString;
+        let e = Error::LimitExceeded
+            .with_message(0)
+            .at_start(b"PAR1\x15\x04", InputKind::ArrowStream);
+        assert_eq!(e, Error::LimitExceeded);
+        assert_eq!(e.input(), Some(InputKind::Parquet));
+        assert_eq!(e.to_string(), "a Parquet file, not Arrow IPC");
+        assert_eq!(
+            std::format!("{e:?}"),
+            "LimitExceeded: a Parquet file, not Arrow IPC"
+        );
+        // What the reader reads, or nothing known: the error is unchanged.
+        let e = Error::InvalidFlatbuffer.with_message(0);
+        let same = e.at_start(&[0xFF; 8], InputKind::ArrowStream);
+        assert_eq!(same.input(), None);
+        assert_eq!(
+            same.to_string(),
+            "flatbuffer failed verification (message 0)"
+        );
+        let same = e.at_start(&[0x01, 0x9C, 0xFE, 0x42], InputKind::ArrowStream);
+        assert_eq!(same.input(), None);
+        let e = Error::InvalidMagic.at_start(&[0xFF; 8], InputKind::ArrowFile);
+        assert_eq!(
+            e.to_string(),
+            "an Arrow IPC stream, not a file (read it with a stream reader)"
+        );
+        let e = Error::UnexpectedEof.at_start(&[], InputKind::ArrowStream);
+        assert_eq!(e.to_string(), "empty input (0 bytes), not Arrow IPC");
+        let e = Error::InvalidMagic.truncated_file(1234);
+        assert_eq!(e.input(), Some(InputKind::TruncatedArrowFile));
+        assert_eq!(e.location().byte_offset(), Some(1234));
+        assert_eq!(
+            e.to_string(),
+            "an Arrow IPC file truncated at byte 1234: the footer is missing"
+        );
+        assert_eq!(
+            InputKind::TruncatedArrowFile.to_string(),
+            "an Arrow IPC file truncated: the footer is missing"
+        );
+    }
+
     #[cfg(not(feature = "error-location"))]
     #[test]
     fn without_the_feature_an_error_is_one_byte_and_has_no_location() {
         assert_eq!(core::mem::size_of::<Error>(), 1);
         let e = Error::InvalidUtf8.with_offset(3).with_field(1);
         assert!(e.location().is_empty());
+        let e = Error::LimitExceeded.at_start(b"PAR1", InputKind::ArrowStream);
+        assert_eq!(e.input(), None);
     }
 }

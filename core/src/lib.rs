@@ -145,7 +145,7 @@ pub struct DocsAllocatorsDoctests;
 pub struct DocsFfiDoctests;
 
 pub use allocator_api2;
-pub use error::{Error, ErrorKind, Location, Result};
+pub use error::{Error, ErrorKind, InputKind, Location, Result};
 
 #[cfg(feature = "alloc")]
 mod global;

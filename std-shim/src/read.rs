@@ -361,7 +361,8 @@ impl IpcInput {
     ) -> Result<IpcReader<'static>> {
         self.open_reader(options, codecs.into())
             .map_err(|e| match e {
-                Error::Arrow(_) if !self.plausible => Error::NotIpc,
+                // A core error that says what the input is keeps saying it.
+                Error::Arrow(e) if !self.plausible && e.input().is_none() => Error::NotIpc,
                 e => e,
             })
     }

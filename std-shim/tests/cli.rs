@@ -348,22 +348,20 @@ fn validate_reports_valid_and_invalid() {
     let bad = dir.join("bad_utf8.arrows");
     std::fs::write(&bad, &bytes).unwrap();
     let o = run(&["validate", path_str(&bad)], None);
+    let why = "string value is not valid UTF-8 (message 1, field 1, buffer 4, byte offset 0)";
     assert_eq!(
         fails(&o, "invalid"),
-        "invalid: string value is not valid UTF-8 (message 1, field 1, buffer 4, byte offset 0)"
+        format!("invalid: {}: {why}", bad.display())
     );
     assert_eq!(stdout(&o), "");
     let o = run(&["validate", "-"], Some(&bytes));
-    assert_eq!(
-        fails(&o, "invalid"),
-        "invalid: string value is not valid UTF-8 (message 1, field 1, buffer 4, byte offset 0)"
-    );
+    assert_eq!(fails(&o, "invalid"), format!("invalid: <stdin>: {why}"));
 
     // Other commands report the same reason as an error.
     let o = run(&["cat", path_str(&bad)], None);
     assert_eq!(
         fails(&o, "error"),
-        "error: string value is not valid UTF-8 (message 1, field 1, buffer 4, byte offset 0)"
+        format!("error: {}: {why}", bad.display())
     );
 
     let o = run(&["validate", path_str(&dir.join("missing.arrow"))], None);
@@ -659,8 +657,9 @@ fn validate_warns_of_value_rules_and_strict_refuses() {
         assert_eq!(
             fails(&o, "invalid"),
             format!(
-                "invalid: decimal value does not fit in its precision \
-                 (message {message}, field 0, buffer 1)"
+                "invalid: {}: decimal value does not fit in its precision \
+                 (message {message}, field 0, buffer 1)",
+                p.display()
             )
         );
     }
@@ -672,5 +671,58 @@ fn validate_warns_of_value_rules_and_strict_refuses() {
         let o = run(&args, None);
         ok(&o);
         assert!(stdout(&o).starts_with("valid: stream, "), "{}", stdout(&o));
+    }
+}
+
+#[test]
+fn wrong_inputs_are_named_with_their_path() {
+    let dir = common::temp_dir("wrong_inputs");
+    let file = common::encode(IpcFormat::File);
+    let cut = file.len() - 10;
+    let cases: [(&str, Vec<u8>, String); 5] = [
+        (
+            "data.parquet",
+            b"PAR1\x15\x04\x15\x10\x15\x14L\x15\x02\x15\x00\x12\x00\x00PAR1".to_vec(),
+            "a Parquet file, not Arrow IPC".into(),
+        ),
+        (
+            "table.csv",
+            b"id,name\n1,alice\n2,bob\n".to_vec(),
+            "text (such as CSV or JSON), not Arrow IPC".into(),
+        ),
+        (
+            "cut.arrow",
+            file[..cut].to_vec(),
+            format!("an Arrow IPC file truncated at byte {cut}: the footer is missing"),
+        ),
+        (
+            "empty.arrow",
+            Vec::new(),
+            "empty input (0 bytes), not Arrow IPC".into(),
+        ),
+        (
+            "magic-only.arrow",
+            b"ARROW1\0\0".to_vec(),
+            "an Arrow IPC file truncated at byte 8: the footer is missing".into(),
+        ),
+    ];
+    for (name, bytes, why) in &cases {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        for (cmd, tag) in [
+            ("validate", "invalid"),
+            ("cat", "error"),
+            ("schema", "error"),
+        ] {
+            let o = run(&[cmd, path_str(&p)], None);
+            assert_eq!(fails(&o, tag), format!("{tag}: {}: {why}", p.display()));
+        }
+        let out = dir.join("never.arrow");
+        let o = run(&["convert", path_str(&p), path_str(&out)], None);
+        assert_eq!(fails(&o, "error"), format!("error: {}: {why}", p.display()));
+        assert!(!out.exists());
+        // Through standard input: named `<stdin>`.
+        let o = run(&["validate", "-"], Some(bytes));
+        assert_eq!(fails(&o, "invalid"), format!("invalid: <stdin>: {why}"));
     }
 }

@@ -128,7 +128,7 @@ fn errors_name_what_the_user_gave() {
         assert_eq!(
             text(&o.stderr),
             format!(
-                "{tag}: {}: not an Arrow IPC stream or file\n",
+                "{tag}: {}: text (such as CSV or JSON), not Arrow IPC\n",
                 csv.display()
             )
         );

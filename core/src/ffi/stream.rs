@@ -67,8 +67,32 @@ pub struct FFI_ArrowArrayStream {
 // `Send` data (the bounds of `try_from_batches_in`).
 unsafe impl Send for FFI_ArrowArrayStream {}
 
-/// Room for the last error's message and its NUL.
-const MESSAGE_ROOM: usize = 128;
+/// Room for the last error's message and its NUL: the longest static
+/// message with a full location fits.
+const MESSAGE_ROOM: usize = 256;
+
+/// Writes into a byte array, keeping room for a NUL: what does not fit is
+/// cut (at a character boundary).
+struct Cut<'m> {
+    out: &'m mut [u8; MESSAGE_ROOM],
+    len: usize,
+}
+
+impl core::fmt::Write for Cut<'_> {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        for c in s.chars() {
+            let mut utf8 = [0u8; 4];
+            let bytes = c.encode_utf8(&mut utf8).as_bytes();
+            let end = self.len + bytes.len();
+            match self.out.get_mut(self.len..end) {
+                Some(room) if end < MESSAGE_ROOM => room.copy_from_slice(bytes),
+                _ => return Err(core::fmt::Error),
+            }
+            self.len = end;
+        }
+        Ok(())
+    }
+}
 
 /// What an exported stream owns.
 struct StreamPrivate<I, A: Allocator + Clone + 'static> {
@@ -80,11 +104,20 @@ struct StreamPrivate<I, A: Allocator + Clone + 'static> {
 }
 
 impl<I, A: Allocator + Clone + 'static> StreamPrivate<I, A> {
+    /// Keeps `e`'s [`Display`](core::fmt::Display) text (its message and
+    /// location, cut to the room) for `get_last_error`; returns its code.
     fn fail(&mut self, e: Error) -> c_int {
-        let m = e.message().as_bytes();
-        let n = m.len().min(MESSAGE_ROOM - 1);
-        self.message[..n].copy_from_slice(&m[..n]);
-        self.message[n] = 0;
+        use core::fmt::Write as _;
+        let mut w = Cut {
+            out: &mut self.message,
+            len: 0,
+        };
+        // A message longer than the room is cut; that is not a failure.
+        let _ = write!(w, "{e}");
+        let n = w.len;
+        if let Some(nul) = self.message.get_mut(n) {
+            *nul = 0;
+        }
         error_code(e)
     }
 }

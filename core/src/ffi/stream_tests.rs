@@ -40,7 +40,11 @@ fn stream(error_after: Option<usize>) -> (FFI_ArrowArrayStream, Vec<RecordBatch<
     let mut items: Vec<Result<RecordBatch<'static, G>>> = batches.iter().cloned().map(Ok).collect();
     if let Some(n) = error_after {
         items.truncate(n);
-        items.push(Err(Error::OffsetsNotMonotonic));
+        items.push(Err(Error::OffsetsNotMonotonic
+            .with_row(414)
+            .with_buffer(1)
+            .with_field(0)
+            .with_message(1)));
     }
     let schema = batches[0].schema().clone();
     let s = FFI_ArrowArrayStream::try_from_batches_in(
@@ -53,6 +57,15 @@ fn stream(error_after: Option<usize>) -> (FFI_ArrowArrayStream, Vec<RecordBatch<
     .unwrap();
     (s, batches)
 }
+
+/// What `get_last_error` says of the producer's error: its message and
+/// location, as its `Display` (without the feature `error-location`, its
+/// message alone).
+#[cfg(feature = "error-location")]
+const LOCATED: &str =
+    "offsets are not monotonically increasing (message 1, field 0, buffer 1, row 414)";
+#[cfg(not(feature = "error-location"))]
+const LOCATED: &str = "offsets are not monotonically increasing";
 
 /// The stream tests share the drop counter: they run under one lock.
 static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -103,7 +116,7 @@ fn producer_errors_reach_the_consumer_with_their_message() {
     assert!(out.is_released());
     // SAFETY: the stream's last error is a NUL-terminated string.
     let msg = unsafe { CStr::from_ptr(get_last_error(&mut s)) };
-    assert_eq!(msg.to_str().unwrap(), Error::OffsetsNotMonotonic.message());
+    assert_eq!(msg.to_str().unwrap(), LOCATED);
 
     // Through the reader: the error, then the end.
     let (s, _) = stream(Some(2));
@@ -112,10 +125,7 @@ fn producer_errors_reach_the_consumer_with_their_message() {
     assert!(reader.next().unwrap().is_ok());
     assert!(reader.next().unwrap().is_ok());
     assert_eq!(reader.next().unwrap().unwrap_err(), Error::Io);
-    assert_eq!(
-        reader.last_error(),
-        Some(Error::OffsetsNotMonotonic.message())
-    );
+    assert_eq!(reader.last_error(), Some(LOCATED));
     assert!(reader.next().is_none());
 }
 

@@ -203,8 +203,8 @@ impl Compression {
 
 /// Why a command failed.
 enum Failure {
-    /// The input is not valid IPC data (or breaks a limit).
-    Invalid(alkaid::Error),
+    /// The input (path given) is not valid IPC data (or breaks a limit).
+    Invalid(String, alkaid::Error),
     /// The input (path given) is not Arrow IPC data at all.
     NotIpc(String),
     /// An operating system error, with what it was about.
@@ -217,7 +217,7 @@ impl From<Error> for Failure {
     fn from(e: Error) -> Self {
         match e {
             Error::Io(e) => Failure::Io(String::new(), e),
-            Error::Arrow(e) => Failure::Invalid(e),
+            Error::Arrow(e) => Failure::Invalid(String::new(), e),
             Error::NotIpc => Failure::NotIpc(String::new()),
             // `Error` is non-exhaustive; keep its message.
             e => Failure::Io(String::new(), io::Error::other(e.to_string())),
@@ -231,12 +231,20 @@ impl From<io::Error> for Failure {
     }
 }
 
-/// Attaches `what` (a path) to an I/O failure.
+/// Attaches `what` (a path; `-` is standard input) to a failure.
 fn about(what: &Path) -> impl FnOnce(Error) -> Failure + '_ {
-    move |e| match Failure::from(e) {
-        Failure::Io(_, e) => Failure::Io(what.display().to_string(), e),
-        Failure::NotIpc(_) => Failure::NotIpc(what.display().to_string()),
-        f => f,
+    move |e| {
+        let name = if is_dash(what) {
+            "<stdin>".to_string()
+        } else {
+            what.display().to_string()
+        };
+        match Failure::from(e) {
+            Failure::Io(_, e) => Failure::Io(name, e),
+            Failure::NotIpc(_) => Failure::NotIpc(name),
+            Failure::Invalid(_, e) => Failure::Invalid(name, e),
+            f => f,
+        }
     }
 }
 
@@ -325,9 +333,13 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Io(_, e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(Failure::Invalid(e)) => {
+        Err(Failure::Invalid(what, e)) => {
             let tag = if validating { "invalid" } else { "error" };
-            let _ = writeln!(stderr, "{tag}: {e}");
+            let _ = if what.is_empty() {
+                writeln!(stderr, "{tag}: {e}")
+            } else {
+                writeln!(stderr, "{tag}: {what}: {e}")
+            };
             ExitCode::from(1)
         }
         Err(Failure::NotIpc(what)) => {

@@ -15,7 +15,7 @@ use super::{IpcReadOptions, ReaderCore};
 use crate::array::RecordBatch;
 use crate::buffer::{Buffer, MutableBuffer, SharedSlice};
 use crate::datatypes::{Metadata, Schema};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, InputKind, Result};
 use crate::ipc::compression::{BuiltinCodecs, CodecSet};
 use crate::ipc::message::MessageView;
 use crate::ipc::Endianness;
@@ -315,9 +315,24 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> StreamDecoder<'b, A, S> {
         if boundary && self.core().is_some() {
             return Ok(());
         }
-        let e = Error::UnexpectedEof.with_message(self.message);
+        let mut e = Error::UnexpectedEof.with_message(self.message);
+        if let State::Prefix { .. } = self.state {
+            // Nothing (or less than a length prefix) came before the end.
+            e = self.at_start(e, self.prefix.get(..self.filled).unwrap_or(&[]));
+        }
         self.error = Some(e);
         Err(e)
+    }
+
+    /// `e` with what the input looks like ([`Error::at_start`]) when it
+    /// stopped the first message before the schema was read, `head` being
+    /// the input's first bytes.
+    fn at_start(&self, e: Error, head: &[u8]) -> Error {
+        if self.message == 0 && self.core().is_none() {
+            e.at_start(head, InputKind::ArrowStream)
+        } else {
+            e
+        }
     }
 
     /// Stops the decoder with `e` (an error of the I/O driving it), located
@@ -345,7 +360,7 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> StreamDecoder<'b, A, S> {
                     // An end-of-stream marker: read it below.
                     Ok(None) => None,
                     Err(e) if e.kind() == ErrorKind::UnexpectedEof => None,
-                    Err(e) => return Err(e),
+                    Err(e) => return Err(self.at_start(e, input.as_slice())),
                 };
                 if let Some((r, next)) = whole {
                     *input = input.slice(next, input.len().saturating_sub(next))?;
@@ -410,7 +425,8 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> StreamDecoder<'b, A, S> {
                 }
                 self.filled = 0;
                 let prefix = self.prefix.get(..need).unwrap_or(&[]);
-                match frame(prefix, &self.options.limits)? {
+                let framed = frame(prefix, &self.options.limits);
+                match framed.map_err(|e| self.at_start(e, prefix))? {
                     None if self.core().is_none() => Err(Error::UnexpectedEof),
                     None => {
                         self.state = State::Finished;

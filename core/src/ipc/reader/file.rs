@@ -9,7 +9,7 @@ use super::{IpcReadOptions, ReadLimits, ReaderCore};
 use crate::array::RecordBatch;
 use crate::buffer::{Buffer, MutableBuffer};
 use crate::datatypes::{Metadata, Schema};
-use crate::error::{Error, Result};
+use crate::error::{Error, InputKind, Result};
 use crate::ipc::compression::{BuiltinCodecs, CodecSet};
 use crate::ipc::io::{read_exact, read_up_to};
 use crate::ipc::message::{Block, FooterView, MessageView};
@@ -40,9 +40,11 @@ const TAIL_BYTES: usize = 4 + 7;
 /// length.
 ///
 /// # Errors
-/// [`Error::InvalidMagic`] when the file does not start with a magic or
-/// does not end with the same one, or is too short to hold both and a
-/// footer length; [`Error::InvalidFooter`] for a negative footer length or
+/// [`Error::InvalidMagic`] when the file does not start with a magic
+/// (with what it looks like, [`Error::input`], when recognised: a stream,
+/// Parquet, text, empty) or does not end with the same one, or is too
+/// short to hold both and a footer length
+/// ([`InputKind::TruncatedArrowFile`] at its length); [`Error::InvalidFooter`] for a negative footer length or
 /// a footer that would start before the end of the leading magic;
 /// [`Error::LimitExceeded`] for a footer longer than
 /// `ReadLimits::max_metadata_size`.
@@ -52,10 +54,11 @@ fn footer_extent(
     file_len: u64,
     limits: &ReadLimits,
 ) -> Result<(u64, usize)> {
-    let magic = start_magic(head).ok_or(Error::InvalidMagic)?;
+    let magic = start_magic(head)
+        .ok_or_else(|| Error::InvalidMagic.at_start(head, InputKind::ArrowFile))?;
     let m = magic.len();
     if file_len < (HEAD_BYTES + 4 + m) as u64 || !tail.ends_with(magic) {
-        return Err(Error::InvalidMagic);
+        return Err(Error::InvalidMagic.truncated_file(file_len));
     }
     let at = tail.len().checked_sub(m + 4).ok_or(Error::InvalidMagic)?;
     let lb = tail.get(at..at + 4).ok_or(Error::InvalidMagic)?;

@@ -37,6 +37,8 @@ mod decoder_tests;
 mod dictionary;
 mod file;
 mod framing;
+#[cfg(all(test, feature = "error-location"))]
+mod input_tests;
 mod options;
 #[cfg(feature = "compression")]
 mod parallel;

@@ -9,7 +9,7 @@ use super::{IpcReadOptions, ReaderCore, StreamDecoder};
 use crate::array::RecordBatch;
 use crate::buffer::Buffer;
 use crate::datatypes::{Metadata, Schema};
-use crate::error::{Error, Result};
+use crate::error::{Error, InputKind, Result};
 use crate::ipc::compression::{BuiltinCodecs, CodecSet};
 use crate::ipc::Endianness;
 
@@ -312,7 +312,10 @@ impl<'b, A: Allocator + Clone + 'b, S: CodecSet> SliceStreamReader<'b, A, S> {
                 .ok_or(Error::UnexpectedEof)?;
             Ok((ReaderCore::from_message(&msg, options, codecs, alloc)?, pos))
         };
-        let (core, pos) = open().map_err(|e: Error| e.with_message(0))?;
+        let (core, pos) = open().map_err(|e: Error| {
+            e.with_message(0)
+                .at_start(input.as_slice(), InputKind::ArrowStream)
+        })?;
         Ok(SliceStreamReader {
             input: input.clone(),
             pos,
