@@ -725,4 +725,69 @@ fn wrong_inputs_are_named_with_their_path() {
         let o = run(&["validate", "-"], Some(bytes));
         assert_eq!(fails(&o, "invalid"), format!("invalid: <stdin>: {why}"));
     }
+
+fn cat_fits_width_elides_columns_or_goes_vertical() {
+    let dir = common::temp_dir("cat_width");
+    let s = write_sample(&dir, "in.arrows", IpcFormat::Stream);
+    let p = path_str(&s);
+    let o = run(&["cat", p, "--limit", "2", "--width", "40"], None);
+    ok(&o);
+    assert_eq!(
+        stdout(&o),
+        "\
+id | … | ts
+---+---+-------------------------
+ 1 | … | 1970-01-01T00:00:00.000Z
+ 2 | … | null
+(3 of 5 columns not shown; use --width or --vertical)
+"
+    );
+    // Wide enough for everything: no marker, no note.
+    let o = run(&["cat", p, "--limit", "2", "--width", "58"], None);
+    ok(&o);
+    assert!(!stdout(&o).contains('…'), "{}", stdout(&o));
+    // --max-width still cuts cells (and narrower cells let more columns in).
+    let o = run(
+        &[
+            "cat",
+            p,
+            "--limit",
+            "2",
+            "--width",
+            "30",
+            "--max-width",
+            "6",
+        ],
+        None,
+    );
+    ok(&o);
+    assert_eq!(
+        stdout(&o),
+        "\
+id | name  | … | ts
+---+-------+---+-------
+ 1 | alice | … | 1970-…
+ 2 | null  | … | null
+(2 of 5 columns not shown; use --width or --vertical)
+"
+    );
+    let o = run(&["cat", p, "--limit", "2", "--vertical"], None);
+    ok(&o);
+    assert_eq!(
+        stdout(&o),
+        "\
+-[ row 1 ]-
+id: 1
+name: alice
+score: 1.5
+tags: [\"x\", \"y\"]
+ts: 1970-01-01T00:00:00.000Z
+-[ row 2 ]-
+id: 2
+name: null
+score: null
+tags: []
+ts: null
+"
+    );
 }

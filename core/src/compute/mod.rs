@@ -17,7 +17,9 @@
 //! - [`filter_in`] / [`filter()`], [`filter_record_batch_in`]: the slots
 //!   where a boolean predicate is true.
 //! - [`gc_in`] / [`gc()`]: a view array with only the bytes its views
-//!   reference (take, filter and concat share view data buffers).
+//!   reference (take, filter and concat share view data buffers);
+//!   [`gc_array_in`] / [`gc_batch_in`] do so for every view array anywhere
+//!   in an [`ArrayRef`](crate::array::ArrayRef) or a batch.
 //! - [`interleave_in`] / [`interleave()`]: rows picked from several arrays.
 //! - [`sort_to_indices_in`] and [`lexsort_to_indices_in`]: the permutation
 //!   that sorts one column (directly for primitives) or several (through the
@@ -34,7 +36,7 @@
 //! | `concat/` | concat: `mod.rs` dispatches by layout to its leaves |
 //! | `sort/` | the sorts: `mod.rs` holds the entry points and the dispatch by column type |
 //! | `empty.rs` | `new_empty`, `new_null` |
-//! | `gc.rs` | `gc` of view arrays |
+//! | `gc/` | gc: `mod.rs` dispatches by layout to its leaves (one view array, nested layouts) |
 //! | `interleave.rs` | `interleave` (a concat, then a take) |
 //! | `indices.rs` | [`Indices`] and the read indices of a take |
 //! | `bits.rs` | bitmaps read and written a word at a time |
@@ -137,9 +139,9 @@ pub use empty::{new_empty, new_null};
 pub use filter::{filter, filter_record_batch};
 pub use filter::{filter_in, filter_record_batch_in};
 #[cfg(all(feature = "views", feature = "alloc"))]
-pub use gc::gc;
+pub use gc::{gc, gc_array, gc_batch};
 #[cfg(feature = "views")]
-pub use gc::gc_in;
+pub use gc::{gc_array_in, gc_batch_in, gc_in};
 pub use indices::Indices;
 #[cfg(feature = "alloc")]
 pub use interleave::interleave;

@@ -104,7 +104,11 @@ enum Command {
     ///
     /// The header is printed once; numbers are right-aligned; column widths
     /// are set by the first rows and only grow; cells wider than
-    /// --max-width characters are cut with `…`.
+    /// --max-width characters are cut with `…`. Lines are fitted to the
+    /// terminal (its width from $COLUMNS, else 80) when stdout is one, or to
+    /// --width: the first and last columns are kept, those in the middle
+    /// that do not fit are elided as one `…` column, and a last line says
+    /// how many. Piped output is not fitted unless --width is given.
     Cat {
         /// Input path, or `-` for standard input
         input: PathBuf,
@@ -114,6 +118,12 @@ enum Command {
         /// Cut cells (and column names) to N characters; 0 prints them whole
         #[arg(long, value_name = "N", default_value_t = format::DEFAULT_MAX_CELL_WIDTH)]
         max_width: usize,
+        /// Fit table lines to N characters (overrides the terminal's width)
+        #[arg(long, value_name = "N")]
+        width: Option<usize>,
+        /// Print each row as `name: value` lines under a `-[ row N ]-` header
+        #[arg(long)]
+        vertical: bool,
         #[command(flatten)]
         follow: FollowArgs,
     },
@@ -325,8 +335,19 @@ fn main() -> ExitCode {
             input,
             limit,
             max_width,
+            width,
+            vertical,
             follow,
-        } => cat(&input, limit, (max_width > 0).then_some(max_width), follow),
+        } => cat(
+            &input,
+            CatLayout {
+                limit,
+                max_width: (max_width > 0).then_some(max_width),
+                width: width.or_else(terminal_width),
+                vertical,
+            },
+            follow,
+        ),
     };
     let mut stderr = io::stderr().lock();
     // Writes to stderr may fail (closed); there is nothing left to tell then.
@@ -417,18 +438,33 @@ fn schema(input: &Path, full: bool, follow: FollowArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-fn cat(
-    input: &Path,
+/// How `cat` lays out its rows.
+struct CatLayout {
     limit: Option<usize>,
     max_width: Option<usize>,
-    follow: FollowArgs,
-) -> Result<(), Failure> {
+    /// Line width to fit the table to (`None`: no limit).
+    width: Option<usize>,
+    vertical: bool,
+}
+
+/// The width of the terminal when stdout is one: `$COLUMNS`, else 80.
+fn terminal_width() -> Option<usize> {
+    if !io::stdout().is_terminal() {
+        return None;
+    }
+    let columns = std::env::var("COLUMNS").ok();
+    Some(columns.and_then(|c| c.trim().parse().ok()).unwrap_or(80))
+}
+
+fn cat(input: &Path, layout: CatLayout, follow: FollowArgs) -> Result<(), Failure> {
     let src = open_following(input, Some(follow))?;
     let mut reader = src.reader().map_err(about(input))?;
     let mut out = BufWriter::new(io::stdout().lock());
-    let mut table = format::TableWriter::new(reader.schema(), max_width);
+    let max_width = layout.max_width;
+    let mut table =
+        format::TableWriter::new(reader.schema(), max_width).with_line_width(layout.width);
     let mut text = String::new();
-    let limit = limit.unwrap_or(usize::MAX);
+    let limit = layout.limit.unwrap_or(usize::MAX);
     let mut printed = 0usize;
     while printed < limit {
         let Some(batch) = reader.next_batch().map_err(about(input))? else {
@@ -440,9 +476,13 @@ fn cat(
         while start < n {
             let end = start.saturating_add(TABLE_ROWS).min(n);
             text.clear();
-            table
-                .write_rows(&mut text, &batch, start..end)
-                .map_err(fmt_failure)?;
+            if layout.vertical {
+                let first = printed.saturating_add(start).saturating_add(1);
+                format::write_vertical(&mut text, &batch, start..end, first, max_width)
+            } else {
+                table.write_rows(&mut text, &batch, start..end)
+            }
+            .map_err(fmt_failure)?;
             out.write_all(text.as_bytes())?;
             start = end;
         }
@@ -450,9 +490,11 @@ fn cat(
         out.flush()?;
         printed += n;
     }
-    text.clear();
-    table.finish(&mut text).map_err(fmt_failure)?;
-    out.write_all(text.as_bytes())?;
+    if !layout.vertical {
+        text.clear();
+        table.finish(&mut text).map_err(fmt_failure)?;
+        out.write_all(text.as_bytes())?;
+    }
     out.flush()?;
     Ok(())
 }

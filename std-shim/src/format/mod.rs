@@ -1,6 +1,7 @@
 //! Text renderings: data types in pyarrow's spelling ([`data_type`]), fields
 //! ([`field`]), schemas ([`schema`]), one slot of any array ([`value`]) and
-//! rows of a record batch as a table ([`table`]).
+//! rows of a record batch as a table ([`table`]) or one field per line
+//! ([`write_vertical`]).
 //!
 //! Everything implements [`core::fmt::Display`], is stable (tests compare
 //! exact output) and never panics, whatever the arrays hold.
@@ -24,9 +25,11 @@
 mod table;
 mod temporal;
 mod value;
+mod vertical;
 
 pub use table::{empty_table, table, TableDisplay, TableWriter, DEFAULT_MAX_CELL_WIDTH};
 pub use value::{value, ValueDisplay};
+pub use vertical::write_vertical;
 
 use core::fmt::{self, Write};
 

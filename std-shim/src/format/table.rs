@@ -39,7 +39,7 @@ fn is_numeric<A: Allocator>(dt: &DataType<'_, A>) -> bool {
 
 /// `cell` cut to at most `max` characters (`None`: no limit), the last one
 /// `…` when it was cut.
-fn clip(mut cell: String, max: Option<usize>) -> String {
+pub(super) fn clip(mut cell: String, max: Option<usize>) -> String {
     if let Some(max) = max {
         if cell.chars().count() > max {
             let keep = cell
@@ -97,6 +97,10 @@ pub struct TableWriter {
     right: Vec<bool>,
     widths: Vec<usize>,
     max: Option<usize>,
+    line_width: Option<usize>,
+    /// The columns printed, in order (`None` for the gap of elided ones),
+    /// chosen when the header is written.
+    layout: Vec<Option<usize>>,
     started: bool,
 }
 
@@ -116,8 +120,83 @@ impl TableWriter {
             right: fields.iter().map(|c| is_numeric(c.data_type())).collect(),
             header,
             max: max_cell_width,
+            line_width: None,
+            layout: Vec::new(),
             started: false,
         }
+    }
+
+    /// Fits lines to `width` characters (`None`: no limit, the default) by
+    /// eliding whole columns from the middle: the first and last columns
+    /// are kept, then the second and the second-to-last and so on while
+    /// they fit, and one `…` column stands for those left out. The columns
+    /// are chosen from the widths of the first rows written (columns that
+    /// widen later may make lines longer than `width`); at least the first
+    /// column is always shown. [`finish`](Self::finish) then prints a note
+    /// `(K of N columns not shown; use --width or --vertical)`.
+    pub fn with_line_width(mut self, width: Option<usize>) -> Self {
+        self.line_width = width;
+        self
+    }
+
+    /// How many columns the layout leaves out (0 before the header).
+    pub fn elided(&self) -> usize {
+        let shown = self.layout.iter().filter(|c| c.is_some()).count();
+        if self.started {
+            self.header.len() - shown
+        } else {
+            0
+        }
+    }
+
+    /// The columns to print within the line width.
+    fn choose_layout(&self) -> Vec<Option<usize>> {
+        let n = self.widths.len();
+        let all: Vec<Option<usize>> = (0..n).map(Some).collect();
+        let Some(limit) = self.line_width else {
+            return all;
+        };
+        let total = |cols: &[usize], gap: bool| {
+            let w: usize = cols
+                .iter()
+                .map(|&k| self.widths.get(k).copied().unwrap_or(0))
+                .sum();
+            let count = cols.len() + usize::from(gap);
+            w + usize::from(gap) + 3 * count.saturating_sub(1)
+        };
+        let every: Vec<usize> = (0..n).collect();
+        if total(&every, false) <= limit {
+            return all;
+        }
+        let (mut left, mut right) = (Vec::new(), Vec::new());
+        let (mut lo, mut hi) = (0usize, n);
+        while lo < hi {
+            let from_left = left.len() <= right.len();
+            let k = if from_left { lo } else { hi - 1 };
+            let mut cols: Vec<usize> = left.clone();
+            if from_left {
+                cols.push(k);
+            }
+            let mut tail = right.clone();
+            if !from_left {
+                tail.push(k);
+            }
+            cols.extend(tail.iter().rev());
+            if total(&cols, true) > limit && !left.is_empty() {
+                break;
+            }
+            if from_left {
+                left.push(k);
+                lo += 1;
+            } else {
+                right.push(k);
+                hi -= 1;
+            }
+        }
+        let mut layout: Vec<Option<usize>> = left.into_iter().map(Some).collect();
+        layout.push(None);
+        layout.extend(right.into_iter().rev().map(Some));
+        layout
     }
 
     /// Writes rows `rows` of `batch` (clamped to its rows), after the header
@@ -147,7 +226,16 @@ impl TableWriter {
     /// # Errors
     /// The error of `out`.
     pub fn finish<W: Write>(&mut self, out: &mut W) -> fmt::Result {
-        self.write_header(out)
+        self.write_header(out)?;
+        let elided = self.elided();
+        if elided > 0 {
+            writeln!(
+                out,
+                "({elided} of {} columns not shown; use --width or --vertical)",
+                self.header.len()
+            )?;
+        }
+        Ok(())
     }
 
     /// Renders the cells of `rows` and widens the columns to them.
@@ -178,11 +266,13 @@ impl TableWriter {
             return Ok(());
         }
         self.started = true;
+        self.layout = self.choose_layout();
         self.write_line(f, &self.header)?;
-        for (k, &w) in self.widths.iter().enumerate() {
-            if k > 0 {
+        for (i, col) in self.layout.iter().enumerate() {
+            if i > 0 {
                 f.write_str("-+-")?;
             }
+            let w = col.map_or(1, |k| self.widths.get(k).copied().unwrap_or(0));
             for _ in 0..w {
                 f.write_char('-')?;
             }
@@ -190,14 +280,19 @@ impl TableWriter {
         f.write_char('\n')
     }
 
-    /// One line of cells padded to the widths (the last one unpadded when
-    /// left-aligned).
+    /// One line of the layout's cells padded to the widths (the last one
+    /// unpadded when left-aligned), `…` for the elided columns.
     fn write_line<W: Write>(&self, f: &mut W, cells: &[String]) -> fmt::Result {
-        let last = cells.len().saturating_sub(1);
-        for (k, cell) in cells.iter().enumerate() {
-            if k > 0 {
+        let last = self.layout.len().saturating_sub(1);
+        for (i, col) in self.layout.iter().enumerate() {
+            if i > 0 {
                 f.write_str(" | ")?;
             }
+            let Some(k) = *col else {
+                f.write_char('…')?;
+                continue;
+            };
+            let cell = cells.get(k).map_or("", String::as_str);
             let w = self.widths.get(k).copied().unwrap_or(0);
             let pad = w.saturating_sub(cell.chars().count());
             let right = self.right.get(k).copied().unwrap_or(false);
@@ -207,7 +302,7 @@ impl TableWriter {
                 }
             }
             f.write_str(cell)?;
-            if !right && k < last {
+            if !right && i < last {
                 for _ in 0..pad {
                     f.write_char(' ')?;
                 }

@@ -1,5 +1,5 @@
-//! [`gc()`]: a view array whose data buffers hold only the bytes its views
-//! still reference.
+//! [`gc_in`] / [`gc()`] of one typed view array: a view array whose data
+//! buffers hold only the bytes its views still reference.
 
 use allocator_api2::alloc::Allocator;
 
@@ -12,8 +12,8 @@ const MAX_BUFFER: usize = i32::MAX as usize;
 
 /// Copies the bytes that the views of `array` reference into new data
 /// buffers ("Variable-size Binary View Layout"), so that the result no
-/// longer keeps the input's data buffers alive: after [`super::take_in`],
-/// [`super::filter_in`] or [`super::concat()`], which share the inputs' data
+/// longer keeps the input's data buffers alive: after [`crate::compute::take_in`],
+/// [`crate::compute::filter_in`] or [`crate::compute::concat()`], which share the inputs' data
 /// buffers whole, this bounds memory by the kept values.
 ///
 /// Values are copied in slot order into buffers of at most `i32::MAX`
