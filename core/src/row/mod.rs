@@ -548,7 +548,8 @@ pub(crate) fn encode<A: Allocator>(
             child,
         } => list::encode(*nulls, index, child, node, data, cursors),
         Encoder::Table { table, index, .. } => {
-            dictionary::encode(node, table, index, data, cursors)
+            let n = cursors.len();
+            dictionary::encode(node, table, index, data, &mut Layout::Cursors(cursors), n)
         }
         Encoder::Take(take) => variable::take::encode(take, opts, data, cursors),
         #[cfg(feature = "union")]
