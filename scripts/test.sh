@@ -303,8 +303,8 @@ MIRI_FILTERS=(global:: buffer:: array:: ipc::flatbuf ipc::io ffi::
     compute::filter::values:: compute::compress:: arch::
     compute::tests_views::gc_keeps_inline_views_and_nulls
     row::tests:: row::union_tests:: row::encode::tests::long_byte_column_bad_offsets
-    row::variable::decoding::views::tests::decoded_views_validate
-    row::variable::decoding::views::tests::view_utf8_is_checked
+    row::variable::views::tests::decoded_views_validate
+    row::variable::views::tests::view_utf8_is_checked
     row::provenance::tests::own_rows_decode_equal_unchecked row::prefetch_tests::
     --skip row::tests::every_allocation_failure_is_an_error_decoding_all_dictionary_rows
     --skip array::primitive_values::tests::tables_hold_powers_of_ten

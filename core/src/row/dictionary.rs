@@ -16,6 +16,7 @@
 use allocator_api2::alloc::Allocator;
 
 use super::decode::{null_len, write_null, write_null_into};
+use super::fixed::Layout;
 use super::interner::Interner;
 use super::variable::take::Take;
 use super::{decode_column, encode_to_rows, Encoder};
@@ -251,7 +252,7 @@ fn uniform_width<A: Allocator>(table: &Rows<A>) -> Option<usize> {
 
 /// The width of every slot's row piece of a run-end encoded column, when
 /// every table row (a run's value) is `w` bytes from offset 0: the column
-/// is then encoded like a fixed-width one ([`encode_stride`]).
+/// is then encoded like a fixed-width one ([`encode`] on a stride).
 pub(crate) fn run_width<A: Allocator>(table: &Rows<A>) -> Option<usize> {
     uniform_width(table).filter(|_| table.offsets().first() == Some(&0))
 }
@@ -259,7 +260,7 @@ pub(crate) fn run_width<A: Allocator>(table: &Rows<A>) -> Option<usize> {
 /// The width of every slot's row piece of a dictionary column, when it
 /// has one: every table row `w` bytes (from offset 0) and no null key, or
 /// nulls of `w` bytes too. The column is then encoded like a fixed-width
-/// one ([`encode_stride`]): no lengths pass, no cursors.
+/// one ([`encode`] on a stride): no lengths pass, no cursors.
 pub(crate) fn key_width<A: Allocator>(
     node: &Node<'_, A>,
     table: &Rows<A>,
@@ -270,53 +271,6 @@ pub(crate) fn key_width<A: Allocator>(
         return None;
     }
     (keys.null_count() == 0 || null_len(node).ok()? == w).then_some(w)
-}
-
-/// Writes each slot's table row (all `w` bytes: [`key_width`]) at
-/// `data[i * stride + offset..]`, the null encoding for a null key.
-///
-/// # Errors
-/// [`Error::DictionaryKeyOutOfBounds`] for a key past the table;
-/// [`Error::OutOfBounds`] when `data` is short.
-pub(crate) fn encode_stride<A: Allocator>(
-    node: &Node<'_, A>,
-    table: &Rows<A>,
-    index: &TableIndex<'_, '_, A>,
-    w: usize,
-    data: &mut [u8],
-    (stride, offset): (usize, usize),
-    n: usize,
-) -> Result<()> {
-    let rows = table
-        .data()
-        .get(..table.len().saturating_mul(w))
-        .ok_or(Error::OutOfBounds)?;
-    let mut null_row = [0u8; 64];
-    let null_row = match null_row.get_mut(..w) {
-        Some(r) if w > 0 => {
-            write_null(node, r)?;
-            Some(&*r)
-        }
-        _ => None,
-    };
-    index.for_each(n, |i, row| {
-        let at = i * stride + offset;
-        let out = data.get_mut(at..at + w).ok_or(Error::OutOfBounds)?;
-        match (row, null_row) {
-            (Some(j), _) => {
-                let src = j
-                    .checked_mul(w)
-                    .and_then(|at| rows.get(at..at.checked_add(w)?))
-                    .ok_or(Error::DictionaryKeyOutOfBounds)?;
-                copy_short(out, src)?;
-            }
-            (None, Some(null)) => copy_short(out, null)?,
-            (None, None) => {
-                write_null(node, out)?;
-            }
-        }
-        Ok(())
-    })
 }
 
 /// At most how many bytes the rows of a converter of this one dictionary
@@ -444,15 +398,23 @@ pub(crate) fn append<A: Allocator + Clone>(
     )
 }
 
-/// Copies each slot's table row (or writes the null encoding).
+/// Copies each slot's table row (or writes the null encoding for a null
+/// key) to its place in `layout`: at `data[cursors[i]..]`, the cursor
+/// advancing past it, or at `data[i * width + offset..]`, where every
+/// piece is one width ([`key_width`]), for `n` slots.
+///
+/// # Errors
+/// [`Error::DictionaryKeyOutOfBounds`] for a key past the table;
+/// [`Error::OutOfBounds`] when `data` is short or a strided piece is not
+/// the table rows' width.
 pub(crate) fn encode<A: Allocator>(
     node: &Node<'_, A>,
     table: &Rows<A>,
     index: &TableIndex<'_, '_, A>,
     data: &mut [u8],
-    cursors: &mut [usize],
+    layout: &mut Layout<'_>,
+    n: usize,
 ) -> Result<()> {
-    let n = cursors.len();
     let (offsets, rows) = (table.offsets(), table.data());
     // A null key's row, written once when short (every fixed-width and
     // variable-length null is); longer ones are written per null key.
@@ -474,42 +436,76 @@ pub(crate) fn encode<A: Allocator>(
         }
     };
     // Table rows of one width from 0 (see `add_lengths`): row `j` at `j * w`.
-    if let (Some(w), true) = (uniform_width(table), offsets.first() == Some(&0)) {
+    let uniform = uniform_width(table).filter(|_| offsets.first() == Some(&0));
+    if let Some(w) = uniform {
         let count = table.len();
-        return index.for_each(
+        return place(index, n, data, layout, uniform, |out, row| match row {
+            Some(j) if j < count => {
+                let src = rows.get(j * w..j * w + w).ok_or(Error::OutOfBounds)?;
+                copy_short(out.get_mut(..w).ok_or(Error::OutOfBounds)?, src)?;
+                Ok(w)
+            }
+            Some(_) => Err(Error::DictionaryKeyOutOfBounds),
+            None => write_null(out),
+        });
+    }
+    place(index, n, data, layout, uniform, |out, row| match row {
+        Some(j) => {
+            let (a, b) = row_range(offsets, j).ok_or(Error::DictionaryKeyOutOfBounds)?;
+            let bytes = rows.get(a..b).ok_or(Error::OutOfBounds)?;
+            copy_short(out.get_mut(..bytes.len()).ok_or(Error::OutOfBounds)?, bytes)?;
+            Ok(bytes.len())
+        }
+        None => write_null(out),
+    })
+}
+
+/// Calls `piece(out, row)` for each of `n` slots with the bytes from its place in
+/// `layout` on; `piece` writes the slot's row there and returns its length.
+/// A strided piece must be `width` bytes (the table rows' one width).
+///
+/// # Errors
+/// [`Error::OutOfBounds`] when `data` is short or a strided piece has
+/// another length; `piece`'s and the index's errors.
+#[inline(always)]
+fn place<A: Allocator>(
+    index: &TableIndex<'_, '_, A>,
+    n: usize,
+    data: &mut [u8],
+    layout: &mut Layout<'_>,
+    width: Option<usize>,
+    mut piece: impl FnMut(&mut [u8], Option<usize>) -> Result<usize>,
+) -> Result<()> {
+    match layout {
+        Layout::Cursors(cursors) => index.for_each(
             n,
             #[inline(always)]
             |i, row| {
                 let c = cursors.get_mut(i).ok_or(Error::OutOfBounds)?;
-                let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
-                *c += match row {
-                    Some(j) if j < count => {
-                        let src = rows.get(j * w..j * w + w).ok_or(Error::OutOfBounds)?;
-                        copy_short(out.get_mut(..w).ok_or(Error::OutOfBounds)?, src)?;
-                        w
-                    }
-                    Some(_) => return Err(Error::DictionaryKeyOutOfBounds),
-                    None => write_null(out)?,
-                };
+                *c += piece(data.get_mut(*c..).ok_or(Error::OutOfBounds)?, row)?;
                 Ok(())
             },
-        );
+        ),
+        Layout::Stride {
+            width: stride,
+            offset,
+        } => {
+            let (stride, offset) = (*stride, *offset);
+            let w = width.ok_or(Error::OutOfBounds)?;
+            index.for_each(
+                n,
+                #[inline(always)]
+                |i, row| {
+                    let at = i * stride + offset;
+                    let out = data.get_mut(at..at + w).ok_or(Error::OutOfBounds)?;
+                    if piece(out, row)? != w {
+                        return Err(Error::OutOfBounds);
+                    }
+                    Ok(())
+                },
+            )
+        }
     }
-    index.for_each(n, |i, row| {
-        let c = cursors.get_mut(i).ok_or(Error::OutOfBounds)?;
-        let out = data.get_mut(*c..).ok_or(Error::OutOfBounds)?;
-        let written = match row {
-            Some(j) => {
-                let (a, b) = row_range(offsets, j).ok_or(Error::DictionaryKeyOutOfBounds)?;
-                let bytes = rows.get(a..b).ok_or(Error::OutOfBounds)?;
-                copy_short(out.get_mut(..bytes.len()).ok_or(Error::OutOfBounds)?, bytes)?;
-                bytes.len()
-            }
-            None => write_null(out)?,
-        };
-        *c += written;
-        Ok(())
-    })
 }
 
 /// Copies `src` into `dst` (of the same length). Table rows of dictionary

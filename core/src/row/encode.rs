@@ -101,14 +101,13 @@ pub(crate) fn encode_columns<A: Allocator + Clone>(
                         Encoder::Table {
                             table,
                             index,
-                            width: Some(w),
-                        } => dictionary::encode_stride(
+                            width: Some(_),
+                        } => dictionary::encode(
                             node,
                             table,
                             index,
-                            *w,
                             data,
-                            (width, offset),
+                            &mut Layout::Stride { width, offset },
                             r1 - r0,
                         )?,
                         _ => return Err(Error::OutOfBounds),

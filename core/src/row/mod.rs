@@ -123,7 +123,7 @@
 // | dispatch | `mod.rs` (`Encoder`, `prepare`, `add_lengths`, `encode`) | `mod.rs` (`decode_column`, `skip_one`) |
 // | driver | `encode.rs` (sizes, then one pass per column) | `decode.rs` (cursors, column by column; leaves, nulls) |
 // | fixed width (Null, Boolean, primitives, FixedSizeBinary) | `fixed/mod.rs`, `fixed/native_order.rs` | `fixed/mod.rs` |
-// | bytes (Binary, Utf8, Large, View) | `variable/mod.rs`, `variable/sizes.rs` | `variable/decoding.rs`, `variable/decoding/columns.rs`, `variable/decoding/views.rs` (views) |
+// | bytes (Binary, Utf8, Large, View) | `variable/mod.rs`, `variable/sizes.rs` | `variable/mod.rs` (one value), `variable/columns.rs`, `variable/views.rs` (views) |
 // | nested: struct, fixed-size list | `nested.rs` | `nested.rs` |
 // | list, list view, map | `list/mod.rs`; layouts `list/elements.rs` (default), `list/canonical.rs` (seed, unordered) | same |
 // | dictionary by value, and the table encoder | `dictionary.rs`, `variable/take.rs` (values taken per key, written in order) | `dictionary.rs` |
@@ -550,7 +550,8 @@ pub(crate) fn encode<A: Allocator>(
             child,
         } => list::encode(*nulls, index, child, node, data, cursors),
         Encoder::Table { table, index, .. } => {
-            dictionary::encode(node, table, index, data, cursors)
+            let n = cursors.len();
+            dictionary::encode(node, table, index, data, &mut Layout::Cursors(cursors), n)
         }
         Encoder::Take(take) => variable::take::encode(take, opts, data, cursors),
         #[cfg(feature = "union")]

@@ -523,6 +523,21 @@ fn read_value<T: FixedEncode>(
         rows.get_mut(i).ok_or(Error::OutOfBounds)?,
         1 + size_of::<T::Bytes>(),
     )?;
+    read_piece(piece, opts, descending)
+}
+
+/// Decodes one fixed-width piece of `1 + size_of::<T::Bytes>()` bytes (a
+/// row's, or a list element's, reassembled from its blocks): `None` for a
+/// null. `descending` as [`read_value`] takes it.
+///
+/// # Errors
+/// [`Error::InvalidRow`] (see `read`), also for a piece of another length.
+#[inline(always)]
+pub(crate) fn read_piece<T: FixedEncode>(
+    piece: &[u8],
+    opts: SortOptions,
+    descending: bool,
+) -> Result<Option<T>> {
     let Some(payload) = read(piece, opts)? else {
         return Ok(None);
     };

@@ -550,9 +550,9 @@ pub(super) fn decode_lists<'a, A: Allocator + Clone>(
 /// mini-blocks. A first pass finds each list's length from the bytes that
 /// start its elements and its terminator; the values then decode from the
 /// mini-blocks' words, each checked (`0xFF` after each but the last, whose
-/// marker is the bytes it holds and whose padding is zero), the element's
-/// first byte `0x01` (a value) or the elements' null sentinel with zeros.
-/// No scratch buffer, no cursor per element.
+/// marker is the bytes it holds and whose padding is zero), and the row
+/// they hold read as a fixed-width piece ([`fixed::read_piece`]). No
+/// scratch buffer, no cursor per element.
 ///
 /// # Errors
 /// [`Error::InvalidRow`] for a malformed list or an element of another
@@ -572,7 +572,6 @@ fn decode_primitive_lists<'a, T: FixedEncode, A: Allocator + Clone>(
     let padding = !low_bytes(u.keep);
     let (null, flip) = (opts.null_sentinel(), if opts.descending { 0xFF } else { 0 });
     let flip_word = u64::from_ne_bytes([flip; MINI_BLOCK]);
-    let element_null = child.options.null_sentinel();
     let mut counts = TryVec::new_in(alloc.clone());
     counts.try_reserve_exact(rows.len())?;
     let mut nulls = NullBufferBuilder::new_in(alloc.clone());
@@ -607,40 +606,28 @@ fn decode_primitive_lists<'a, T: FixedEncode, A: Allocator + Clone>(
             .get(r)
             .and_then(|row| row.get(at..))
             .ok_or(Error::InvalidRow)?;
-        let mut words = [0u64; MINI_BLOCKS + 1];
-        for (j, word) in words.iter_mut().enumerate().take(blocks) {
+        // The element's row, 8 bytes a mini-block.
+        let mut bytes = [0u8; BLOCK_SIZE];
+        for (j, dst) in bytes.chunks_exact_mut(MINI_BLOCK).enumerate().take(blocks) {
             let (data, rest) = src
                 .get(j * (MINI_BLOCK + 1)..)
                 .and_then(|b| b.split_first_chunk::<MINI_BLOCK>())
                 .ok_or(Error::InvalidRow)?;
             let marker = rest.first().ok_or(Error::InvalidRow)? ^ flip;
-            *word = u64::from_le_bytes(*data) ^ flip_word;
+            let word = u64::from_le_bytes(*data) ^ flip_word;
             let ok = if j + 1 < blocks {
                 marker == CONTINUATION
             } else {
-                marker == last_marker && *word & padding == 0
+                marker == last_marker && word & padding == 0
             };
             if !ok {
                 return Err(Error::InvalidRow);
             }
+            dst.copy_from_slice(&word.to_le_bytes());
         }
-        // The row's bytes after its first, 8 at a time.
-        let mut payload = [0u8; BLOCK_SIZE];
-        for (dst, pair) in payload.chunks_exact_mut(MINI_BLOCK).zip(words.windows(2)) {
-            if let [lo, hi] = pair {
-                dst.copy_from_slice(&((lo >> 8) | (hi << 56)).to_le_bytes());
-            }
-        }
-        let [head, ..] = words[0].to_le_bytes();
-        if head == 1 {
-            let bytes = payload.get(..width).ok_or(Error::InvalidRow)?;
-            let bytes = T::Bytes::try_from(bytes).map_err(|_| Error::InvalidRow)?;
-            Ok(Some(T::decode(bytes)))
-        } else if head == element_null && payload == [0; BLOCK_SIZE] {
-            Ok(None)
-        } else {
-            Err(Error::InvalidRow)
-        }
+        // Ascending elements (the list's bytes are inverted as a whole).
+        let piece = bytes.get(..=width).ok_or(Error::InvalidRow)?;
+        fixed::read_piece::<T>(piece, child.options, false)
     };
     let values = fixed::decode_values::<T, A>(total, value, child.decoded(), alloc)?;
     for (row, &count) in rows.iter_mut().zip(counts.iter()) {

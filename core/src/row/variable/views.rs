@@ -1,4 +1,4 @@
-//! Decoding BinaryView and Utf8View columns (see [`super::super`] for the
+//! Decoding BinaryView and Utf8View columns (see [`super`] for the
 //! encoding), through per-row cursors ([`decode_view`]) or whole rows (a
 //! converter of one view column): one pass that appends each value and
 //! makes its view while it is hot (see `decode_views`).
