@@ -725,7 +725,9 @@ fn wrong_inputs_are_named_with_their_path() {
         let o = run(&["validate", "-"], Some(bytes));
         assert_eq!(fails(&o, "invalid"), format!("invalid: <stdin>: {why}"));
     }
+}
 
+#[test]
 fn cat_fits_width_elides_columns_or_goes_vertical() {
     let dir = common::temp_dir("cat_width");
     let s = write_sample(&dir, "in.arrows", IpcFormat::Stream);
